@@ -1,0 +1,203 @@
+package io.ridgeline.core;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.collect.ImmutableList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.immutables.value.Value;
+
+/**
+ * What an operation runs on, as the roofline sees it: peak FLOP/s per precision, bandwidth per
+ * named memory tier, which tier serves each {@link DataKind}, and an optional interconnect link.
+ *
+ * <p>Efficiency factors scale peak, bandwidth and link bandwidth; all default to 1.0 (ideal: 100%
+ * of peak and bandwidth). They must lie in (0, 1].
+ */
+@Value.Immutable
+@RidgelineStyle
+public abstract class ComputeTarget {
+  /** Fallback order when a target lacks a native peak for a precision (wider formats next). */
+  private static final Map<Precision, List<Precision>> FALLBACK =
+      Map.of(
+          Precision.FP32, List.of(Precision.FP32, Precision.TF32),
+          Precision.TF32, List.of(Precision.TF32, Precision.FP32),
+          Precision.BF16, List.of(Precision.BF16, Precision.FP16, Precision.TF32, Precision.FP32),
+          Precision.FP16, List.of(Precision.FP16, Precision.BF16, Precision.TF32, Precision.FP32),
+          Precision.FP8, List.of(Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32),
+          Precision.INT8, List.of(Precision.INT8, Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32),
+          Precision.FP4, List.of(Precision.FP4, Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32),
+          Precision.MXFP4, List.of(Precision.FP4, Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32),
+          Precision.INT4, List.of(Precision.INT4, Precision.INT8, Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32));
+
+  /** A name for messages, usually the chip id. */
+  public abstract String name();
+
+  /** Dense peak FLOP/s per precision key ({@link Precision#peakKey()}). */
+  public abstract Map<Precision, FlopsPerSecond> peaks();
+
+  /** Bandwidth of each memory tier by tier name. */
+  public abstract Map<String, BytesPerSecond> tierBandwidth();
+
+  /** The tier that serves every data kind not named in {@link #placement()}. */
+  public abstract String mainTier();
+
+  /** The tier that serves each data kind, where it is not the main tier. */
+  public abstract Map<DataKind, String> placement();
+
+  /** Interconnect bandwidth per direction per chip, for collectives. */
+  public abstract Optional<BytesPerSecond> linkBandwidth();
+
+  /** Latency of one interconnect hop. */
+  @Value.Default
+  public Seconds linkLatency() {
+    return Seconds.ZERO;
+  }
+
+  /** Achieved fraction of peak FLOP/s, in (0, 1]; 1 is ideal. */
+  @Value.Default
+  public double computeEfficiency() {
+    return 1.0;
+  }
+
+  /** Achieved fraction of memory bandwidth, in (0, 1]; 1 is ideal. */
+  @Value.Default
+  public double memoryEfficiency() {
+    return 1.0;
+  }
+
+  /** Achieved fraction of link bandwidth, in (0, 1]; 1 is ideal. */
+  @Value.Default
+  public double networkEfficiency() {
+    return 1.0;
+  }
+
+  /** A new builder. */
+  public static ImmutableComputeTarget.Builder builder() {
+    return ImmutableComputeTarget.builder();
+  }
+
+  /** The tier name that serves {@code kind}. */
+  public String tierFor(DataKind kind) {
+    return placement().getOrDefault(kind, mainTier());
+  }
+
+  /**
+   * The precision whose peak math in {@code precision} runs at: its own peak key when the target
+   * has one, else the next wider format the target supports (FP8 math on a chip without FP8 runs
+   * at its BF16/FP16 rate, as weight-only or upcast kernels do).
+   *
+   * @throws IllegalArgumentException when no such precision has a peak
+   */
+  public Precision effectivePrecision(Precision precision) {
+    for (Precision p : FALLBACK.get(precision)) {
+      if (peaks().containsKey(p)) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException(
+        "target "
+            + name()
+            + " has no peak for "
+            + precision.id()
+            + " or any wider precision; it has: "
+            + peaks().keySet().stream().map(Precision::id).collect(Collectors.joining(", ")));
+  }
+
+  /** The peak FLOP/s for math in {@code precision}, before efficiency (see {@link #effectivePrecision}). */
+  public FlopsPerSecond peak(Precision precision) {
+    return peaks().get(effectivePrecision(precision));
+  }
+
+  /** Bandwidth of the main tier, before efficiency. */
+  public BytesPerSecond mainBandwidth() {
+    return tierBandwidth().get(mainTier());
+  }
+
+  /**
+   * The ridge point for {@code precision} against the main tier: peak / bandwidth in FLOP/B. Work
+   * of higher intensity is compute-bound. Efficiency factors apply to both.
+   */
+  public FlopsPerByte ridgePoint(Precision precision) {
+    return peak(precision)
+        .times(computeEfficiency())
+        .per(mainBandwidth().times(memoryEfficiency()));
+  }
+
+  /**
+   * Attainable FLOP/s at {@code intensity} on the main tier: {@code min(peak, intensity ×
+   * bandwidth)}, efficiency applied.
+   */
+  public FlopsPerSecond attainable(FlopsPerByte intensity, Precision precision) {
+    double roof = peak(precision).flopsPerSecond() * computeEfficiency();
+    double slope = intensity.flopsPerByte() * mainBandwidth().bytesPerSecond() * memoryEfficiency();
+    return FlopsPerSecond.of(Math.min(roof, slope));
+  }
+
+  /** This target with the given efficiency factors. */
+  public ComputeTarget withEfficiency(double compute, double memory, double network) {
+    return ImmutableComputeTarget.copyOf(this)
+        .withComputeEfficiency(compute)
+        .withMemoryEfficiency(memory)
+        .withNetworkEfficiency(network);
+  }
+
+  @Value.Check
+  void check() {
+    checkArgument(!peaks().isEmpty(), "target %s: peaks must not be empty", name());
+    checkArgument(
+        tierBandwidth().containsKey(mainTier()),
+        "target %s: main tier '%s' must be one of the tiers %s",
+        name(),
+        mainTier(),
+        tierBandwidth().keySet());
+    for (Map.Entry<DataKind, String> e : placement().entrySet()) {
+      checkArgument(
+          tierBandwidth().containsKey(e.getValue()),
+          "target %s: placement of %s names unknown tier '%s'; tiers: %s",
+          name(),
+          e.getKey().id(),
+          e.getValue(),
+          tierBandwidth().keySet());
+    }
+    for (Map.Entry<String, BytesPerSecond> e : tierBandwidth().entrySet()) {
+      checkArgument(
+          e.getValue().bytesPerSecond() > 0,
+          "target %s: bandwidth of tier %s must be positive: %s",
+          name(),
+          e.getKey(),
+          e.getValue());
+    }
+    for (Map.Entry<Precision, FlopsPerSecond> e : peaks().entrySet()) {
+      checkArgument(
+          e.getValue().flopsPerSecond() > 0,
+          "target %s: peak for %s must be positive: %s",
+          name(),
+          e.getKey().id(),
+          e.getValue());
+    }
+    linkBandwidth()
+        .ifPresent(
+            b ->
+                checkArgument(
+                    b.bytesPerSecond() > 0,
+                    "target %s: link bandwidth must be positive: %s",
+                    name(),
+                    b));
+    checkEfficiency("compute efficiency", computeEfficiency());
+    checkEfficiency("memory efficiency", memoryEfficiency());
+    checkEfficiency("network efficiency", networkEfficiency());
+  }
+
+  private void checkEfficiency(String what, double value) {
+    checkArgument(
+        value > 0 && value <= 1, "target %s: %s must be in (0, 1]: %s", name(), what, value);
+  }
+
+  /** Tier names in a stable order. */
+  public List<String> tierNames() {
+    return ImmutableList.copyOf(tierBandwidth().keySet());
+  }
+}

@@ -1,0 +1,95 @@
+package io.ridgeline.core;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.collect.ImmutableMap;
+import java.util.Map;
+import org.immutables.value.Value;
+
+/**
+ * One step of work: its FLOPs, the bytes it moves from memory by {@link DataKind}, and the bytes
+ * each chip sends over its interconnect (for collectives), at a compute precision.
+ *
+ * <pre>{@code
+ * Operation gemv = Operation.builder().name("ffn").flops(Flops.of(2 * 4096 * 14336))
+ *     .precision(Precision.BF16).putBytes(DataKind.WEIGHTS, Bytes.of(2.0 * 4096 * 14336)).build();
+ * gemv.intensity();   // 1 FLOP/B
+ * }</pre>
+ */
+@Value.Immutable
+@RidgelineStyle
+public abstract class Operation {
+  /** A short name such as {@code "qkv_proj"}. */
+  public abstract String name();
+
+  /** Arithmetic work (1 multiply-add = 2 FLOPs). */
+  public abstract Flops flops();
+
+  /** The precision the math runs at: it picks the target's peak. */
+  public abstract Precision precision();
+
+  /** Bytes moved between memory and the compute units, by what they are. */
+  public abstract Map<DataKind, Bytes> bytes();
+
+  /** Bytes each participating chip sends over the interconnect (zero for local work). */
+  @Value.Default
+  public Bytes networkBytes() {
+    return Bytes.ZERO;
+  }
+
+  /** Sequential latency-paying hops on the interconnect (zero for local work). */
+  @Value.Default
+  public int networkSteps() {
+    return 0;
+  }
+
+  /** A new builder. */
+  public static ImmutableOperation.Builder builder() {
+    return ImmutableOperation.builder();
+  }
+
+  /** Total memory bytes moved, all kinds together. */
+  @Value.Derived
+  public Bytes memoryBytes() {
+    double sum = 0;
+    for (Bytes b : bytes().values()) {
+      sum += b.bytes();
+    }
+    return Bytes.of(sum);
+  }
+
+  /** The bytes of one kind, zero when absent. */
+  public Bytes bytes(DataKind kind) {
+    return bytes().getOrDefault(kind, Bytes.ZERO);
+  }
+
+  /** FLOPs per memory byte; zero when the operation moves no memory bytes. */
+  public FlopsPerByte intensity() {
+    return memoryBytes().bytes() == 0 ? FlopsPerByte.ZERO : flops().per(memoryBytes());
+  }
+
+  /**
+   * This operation repeated {@code factor} times (or a {@code 1/n} share of it when {@code factor
+   * < 1}): FLOPs and bytes scale, network steps do not.
+   */
+  public Operation scaled(double factor) {
+    checkArgument(factor >= 0 && Double.isFinite(factor), "scale factor must be finite and >= 0: %s", factor);
+    ImmutableMap.Builder<DataKind, Bytes> scaled = ImmutableMap.builder();
+    bytes().forEach((k, v) -> scaled.put(k, v.times(factor)));
+    return ImmutableOperation.copyOf(this)
+        .withFlops(flops().times(factor))
+        .withBytes(scaled.build())
+        .withNetworkBytes(networkBytes().times(factor));
+  }
+
+  @Value.Check
+  void check() {
+    checkArgument(!name().isBlank(), "operation name must not be blank");
+    checkArgument(networkSteps() >= 0, "operation %s: network steps must be >= 0: %s", name(), networkSteps());
+  }
+
+  @Override
+  public String toString() {
+    return name() + "{" + flops() + ", " + memoryBytes() + ", " + intensity() + ", " + precision() + "}";
+  }
+}

@@ -1,0 +1,80 @@
+package io.ridgeline.core;
+
+import com.google.common.collect.ImmutableMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Roofline arithmetic: the time of an operation on a target is {@code max(FLOPs / peak, Σ
+ * bytes_tier / bandwidth_tier, network time)}; a phase is a sequence of operations.
+ *
+ * <pre>{@code
+ * Roofline.evaluate(op, target).seconds();
+ * Roofline.phase("decode_ffn", ops, target).intensity();
+ * }</pre>
+ */
+public final class Roofline {
+  private Roofline() {}
+
+  /**
+   * The roofline time of {@code op} on {@code target}.
+   *
+   * @throws IllegalArgumentException when the op sends network bytes on a target without a link,
+   *     or the target lacks a peak for the op's precision
+   */
+  public static OperationResult evaluate(Operation op, ComputeTarget target) {
+    double flops = op.flops().flops();
+    // compute time = FLOPs / (peak × efficiency); zero work takes no time even without a peak
+    double compute =
+        flops == 0
+            ? 0
+            : flops / (target.peak(op.precision()).flopsPerSecond() * target.computeEfficiency());
+    Map<String, Double> byTier = new LinkedHashMap<>();
+    for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
+      byTier.merge(target.tierFor(e.getKey()), e.getValue().bytes(), Double::sum);
+    }
+    // memory time = Σ_tier bytes_tier / (bandwidth_tier × efficiency): tiers are read in turn
+    double memory = 0;
+    ImmutableMap.Builder<String, Bytes> tiers = ImmutableMap.builder();
+    for (Map.Entry<String, Double> e : byTier.entrySet()) {
+      memory +=
+          e.getValue()
+              / (target.tierBandwidth().get(e.getKey()).bytesPerSecond() * target.memoryEfficiency());
+      tiers.put(e.getKey(), Bytes.of(e.getValue()));
+    }
+    double network = 0;
+    if (op.networkBytes().bytes() > 0 || op.networkSteps() > 0) {
+      BytesPerSecond link =
+          target
+              .linkBandwidth()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "target "
+                              + target.name()
+                              + " has no interconnect for operation "
+                              + op.name()));
+      // α-β cost: steps × hop latency + bytes / (link bandwidth × efficiency)
+      network =
+          op.networkSteps() * target.linkLatency().seconds()
+              + op.networkBytes().bytes() / (link.bytesPerSecond() * target.networkEfficiency());
+    }
+    return ImmutableOperationResult.builder()
+        .operation(op)
+        .computeSeconds(Seconds.of(compute))
+        .memorySeconds(Seconds.of(memory))
+        .networkSeconds(Seconds.of(network))
+        .bytesByTier(tiers.build())
+        .build();
+  }
+
+  /** The phase {@code name} made of {@code ops}, run one after another on {@code target}. */
+  public static PhaseResult phase(String name, List<Operation> ops, ComputeTarget target) {
+    ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().name(name);
+    for (Operation op : ops) {
+      b.addOperation(evaluate(op, target));
+    }
+    return b.build();
+  }
+}
