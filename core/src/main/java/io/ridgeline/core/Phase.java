@@ -49,6 +49,12 @@ public abstract class Phase {
     return Bytes.of(s);
   }
 
+  /** Total FLOPs over total memory bytes; zero when no bytes move. */
+  public FlopsPerByte intensity() {
+    Bytes b = bytes();
+    return b.bytes() == 0 ? FlopsPerByte.ZERO : flops().per(b);
+  }
+
   /** This phase evaluated on {@code target}. */
   public PhaseResult on(ComputeTarget target) {
     return Roofline.phase(name(), operations(), target);

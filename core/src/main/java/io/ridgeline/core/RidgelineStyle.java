@@ -18,5 +18,6 @@ import org.immutables.value.Value;
     get = {"is*", "get*"},
     defaults = @Value.Immutable(copy = true, prehash = false),
     depluralize = true,
+    depluralizeDictionary = {"bytes:bytes"},
     visibility = Value.Style.ImplementationVisibility.PUBLIC)
 public @interface RidgelineStyle {}

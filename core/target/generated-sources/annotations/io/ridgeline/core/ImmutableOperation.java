@@ -336,7 +336,7 @@ public final class ImmutableOperation extends Operation {
    *    .name(String) // required {@link Operation#name() name}
    *    .flops(io.ridgeline.core.Flops) // required {@link Operation#flops() flops}
    *    .precision(io.ridgeline.core.Precision) // required {@link Operation#precision() precision}
-   *    .putByte|putAllBytes(io.ridgeline.core.DataKind =&gt; io.ridgeline.core.Bytes) // {@link Operation#bytes() bytes} mappings
+   *    .putBytes|putAllBytes(io.ridgeline.core.DataKind =&gt; io.ridgeline.core.Bytes) // {@link Operation#bytes() bytes} mappings
    *    .networkBytes(io.ridgeline.core.Bytes) // optional {@link Operation#networkBytes() networkBytes}
    *    .networkSteps(int) // optional {@link Operation#networkSteps() networkSteps}
    *    .build();
@@ -436,7 +436,7 @@ public final class ImmutableOperation extends Operation {
      * @return {@code this} builder for use in a chained invocation
      */
     @CanIgnoreReturnValue 
-    public final Builder putByte(DataKind key, Bytes value) {
+    public final Builder putBytes(DataKind key, Bytes value) {
       this.bytes.put(key, value);
       return this;
     }
@@ -447,7 +447,7 @@ public final class ImmutableOperation extends Operation {
      * @return {@code this} builder for use in a chained invocation
      */
     @CanIgnoreReturnValue 
-    public final Builder putByte(Map.Entry<DataKind, ? extends Bytes> entry) {
+    public final Builder putBytes(Map.Entry<DataKind, ? extends Bytes> entry) {
       this.bytes.put(entry);
       return this;
     }

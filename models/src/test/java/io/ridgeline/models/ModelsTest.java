@@ -1,0 +1,191 @@
+package io.ridgeline.models;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+import io.ridgeline.core.DataKind;
+import io.ridgeline.core.Phase;
+import io.ridgeline.core.Precision;
+import io.ridgeline.core.Precisions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+final class ModelsTest {
+
+  @Test
+  void catalog_requiredIds_allPresent() {
+    assertThat(Models.ids())
+        .contains(
+            "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3.1-8b",
+            "llama-3.1-70b", "llama-3.1-405b", "qwen3-8b", "mistral-7b", "bloom-176b");
+  }
+
+  @Test
+  void llama31_70b_parametersAndKv_matchHandArithmetic() {
+    Model m = Models.byId("llama-3.1-70b");
+    // per layer: attention 8192·(8192 + 2·1024) + 8192·8192 = 150,994,944
+    //            FFN 3·8192·28672 = 704,643,072; norms 2·8192 = 16,384  → 855,654,400
+    // 80 layers = 68,452,352,000; embeddings + untied head 2·128256·8192 = 2,101,346,304;
+    // final norm 8192 → 70,553,706,496
+    assertThat(m.totalParameters()).isEqualTo(70_553_706_496.0);
+    // KV per token: 2 (K,V) × 80 layers × 8 KV heads × 128 head dim × 2 B = 327,680 B
+    assertThat(m.kvBytesPerToken(Precision.BF16).bytes()).isEqualTo(327_680.0);
+    assertThat(m.kvBytesPerToken(Precision.FP8).bytes()).isEqualTo(163_840.0);
+  }
+
+  @ParameterizedTest(name = "{0} has {1}e9 parameters")
+  @CsvSource({
+    // published or config-derived totals (shared/models/README.md "calc" column, model cards)
+    "llama-2-7b, 6.74",
+    "llama-2-13b, 13.0",
+    "llama-2-70b, 68.98",
+    "llama-3-8b, 8.03",
+    "llama-3.1-8b, 8.03",
+    "llama-3.1-405b, 405.85",
+    "qwen3-8b, 8.19",
+    "mistral-7b, 7.25",
+    "bloom-176b, 176.2",
+  })
+  void totalParameters_catalogModels_withinOnePercentOfPublished(String id, double billions) {
+    assertThat(Models.byId(id).totalParameters() / 1e9).isCloseTo(billions, withPercentage(1));
+  }
+
+  @Test
+  void decodeStep_llama31_8b_batch1_readsAllNonEmbeddingWeightsAndKv() {
+    Model m = Models.byId("llama-3.1-8b");
+    List<Phase> phases = m.decodeStep(1, 1024, Precisions.bf16());
+    assertThat(phases)
+        .extracting(Phase::name)
+        .containsExactly("decode_attention", "decode_projection", "decode_ffn", "decode_other");
+    double weights = phases.stream().mapToDouble(p -> p.bytes(DataKind.WEIGHTS).bytes()).sum();
+    // all weights but the embedding table (128256·4096 = 525M params), of which 1 row is read:
+    // (8.030e9 − 0.525e9) params × 2 B ≈ 15.01e9 B
+    assertThat(weights).isCloseTo(15.01e9, withPercentage(0.5));
+    double kv = phases.get(0).bytes(DataKind.KV_READ).bytes();
+    // 1024 tokens × 131,072 B/token (2·32·8·128·2) = 134,217,728 B
+    assertThat(kv).isEqualTo(134_217_728.0);
+  }
+
+  @Test
+  void decodeFfnIntensity_llama31_8b_risesFromOneToSixtyWithBatch() {
+    Model m = Models.byId("llama-3.1-8b");
+    // a GEMV reads each bf16 weight (2 B) once and does one multiply-add (2 FLOPs) per weight per
+    // token: intensity ≈ batch FLOP/B, less the activation traffic
+    double b1 = ffn(m, 1).intensity().flopsPerByte();
+    double b64 = ffn(m, 64).intensity().flopsPerByte();
+    assertThat(b1).isCloseTo(1.0, within(0.01));
+    assertThat(b64).isGreaterThan(60).isLessThan(64);
+  }
+
+  @ParameterizedTest(name = "batch {0}")
+  @CsvSource({"1", "8", "64", "512"})
+  void decodeAttentionIntensity_gqa_staysNearFour(int batch) {
+    // per KV head and cached token: 4 query heads × (2·128 QKᵀ + 2·128 PV) = 2048 FLOPs over
+    // 2 (K,V) × 128 × 2 B = 512 B → 4 FLOP/B, whatever the batch (+ softmax FLOPs, − q/out traffic)
+    Phase attention = Models.byId("llama-3.1-8b").decodeStep(batch, 4096, Precisions.bf16()).get(0);
+    assertThat(attention.flops().per(attention.bytes()).flopsPerByte()).isCloseTo(4.0, within(0.1));
+  }
+
+  @Test
+  void prefill_attention_countsCausalHalf() {
+    Model m = Models.byId("llama-3.1-8b");
+    Phase prefill = m.prefill(2, 100, Precisions.bf16());
+    double attention =
+        prefill.operations().stream().filter(o -> o.name().equals("attention")).findFirst().orElseThrow().flops().flops();
+    // pairs = 2 prompts × 100·101/2 = 10,100 per head; scores = 10,100 × 32 heads × 32 layers
+    double scores = 10_100.0 * 32 * 32;
+    assertThat(attention).isEqualTo(4 * scores * 128 + 5 * scores);
+  }
+
+  @Test
+  void decodeStep_nonPositiveBatch_throwsNamingField() {
+    Model m = Models.byId("llama-3.1-8b");
+    assertThatThrownBy(() -> m.decodeStep(0, 10, Precisions.bf16()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("batch must be positive: 0");
+    assertThatThrownBy(() -> m.prefill(1, -5, Precisions.bf16()))
+        .hasMessageContaining("prompt tokens must be positive: -5");
+  }
+
+  @Test
+  void byId_unknown_listsKnownIdsAndClosest() {
+    assertThatThrownBy(() -> Models.byId("llama-3.1-70"))
+        .isInstanceOf(NoSuchElementException.class)
+        .hasMessageContaining("did you mean 'llama-3.1-70b'")
+        .hasMessageContaining("qwen3-8b");
+  }
+
+  @Test
+  void fromConfig_userFile_readsModel(@TempDir Path dir) throws IOException {
+    Path p = dir.resolve("tiny.json");
+    Files.writeString(
+        p,
+        "{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+            + "\"intermediate_size\":128,\"vocab_size\":100,\"time_limit\":[0.0, Infinity]}");
+    Model m = Models.fromConfig(p);
+    assertThat(m.id()).isEqualTo("tiny");
+    assertThat(m.kvHeads()).isEqualTo(4);
+    assertThat(m.headDim()).isEqualTo(16);
+    assertThat(Models.resolve(p.toString())).isEqualTo(m);
+  }
+
+  @Test
+  void fromConfig_missingField_namesFileAndField(@TempDir Path dir) throws IOException {
+    Path p = dir.resolve("bad.json");
+    Files.writeString(p, "{\"model_type\":\"llama\",\"hidden_size\":64,\"num_attention_heads\":4}");
+    assertThatThrownBy(() -> Models.fromConfig(p))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bad.json")
+        .hasMessageContaining("missing required field 'num_hidden_layers'");
+  }
+
+  @Test
+  void fromConfig_unknownModelType_listsSupported(@TempDir Path dir) throws IOException {
+    Path p = dir.resolve("x.json");
+    Files.writeString(p, "{\"model_type\":\"rwkv\"}");
+    assertThatThrownBy(() -> Models.fromConfig(p))
+        .hasMessageContaining("unsupported model_type 'rwkv'")
+        .hasMessageContaining("llama, mistral");
+  }
+
+  @Test
+  void fromConfig_malformedJson_namesLine(@TempDir Path dir) throws IOException {
+    Path p = dir.resolve("broken.json");
+    Files.writeString(p, "{\n\"model_type\": \"llama\",\n\"hidden_size\": }");
+    assertThatThrownBy(() -> Models.fromConfig(p))
+        .hasMessageContaining("broken.json: malformed JSON at line 3");
+  }
+
+  @Test
+  void fromConfig_badValue_namesFieldAndValue(@TempDir Path dir) throws IOException {
+    Path p = dir.resolve("neg.json");
+    Files.writeString(
+        p,
+        "{\"model_type\":\"llama\",\"hidden_size\":-64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+            + "\"intermediate_size\":128,\"vocab_size\":100}");
+    assertThatThrownBy(() -> Models.fromConfig(p))
+        .hasMessageContaining("neg.json: field 'hidden_size' must be a positive integer: -64");
+    assertThatThrownBy(() -> Models.fromConfig(dir.resolve("absent.json")))
+        .hasMessageContaining("absent.json: no such file");
+  }
+
+  @Test
+  void toString_showsUnits() {
+    assertThat(Models.byId("llama-3.1-70b").toString())
+        .contains("70.55B params")
+        .contains("327.68 kB/token");
+  }
+
+  private static Phase ffn(Model m, int batch) {
+    return m.decodeStep(batch, 1024, Precisions.bf16()).get(2);
+  }
+}
