@@ -17,7 +17,7 @@ public final class Seconds extends Quantity implements Comparable<Seconds> {
   }
 
   /**
-   * Returns the quantity of {@code value} W.
+   * Returns the quantity of {@code value} seconds.
    *
    * @throws IllegalArgumentException if the value is negative, NaN or infinite
    */

@@ -1,0 +1,265 @@
+package io.ridgeline.hardware;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.ridgeline.core.Precision;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class ChipJsonTest {
+  @TempDir Path dir;
+
+  private IllegalArgumentException failure(String json) throws IOException {
+    Path file = HardwareFixtures.write(dir, "my.json", json);
+    return assertThrows(IllegalArgumentException.class, () -> Chips.fromJson(file));
+  }
+
+  private String file() {
+    return dir.resolve("my.json").toString();
+  }
+
+  @Test
+  void fromJson_validObject_readsEveryField() throws IOException {
+    Path file = HardwareFixtures.write(dir, "my.json", HardwareFixtures.NPU_JSON);
+
+    Chip chip = Chips.fromJson(file).get(0);
+
+    assertThat(chip.id()).isEqualTo("my-npu");
+    assertThat(chip.vendor()).isEqualTo("Acme");
+    assertThat(chip.peak(Precision.BF16).orElseThrow().flopsPerSecond()).isEqualTo(400e12);
+    assertThat(chip.mainMemory().bandwidth().bytesPerSecond()).isEqualTo(2.4e12);
+    assertThat(chip.mainMemory().latency().orElseThrow().seconds()).isEqualTo(500e-9);
+    assertThat(chip.mainMemory().source()).isEqualTo(file.toString());
+    assertThat(chip.scaleUp().orElseThrow().domainSize()).isEqualTo(8);
+    assertThat(chip.scaleOut().orElseThrow().bandwidthPerDirection().bytesPerSecond())
+        .isEqualTo(50e9);
+    assertThat(chip.tdp().orElseThrow().watts()).isEqualTo(600);
+    assertThat(chip.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(2.5);
+    assertThat(chip.sources()).containsEntry("peak_tflops", "Acme datasheet 2026");
+    assertThat(chip.notes()).isEqualTo("made up");
+    // 400e12 FLOP/s / 2.4e12 B/s = 166.67 FLOP/B
+    assertThat(chip.ridgePoint(Precision.BF16).flopsPerByte()).isCloseTo(166.667, within());
+  }
+
+  private static org.assertj.core.data.Offset<Double> within() {
+    return org.assertj.core.data.Offset.offset(0.001);
+  }
+
+  @Test
+  void fromJson_validObject_equalsTheBuilderChipOnSharedFields() throws IOException {
+    Chip fromFile =
+        Chips.fromJson(HardwareFixtures.write(dir, "my.json", HardwareFixtures.NPU_JSON)).get(0);
+    Chip built = HardwareFixtures.npu();
+
+    assertThat(fromFile.peaks()).isEqualTo(built.peaks());
+    assertThat(fromFile.toComputeTarget().ridgePoint(Precision.FP8))
+        .isEqualTo(built.toComputeTarget().ridgePoint(Precision.FP8));
+  }
+
+  @Test
+  void fromJson_minimalArray_readsChipsInOrderWithDefaults() throws IOException {
+    Path file =
+        HardwareFixtures.write(
+            dir,
+            "two.json",
+            """
+            [ {"id": "a", "name": "A", "peak_tflops": {"bf16": 1},
+               "memory": [{"kind": "GDDR", "capacity_gb": 8, "bandwidth_gbps": 500}],
+               "scale_out": {"bandwidth_gbps_per_direction": 25, "domain_size": 64}},
+              {"id": "b", "name": "B", "peak_tflops": {"fp16": 2},
+               "memory": [{"kind": "sram", "capacity_gb": 0.2, "bandwidth_gbps": 9000}]} ]
+            """);
+
+    List<Chip> chips = Chips.fromJson(file);
+
+    assertThat(chips).extracting(Chip::id).containsExactly("a", "b");
+    assertThat(chips.get(0).mainMemory().name()).isEqualTo("gddr");
+    assertThat(chips.get(0).vendor()).isEmpty();
+    Interconnect out = chips.get(0).scaleOut().orElseThrow();
+    assertThat(out.name()).isEqualTo("scale-out");
+    assertThat(out.latency().seconds()).isCloseTo(5e-6, org.assertj.core.data.Offset.offset(1e-15));
+    assertThat(out.source()).contains("assumed default 5.0 µs");
+  }
+
+  @Test
+  void fromJson_exampleResource_parses() throws IOException {
+    try (InputStream in = Chips.class.getResourceAsStream("example-chip.json")) {
+      List<Chip> chips = ChipJson.parse(in, "example-chip.json");
+
+      assertThat(chips).hasSize(1);
+      assertThat(chips.get(0).memory()).hasSize(2);
+    }
+  }
+
+  @Test
+  void fromJson_malformedJson_namesFileLineAndColumn() throws IOException {
+    IllegalArgumentException e = failure("{\n  \"id\": \"x\",\n  \"name\": }\n");
+
+    assertThat(e.getMessage()).startsWith(file() + ": malformed JSON at line 3, column");
+  }
+
+  @Test
+  void fromJson_missingId_namesFileAndField() throws IOException {
+    IllegalArgumentException e =
+        failure(
+            """
+            {"name": "X", "peak_tflops": {"bf16": 1},
+             "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": 1}]}
+            """);
+
+    assertThat(e.getMessage()).isEqualTo(file() + ": id is required but missing");
+  }
+
+  @Test
+  void fromJson_negativeBandwidth_namesFileFieldRuleAndValue() throws IOException {
+    IllegalArgumentException e =
+        failure(
+            """
+            {"id": "x", "name": "X", "peak_tflops": {"bf16": 1},
+             "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": -3}]}
+            """);
+
+    assertThat(e.getMessage())
+        .isEqualTo(file() + ": memory[0].bandwidth_gbps must be a positive number: -3");
+  }
+
+  @Test
+  void fromJson_bandwidthAsString_isRejected() throws IOException {
+    IllegalArgumentException e =
+        failure(
+            """
+            {"id": "x", "name": "X", "peak_tflops": {"bf16": 1},
+             "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": "3350"}]}
+            """);
+
+    assertThat(e.getMessage())
+        .isEqualTo(file() + ": memory[0].bandwidth_gbps must be a positive number: \"3350\"");
+  }
+
+  @Test
+  void fromJson_unknownPrecision_listsKnownIds() throws IOException {
+    IllegalArgumentException e =
+        failure(
+            """
+            {"id": "x", "name": "X", "peak_tflops": {"bf17": 1},
+             "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": 1}]}
+            """);
+
+    assertThat(e.getMessage())
+        .startsWith(file() + ": peak_tflops.bf17 is not a known precision")
+        .contains("did you mean 'bf16'")
+        .contains(Precision.ids());
+  }
+
+  @Test
+  void fromJson_mxfp4Peak_asksForFp4() throws IOException {
+    IllegalArgumentException e =
+        failure(
+            """
+            {"id": "x", "name": "X", "peak_tflops": {"mxfp4": 1},
+             "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": 1}]}
+            """);
+
+    assertThat(e.getMessage())
+        .startsWith(file() + ": peak_tflops.mxfp4: give the mxfp4 peak as fp4");
+  }
+
+  @Test
+  void fromJson_unknownKey_namesKeyAndSuggestsClosest() throws IOException {
+    IllegalArgumentException e =
+        failure(
+            """
+            {"id": "x", "name": "X", "peak_tflops": {"bf16": 1},
+             "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwith_gbps": 1}]}
+            """);
+
+    assertThat(e.getMessage())
+        .startsWith(file() + ": memory[0].bandwith_gbps is not a known key")
+        .contains("did you mean 'bandwidth_gbps'");
+  }
+
+  @Test
+  void fromJson_unknownMemoryKind_listsKinds() throws IOException {
+    IllegalArgumentException e =
+        failure(
+            """
+            {"id": "x", "name": "X", "peak_tflops": {"bf16": 1},
+             "memory": [{"kind": "hbm3e", "capacity_gb": 1, "bandwidth_gbps": 1}]}
+            """);
+
+    assertThat(e.getMessage())
+        .isEqualTo(
+            file()
+                + ": memory[0].kind must be one of hbm, gddr, sram, ddr, lpddr, unified:"
+                + " \"hbm3e\"");
+  }
+
+  @Test
+  void fromJson_duplicateTierNames_namesFileAndRule() throws IOException {
+    IllegalArgumentException e =
+        failure(
+            """
+            {"id": "x", "name": "X", "peak_tflops": {"bf16": 1},
+             "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": 1},
+                        {"kind": "hbm", "capacity_gb": 2, "bandwidth_gbps": 2}]}
+            """);
+
+    assertThat(e.getMessage()).startsWith(file() + ": chip x: memory tier names must be unique");
+  }
+
+  @Test
+  void fromJson_badDomainSizeInArray_namesChipIndex() throws IOException {
+    IllegalArgumentException e =
+        failure(
+            """
+            [{"id": "x", "name": "X", "peak_tflops": {"bf16": 1},
+              "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": 1}],
+              "scale_up": {"bandwidth_gbps_per_direction": 100, "domain_size": 0.5}}]
+            """);
+
+    assertThat(e.getMessage())
+        .isEqualTo(
+            file() + ": [0].scale_up.domain_size must be a whole number of chips, at least 1: 0.5");
+  }
+
+  @Test
+  void fromJson_duplicateIds_areRejected() throws IOException {
+    String chip =
+        "{\"id\": \"x\", \"name\": \"X\", \"peak_tflops\": {\"bf16\": 1}, \"memory\": [{\"kind\":"
+            + " \"hbm\", \"capacity_gb\": 1, \"bandwidth_gbps\": 1}]}";
+    IllegalArgumentException e = failure("[" + chip + ", " + chip.replace("\"x\"", "\"X\"") + "]");
+
+    assertThat(e.getMessage()).isEqualTo(file() + ": [1].id must be unique in the file: \"X\"");
+  }
+
+  @Test
+  void fromJson_duplicateKey_isMalformed() throws IOException {
+    IllegalArgumentException e = failure("{\"id\": \"a\", \"id\": \"b\"}");
+
+    assertThat(e.getMessage()).startsWith(file() + ": malformed JSON at line 1").contains("id");
+  }
+
+  @Test
+  void fromJson_emptyFileOrWrongRoot_saysWhatWasExpected() throws IOException {
+    assertThat(failure("").getMessage())
+        .isEqualTo(file() + ": file is empty; expected a chip object or an array of chip objects");
+    assertThat(failure("42").getMessage())
+        .isEqualTo(file() + ": expected a chip object or an array of chip objects, found: 42");
+    assertThat(failure("[]").getMessage()).contains("the array is empty");
+  }
+
+  @Test
+  void fromJson_missingFile_saysNotFound() {
+    Path missing = dir.resolve("nope.json");
+
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Chips.fromJson(missing));
+
+    assertThat(e.getMessage()).isEqualTo("chip file not found: " + missing);
+  }
+}

@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+"""Converts the reference chip table into Ridgeline's built-in chip catalog.
+
+Run from the repository root (it is not part of the build; its output is committed):
+
+    python3 hardware/tools/csv_to_json.py ../shared/reference/chips.csv \
+        > hardware/src/main/resources/io/ridgeline/hardware/chips.json
+
+Input: chips.csv (one row per chip; units: TFLOP/s dense, GB = 1e9 B, GB/s = 1e9 B/s,
+scale-up bandwidth bidirectional unless the unidir column is given, scale-out in Gb/s per chip).
+Output: a JSON array in the user chip format (hardware/README-chip-format.md). Every value
+carries its source: the row's source keys (defined in reference/chips.md), the row's
+derived / estimated / conflict notes, and the assumptions and estimates made here, each marked.
+"""
+
+import csv
+import json
+import re
+import sys
+
+IDS = {
+    "nvidia_a100_sxm4_80gb": "a100-sxm-80gb",
+    "nvidia_h100_sxm5": "h100-sxm",
+    "nvidia_h100_pcie": "h100-pcie",
+    "nvidia_h200_sxm": "h200-sxm",
+    "nvidia_h800_sxm5": "h800",
+    "nvidia_h20": "h20",
+    "nvidia_b200_hgx": "b200",
+    "nvidia_b300_hgx": "b300",
+    "nvidia_gb200_per_gpu": "gb200",
+    "nvidia_gb300_per_gpu": "gb300",
+    "nvidia_l40s": "l40s",
+    "nvidia_rtx_4090": "rtx-4090",
+    "nvidia_rtx_pro_6000_bw": "rtx-pro-6000-blackwell",
+    "amd_mi300x": "mi300x",
+    "amd_mi325x": "mi325x",
+    "amd_mi355x": "mi355x",
+    "google_tpu_v4": "tpu-v4",
+    "google_tpu_v5e": "tpu-v5e",
+    "google_tpu_v5p": "tpu-v5p",
+    "google_tpu_v6e": "tpu-v6e",
+    "google_tpu7x_ironwood": "tpu-v7",
+    "aws_trainium2": "trainium2",
+    "aws_trainium3": "trainium3",
+    "intel_gaudi3": "gaudi3",
+    "groq_lpu_v1": "groq-lpu",
+    "nvidia_groq3_lpu": "groq-3-lpu",
+    "cerebras_wse3": "cerebras-wse3",
+    "sambanova_sn40l": "sambanova-sn40l",
+    "dmatrix_corsair_card": "d-matrix-corsair",
+    "tenstorrent_wormhole_n150": "tenstorrent-wormhole-n150",
+    "tenstorrent_wormhole_n300": "tenstorrent-wormhole-n300",
+    "tenstorrent_blackhole_p150": "tenstorrent-blackhole-p150",
+    "apple_m3_ultra": "apple-m3-ultra",
+    "apple_m4_max": "apple-m4-max",
+}
+
+# CSV column -> Ridgeline precision id (dense TFLOP/s or TOPS).
+PEAK_COLUMNS = [
+    ("fp32_vector_tflops", "fp32"),
+    ("tf32_tflops", "tf32"),
+    ("bf16_tflops", "bf16"),
+    ("fp16_tflops", "fp16"),
+    ("fp8_tflops", "fp8"),
+    ("fp4_tflops", "fp4"),
+    ("int8_tops", "int8"),
+    ("int4_tops", "int4"),
+]
+
+SCALE_UP_LATENCY_US = 1.0
+SCALE_UP_LATENCY_SOURCE = (
+    "assumption: typical NVLink/xGMI/ICI hop latency, 1 µs per hop; not in the reference table"
+)
+SCALE_OUT_LATENCY_US = 5.0
+SCALE_OUT_LATENCY_SOURCE = (
+    "assumption: typical InfiniBand/RoCE/Ethernet network hop latency, 5 µs; not in the reference table"
+)
+SCALE_OUT_DOMAIN = 1024
+SCALE_OUT_DOMAIN_SOURCE = (
+    "assumption: a scale-out network is not bounded by the chip; 1,024 chips assumed"
+)
+
+# Scale-out NIC names (the CSV gives only Gb/s per chip; names from the per-chip notes in chips.md).
+SCALE_OUT_NAMES = {
+    "a100-sxm-80gb": "ConnectX-6 200G (1 NIC per GPU, aiconfigurator assumption)",
+    "h100-sxm": "ConnectX-7 400G",
+    "h200-sxm": "ConnectX-7 400G",
+    "h800": "ConnectX-7 400G InfiniBand",
+    "b200": "ConnectX-7 400G",
+    "b300": "ConnectX-8 800G",
+    "gb300": "ConnectX-8 800G",
+    "mi355x": "Pollara 400G",
+    "tpu-v5e": "DCN (2x100 Gb/s NIC per 8-chip host)",
+    "tpu-v5p": "DCN",
+    "trainium3": "EFA",
+    "gaudi3": "3x 200GbE RoCE (on-die)",
+}
+
+# Peaks for chips whose row publishes none: every chip needs one for the roofline.
+PEAK_ESTIMATES = {
+    "cerebras-wse3": (
+        {"fp16": 62500},
+        "estimate: Cerebras quotes 125 PFLOPS 'peak AI' per wafer, described as sparse FP16 "
+        "(yobitel) or as FP8 (awesomeagents) [S-CBRS-TWEAK, S-CBRS-CC, S-AWESOME-CBRS]; "
+        "both readings give about 62,500 TFLOP/s dense FP16 (sparse/2, or FP8 at 2x the FP16 rate). "
+        "Not a vendor dense figure.",
+    ),
+    "apple-m3-ultra": (
+        {"fp32": 28.63, "fp16": 28.63},
+        "estimate, not an Apple figure: 80 GPU cores x 128 FP32 lanes x 2 FLOP x 1.398 GHz = "
+        "28.63 TFLOP/s (third-party hmc-tech.com lists the 40-core M3 Max at 5,120 shaders, "
+        "1,398 MHz, 14.32 TFLOPS FP32 and the same FP16; M3 Ultra = 2 M3 Max dies). No tensor cores: "
+        "FP16 runs at the FP32 rate.",
+    ),
+    "apple-m4-max": (
+        {"fp32": 17.18, "fp16": 17.18},
+        "estimate, not an Apple figure: 40 GPU cores x 128 FP32 lanes x 2 FLOP x 1.678 GHz = "
+        "17.18 TFLOP/s (third-party hmc-tech.com lists the 32-core M4 Max at 4,096 shaders, "
+        "1,678 MHz, 13.74 TFLOPS FP32 and the same FP16; 40-core part per notebookcheck.net). "
+        "No tensor cores: FP16 runs at the FP32 rate.",
+    ),
+}
+
+# Tiers the table names without a bandwidth, estimated here so the chip keeps its documented tiers.
+SRAM_ESTIMATES = {
+    "sambanova-sn40l": (
+        62500,
+        "estimate (lower bound): Hot Chips 2024 gives the 16-socket rack's 8 GB of SRAM 'PBs per "
+        "sec' [S-SN40L-HC]; 1 PB/s / 16 sockets = 62,500 GB/s per socket. Capacity 520 MB per "
+        "socket [S-SN40L-HC].",
+    ),
+}
+
+# Third tiers that need arithmetic beyond the CSV columns.
+TIER3_OVERRIDES = {
+    "gb200": (
+        467.5,
+        225,
+        "derived: capacity = 1.87 TB LPDDR5X per 4-GPU tray / 4 (Crusoe MLPerf system description, "
+        "one example configuration) [S-CRUSOE-MLPERF]; bandwidth = NVLink-C2C 900 GB/s bidirectional "
+        "per Grace superchip [S-DEPLOYBASE] / 2 directions / 2 GPUs sharing it = 225 GB/s",
+    ),
+}
+
+
+def number(text):
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def present(row, column):
+    return row[column].strip() not in ("", "n/p")
+
+
+def keys(row):
+    return "; ".join(k.strip() for k in row["sources"].split(";") if k.strip())
+
+
+FIELD_PATTERNS = {
+    "peak": r"dense|sparse|fp(32|16|8|4)|bf16|int[48]|tf32|compute|per-GPU|8-bit|4-bit|MX",
+    "memory": r"\bmem\b|HBM|BW|capacity|GiB|DDR|SRAM|SBUF|onchip|VRAM|per-GPU",
+    "tier3": r"tier3|Grace|DDR",
+    "scale_up": r"NeuronLink|NVLink|scale-up|xGMI|ICI|direction|unidir|scaleup",
+    "scale_out": r"EFA|scaleout|scale-out|NIC|Gbps",
+}
+
+
+def clauses(row, field):
+    """The derived / estimated / conflict clauses of a row that concern one field."""
+    out = []
+    for column, label in (
+        ("derived_fields", "derived"),
+        ("estimated_or_thirdparty_fields", "third-party/estimated"),
+        ("conflicts", "conflict"),
+    ):
+        for clause in row[column].split(";"):
+            clause = clause.strip()
+            if not clause or re.match(r"(?i)fp64", clause):
+                continue
+            if field == "memory" and re.search(
+                FIELD_PATTERNS["scale_up"] + "|tier3", clause, re.IGNORECASE
+            ):
+                continue
+            if re.search(FIELD_PATTERNS[field], clause, re.IGNORECASE):
+                out.append(label + ": " + clause)
+    return "".join("; " + c for c in out)
+
+
+def clean_name(name):
+    name = re.sub(r"\s*\(optional\)", "", name)
+    name = re.sub(r", optional\)", ")", name)
+    return name.strip()
+
+
+def main_kind(mem_type):
+    t = mem_type.lower()
+    if t.startswith("hbm"):
+        return "hbm"
+    if t.startswith("gddr"):
+        return "gddr"
+    if t.startswith("lpddr"):
+        return "lpddr"
+    if t.startswith("unified"):
+        return "unified"
+    if t.startswith("none"):
+        return None
+    raise ValueError("unknown mem_type " + mem_type)
+
+
+def convert(row):
+    cid = IDS[row["chip_id"]]
+    ref = keys(row)
+    omitted = []
+    chip = {"id": cid, "name": clean_name(row["chip_name"]), "vendor": row["vendor"]}
+    sources = {"reference_row": "reference/chips.csv chip_id=" + row["chip_id"]}
+
+    peaks = {}
+    for column, precision in PEAK_COLUMNS:
+        if present(row, column):
+            peaks[precision] = number(row[column])
+    if cid in PEAK_ESTIMATES:
+        assert not peaks, cid
+        peaks, text = PEAK_ESTIMATES[cid]
+        sources["peak_tflops"] = text
+    else:
+        sources["peak_tflops"] = ref + " (dense; int8/int4 in TOPS" + clauses(row, "peak") + ")"
+    assert peaks, cid
+    chip["peak_tflops"] = peaks
+
+    memory = []
+    kind = main_kind(row["mem_type"])
+    if kind is not None:
+        if present(row, "mem_bw_gbps") and float(row["mem_capacity_gb"]) > 0:
+            memory.append(
+                {
+                    "kind": kind,
+                    "name": kind,
+                    "capacity_gb": number(row["mem_capacity_gb"]),
+                    "bandwidth_gbps": number(row["mem_bw_gbps"]),
+                    "source": ref
+                    + " (mem_type "
+                    + row["mem_type"]
+                    + "; capacity as labelled by the vendor"
+                    + ("; largest configuration" if row["vendor"] == "Apple" else "")
+                    + clauses(row, "memory")
+                    + ")",
+                }
+            )
+        else:
+            omitted.append(
+                row["mem_type"] + " " + row["mem_capacity_gb"] + " GB tier omitted: bandwidth not published"
+            )
+    if present(row, "onchip_sram_mb") and present(row, "onchip_sram_bw_gbps"):
+        memory.append(
+            {
+                "kind": "sram",
+                "name": "sram",
+                "capacity_gb": number(float(row["onchip_sram_mb"]) / 1000),
+                "bandwidth_gbps": number(row["onchip_sram_bw_gbps"]),
+                "source": ref + " (onchip_sram_mb, onchip_sram_bw_gbps)",
+            }
+        )
+    elif cid in SRAM_ESTIMATES:
+        bw, text = SRAM_ESTIMATES[cid]
+        memory.append(
+            {
+                "kind": "sram",
+                "name": "sram",
+                "capacity_gb": number(float(row["onchip_sram_mb"]) / 1000),
+                "bandwidth_gbps": bw,
+                "source": text,
+            }
+        )
+    elif present(row, "onchip_sram_mb"):
+        omitted.append(
+            "on-chip SRAM " + row["onchip_sram_mb"] + " MB omitted as a tier: bandwidth not published"
+        )
+    if row["tier3_type"]:
+        t3kind = "lpddr" if "LPDDR" in row["tier3_type"] else "ddr" if "DDR" in row["tier3_type"] else None
+        if cid in TIER3_OVERRIDES:
+            cap, bw, text = TIER3_OVERRIDES[cid]
+            memory.append(
+                {"kind": t3kind, "name": t3kind, "capacity_gb": cap, "bandwidth_gbps": bw, "source": text}
+            )
+        elif t3kind and present(row, "tier3_capacity_gb") and present(row, "tier3_bw_gbps"):
+            text = ref + " (tier3: " + row["tier3_type"] + clauses(row, "tier3")
+            memory.append(
+                {
+                    "kind": t3kind,
+                    "name": t3kind,
+                    "capacity_gb": number(row["tier3_capacity_gb"]),
+                    "bandwidth_gbps": number(row["tier3_bw_gbps"]),
+                    "source": text + ")",
+                }
+            )
+        else:
+            omitted.append(row["tier3_type"] + " omitted as a tier: bandwidth not published")
+    assert memory, cid
+    chip["memory"] = memory
+
+    if present(row, "scaleup_bw_unidir_gbps") or present(row, "scaleup_bw_bidir_gbps"):
+        if present(row, "scaleup_bw_unidir_gbps"):
+            bw = number(row["scaleup_bw_unidir_gbps"])
+            how = "scaleup_bw_unidir_gbps"
+        else:
+            bw = number(float(row["scaleup_bw_bidir_gbps"]) / 2)
+            how = "scaleup_bw_bidir_gbps " + row["scaleup_bw_bidir_gbps"] + " / 2"
+        assert present(row, "scaleup_domain"), cid
+        chip["scale_up"] = {
+            "name": row["scaleup_fabric"],
+            "bandwidth_gbps_per_direction": bw,
+            "latency_us": SCALE_UP_LATENCY_US,
+            "domain_size": int(number(row["scaleup_domain"])),
+            "source": ref
+            + " (per direction = "
+            + how
+            + ("; topology: " + row["scaleup_topology"] if row["scaleup_topology"] else "")
+            + clauses(row, "scale_up")
+            + "); latency "
+            + SCALE_UP_LATENCY_SOURCE,
+        }
+    elif row["scaleup_fabric"]:
+        omitted.append("scale-up fabric '" + row["scaleup_fabric"] + "' omitted: bandwidth not published")
+    if present(row, "scaleout_gbit_per_chip"):
+        gbit = float(row["scaleout_gbit_per_chip"])
+        chip["scale_out"] = {
+            "name": SCALE_OUT_NAMES[cid],
+            "bandwidth_gbps_per_direction": number(gbit / 8),
+            "latency_us": SCALE_OUT_LATENCY_US,
+            "domain_size": SCALE_OUT_DOMAIN,
+            "source": ref
+            + " (scaleout_gbit_per_chip "
+            + row["scaleout_gbit_per_chip"]
+            + " Gb/s / 8 = GB/s per direction"
+            + clauses(row, "scale_out")
+            + "); latency "
+            + SCALE_OUT_LATENCY_SOURCE
+            + "; domain size "
+            + SCALE_OUT_DOMAIN_SOURCE,
+        }
+
+    if present(row, "tdp_w"):
+        tdp = row["tdp_w"]
+        m = re.match(r"\s*([\d.]+)", tdp)
+        chip["tdp_w"] = number(m.group(1))
+        text = ref + " (tdp_w"
+        if not re.fullmatch(r"[\d.]+", tdp.strip()):
+            text += "; first number of '" + tdp + "'"
+        note = [
+            s.strip()
+            for s in (row["estimated_or_thirdparty_fields"] + ";" + row["conflicts"]).split(";")
+            if re.search(r"tdp|TDP|\bW\b", s)
+        ]
+        if note:
+            text += "; " + "; ".join(note)
+        sources["tdp_w"] = text + ")"
+
+    price_text = row["price_note"]
+    m = re.search(r"\$([\d.,]+)/GPU-hr", price_text)
+    if m:
+        chip["price_per_hour_usd"] = number(m.group(1).replace(",", ""))
+        text = price_text + " [S-AWS-CB]"
+        if cid == "a100-sxm-80gb":
+            text += "; proxy: p4d carries the 40 GB A100, not this 80 GB part"
+        sources["price_per_hour_usd"] = text
+
+    sources["source_keys"] = ref + " (defined in reference/chips.md)"
+    for column in ("derived_fields", "estimated_or_thirdparty_fields", "conflicts"):
+        if row[column]:
+            sources[column] = row[column]
+    chip["sources"] = sources
+
+    notes = [
+        ", ".join(
+            p for p in (row["unit_of_row"], row["year"], row["process"], row["status"]) if p
+        )
+        + "."
+    ]
+    if row["notes"]:
+        notes.append(row["notes"])
+    if price_text and not m:
+        notes.append("Price: " + price_text + " (not a per-hour figure).")
+    elif price_text and "on-demand" in price_text:
+        notes.append("Price: " + price_text + ".")
+    if omitted:
+        notes.append("Omitted: " + "; ".join(omitted) + ".")
+    chip["notes"] = " ".join(notes)
+    return chip
+
+
+def main():
+    with open(sys.argv[1], newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    chips = [convert(r) for r in rows]
+    assert len({c["id"] for c in chips}) == len(rows)
+    json.dump(chips, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+package io.ridgeline.serving;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.ridgeline.core.ComputeTarget;
+import io.ridgeline.core.PhaseResult;
+import io.ridgeline.core.Precision;
+import java.awt.Color;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Roofline and frontier charts (XChart), saved as PNG or SVG.
+ *
+ * <pre>{@code
+ * Charts.save(Charts.frontier(f, "llama-3.1-70b on 8× h100-sxm"), Path.of("frontier.png"));
+ * }</pre>
+ */
+public final class Charts {
+  private static final int WIDTH = 900;
+  private static final int HEIGHT = 600;
+
+  private Charts() {}
+
+  /**
+   * A log-log roofline: the chip's roof for {@code precision} (attainable TFLOP/s against FLOP/B on
+   * the main memory tier) and each phase with work as a point at its intensity and achieved
+   * TFLOP/s (FLOPs / time).
+   */
+  public static XYChart roofline(RooflineModel model, List<PhaseResult> phases, Precision precision) {
+    ComputeTarget t = model.target();
+    double ridge = t.ridgePoint(precision).flopsPerByte();
+    XYChart chart =
+        new XYChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(String.format(Locale.ROOT, "Roofline: %s, %s (ridge %.0f FLOP/B)", model, precision.id(), ridge))
+            .xAxisTitle("Arithmetic intensity (FLOP/B)")
+            .yAxisTitle("Attainable TFLOP/s per chip")
+            .build();
+    chart.getStyler().setXAxisLogarithmic(true);
+    chart.getStyler().setYAxisLogarithmic(true);
+    chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(12f));
+    double lo = ridge / 1000;
+    double hi = ridge * 100;
+    for (PhaseResult p : phases) {
+      double x = p.intensity().flopsPerByte();
+      if (x > 0) {
+        lo = Math.min(lo, x / 2);
+        hi = Math.max(hi, x * 2);
+      }
+    }
+    int n = 64;
+    double[] xs = new double[n];
+    double[] ys = new double[n];
+    for (int i = 0; i < n; i++) {
+      xs[i] = lo * Math.pow(hi / lo, i / (n - 1.0));
+      ys[i] = t.attainable(io.ridgeline.core.FlopsPerByte.of(xs[i]), precision).flopsPerSecond() / 1e12;
+    }
+    XYSeries roof = chart.addSeries("roof (" + precision.id() + ")", xs, ys);
+    roof.setMarker(SeriesMarkers.NONE);
+    roof.setLineColor(Color.DARK_GRAY);
+    for (PhaseResult p : phases) {
+      double x = p.intensity().flopsPerByte();
+      double s = p.seconds().seconds();
+      if (x <= 0 || s <= 0 || p.flops().flops() <= 0) {
+        continue;
+      }
+      double achieved = p.flops().flops() / s / 1e12;
+      XYSeries pt = chart.addSeries(p.name() + " (" + p.bound() + ")", new double[] {x}, new double[] {achieved});
+      pt.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+    }
+    return chart;
+  }
+
+  /**
+   * Interactivity (tokens/s per user, x) against throughput (tokens/s per chip, y): every fitting
+   * point, with the Pareto frontier drawn as a line.
+   */
+  public static XYChart frontier(List<ParetoFrontier> frontiers, List<String> labels, String title) {
+    checkArgument(frontiers.size() == labels.size(), "one label per frontier");
+    XYChart chart =
+        new XYChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(title)
+            .xAxisTitle("Interactivity (output tokens/s per user)")
+            .yAxisTitle("Throughput (output tokens/s per chip)")
+            .build();
+    chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(12f));
+    for (int i = 0; i < frontiers.size(); i++) {
+      List<FrontierPoint> front = frontiers.get(i).frontier();
+      List<FrontierPoint> all = new ArrayList<>();
+      for (FrontierPoint p : frontiers.get(i).points()) {
+        if (p.fits()) {
+          all.add(p);
+        }
+      }
+      if (all.isEmpty()) {
+        continue;
+      }
+      XYSeries pts = chart.addSeries(labels.get(i) + " (batch sizes)", x(all), y(all));
+      pts.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+      XYSeries line = chart.addSeries(labels.get(i) + " Pareto frontier", x(front), y(front));
+      line.setMarker(SeriesMarkers.NONE);
+    }
+    return chart;
+  }
+
+  /** A frontier chart of one frontier. */
+  public static XYChart frontier(ParetoFrontier frontier, String title) {
+    return frontier(List.of(frontier), List.of("frontier"), title);
+  }
+
+  private static double[] x(List<FrontierPoint> ps) {
+    return ps.stream().mapToDouble(FrontierPoint::tokensPerSecondPerUser).toArray();
+  }
+
+  private static double[] y(List<FrontierPoint> ps) {
+    return ps.stream().mapToDouble(FrontierPoint::tokensPerSecondPerChip).toArray();
+  }
+
+  /**
+   * Saves {@code chart} as PNG or SVG, by the file's extension; creates missing parent folders.
+   *
+   * @throws IllegalArgumentException when the extension is neither {@code .png} nor {@code .svg}
+   * @throws UncheckedIOException when the file cannot be written
+   */
+  public static Path save(XYChart chart, Path file) {
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    checkArgument(
+        name.endsWith(".png") || name.endsWith(".svg"),
+        "plot file must end in .png or .svg: %s",
+        file);
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      if (name.endsWith(".png")) {
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+      } else {
+        VectorGraphicsEncoder.saveVectorGraphic(
+            chart, file.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write plot " + file + ": " + e.getMessage(), e);
+    }
+    return file;
+  }
+}

@@ -1,0 +1,68 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.RidgelineStyle;
+import io.ridgeline.core.Seconds;
+import java.util.Locale;
+import org.immutables.value.Value;
+
+/** One batch size's serving performance: latency, interactivity and throughput. */
+@Value.Immutable
+@RidgelineStyle
+public abstract class FrontierPoint {
+  /** Requests decoded together per model replica. */
+  public abstract int batch();
+
+  /** Time to first token: the prefill of the batch's prompts. */
+  public abstract Seconds ttft();
+
+  /** Time per output token: the mean decode-step time over the remaining output tokens. */
+  public abstract Seconds tpot();
+
+  /** Interactivity: output tokens per second per user, 1 / TPOT. */
+  public abstract double tokensPerSecondPerUser();
+
+  /**
+   * Throughput: output tokens per second per chip, batch × OSL over (TTFT + (OSL − 1) × TPOT),
+   * divided by the chips of one replica.
+   */
+  public abstract double tokensPerSecondPerChip();
+
+  /** Whether the batch's weights, KV cache and workspace fit in memory. */
+  public abstract boolean fits();
+
+  /** Whether no other fitting point of the frontier is at least as good on both axes and better on one. */
+  @Value.Default
+  public boolean pareto() {
+    return false;
+  }
+
+  /** A new builder. */
+  public static ImmutableFrontierPoint.Builder builder() {
+    return ImmutableFrontierPoint.builder();
+  }
+
+  /** Whether this point dominates {@code other}: no worse on both axes, better on one. */
+  public boolean dominates(FrontierPoint other) {
+    boolean noWorse =
+        tokensPerSecondPerUser() >= other.tokensPerSecondPerUser()
+            && tokensPerSecondPerChip() >= other.tokensPerSecondPerChip();
+    boolean better =
+        tokensPerSecondPerUser() > other.tokensPerSecondPerUser()
+            || tokensPerSecondPerChip() > other.tokensPerSecondPerChip();
+    return noWorse && better;
+  }
+
+  @Override
+  public String toString() {
+    return String.format(
+        Locale.ROOT,
+        "batch %d: TTFT %s, TPOT %s, %.1f tok/s/user, %.1f tok/s/chip%s%s",
+        batch(),
+        ttft(),
+        tpot(),
+        tokensPerSecondPerUser(),
+        tokensPerSecondPerChip(),
+        fits() ? "" : " (does not fit)",
+        pareto() ? " *" : "");
+  }
+}

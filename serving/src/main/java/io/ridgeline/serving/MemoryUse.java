@@ -1,0 +1,38 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.Bytes;
+import io.ridgeline.core.RidgelineStyle;
+import org.immutables.value.Value;
+
+/** Memory one chip needs for a batch at a context, against its main-tier capacity. */
+@Value.Immutable
+@RidgelineStyle
+public abstract class MemoryUse {
+  /** This chip's share of the weights. */
+  public abstract Bytes weights();
+
+  /** This chip's share of the KV cache. */
+  public abstract Bytes kvCache();
+
+  /** Activations and logits of the largest step (see {@link RooflineModel#memory}). */
+  public abstract Bytes workspace();
+
+  /** The chip's main memory tier capacity. */
+  public abstract Bytes capacity();
+
+  /** weights + KV cache + workspace. */
+  public Bytes total() {
+    return weights().plus(kvCache()).plus(workspace());
+  }
+
+  /** Whether the total fits in the capacity. */
+  public boolean fits() {
+    return total().bytes() <= capacity().bytes();
+  }
+
+  @Override
+  public String toString() {
+    return "weights " + weights() + " + KV " + kvCache() + " + workspace " + workspace() + " = "
+        + total() + " of " + capacity() + (fits() ? " (fits)" : " (does not fit)");
+  }
+}

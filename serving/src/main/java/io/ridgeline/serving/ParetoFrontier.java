@@ -1,0 +1,199 @@
+package io.ridgeline.serving;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkState;
+
+import com.google.common.collect.ImmutableList;
+import io.ridgeline.core.Seconds;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Interactivity (tokens/s per user) against throughput (tokens/s per chip) across batch sizes, with
+ * the Pareto-optimal points marked.
+ *
+ * <pre>{@code
+ * ParetoFrontier f = ParetoFrontier.builder(rm).inputTokens(1024).outputTokens(1024).build();
+ * f.points();     // every batch size, in batch order
+ * f.frontier();   // the non-dominated points, by rising throughput
+ * }</pre>
+ *
+ * <p>Batching is static: a replica prefills its {@code batch} prompts together (TTFT), then decodes
+ * them together for the remaining {@code osl − 1} tokens. TPOT is the mean decode step over
+ * contexts {@code isl + 1 … isl + osl − 1}, taken as the average of up to 16 evenly spaced steps
+ * (exact for the memory-bound steps, which are linear in context).
+ */
+public final class ParetoFrontier {
+  private static final int TPOT_SAMPLES = 16;
+
+  private final ImmutableList<FrontierPoint> points;
+
+  private ParetoFrontier(List<FrontierPoint> points) {
+    this.points = ImmutableList.copyOf(points);
+  }
+
+  /** A builder sweeping batch sizes of {@code model}. */
+  public static Builder builder(RooflineModel model) {
+    return new Builder(model);
+  }
+
+  /**
+   * A frontier over given points: marks each fitting point that no other fitting point dominates.
+   * The result is in the input order and does not depend on it; applying it twice changes nothing.
+   */
+  public static ParetoFrontier of(List<FrontierPoint> points) {
+    List<FrontierPoint> marked = new ArrayList<>(points.size());
+    for (FrontierPoint p : points) {
+      boolean dominated = false;
+      if (p.fits()) {
+        for (FrontierPoint q : points) {
+          if (q.fits() && q.dominates(p)) {
+            dominated = true;
+            break;
+          }
+        }
+      }
+      marked.add(ImmutableFrontierPoint.copyOf(p).withPareto(p.fits() && !dominated));
+    }
+    return new ParetoFrontier(marked);
+  }
+
+  /** Every point, Pareto flags set. */
+  public List<FrontierPoint> points() {
+    return points;
+  }
+
+  /** The Pareto-optimal points by rising throughput (and so falling interactivity). */
+  public List<FrontierPoint> frontier() {
+    return points.stream()
+        .filter(FrontierPoint::pareto)
+        .sorted(
+            Comparator.comparingDouble(FrontierPoint::tokensPerSecondPerChip)
+                .thenComparing(Comparator.comparingDouble(FrontierPoint::tokensPerSecondPerUser).reversed()))
+        .collect(ImmutableList.toImmutableList());
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder("ParetoFrontier:");
+    for (FrontierPoint p : points) {
+      b.append("\n  ").append(p);
+    }
+    return b.toString();
+  }
+
+  /**
+   * One frontier point: batch {@code batch} of {@code isl}-token prompts generating {@code osl}
+   * tokens each.
+   */
+  public static FrontierPoint point(RooflineModel model, int batch, int isl, int osl) {
+    checkArgument(isl > 0, "input tokens (isl) must be positive: %s", isl);
+    checkArgument(osl > 0, "output tokens (osl) must be positive: %s", osl);
+    Seconds ttft = model.prefill(batch, isl).seconds();
+    int steps = osl - 1;
+    double tpot;
+    if (steps == 0) {
+      // a single output token: no decode step; interactivity is set by the one step that exists
+      tpot = model.decode(batch, isl + 1).seconds().seconds();
+    } else {
+      int samples = Math.min(TPOT_SAMPLES, steps);
+      double sum = 0;
+      for (int i = 0; i < samples; i++) {
+        // midpoint of the i-th of `samples` equal slices of steps 1..osl−1; step s has isl + s tokens
+        int step = 1 + (int) Math.floor((i + 0.5) * steps / samples);
+        sum += model.decode(batch, isl + step).seconds().seconds();
+      }
+      tpot = sum / samples;
+    }
+    double requestSeconds = ttft.seconds() + steps * tpot;
+    return FrontierPoint.builder()
+        .batch(batch)
+        .ttft(ttft)
+        .tpot(Seconds.of(tpot))
+        .tokensPerSecondPerUser(1.0 / tpot)
+        // batch × osl tokens per replica over the time it spends on them, shared by tp chips
+        .tokensPerSecondPerChip((double) batch * osl / requestSeconds / model.tensorParallel())
+        .fits(model.memory(batch, isl + osl).fits())
+        .build();
+  }
+
+  /** Sweeps batch sizes; see {@link ParetoFrontier}. */
+  public static final class Builder {
+    private final RooflineModel model;
+    private int inputTokens = -1;
+    private int outputTokens = -1;
+    private int maxBatch = Integer.MAX_VALUE;
+    private List<Integer> batches;
+
+    private Builder(RooflineModel model) {
+      this.model = model;
+    }
+
+    /** Prompt length (ISL), tokens. */
+    public Builder inputTokens(int isl) {
+      checkArgument(isl > 0, "input tokens (isl) must be positive: %s", isl);
+      this.inputTokens = isl;
+      return this;
+    }
+
+    /** Output length (OSL), tokens. */
+    public Builder outputTokens(int osl) {
+      checkArgument(osl > 0, "output tokens (osl) must be positive: %s", osl);
+      this.outputTokens = osl;
+      return this;
+    }
+
+    /** Caps the swept batch sizes. */
+    public Builder maxBatch(int max) {
+      checkArgument(max > 0, "max batch must be positive: %s", max);
+      this.maxBatch = max;
+      return this;
+    }
+
+    /** Explicit batch sizes instead of 1, 2, 4, … up to the largest that fits. */
+    public Builder batches(List<Integer> sizes) {
+      checkArgument(!sizes.isEmpty(), "batch sizes must not be empty");
+      for (int b : sizes) {
+        checkArgument(b > 0, "batch sizes must be positive: %s", b);
+      }
+      this.batches = ImmutableList.copyOf(sizes);
+      return this;
+    }
+
+    /**
+     * Evaluates the sweep. Default batches: powers of two from 1 up to the largest batch that fits
+     * at {@code isl + osl} tokens (capped by {@link #maxBatch}), plus that largest batch.
+     *
+     * @throws IllegalStateException when input or output length was not set
+     * @throws IllegalArgumentException when not even one request fits in memory
+     */
+    public ParetoFrontier build() {
+      checkState(inputTokens > 0, "input tokens (isl) must be set");
+      checkState(outputTokens > 0, "output tokens (osl) must be set");
+      List<Integer> sizes = batches;
+      if (sizes == null) {
+        int largest = Math.min(maxBatch, model.maxBatch(inputTokens + outputTokens));
+        if (largest == 0) {
+          MemoryUse one = model.memory(1, inputTokens + outputTokens);
+          throw new IllegalArgumentException(
+              model.model().id() + " does not fit on " + model.tensorParallel() + "× "
+                  + model.chip().id() + ": one request needs " + one.total() + " per chip, capacity "
+                  + one.capacity() + "; use more chips (--count/--tp) or lower precision");
+        }
+        TreeSet<Integer> set = new TreeSet<>();
+        for (int b = 1; b <= largest; b *= 2) {
+          set.add(b);
+        }
+        set.add(largest);
+        sizes = ImmutableList.copyOf(set);
+      }
+      List<FrontierPoint> pts = new ArrayList<>();
+      for (int b : sizes) {
+        pts.add(point(model, b, inputTokens, outputTokens));
+      }
+      return of(pts);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package io.ridgeline.serving.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.core.PhaseResult;
+import java.io.UncheckedIOException;
+
+/** JSON output helpers: pretty-printed, numbers in SI base units. */
+final class Json {
+  static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private Json() {}
+
+  static ObjectNode object() {
+    return MAPPER.createObjectNode();
+  }
+
+  static ArrayNode array() {
+    return MAPPER.createArrayNode();
+  }
+
+  static String write(Object node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {phase, flops, bytes, intensity, bound, seconds}, FLOPs and bytes multiplied by {@code chips}. */
+  static ObjectNode phase(PhaseResult p, int chips) {
+    ObjectNode o = object();
+    o.put("phase", p.name());
+    o.put("flops", p.flops().flops() * chips);
+    o.put("bytes", p.bytes().bytes() * chips);
+    o.put("intensity", p.intensity().flopsPerByte());
+    o.put("bound", p.bound().id());
+    o.put("seconds", p.seconds().seconds());
+    return o;
+  }
+}
