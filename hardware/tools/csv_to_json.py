@@ -3,12 +3,13 @@
 
 Run from the repository root (it is not part of the build; its output is committed):
 
-    python3 hardware/tools/csv_to_json.py ../shared/reference/chips.csv \
+    python3 hardware/tools/csv_to_json.py \
+        hardware/src/main/resources/io/ridgeline/hardware/reference/chips.csv \
         > hardware/src/main/resources/io/ridgeline/hardware/chips.json
 
 Input: chips.csv (one row per chip; units: TFLOP/s dense, GB = 1e9 B, GB/s = 1e9 B/s,
 scale-up bandwidth bidirectional unless the unidir column is given, scale-out in Gb/s per chip).
-Output: a JSON array in the user chip format (hardware/README-chip-format.md). Every value
+Output: a JSON array in the user chip format (see the README, "Your own chips"). Every value
 carries its source: the row's source keys (defined in reference/chips.md), the row's
 derived / estimated / conflict notes, and the assumptions and estimates made here, each marked.
 """

@@ -22,7 +22,7 @@ public abstract class ComputeTarget {
   /** Fallback order when a target lacks a native peak for a precision (wider formats next). */
   private static final Map<Precision, List<Precision>> FALLBACK =
       Map.of(
-          Precision.FP32, List.of(Precision.FP32, Precision.TF32),
+          Precision.FP32, List.of(Precision.FP32),
           Precision.TF32, List.of(Precision.TF32, Precision.FP32),
           Precision.BF16, List.of(Precision.BF16, Precision.FP16, Precision.TF32, Precision.FP32),
           Precision.FP16, List.of(Precision.FP16, Precision.BF16, Precision.TF32, Precision.FP32),

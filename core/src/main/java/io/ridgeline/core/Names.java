@@ -28,9 +28,9 @@ public final class Names {
    * An exception for an unknown {@code what} id that lists the known ids and the closest match.
    */
   public static NoSuchElementException unknown(String what, String wanted, Collection<String> known) {
-    String hint = closest(wanted, known).map(c -> "; did you mean '" + c + "'?").orElse("");
-    return new NoSuchElementException(
-        "unknown " + what + " '" + wanted + "'" + hint + " known: " + String.join(", ", known));
+    String hint = closest(wanted, known).map(c -> "; did you mean '" + c + "'?").orElse(";");
+    String list = known.isEmpty() ? "none" : String.join(", ", known);
+    return new NoSuchElementException("unknown " + what + " '" + wanted + "'" + hint + " known: " + list);
   }
 
   /** Levenshtein distance. */

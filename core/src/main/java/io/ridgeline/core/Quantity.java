@@ -25,7 +25,7 @@ abstract class Quantity {
   Quantity(double value, String what) {
     checkArgument(Double.isFinite(value), "%s must be finite: %s", what, value);
     checkArgument(value >= 0, "%s must not be negative: %s", what, value);
-    this.value = value;
+    this.value = value + 0.0; // turns -0.0 into 0.0
   }
 
   /** The unit symbol printed after the (prefixed) number, for example {@code "B/s"}. */
@@ -56,11 +56,16 @@ abstract class Quantity {
     }
     int index = 0;
     double scaled = value;
-    while (scaled >= 1000 && index < PREFIXES.length - 1) {
+    // step up while the value, rounded to the printed digits, reaches 1000
+    while (rounded(scaled) >= 1000 && index < PREFIXES.length - 1) {
       scaled /= 1000;
       index++;
     }
     return number(scaled) + " " + PREFIXES[index] + unit();
+  }
+
+  private static double rounded(double x) {
+    return new BigDecimal(x).round(SIGNIFICANT).doubleValue();
   }
 
   static String number(double x) {
@@ -71,12 +76,12 @@ abstract class Quantity {
 
   /** Formats seconds as ns, µs, ms or s. */
   static String formatSeconds(double seconds) {
-    if (seconds == 0 || seconds >= 1) {
+    if (seconds == 0 || rounded(seconds) >= 1) {
       return number(seconds) + " s";
     }
     double scaled = seconds * 1e9;
     int index = 0;
-    while (scaled >= 1000 && index < TIME_UNITS.length - 1) {
+    while (rounded(scaled) >= 1000 && index < TIME_UNITS.length - 1) {
       scaled /= 1000;
       index++;
     }

@@ -191,7 +191,9 @@ final class ComputeTargetTest {
         assertThrows(
             IllegalArgumentException.class,
             () -> ComputeTarget.builder().from(h100()).memoryEfficiency(e).build());
-    assertThat(ex).hasMessageContaining("memory efficiency").hasMessageContaining(String.valueOf(e));
+    assertThat(ex)
+        .hasMessageContaining("memory efficiency")
+        .hasMessageContaining(String.valueOf(e));
   }
 
   @ParameterizedTest(name = "network efficiency {0} is rejected")
@@ -199,7 +201,9 @@ final class ComputeTargetTest {
   void networkEfficiency_outOfRange_rejectedNamingField(double e) {
     IllegalArgumentException ex =
         assertThrows(IllegalArgumentException.class, () -> h100().withEfficiency(1, 1, e));
-    assertThat(ex).hasMessageContaining("network efficiency").hasMessageContaining(String.valueOf(e));
+    assertThat(ex)
+        .hasMessageContaining("network efficiency")
+        .hasMessageContaining(String.valueOf(e));
   }
 
   @Test
@@ -235,8 +239,15 @@ final class ComputeTargetTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> ComputeTarget.builder().from(h100()).putPlacement(DataKind.KV_READ, "sram").build());
-    assertThat(e).hasMessageContaining("kv_read").hasMessageContaining("'sram'").hasMessageContaining("hbm");
+            () ->
+                ComputeTarget.builder()
+                    .from(h100())
+                    .putPlacement(DataKind.KV_READ, "sram")
+                    .build());
+    assertThat(e)
+        .hasMessageContaining("kv_read")
+        .hasMessageContaining("'sram'")
+        .hasMessageContaining("hbm");
   }
 
   @Test
@@ -249,7 +260,10 @@ final class ComputeTargetTest {
                     .from(h100())
                     .putTierBandwidth("sram", BytesPerSecond.ZERO)
                     .build());
-    assertThat(e).hasMessageContaining("sram").hasMessageContaining("positive").hasMessageContaining("0 B/s");
+    assertThat(e)
+        .hasMessageContaining("sram")
+        .hasMessageContaining("positive")
+        .hasMessageContaining("0 B/s");
   }
 
   @Test
@@ -257,7 +271,11 @@ final class ComputeTargetTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> ComputeTarget.builder().from(h100()).putPeak(Precision.FP4, FlopsPerSecond.ZERO).build());
+            () ->
+                ComputeTarget.builder()
+                    .from(h100())
+                    .putPeak(Precision.FP4, FlopsPerSecond.ZERO)
+                    .build());
     assertThat(e).hasMessageContaining("fp4").hasMessageContaining("positive");
   }
 

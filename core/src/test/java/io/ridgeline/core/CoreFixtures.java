@@ -33,7 +33,9 @@ final class CoreFixtures {
   /** Elements of a 4096 × 14336 weight matrix: 4096·14336 = 58,720,256. */
   static final double FFN_ELEMENTS = 4096.0 * 14336;
 
-  /** H100-SXM-like: bf16 989.4 TFLOP/s, fp8 1978.9 TFLOP/s, one "hbm" tier at 3.35 TB/s, no link. */
+  /**
+   * H100-SXM-like: bf16 989.4 TFLOP/s, fp8 1978.9 TFLOP/s, one "hbm" tier at 3.35 TB/s, no link.
+   */
   static ComputeTarget h100() {
     return ComputeTarget.builder()
         .name("h100-like")
@@ -99,8 +101,8 @@ final class CoreFixtures {
   }
 
   /**
-   * Ring all-reduce of 16 MB over 8 chips: each chip sends 2·(8−1)/8 · 16e6 = 28e6 B in 2·(8−1) = 14
-   * steps; it reads and writes the 16 MB buffer (32e6 activation bytes) and adds 7e6 FLOPs.
+   * Ring all-reduce of 16 MB over 8 chips: each chip sends 2·(8−1)/8 · 16e6 = 28e6 B in 2·(8−1) =
+   * 14 steps; it reads and writes the 16 MB buffer (32e6 activation bytes) and adds 7e6 FLOPs.
    */
   static Operation allReduce() {
     return Operation.builder()

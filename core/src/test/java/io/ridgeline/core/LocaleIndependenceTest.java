@@ -11,9 +11,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Printing and parsing do not depend on the default locale. Surefire already runs every test
- * under hi-IN; this class also tries locales with a decimal comma and with native digits, so the
- * check holds when a test is run from an IDE.
+ * Printing and parsing do not depend on the default locale. Surefire already runs every test under
+ * hi-IN; this class also tries locales with a decimal comma and with native digits, so the check
+ * holds when a test is run from an IDE.
  */
 final class LocaleIndependenceTest {
   private Locale saved;
@@ -29,7 +29,8 @@ final class LocaleIndependenceTest {
   }
 
   @ParameterizedTest(name = "default locale {0}")
-  @ValueSource(strings = {"hi-IN", "de-DE", "fr-FR", "ar-EG", "th-TH-u-nu-thai", "hi-IN-u-nu-deva", "tr-TR"})
+  @ValueSource(
+      strings = {"hi-IN", "de-DE", "fr-FR", "ar-EG", "th-TH-u-nu-thai", "hi-IN-u-nu-deva", "tr-TR"})
   void toStringAndParse_anyDefaultLocale_useRootFormat(String tag) {
     Locale.setDefault(Locale.forLanguageTag(tag));
     assertThat(BytesPerSecond.ofTerabytes(3.35)).hasToString("3.35 TB/s");

@@ -32,7 +32,11 @@ final class OperationTest {
   @Test
   void intensity_noMemoryBytes_isZero() {
     Operation op =
-        Operation.builder().name("in_registers").flops(Flops.of(100)).precision(Precision.FP32).build();
+        Operation.builder()
+            .name("in_registers")
+            .flops(Flops.of(100))
+            .precision(Precision.FP32)
+            .build();
     assertThat(op.memoryBytes()).isEqualTo(Bytes.ZERO);
     assertThat(op.intensity()).isEqualTo(FlopsPerByte.ZERO);
   }
@@ -85,7 +89,12 @@ final class OperationTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> Operation.builder().name(name).flops(Flops.of(1)).precision(Precision.BF16).build());
+            () ->
+                Operation.builder()
+                    .name(name)
+                    .flops(Flops.of(1))
+                    .precision(Precision.BF16)
+                    .build());
     assertThat(e).hasMessageContaining("name").hasMessageContaining("blank");
   }
 
@@ -124,7 +133,8 @@ final class OperationTest {
     Phase phase = Phase.of("layer", List.of(gemv(), gemm()));
     // FLOPs: 117,440,512 + 1,099,511,627,776 = 1,099,629,068,288
     assertThat(phase.flops()).isEqualTo(Flops.of(1_099_629_068_288.0));
-    // bytes: 117,440,512 + 402,653,184 = 520,093,696; weights 117,440,512 + 134,217,728 = 251,658,240
+    // bytes: 117,440,512 + 402,653,184 = 520,093,696; weights 117,440,512 + 134,217,728 =
+    // 251,658,240
     assertThat(phase.bytes()).isEqualTo(Bytes.of(520_093_696));
     assertThat(phase.bytes(DataKind.WEIGHTS)).isEqualTo(Bytes.of(251_658_240));
     assertThat(phase.bytes(DataKind.KV_WRITE)).isEqualTo(Bytes.ZERO);

@@ -70,7 +70,8 @@ final class PrecisionTest {
 
   @Test
   void of_unknownId_listsAllIds() {
-    NoSuchElementException e = assertThrows(NoSuchElementException.class, () -> Precision.of("fp6"));
+    NoSuchElementException e =
+        assertThrows(NoSuchElementException.class, () -> Precision.of("fp6"));
     assertThat(e)
         .hasMessageContaining("'fp6'")
         .hasMessageContaining("fp32, tf32, bf16, fp16, fp8, int8, fp4, mxfp4, int4");
@@ -85,7 +86,9 @@ final class PrecisionTest {
   @ParameterizedTest(name = "{0}")
   @EnumSource(Precision.class)
   void toString_anyPrecision_isLowerCaseIdAndParsesBack(Precision p) {
-    assertThat(p.toString()).isEqualTo(p.id()).isEqualTo(p.name().toLowerCase(java.util.Locale.ROOT));
+    assertThat(p.toString())
+        .isEqualTo(p.id())
+        .isEqualTo(p.name().toLowerCase(java.util.Locale.ROOT));
     assertThat(Precision.of(p.toString())).isSameAs(p);
   }
 

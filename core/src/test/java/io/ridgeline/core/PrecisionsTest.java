@@ -65,6 +65,7 @@ final class PrecisionsTest {
 
   @Test
   void toString_listsAllThreeByLowerCaseId() {
-    assertThat(Precisions.of(FP8, BF16, BF16)).hasToString("weights fp8, kv bf16, activations bf16");
+    assertThat(Precisions.of(FP8, BF16, BF16))
+        .hasToString("weights fp8, kv bf16, activations bf16");
   }
 }

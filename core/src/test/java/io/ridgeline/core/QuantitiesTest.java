@@ -150,7 +150,10 @@ final class QuantitiesTest {
   void parse_wrongPrefix_namesExpectedUnit() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Bytes.parse("80 GiB"));
-    assertThat(e).hasMessageContaining("bytes").hasMessageContaining("B").hasMessageContaining("80 GiB");
+    assertThat(e)
+        .hasMessageContaining("bytes")
+        .hasMessageContaining("B")
+        .hasMessageContaining("80 GiB");
   }
 
   @Test
@@ -182,13 +185,18 @@ final class QuantitiesTest {
   @ParameterizedTest(name = "Bytes.parse(\"{0}\") is rejected")
   @ValueSource(strings = {"", "GB", "GB 80", "eighty GB", "80 gigabytes", "80 KB", "1,5 GB"})
   void parse_malformedBytes_namesUnit(String text) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Bytes.parse(text));
-    assertThat(e).hasMessageContaining("bytes").hasMessageContaining("B").hasMessageContaining("'" + text + "'");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Bytes.parse(text));
+    assertThat(e)
+        .hasMessageContaining("bytes")
+        .hasMessageContaining("B")
+        .hasMessageContaining("'" + text + "'");
   }
 
   @Test
   void parse_null_rejected() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Bytes.parse(null));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Bytes.parse(null));
     assertThat(e).hasMessageContaining("bytes");
     assertThrows(IllegalArgumentException.class, () -> Seconds.parse(null));
   }
@@ -196,13 +204,18 @@ final class QuantitiesTest {
   @ParameterizedTest(name = "Seconds.parse(\"{0}\") is rejected")
   @ValueSource(strings = {"5 min", "5 h", "5", "5 S", "5 Ms", "ms"})
   void parse_unknownTimeUnit_listsTimeUnits(String text) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Seconds.parse(text));
-    assertThat(e).hasMessageContaining("seconds").hasMessageContaining("ms").hasMessageContaining(text);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Seconds.parse(text));
+    assertThat(e)
+        .hasMessageContaining("seconds")
+        .hasMessageContaining("ms")
+        .hasMessageContaining(text);
   }
 
   @Test
   void parse_negativeNumber_rejectedAsNegative() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Bytes.parse("-5 GB"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Bytes.parse("-5 GB"));
     assertThat(e).hasMessageContaining("must not be negative").hasMessageContaining("-5.0E9");
   }
 
@@ -275,23 +288,27 @@ final class QuantitiesTest {
     // 80 GB + 20 GB = 100 GB
     assertThat(Bytes.ofGigabytes(80).plus(Bytes.ofGigabytes(20))).isEqualTo(Bytes.ofGigabytes(100));
     // 1.5 ms + 2.5 ms = 4 ms
-    assertThat(Seconds.ofMillis(1.5).plus(Seconds.ofMillis(2.5)).seconds()).isCloseTo(4e-3, within(1e-18));
+    assertThat(Seconds.ofMillis(1.5).plus(Seconds.ofMillis(2.5)).seconds())
+        .isCloseTo(4e-3, within(1e-18));
     assertThat(Flops.of(1).plus(Flops.of(2))).isEqualTo(Flops.of(3));
     assertThat(Watts.of(700).plus(Watts.of(300))).isEqualTo(Watts.ofKilowatts(1));
-    assertThat(DollarsPerHour.of(2).plus(DollarsPerHour.of(2.916)).dollarsPerHour()).isCloseTo(4.916, within(1e-12));
+    assertThat(DollarsPerHour.of(2).plus(DollarsPerHour.of(2.916)).dollarsPerHour())
+        .isCloseTo(4.916, within(1e-12));
   }
 
   @Test
   void times_factor_scales() {
     // 3.35 TB/s · 0.8 = 2.68 TB/s
-    assertThat(BytesPerSecond.ofTerabytes(3.35).times(0.8).bytesPerSecond()).isCloseTo(2.68e12, within(1.0));
+    assertThat(BytesPerSecond.ofTerabytes(3.35).times(0.8).bytesPerSecond())
+        .isCloseTo(2.68e12, within(1.0));
     assertThat(Flops.of(3).times(0)).isEqualTo(Flops.ZERO);
     assertThat(FlopsPerByte.of(2).times(4)).isEqualTo(FlopsPerByte.of(8));
   }
 
   @Test
   void times_negativeFactor_rejected() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Bytes.of(2).times(-1));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Bytes.of(2).times(-1));
     assertThat(e).hasMessageContaining("must not be negative").hasMessageContaining("-2.0");
   }
 
@@ -384,7 +401,8 @@ final class QuantitiesTest {
   @Test
   void minusOrZero_largerSubtrahend_isZero() {
     // 80 GB − 20 GB = 60 GB; 20 GB − 80 GB clamps to 0
-    assertThat(Bytes.ofGigabytes(80).minusOrZero(Bytes.ofGigabytes(20))).isEqualTo(Bytes.ofGigabytes(60));
+    assertThat(Bytes.ofGigabytes(80).minusOrZero(Bytes.ofGigabytes(20)))
+        .isEqualTo(Bytes.ofGigabytes(60));
     assertThat(Bytes.ofGigabytes(20).minusOrZero(Bytes.ofGigabytes(80))).isEqualTo(Bytes.ZERO);
   }
 

@@ -92,10 +92,7 @@ final class QuantityPropertyTest {
   void toString_anyValue_hasNoExponentOrLocaleDigits(Dimension<?> d) {
     qt().forAll(magnitudes(-9, 18))
         .checkAssert(
-            x ->
-                assertThat(d.format(x))
-                    .as("%s printed", x)
-                    .matches("[0-9]+(\\.[0-9]+)? \\S+"));
+            x -> assertThat(d.format(x)).as("%s printed", x).matches("[0-9]+(\\.[0-9]+)? \\S+"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -181,7 +178,8 @@ final class QuantityPropertyTest {
               Bytes x = Bytes.of(a);
               Bytes y = Bytes.of(b);
               assertThat(x.compareTo(y) == 0).isEqualTo(x.equals(y));
-              assertThat(Integer.signum(x.compareTo(y))).isEqualTo(Integer.signum(Double.compare(a, b)));
+              assertThat(Integer.signum(x.compareTo(y)))
+                  .isEqualTo(Integer.signum(Double.compare(a, b)));
             });
   }
 }

@@ -107,7 +107,8 @@ final class RooflinePropertyTest {
     qt().forAll(targets(), amounts(-6, 9), Generate.pick(RUNNABLE))
         .checkAssert(
             (t, intensity, precision) -> {
-              double attainable = t.attainable(FlopsPerByte.of(intensity), precision).flopsPerSecond();
+              double attainable =
+                  t.attainable(FlopsPerByte.of(intensity), precision).flopsPerSecond();
               assertThat(attainable).isLessThanOrEqualTo(t.peak(precision).flopsPerSecond());
               assertThat(attainable)
                   .isLessThanOrEqualTo(t.peak(precision).flopsPerSecond() * t.computeEfficiency());
@@ -119,8 +120,10 @@ final class RooflinePropertyTest {
     qt().forAll(targets(), amounts(-6, 9), amounts(-6, 9), Generate.pick(RUNNABLE))
         .checkAssert(
             (t, a, b, precision) -> {
-              double low = t.attainable(FlopsPerByte.of(Math.min(a, b)), precision).flopsPerSecond();
-              double high = t.attainable(FlopsPerByte.of(Math.max(a, b)), precision).flopsPerSecond();
+              double low =
+                  t.attainable(FlopsPerByte.of(Math.min(a, b)), precision).flopsPerSecond();
+              double high =
+                  t.attainable(FlopsPerByte.of(Math.max(a, b)), precision).flopsPerSecond();
               assertThat(low).isLessThanOrEqualTo(high);
             });
   }
@@ -197,7 +200,8 @@ final class RooflinePropertyTest {
     // network steps do not scale, so the ops here pay no hop latency (steps = 0)
     qt().forAll(targets(), ops(), magnitudes(-3, 2))
         .checkAssert(
-            (t, op, k) -> assertRelativelyClose(seconds(op.scaled(k), t), k * seconds(op, t), 1e-9));
+            (t, op, k) ->
+                assertRelativelyClose(seconds(op.scaled(k), t), k * seconds(op, t), 1e-9));
   }
 
   // ---- phases ----------------------------------------------------------------------------------
@@ -218,7 +222,8 @@ final class RooflinePropertyTest {
               }
               assertRelativelyClose(p.seconds().seconds(), sum, 1e-12);
               assertRelativelyClose(p.flops().flops(), flops, 1e-12);
-              assertRelativelyClose(p.intensity().flopsPerByte(), bytes == 0 ? 0 : flops / bytes, 1e-12);
+              assertRelativelyClose(
+                  p.intensity().flopsPerByte(), bytes == 0 ? 0 : flops / bytes, 1e-12);
               double byBound =
                   p.secondsByBound().values().stream().mapToDouble(Seconds::seconds).sum();
               assertRelativelyClose(byBound, sum, 1e-12);

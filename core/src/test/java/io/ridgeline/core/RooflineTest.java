@@ -55,7 +55,8 @@ final class RooflineTest {
   void evaluate_bigGemm_isComputeBoundAtFlopsOverPeak() {
     OperationResult r = Roofline.evaluate(gemm(), h100());
     // intensity 1,099,511,627,776 / 402,653,184 = 2730.67 FLOP/B > ridge 295.34 FLOP/B
-    // compute: 1,099,511,627,776 / 989.4e12 = 1.11129 ms; memory: 402,653,184 / 3.35e12 = 120.195 µs
+    // compute: 1,099,511,627,776 / 989.4e12 = 1.11129 ms; memory: 402,653,184 / 3.35e12 = 120.195
+    // µs
     assertThat(r.bound()).isEqualTo(Bound.COMPUTE);
     assertThat(r.seconds().seconds()).isEqualTo(GEMM_FLOPS / H100_BF16);
     assertThat(r.seconds().seconds()).isCloseTo(1.11129e-3, within(1e-8));
@@ -157,7 +158,8 @@ final class RooflineTest {
     OperationResult ideal = Roofline.evaluate(gemv(), h100());
     OperationResult real = Roofline.evaluate(gemv(), h100().withEfficiency(1, 0.8, 1));
     // 117,440,512 / (3.35e12 · 0.8) = 35.0569 µs / 0.8 = 43.8211 µs
-    assertRelativelyClose(real.memorySeconds().seconds(), ideal.memorySeconds().seconds() / 0.8, 1e-15);
+    assertRelativelyClose(
+        real.memorySeconds().seconds(), ideal.memorySeconds().seconds() / 0.8, 1e-15);
     assertThat(real.seconds().seconds()).isCloseTo(43.8211e-6, within(1e-10));
     assertThat(real.computeSeconds()).isEqualTo(ideal.computeSeconds());
   }
@@ -198,7 +200,10 @@ final class RooflineTest {
     Operation op = gemm(Precision.FP32);
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Roofline.evaluate(op, h100()));
-    assertThat(e).hasMessageContaining("fp32").hasMessageContaining("bf16").hasMessageContaining("fp8");
+    assertThat(e)
+        .hasMessageContaining("fp32")
+        .hasMessageContaining("bf16")
+        .hasMessageContaining("fp8");
   }
 
   @Test
@@ -232,7 +237,9 @@ final class RooflineTest {
     // intensity: 1,099,629,068,288 / 520,093,696 = 2114.29 FLOP/B (not the mean of 1 and 2730.67)
     assertThat(p.intensity().flopsPerByte()).isCloseTo(2114.29, within(0.01));
     assertThat(p.networkBytes()).isEqualTo(Bytes.ZERO);
-    assertThat(p.operations()).extracting(r -> r.operation().name()).containsExactly("ffn_up", "gemm_8192");
+    assertThat(p.operations())
+        .extracting(r -> r.operation().name())
+        .containsExactly("ffn_up", "gemm_8192");
   }
 
   @Test
@@ -267,12 +274,14 @@ final class RooflineTest {
   @Test
   void phaseOn_target_equalsRooflinePhase() {
     Phase phase = Phase.of("layer", List.of(gemv(), gemm()));
-    assertThat(phase.on(h100())).isEqualTo(Roofline.phase("layer", List.of(gemv(), gemm()), h100()));
+    assertThat(phase.on(h100()))
+        .isEqualTo(Roofline.phase("layer", List.of(gemv(), gemm()), h100()));
   }
 
   @Test
   void toString_phaseResult_printsTotalsUnderRootLocale() {
     PhaseResult p = Roofline.phase("decode", List.of(gemv()), h100());
-    assertThat(p).hasToString("decode: 117.441 MFLOP, 117.441 MB, 1 FLOP/B, memory-bound, 35.0569 µs");
+    assertThat(p)
+        .hasToString("decode: 117.441 MFLOP, 117.441 MB, 1 FLOP/B, memory-bound, 35.0569 µs");
   }
 }

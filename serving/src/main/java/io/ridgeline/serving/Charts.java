@@ -45,7 +45,15 @@ public final class Charts {
         new XYChartBuilder()
             .width(WIDTH)
             .height(HEIGHT)
-            .title(String.format(Locale.ROOT, "Roofline: %s, %s (ridge %.0f FLOP/B)", model, precision.id(), ridge))
+            .title(
+                String.format(
+                    Locale.ROOT,
+                    "Roofline: %s on %d× %s, %s (ridge %.0f FLOP/B)",
+                    model.model().id(),
+                    model.chips(),
+                    model.chip().id(),
+                    precision.id(),
+                    ridge))
             .xAxisTitle("Arithmetic intensity (FLOP/B)")
             .yAxisTitle("Attainable TFLOP/s per chip")
             .build();
@@ -110,9 +118,10 @@ public final class Charts {
       if (all.isEmpty()) {
         continue;
       }
-      XYSeries pts = chart.addSeries(labels.get(i) + " (batch sizes)", x(all), y(all));
+      String prefix = labels.get(i).isEmpty() ? "" : labels.get(i) + ": ";
+      XYSeries pts = chart.addSeries(prefix + "batch sizes", x(all), y(all));
       pts.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-      XYSeries line = chart.addSeries(labels.get(i) + " Pareto frontier", x(front), y(front));
+      XYSeries line = chart.addSeries(prefix + "Pareto frontier", x(front), y(front));
       line.setMarker(SeriesMarkers.NONE);
     }
     return chart;
@@ -120,7 +129,7 @@ public final class Charts {
 
   /** A frontier chart of one frontier. */
   public static XYChart frontier(ParetoFrontier frontier, String title) {
-    return frontier(List.of(frontier), List.of("frontier"), title);
+    return frontier(List.of(frontier), List.of(""), title);
   }
 
   private static double[] x(List<FrontierPoint> ps) {
