@@ -3,10 +3,10 @@ package io.ridgeline.core;
 /**
  * An amount of data in bytes (decimal SI: 1 GB = 1e9 B).
  *
- * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory
- * rejects NaN and infinities with an {@link IllegalArgumentException}, as it does negatives.
- * {@link #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads
- * it back.
+ * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory rejects
+ * NaN and infinities with an {@link IllegalArgumentException}, as it does negatives. {@link
+ * #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads it
+ * back.
  */
 public final class Bytes extends Quantity implements Comparable<Bytes> {
   /** Zero. */
@@ -60,7 +60,9 @@ public final class Bytes extends Quantity implements Comparable<Bytes> {
    */
   public Bytes dividedBy(double divisor) {
     com.google.common.base.Preconditions.checkArgument(
-        divisor > 0 && Double.isFinite(divisor), "divisor must be positive and finite: %s", divisor);
+        divisor > 0 && Double.isFinite(divisor),
+        "divisor must be positive and finite: %s",
+        divisor);
     return new Bytes(value / divisor);
   }
 
@@ -78,7 +80,6 @@ public final class Bytes extends Quantity implements Comparable<Bytes> {
   String unit() {
     return "B";
   }
-
 
   /** Returns {@code gigabytes}·1e9 bytes (decimal GB). */
   public static Bytes ofGigabytes(double gigabytes) {

@@ -3,10 +3,10 @@ package io.ridgeline.core;
 /**
  * A bandwidth in bytes per second (decimal SI: 1 TB/s = 1e12 B/s).
  *
- * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory
- * rejects NaN and infinities with an {@link IllegalArgumentException}, as it does negatives.
- * {@link #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads
- * it back.
+ * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory rejects
+ * NaN and infinities with an {@link IllegalArgumentException}, as it does negatives. {@link
+ * #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads it
+ * back.
  */
 public final class BytesPerSecond extends Quantity implements Comparable<BytesPerSecond> {
   /** Zero. */
@@ -60,7 +60,9 @@ public final class BytesPerSecond extends Quantity implements Comparable<BytesPe
    */
   public BytesPerSecond dividedBy(double divisor) {
     com.google.common.base.Preconditions.checkArgument(
-        divisor > 0 && Double.isFinite(divisor), "divisor must be positive and finite: %s", divisor);
+        divisor > 0 && Double.isFinite(divisor),
+        "divisor must be positive and finite: %s",
+        divisor);
     return new BytesPerSecond(value / divisor);
   }
 
@@ -78,7 +80,6 @@ public final class BytesPerSecond extends Quantity implements Comparable<BytesPe
   String unit() {
     return "B/s";
   }
-
 
   /** Returns {@code terabytes}·1e12 B/s (decimal TB/s). */
   public static BytesPerSecond ofTerabytes(double terabytes) {

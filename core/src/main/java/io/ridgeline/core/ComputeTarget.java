@@ -27,10 +27,21 @@ public abstract class ComputeTarget {
           Precision.BF16, List.of(Precision.BF16, Precision.FP16, Precision.TF32, Precision.FP32),
           Precision.FP16, List.of(Precision.FP16, Precision.BF16, Precision.TF32, Precision.FP32),
           Precision.FP8, List.of(Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32),
-          Precision.INT8, List.of(Precision.INT8, Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32),
-          Precision.FP4, List.of(Precision.FP4, Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32),
-          Precision.MXFP4, List.of(Precision.FP4, Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32),
-          Precision.INT4, List.of(Precision.INT4, Precision.INT8, Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32));
+          Precision.INT8,
+              List.of(
+                  Precision.INT8, Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32),
+          Precision.FP4,
+              List.of(Precision.FP4, Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32),
+          Precision.MXFP4,
+              List.of(Precision.FP4, Precision.FP8, Precision.BF16, Precision.FP16, Precision.FP32),
+          Precision.INT4,
+              List.of(
+                  Precision.INT4,
+                  Precision.INT8,
+                  Precision.FP8,
+                  Precision.BF16,
+                  Precision.FP16,
+                  Precision.FP32));
 
   /** A name for messages, usually the chip id. */
   public abstract String name();
@@ -86,8 +97,8 @@ public abstract class ComputeTarget {
 
   /**
    * The precision whose peak math in {@code precision} runs at: its own peak key when the target
-   * has one, else the next wider format the target supports (FP8 math on a chip without FP8 runs
-   * at its BF16/FP16 rate, as weight-only or upcast kernels do).
+   * has one, else the next wider format the target supports (FP8 math on a chip without FP8 runs at
+   * its BF16/FP16 rate, as weight-only or upcast kernels do).
    *
    * @throws IllegalArgumentException when no such precision has a peak
    */
@@ -106,7 +117,10 @@ public abstract class ComputeTarget {
             + peaks().keySet().stream().map(Precision::id).collect(Collectors.joining(", ")));
   }
 
-  /** The peak FLOP/s for math in {@code precision}, before efficiency (see {@link #effectivePrecision}). */
+  /**
+   * The peak FLOP/s for math in {@code precision}, before efficiency (see {@link
+   * #effectivePrecision}).
+   */
   public FlopsPerSecond peak(Precision precision) {
     return peaks().get(effectivePrecision(precision));
   }

@@ -3,10 +3,10 @@ package io.ridgeline.core;
 /**
  * A price rate in US dollars per hour (for example a chip rented by the hour).
  *
- * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory
- * rejects NaN and infinities with an {@link IllegalArgumentException}, as it does negatives.
- * {@link #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads
- * it back.
+ * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory rejects
+ * NaN and infinities with an {@link IllegalArgumentException}, as it does negatives. {@link
+ * #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads it
+ * back.
  */
 public final class DollarsPerHour extends Quantity implements Comparable<DollarsPerHour> {
   /** Zero. */
@@ -60,7 +60,9 @@ public final class DollarsPerHour extends Quantity implements Comparable<Dollars
    */
   public DollarsPerHour dividedBy(double divisor) {
     com.google.common.base.Preconditions.checkArgument(
-        divisor > 0 && Double.isFinite(divisor), "divisor must be positive and finite: %s", divisor);
+        divisor > 0 && Double.isFinite(divisor),
+        "divisor must be positive and finite: %s",
+        divisor);
     return new DollarsPerHour(value / divisor);
   }
 

@@ -3,10 +3,10 @@ package io.ridgeline.core;
 /**
  * An amount of arithmetic work in floating-point operations (1 multiply-add = 2 FLOPs).
  *
- * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory
- * rejects NaN and infinities with an {@link IllegalArgumentException}, as it does negatives.
- * {@link #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads
- * it back.
+ * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory rejects
+ * NaN and infinities with an {@link IllegalArgumentException}, as it does negatives. {@link
+ * #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads it
+ * back.
  */
 public final class Flops extends Quantity implements Comparable<Flops> {
   /** Zero. */
@@ -60,7 +60,9 @@ public final class Flops extends Quantity implements Comparable<Flops> {
    */
   public Flops dividedBy(double divisor) {
     com.google.common.base.Preconditions.checkArgument(
-        divisor > 0 && Double.isFinite(divisor), "divisor must be positive and finite: %s", divisor);
+        divisor > 0 && Double.isFinite(divisor),
+        "divisor must be positive and finite: %s",
+        divisor);
     return new Flops(value / divisor);
   }
 
@@ -78,7 +80,6 @@ public final class Flops extends Quantity implements Comparable<Flops> {
   String unit() {
     return "FLOP";
   }
-
 
   /** Returns {@code tera}·1e12 FLOPs. */
   public static Flops ofTera(double tera) {

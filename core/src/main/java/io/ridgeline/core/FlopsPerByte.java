@@ -1,12 +1,13 @@
 package io.ridgeline.core;
 
 /**
- * Arithmetic intensity (FLOPs per byte moved), or a chip's ridge point (peak FLOP/s over bandwidth).
+ * Arithmetic intensity (FLOPs per byte moved), or a chip's ridge point (peak FLOP/s over
+ * bandwidth).
  *
- * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory
- * rejects NaN and infinities with an {@link IllegalArgumentException}, as it does negatives.
- * {@link #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads
- * it back.
+ * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory rejects
+ * NaN and infinities with an {@link IllegalArgumentException}, as it does negatives. {@link
+ * #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads it
+ * back.
  */
 public final class FlopsPerByte extends Quantity implements Comparable<FlopsPerByte> {
   /** Zero. */
@@ -60,7 +61,9 @@ public final class FlopsPerByte extends Quantity implements Comparable<FlopsPerB
    */
   public FlopsPerByte dividedBy(double divisor) {
     com.google.common.base.Preconditions.checkArgument(
-        divisor > 0 && Double.isFinite(divisor), "divisor must be positive and finite: %s", divisor);
+        divisor > 0 && Double.isFinite(divisor),
+        "divisor must be positive and finite: %s",
+        divisor);
     return new FlopsPerByte(value / divisor);
   }
 

@@ -3,10 +3,10 @@ package io.ridgeline.core;
 /**
  * A rate of arithmetic in FLOP/s (1 multiply-add = 2 FLOPs; decimal SI: 1 TFLOP/s = 1e12 FLOP/s).
  *
- * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory
- * rejects NaN and infinities with an {@link IllegalArgumentException}, as it does negatives.
- * {@link #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads
- * it back.
+ * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory rejects
+ * NaN and infinities with an {@link IllegalArgumentException}, as it does negatives. {@link
+ * #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads it
+ * back.
  */
 public final class FlopsPerSecond extends Quantity implements Comparable<FlopsPerSecond> {
   /** Zero. */
@@ -60,7 +60,9 @@ public final class FlopsPerSecond extends Quantity implements Comparable<FlopsPe
    */
   public FlopsPerSecond dividedBy(double divisor) {
     com.google.common.base.Preconditions.checkArgument(
-        divisor > 0 && Double.isFinite(divisor), "divisor must be positive and finite: %s", divisor);
+        divisor > 0 && Double.isFinite(divisor),
+        "divisor must be positive and finite: %s",
+        divisor);
     return new FlopsPerSecond(value / divisor);
   }
 
@@ -78,7 +80,6 @@ public final class FlopsPerSecond extends Quantity implements Comparable<FlopsPe
   String unit() {
     return "FLOP/s";
   }
-
 
   /** Returns {@code tera}·1e12 FLOP/s, the unit of datasheets (dense TFLOP/s). */
   public static FlopsPerSecond ofTera(double tera) {

@@ -24,13 +24,13 @@ public final class Names {
     return Optional.ofNullable(best);
   }
 
-  /**
-   * An exception for an unknown {@code what} id that lists the known ids and the closest match.
-   */
-  public static NoSuchElementException unknown(String what, String wanted, Collection<String> known) {
+  /** An exception for an unknown {@code what} id that lists the known ids and the closest match. */
+  public static NoSuchElementException unknown(
+      String what, String wanted, Collection<String> known) {
     String hint = closest(wanted, known).map(c -> "; did you mean '" + c + "'?").orElse(";");
     String list = known.isEmpty() ? "none" : String.join(", ", known);
-    return new NoSuchElementException("unknown " + what + " '" + wanted + "'" + hint + " known: " + list);
+    return new NoSuchElementException(
+        "unknown " + what + " '" + wanted + "'" + hint + " known: " + list);
   }
 
   /** Levenshtein distance. */

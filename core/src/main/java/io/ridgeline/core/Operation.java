@@ -69,11 +69,12 @@ public abstract class Operation {
   }
 
   /**
-   * This operation repeated {@code factor} times (or a {@code 1/n} share of it when {@code factor
-   * < 1}): FLOPs and bytes scale, network steps do not.
+   * This operation repeated {@code factor} times (or a {@code 1/n} share of it when {@code factor <
+   * 1}): FLOPs and bytes scale, network steps do not.
    */
   public Operation scaled(double factor) {
-    checkArgument(factor >= 0 && Double.isFinite(factor), "scale factor must be finite and >= 0: %s", factor);
+    checkArgument(
+        factor >= 0 && Double.isFinite(factor), "scale factor must be finite and >= 0: %s", factor);
     ImmutableMap.Builder<DataKind, Bytes> scaled = ImmutableMap.builder();
     bytes().forEach((k, v) -> scaled.put(k, v.times(factor)));
     return ImmutableOperation.copyOf(this)
@@ -85,11 +86,24 @@ public abstract class Operation {
   @Value.Check
   void check() {
     checkArgument(!name().isBlank(), "operation name must not be blank");
-    checkArgument(networkSteps() >= 0, "operation %s: network steps must be >= 0: %s", name(), networkSteps());
+    checkArgument(
+        networkSteps() >= 0,
+        "operation %s: network steps must be >= 0: %s",
+        name(),
+        networkSteps());
   }
 
   @Override
   public String toString() {
-    return name() + "{" + flops() + ", " + memoryBytes() + ", " + intensity() + ", " + precision() + "}";
+    return name()
+        + "{"
+        + flops()
+        + ", "
+        + memoryBytes()
+        + ", "
+        + intensity()
+        + ", "
+        + precision()
+        + "}";
   }
 }

@@ -90,9 +90,7 @@ public enum Precision {
   public static Precision of(String id) {
     return find(id)
         .orElseThrow(
-            () ->
-                new NoSuchElementException(
-                    "unknown precision '" + id + "'; known: " + ids()));
+            () -> new NoSuchElementException("unknown precision '" + id + "'; known: " + ids()));
   }
 
   /** The known ids, comma-separated. */

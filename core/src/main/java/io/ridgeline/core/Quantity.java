@@ -115,7 +115,12 @@ abstract class Quantity {
     }
     throw new IllegalArgumentException(
         String.format(
-            Locale.ROOT, "%s must be in %s%s: '%s'", what, prefixed ? "[k|M|G|T|P|E]" : "", unit, text));
+            Locale.ROOT,
+            "%s must be in %s%s: '%s'",
+            what,
+            prefixed ? "[k|M|G|T|P|E]" : "",
+            unit,
+            text));
   }
 
   static double parseSeconds(String text) {

@@ -7,8 +7,8 @@ import java.lang.annotation.Target;
 import org.immutables.value.Value;
 
 /**
- * The one Immutables style of every Ridgeline value type: abstract types are documented by hand
- * and expose {@code builder()}/{@code of(...)}; generated {@code Immutable*} classes carry Guava
+ * The one Immutables style of every Ridgeline value type: abstract types are documented by hand and
+ * expose {@code builder()}/{@code of(...)}; generated {@code Immutable*} classes carry Guava
  * immutable collections and are never named by users.
  */
 @Target({ElementType.PACKAGE, ElementType.TYPE})

@@ -20,8 +20,8 @@ public final class Roofline {
   /**
    * The roofline time of {@code op} on {@code target}.
    *
-   * @throws IllegalArgumentException when the op sends network bytes on a target without a link,
-   *     or the target lacks a peak for the op's precision
+   * @throws IllegalArgumentException when the op sends network bytes on a target without a link, or
+   *     the target lacks a peak for the op's precision
    */
   public static OperationResult evaluate(Operation op, ComputeTarget target) {
     double flops = op.flops().flops();
@@ -40,7 +40,8 @@ public final class Roofline {
     for (Map.Entry<String, Double> e : byTier.entrySet()) {
       memory +=
           e.getValue()
-              / (target.tierBandwidth().get(e.getKey()).bytesPerSecond() * target.memoryEfficiency());
+              / (target.tierBandwidth().get(e.getKey()).bytesPerSecond()
+                  * target.memoryEfficiency());
       tiers.put(e.getKey(), Bytes.of(e.getValue()));
     }
     double network = 0;

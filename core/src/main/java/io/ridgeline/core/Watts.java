@@ -3,10 +3,10 @@ package io.ridgeline.core;
 /**
  * Electrical power in watts.
  *
- * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory
- * rejects NaN and infinities with an {@link IllegalArgumentException}, as it does negatives.
- * {@link #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads
- * it back.
+ * <p>Immutable; holds one finite, non-negative SI value. Non-finite values: every factory rejects
+ * NaN and infinities with an {@link IllegalArgumentException}, as it does negatives. {@link
+ * #toString()} prints decimal SI under {@code Locale.ROOT} and {@link #parse(String)} reads it
+ * back.
  */
 public final class Watts extends Quantity implements Comparable<Watts> {
   /** Zero. */
@@ -60,7 +60,9 @@ public final class Watts extends Quantity implements Comparable<Watts> {
    */
   public Watts dividedBy(double divisor) {
     com.google.common.base.Preconditions.checkArgument(
-        divisor > 0 && Double.isFinite(divisor), "divisor must be positive and finite: %s", divisor);
+        divisor > 0 && Double.isFinite(divisor),
+        "divisor must be positive and finite: %s",
+        divisor);
     return new Watts(value / divisor);
   }
 

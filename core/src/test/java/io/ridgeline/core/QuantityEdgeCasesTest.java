@@ -24,6 +24,7 @@ final class QuantityEdgeCasesTest {
 
   @Test
   void unknown_noKnownIds_saysNone() {
-    assertThat(Names.unknown("chip", "x", List.of()).getMessage()).isEqualTo("unknown chip 'x'; known: none");
+    assertThat(Names.unknown("chip", "x", List.of()).getMessage())
+        .isEqualTo("unknown chip 'x'; known: none");
   }
 }

@@ -14,16 +14,17 @@ import java.util.Set;
 /**
  * Reads a HuggingFace {@code config.json} into a {@link Model}.
  *
- * <p>Handles the field-name variants of the supported families: {@code num_hidden_layers} /
- * {@code n_layer} / {@code num_layers}; {@code num_attention_heads} / {@code n_head}; {@code
- * head_dim} / {@code attention_head_dim} / hidden ÷ heads; missing {@code num_key_value_heads}
- * (= heads); {@code hidden_size} / {@code n_embed}; LLM fields nested under {@code text_config};
- * bare {@code Infinity}/{@code NaN} tokens. Keys a model type's class fills by default ({@code
+ * <p>Handles the field-name variants of the supported families: {@code num_hidden_layers} / {@code
+ * n_layer} / {@code num_layers}; {@code num_attention_heads} / {@code n_head}; {@code head_dim} /
+ * {@code attention_head_dim} / hidden ÷ heads; missing {@code num_key_value_heads} (= heads);
+ * {@code hidden_size} / {@code n_embed}; LLM fields nested under {@code text_config}; bare {@code
+ * Infinity}/{@code NaN} tokens. Keys a model type's class fills by default ({@code
  * tie_word_embeddings}, biases, FFN width of BLOOM) come from a per-type defaults table.
  */
 final class ConfigReader {
   /** The {@code model_type} values this reader understands. */
-  static final Set<String> SUPPORTED = ImmutableSortedSet.of("bloom", "llama", "mistral", "qwen2", "qwen3");
+  static final Set<String> SUPPORTED =
+      ImmutableSortedSet.of("bloom", "llama", "mistral", "qwen2", "qwen3");
 
   private static final ObjectMapper MAPPER =
       JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
@@ -37,8 +38,14 @@ final class ConfigReader {
       root = MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
-          origin + ": malformed JSON at line " + e.getLocation().getLineNr() + ", column "
-              + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
+          origin
+              + ": malformed JSON at line "
+              + e.getLocation().getLineNr()
+              + ", column "
+              + e.getLocation().getColumnNr()
+              + ": "
+              + e.getOriginalMessage(),
+          e);
     }
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(origin + ": expected a JSON object with a model_type");
@@ -51,11 +58,17 @@ final class ConfigReader {
     String type = f.text("model_type").orElseGet(() -> root.path("model_type").asText(""));
     if (type.isEmpty()) {
       throw new IllegalArgumentException(
-          origin + ": missing required field 'model_type'; supported: " + String.join(", ", SUPPORTED));
+          origin
+              + ": missing required field 'model_type'; supported: "
+              + String.join(", ", SUPPORTED));
     }
     if (!SUPPORTED.contains(type)) {
       throw new IllegalArgumentException(
-          origin + ": unsupported model_type '" + type + "'; supported: " + String.join(", ", SUPPORTED));
+          origin
+              + ": unsupported model_type '"
+              + type
+              + "'; supported: "
+              + String.join(", ", SUPPORTED));
     }
     boolean bloom = type.equals("bloom");
     int hidden = f.positiveInt("hidden_size", "n_embed");
@@ -88,7 +101,11 @@ final class ConfigReader {
         .embeddingNorm(bloom)
         .qkNorm(type.equals("qwen3"))
         .maxContext(f.optionalPositiveInt("max_position_embeddings"))
-        .nativePrecision(f.text("torch_dtype").or(() -> f.text("dtype")).map(d -> dtype(d, origin)).orElse(Precision.BF16))
+        .nativePrecision(
+            f.text("torch_dtype")
+                .or(() -> f.text("dtype"))
+                .map(d -> dtype(d, origin))
+                .orElse(Precision.BF16))
         .build();
   }
 
@@ -129,7 +146,8 @@ final class ConfigReader {
         return Optional.empty();
       }
       if (!v.isBoolean()) {
-        throw new IllegalArgumentException(origin + ": field '" + name + "' must be true or false: " + v);
+        throw new IllegalArgumentException(
+            origin + ": field '" + name + "' must be true or false: " + v);
       }
       return Optional.of(v.booleanValue());
     }
@@ -155,18 +173,33 @@ final class ConfigReader {
           .orElseThrow(
               () ->
                   new IllegalArgumentException(
-                      origin + ": missing required field '" + names[0] + "'"
-                          + (names.length > 1 ? " (or " + String.join(", ", java.util.Arrays.copyOfRange(names, 1, names.length)) + ")" : "")));
+                      origin
+                          + ": missing required field '"
+                          + names[0]
+                          + "'"
+                          + (names.length > 1
+                              ? " (or "
+                                  + String.join(
+                                      ", ", java.util.Arrays.copyOfRange(names, 1, names.length))
+                                  + ")"
+                              : "")));
     }
 
     int divide(int a, int b, String aName, String bName) {
       if (a % b != 0) {
         throw new IllegalArgumentException(
-            origin + ": head_dim is absent and " + aName + " (" + a + ") is not a multiple of "
-                + bName + " (" + b + ")");
+            origin
+                + ": head_dim is absent and "
+                + aName
+                + " ("
+                + a
+                + ") is not a multiple of "
+                + bName
+                + " ("
+                + b
+                + ")");
       }
       return a / b;
     }
   }
-
 }

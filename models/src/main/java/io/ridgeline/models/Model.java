@@ -30,7 +30,9 @@ import org.immutables.value.Value;
 public abstract class Model {
   /** How the FFN is built. */
   public enum FfnKind {
-    /** SwiGLU / GeGLU: gate and up projections, element-wise product, down projection (3 matrices). */
+    /**
+     * SwiGLU / GeGLU: gate and up projections, element-wise product, down projection (3 matrices).
+     */
     GATED,
     /** One up projection, an activation (GELU, ReLU²), a down projection (2 matrices). */
     PLAIN
@@ -181,7 +183,10 @@ public abstract class Model {
 
   /** Every parameter: blocks, embeddings, final norm, untied LM head. */
   public double totalParameters() {
-    return layers() * parametersPerLayer() + embeddingParameters() + normWidth() + lmHeadParameters();
+    return layers() * parametersPerLayer()
+        + embeddingParameters()
+        + normWidth()
+        + lmHeadParameters();
   }
 
   /**
@@ -193,8 +198,8 @@ public abstract class Model {
   }
 
   /**
-   * KV-cache bytes per token across all layers: 2 (K and V) × layers × KV heads × head dim ×
-   * bytes per element.
+   * KV-cache bytes per token across all layers: 2 (K and V) × layers × KV heads × head dim × bytes
+   * per element.
    */
   public Bytes kvBytesPerToken(Precision kv) {
     return kv.bytes(2.0 * layers() * kvWidth());

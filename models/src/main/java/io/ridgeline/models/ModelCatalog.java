@@ -12,8 +12,8 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 
 /**
- * An immutable set of models by id. Extend it by composition: {@code catalog.with(myModel)}
- * returns a new catalog and leaves this one unchanged.
+ * An immutable set of models by id. Extend it by composition: {@code catalog.with(myModel)} returns
+ * a new catalog and leaves this one unchanged.
  */
 public final class ModelCatalog {
   private final ImmutableMap<String, Model> byId;
@@ -32,7 +32,9 @@ public final class ModelCatalog {
 
   /** The model with this id (case-insensitive), if any. */
   public Optional<Model> find(String id) {
-    return id == null ? Optional.empty() : Optional.ofNullable(byId.get(id.toLowerCase(Locale.ROOT)));
+    return id == null
+        ? Optional.empty()
+        : Optional.ofNullable(byId.get(id.toLowerCase(Locale.ROOT)));
   }
 
   /**

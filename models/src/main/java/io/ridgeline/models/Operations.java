@@ -15,10 +15,10 @@ import java.util.List;
 /**
  * FLOPs and bytes of each operation of a dense transformer, summed over its layers.
  *
- * <p>Conventions (see {@code io.ridgeline.core}): a matrix product of m tokens through a k×n
- * weight costs 2·m·k·n FLOPs, reads the k·n weights once, reads m·k input activations and writes
- * m·n outputs. Attention over a cache of L tokens costs, per query head, 2·L·d FLOPs for QKᵀ and
- * 2·L·d for PV, plus 5·L for scale, max, exp, sum and divide of the softmax. Norms cost 4 FLOPs per
+ * <p>Conventions (see {@code io.ridgeline.core}): a matrix product of m tokens through a k×n weight
+ * costs 2·m·k·n FLOPs, reads the k·n weights once, reads m·k input activations and writes m·n
+ * outputs. Attention over a cache of L tokens costs, per query head, 2·L·d FLOPs for QKᵀ and 2·L·d
+ * for PV, plus 5·L for scale, max, exp, sum and divide of the softmax. Norms cost 4 FLOPs per
  * element (square, sum, scale, weight) and read and write their activations. Operations of the same
  * kind in every layer are one operation here: the roofline is linear in the layer count, so the sum
  * of per-layer times equals the time of the summed operation.
@@ -26,8 +26,10 @@ import java.util.List;
 final class Operations {
   /** FLOPs per element of a norm: square, accumulate, scale, multiply by weight. */
   private static final double NORM_FLOPS_PER_ELEMENT = 4;
+
   /** FLOPs per attention score of the softmax: scale, max, exp, sum, divide. */
   private static final double SOFTMAX_FLOPS_PER_SCORE = 5;
+
   /** FLOPs per element of the gated activation (SiLU/GELU ≈ 4, product 1). */
   private static final double ACTIVATION_FLOPS_PER_ELEMENT = 5;
 
@@ -48,13 +50,19 @@ final class Operations {
             .putBytes(DataKind.KV_READ, kv.bytes(2.0 * b * context * m.kvWidth() * layers))
             .putBytes(DataKind.KV_WRITE, kv.bytes(2.0 * b * m.kvWidth() * layers))
             .putBytes(
-                DataKind.ACTIVATIONS,
-                p.activations().bytes(2.0 * b * m.queryWidth() * layers))
+                DataKind.ACTIVATIONS, p.activations().bytes(2.0 * b * m.queryWidth() * layers))
             .build();
 
     List<Operation> projections = new ArrayList<>();
     projections.add(
-        gemm("qkv_proj", m.qkvParametersPerLayer(), b, m.hiddenSize(), m.queryWidth() + 2.0 * m.kvWidth(), layers, p));
+        gemm(
+            "qkv_proj",
+            m.qkvParametersPerLayer(),
+            b,
+            m.hiddenSize(),
+            m.queryWidth() + 2.0 * m.kvWidth(),
+            layers,
+            p));
     projections.add(
         gemm("o_proj", m.outputParametersPerLayer(), b, m.queryWidth(), m.hiddenSize(), layers, p));
 
@@ -81,7 +89,8 @@ final class Operations {
     Precision kv = p.kvCache();
 
     // causal attention: token i attends to i earlier-or-equal tokens, so a prompt of P tokens has
-    // P(P+1)/2 query-key pairs per head (the causal half of the P×P score matrix, diagonal included)
+    // P(P+1)/2 query-key pairs per head (the causal half of the P×P score matrix, diagonal
+    // included)
     double pairs = b * promptTokens * (promptTokens + 1.0) / 2.0;
     double scores = pairs * m.attentionHeads() * layers;
     // flash attention: K and V are written once and read once per sequence (tile reuse assumed)
@@ -91,14 +100,24 @@ final class Operations {
             .flops(Flops.of(4.0 * scores * m.headDim() + SOFTMAX_FLOPS_PER_SCORE * scores))
             .putBytes(DataKind.KV_READ, kvBytes)
             .putBytes(DataKind.KV_WRITE, kvBytes)
-            .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(2.0 * t * m.queryWidth() * layers))
+            .putBytes(
+                DataKind.ACTIVATIONS, p.activations().bytes(2.0 * t * m.queryWidth() * layers))
             .build();
 
     List<Operation> ops = new ArrayList<>();
     ops.add(embedding(m, t, p));
-    ops.add(gemm("qkv_proj", m.qkvParametersPerLayer(), t, m.hiddenSize(), m.queryWidth() + 2.0 * m.kvWidth(), layers, p));
+    ops.add(
+        gemm(
+            "qkv_proj",
+            m.qkvParametersPerLayer(),
+            t,
+            m.hiddenSize(),
+            m.queryWidth() + 2.0 * m.kvWidth(),
+            layers,
+            p));
     ops.add(attention);
-    ops.add(gemm("o_proj", m.outputParametersPerLayer(), t, m.queryWidth(), m.hiddenSize(), layers, p));
+    ops.add(
+        gemm("o_proj", m.outputParametersPerLayer(), t, m.queryWidth(), m.hiddenSize(), layers, p));
     ops.add(ffn(m, t, layers, p));
     ops.add(norms(m, t, p));
     // engines compute logits only for the last position of each prompt: B rows through the LM head
@@ -112,7 +131,13 @@ final class Operations {
    * and outputs written.
    */
   private static Operation gemm(
-      String name, double params, double tokens, double in, double out, double layers, Precisions p) {
+      String name,
+      double params,
+      double tokens,
+      double in,
+      double out,
+      double layers,
+      Precisions p) {
     return op(name, p.matmul())
         .flops(Flops.of(2.0 * tokens * params * layers))
         .putBytes(DataKind.WEIGHTS, p.weights().bytes(params * layers))
@@ -125,10 +150,13 @@ final class Operations {
     double params = m.ffnParametersPerLayer();
     boolean gated = m.ffnKind() == Model.FfnKind.GATED;
     double inner = m.intermediateSize();
-    // activations: read x (hidden), write up (and gate) (inner each), read act(inner), write y (hidden)
+    // activations: read x (hidden), write up (and gate) (inner each), read act(inner), write y
+    // (hidden)
     double actElements = tokens * (2.0 * m.hiddenSize() + (gated ? 3.0 : 2.0) * inner);
     return op("ffn", p.matmul())
-        .flops(Flops.of((2.0 * tokens * params + ACTIVATION_FLOPS_PER_ELEMENT * tokens * inner) * layers))
+        .flops(
+            Flops.of(
+                (2.0 * tokens * params + ACTIVATION_FLOPS_PER_ELEMENT * tokens * inner) * layers))
         .putBytes(DataKind.WEIGHTS, p.weights().bytes(params * layers))
         .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(actElements * layers))
         .build();
@@ -148,7 +176,8 @@ final class Operations {
   private static Operation norms(Model m, double tokens, Precisions p) {
     double count = 2.0 * m.layers() + 1 + (m.embeddingNorm() ? 1 : 0);
     double elements = tokens * m.hiddenSize() * count;
-    double weights = m.normParametersPerLayer() * m.layers() + m.hiddenSize() * (count - 2.0 * m.layers());
+    double weights =
+        m.normParametersPerLayer() * m.layers() + m.hiddenSize() * (count - 2.0 * m.layers());
     return op("norms", p.activations())
         .flops(Flops.of(NORM_FLOPS_PER_ELEMENT * elements))
         .putBytes(DataKind.WEIGHTS, p.weights().bytes(weights))

@@ -5,9 +5,9 @@
  * <p>Entry point for JShell: {@code Models.byId("llama-3.1-8b")}, {@code
  * Models.fromConfig(Path.of("config.json"))}.
  *
- * <p>Counting conventions are those of {@code io.ridgeline.core}: 1 multiply-add = 2 FLOPs; a
- * byte counts each time it crosses between memory and the compute units. Parameters count every
- * weight matrix, bias and norm weight; embeddings and an untied LM head are included.
+ * <p>Counting conventions are those of {@code io.ridgeline.core}: 1 multiply-add = 2 FLOPs; a byte
+ * counts each time it crosses between memory and the compute units. Parameters count every weight
+ * matrix, bias and norm weight; embeddings and an untied LM head are included.
  */
 @CheckReturnValue
 package io.ridgeline.models;

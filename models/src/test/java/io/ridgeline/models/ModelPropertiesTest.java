@@ -32,10 +32,14 @@ final class ModelPropertiesTest {
               List<Phase> base = m.decodeStep(batch, context, p);
               List<Phase> moreBatch = m.decodeStep(batch + extra, context, p);
               List<Phase> moreContext = m.decodeStep(batch, context + extra, p);
-              org.assertj.core.api.Assertions.assertThat(bytes(moreBatch)).isGreaterThanOrEqualTo(bytes(base));
-              org.assertj.core.api.Assertions.assertThat(flops(moreBatch)).isGreaterThanOrEqualTo(flops(base));
-              org.assertj.core.api.Assertions.assertThat(bytes(moreContext)).isGreaterThanOrEqualTo(bytes(base));
-              org.assertj.core.api.Assertions.assertThat(flops(moreContext)).isGreaterThanOrEqualTo(flops(base));
+              org.assertj.core.api.Assertions.assertThat(bytes(moreBatch))
+                  .isGreaterThanOrEqualTo(bytes(base));
+              org.assertj.core.api.Assertions.assertThat(flops(moreBatch))
+                  .isGreaterThanOrEqualTo(flops(base));
+              org.assertj.core.api.Assertions.assertThat(bytes(moreContext))
+                  .isGreaterThanOrEqualTo(bytes(base));
+              org.assertj.core.api.Assertions.assertThat(flops(moreContext))
+                  .isGreaterThanOrEqualTo(flops(base));
             });
   }
 }

@@ -25,8 +25,16 @@ final class ModelsTest {
   void catalog_requiredIds_allPresent() {
     assertThat(Models.ids())
         .contains(
-            "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3.1-8b",
-            "llama-3.1-70b", "llama-3.1-405b", "qwen3-8b", "mistral-7b", "bloom-176b");
+            "llama-2-7b",
+            "llama-2-13b",
+            "llama-2-70b",
+            "llama-3-8b",
+            "llama-3.1-8b",
+            "llama-3.1-70b",
+            "llama-3.1-405b",
+            "qwen3-8b",
+            "mistral-7b",
+            "bloom-176b");
   }
 
   @Test
@@ -100,7 +108,12 @@ final class ModelsTest {
     Model m = Models.byId("llama-3.1-8b");
     Phase prefill = m.prefill(2, 100, Precisions.bf16());
     double attention =
-        prefill.operations().stream().filter(o -> o.name().equals("attention")).findFirst().orElseThrow().flops().flops();
+        prefill.operations().stream()
+            .filter(o -> o.name().equals("attention"))
+            .findFirst()
+            .orElseThrow()
+            .flops()
+            .flops();
     // pairs = 2 prompts × 100·101/2 = 10,100 per head; scores = 10,100 × 32 heads × 32 layers
     double scores = 10_100.0 * 32 * 32;
     assertThat(attention).isEqualTo(4 * scores * 128 + 5 * scores);

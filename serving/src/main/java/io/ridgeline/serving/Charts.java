@@ -35,10 +35,11 @@ public final class Charts {
 
   /**
    * A log-log roofline: the chip's roof for {@code precision} (attainable TFLOP/s against FLOP/B on
-   * the main memory tier) and each phase with work as a point at its intensity and achieved
-   * TFLOP/s (FLOPs / time).
+   * the main memory tier) and each phase with work as a point at its intensity and achieved TFLOP/s
+   * (FLOPs / time).
    */
-  public static XYChart roofline(RooflineModel model, List<PhaseResult> phases, Precision precision) {
+  public static XYChart roofline(
+      RooflineModel model, List<PhaseResult> phases, Precision precision) {
     ComputeTarget t = model.target();
     double ridge = t.ridgePoint(precision).flopsPerByte();
     XYChart chart =
@@ -74,7 +75,8 @@ public final class Charts {
     double[] ys = new double[n];
     for (int i = 0; i < n; i++) {
       xs[i] = lo * Math.pow(hi / lo, i / (n - 1.0));
-      ys[i] = t.attainable(io.ridgeline.core.FlopsPerByte.of(xs[i]), precision).flopsPerSecond() / 1e12;
+      ys[i] =
+          t.attainable(io.ridgeline.core.FlopsPerByte.of(xs[i]), precision).flopsPerSecond() / 1e12;
     }
     XYSeries roof = chart.addSeries("roof (" + precision.id() + ")", xs, ys);
     roof.setMarker(SeriesMarkers.NONE);
@@ -86,7 +88,9 @@ public final class Charts {
         continue;
       }
       double achieved = p.flops().flops() / s / 1e12;
-      XYSeries pt = chart.addSeries(p.name() + " (" + p.bound() + ")", new double[] {x}, new double[] {achieved});
+      XYSeries pt =
+          chart.addSeries(
+              p.name() + " (" + p.bound() + ")", new double[] {x}, new double[] {achieved});
       pt.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     }
     return chart;
@@ -96,7 +100,8 @@ public final class Charts {
    * Interactivity (tokens/s per user, x) against throughput (tokens/s per chip, y): every fitting
    * point, with the Pareto frontier drawn as a line.
    */
-  public static XYChart frontier(List<ParetoFrontier> frontiers, List<String> labels, String title) {
+  public static XYChart frontier(
+      List<ParetoFrontier> frontiers, List<String> labels, String title) {
     checkArgument(frontiers.size() == labels.size(), "one label per frontier");
     XYChart chart =
         new XYChartBuilder()

@@ -6,8 +6,8 @@ import io.ridgeline.core.RidgelineStyle;
 import org.immutables.value.Value;
 
 /**
- * Achieved fractions of a chip's peak FLOP/s, memory bandwidth and interconnect bandwidth.
- * {@link #ideal()} is 100% of each: the roofline bound.
+ * Achieved fractions of a chip's peak FLOP/s, memory bandwidth and interconnect bandwidth. {@link
+ * #ideal()} is 100% of each: the roofline bound.
  */
 @Value.Immutable
 @RidgelineStyle
@@ -58,6 +58,11 @@ public abstract class Efficiency {
   public String toString() {
     return isIdeal()
         ? "ideal"
-        : String.format(java.util.Locale.ROOT, "compute %.0f%%, memory %.0f%%, network %.0f%%", 100 * compute(), 100 * memory(), 100 * network());
+        : String.format(
+            java.util.Locale.ROOT,
+            "compute %.0f%%, memory %.0f%%, network %.0f%%",
+            100 * compute(),
+            100 * memory(),
+            100 * network());
   }
 }

@@ -30,7 +30,10 @@ public abstract class FrontierPoint {
   /** Whether the batch's weights, KV cache and workspace fit in memory. */
   public abstract boolean fits();
 
-  /** Whether no other fitting point of the frontier is at least as good on both axes and better on one. */
+  /**
+   * Whether no other fitting point of the frontier is at least as good on both axes and better on
+   * one.
+   */
   @Value.Default
   public boolean pareto() {
     return false;

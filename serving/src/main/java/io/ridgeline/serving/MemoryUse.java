@@ -32,7 +32,16 @@ public abstract class MemoryUse {
 
   @Override
   public String toString() {
-    return "weights " + weights() + " + KV " + kvCache() + " + workspace " + workspace() + " = "
-        + total() + " of " + capacity() + (fits() ? " (fits)" : " (does not fit)");
+    return "weights "
+        + weights()
+        + " + KV "
+        + kvCache()
+        + " + workspace "
+        + workspace()
+        + " = "
+        + total()
+        + " of "
+        + capacity()
+        + (fits() ? " (fits)" : " (does not fit)");
   }
 }

@@ -71,7 +71,8 @@ public final class ParetoFrontier {
         .filter(FrontierPoint::pareto)
         .sorted(
             Comparator.comparingDouble(FrontierPoint::tokensPerSecondPerChip)
-                .thenComparing(Comparator.comparingDouble(FrontierPoint::tokensPerSecondPerUser).reversed()))
+                .thenComparing(
+                    Comparator.comparingDouble(FrontierPoint::tokensPerSecondPerUser).reversed()))
         .collect(ImmutableList.toImmutableList());
   }
 
@@ -101,7 +102,8 @@ public final class ParetoFrontier {
       int samples = Math.min(TPOT_SAMPLES, steps);
       double sum = 0;
       for (int i = 0; i < samples; i++) {
-        // midpoint of the i-th of `samples` equal slices of steps 1..osl−1; step s has isl + s tokens
+        // midpoint of the i-th of `samples` equal slices of steps 1..osl−1; step s has isl + s
+        // tokens
         int step = 1 + (int) Math.floor((i + 0.5) * steps / samples);
         sum += model.decode(batch, isl + step).seconds().seconds();
       }
@@ -178,9 +180,16 @@ public final class ParetoFrontier {
         if (largest == 0) {
           MemoryUse one = model.memory(1, inputTokens + outputTokens);
           throw new IllegalArgumentException(
-              model.model().id() + " does not fit on " + model.tensorParallel() + "× "
-                  + model.chip().id() + ": one request needs " + one.total() + " per chip, capacity "
-                  + one.capacity() + "; use more chips (--count/--tp) or lower precision");
+              model.model().id()
+                  + " does not fit on "
+                  + model.tensorParallel()
+                  + "× "
+                  + model.chip().id()
+                  + ": one request needs "
+                  + one.total()
+                  + " per chip, capacity "
+                  + one.capacity()
+                  + "; use more chips (--count/--tp) or lower precision");
         }
         TreeSet<Integer> set = new TreeSet<>();
         for (int b = 1; b <= largest; b *= 2) {

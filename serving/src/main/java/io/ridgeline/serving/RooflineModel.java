@@ -27,19 +27,19 @@ import org.immutables.value.Value;
 
 /**
  * A model served on {@link #chips()} identical chips: {@link #tensorParallel()} chips hold one
- * replica of the model with its layers split by tensor parallelism, and {@code chips / tp}
- * replicas serve independent batches (data parallelism).
+ * replica of the model with its layers split by tensor parallelism, and {@code chips / tp} replicas
+ * serve independent batches (data parallelism).
  *
  * <p>Everything is per replica: {@code batch} is the number of requests one replica decodes
  * together; per-chip figures are one chip's share of that replica's work.
  *
  * <p><b>Tensor parallelism</b> splits every weight matrix and the query heads over {@code tp}
- * chips; KV heads are split too, and replicated once {@code tp} exceeds their count (each chip
- * then holds one KV head). Each layer adds two all-reduces of the batch's hidden activations
- * (after attention and after the FFN), costed with the α-β model on the chip's scale-up link (or
- * its scale-out network when {@code tp} exceeds the scale-up domain): a tree's {@code 2·⌈log2
- * tp⌉} latency hops and a ring's {@code 2·(tp−1)/tp × message} bytes per chip, the best terms of
- * the two algorithms NCCL chooses between.
+ * chips; KV heads are split too, and replicated once {@code tp} exceeds their count (each chip then
+ * holds one KV head). Each layer adds two all-reduces of the batch's hidden activations (after
+ * attention and after the FFN), costed with the α-β model on the chip's scale-up link (or its
+ * scale-out network when {@code tp} exceeds the scale-up domain): a tree's {@code 2·⌈log2 tp⌉}
+ * latency hops and a ring's {@code 2·(tp−1)/tp × message} bytes per chip, the best terms of the two
+ * algorithms NCCL chooses between.
  *
  * <pre>{@code
  * RooflineModel rm = RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
@@ -51,8 +51,8 @@ import org.immutables.value.Value;
 @RidgelineStyle
 public abstract class RooflineModel {
   /**
-   * Tokens per prefill chunk assumed for the activation workspace: engines run chunked prefill
-   * with a bounded token budget per step (vLLM's {@code max_num_batched_tokens} is 8,192 for
+   * Tokens per prefill chunk assumed for the activation workspace: engines run chunked prefill with
+   * a bounded token budget per step (vLLM's {@code max_num_batched_tokens} is 8,192 for
    * long-context serving).
    */
   public static final int PREFILL_CHUNK_TOKENS = 8192;
@@ -139,7 +139,8 @@ public abstract class RooflineModel {
    * @throws IllegalArgumentException when batch or context is not positive
    */
   public StepResult decode(int batch, int context) {
-    return evaluate(model().decodeStep(batch, context, precisions()), batch, "decode_communication");
+    return evaluate(
+        model().decodeStep(batch, context, precisions()), batch, "decode_communication");
   }
 
   /**
@@ -160,7 +161,11 @@ public abstract class RooflineModel {
       ops.addAll(p.operations());
     }
     return ImmutableStepResult.builder()
-        .addPhases(io.ridgeline.core.ImmutablePhaseResult.builder().name("prefill").operations(ops).build())
+        .addPhases(
+            io.ridgeline.core.ImmutablePhaseResult.builder()
+                .name("prefill")
+                .operations(ops)
+                .build())
         .build();
   }
 
@@ -198,9 +203,9 @@ public abstract class RooflineModel {
   }
 
   /**
-   * The 2 all-reduces per layer of {@code tokens} hidden vectors: per chip, a ring sends 2·(tp−1)/tp
-   * of each message; a tree pays 2·⌈log2 tp⌉ latency hops; the reduction adds one FLOP per
-   * received element.
+   * The 2 all-reduces per layer of {@code tokens} hidden vectors: per chip, a ring sends
+   * 2·(tp−1)/tp of each message; a tree pays 2·⌈log2 tp⌉ latency hops; the reduction adds one FLOP
+   * per received element.
    */
   private Operation allReduces(double tokens) {
     int tp = tensorParallel();
@@ -219,10 +224,10 @@ public abstract class RooflineModel {
   }
 
   /**
-   * Memory per chip for {@code batch} sequences of {@code context} tokens: weights / tp, KV cache
-   * / min(tp, KV heads), and a workspace for the activations of the largest step: a prefill chunk
-   * of {@code min(batch × context, 8192)} tokens through one layer (input, Q/K/V, attention out,
-   * FFN inner, at activation precision, split by tp) plus fp32 logits for the batch.
+   * Memory per chip for {@code batch} sequences of {@code context} tokens: weights / tp, KV cache /
+   * min(tp, KV heads), and a workspace for the activations of the largest step: a prefill chunk of
+   * {@code min(batch × context, 8192)} tokens through one layer (input, Q/K/V, attention out, FFN
+   * inner, at activation precision, split by tp) plus fp32 logits for the batch.
    */
   public MemoryUse memory(int batch, int context) {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
@@ -238,9 +243,15 @@ public abstract class RooflineModel {
     int innerFactor = m.ffnKind() == Model.FfnKind.GATED ? 2 : 1;
     double perToken =
         2.0 * m.hiddenSize()
-            + (m.queryWidth() + 2.0 * m.kvWidth() + m.queryWidth() + innerFactor * (double) m.intermediateSize()) / tp;
+            + (m.queryWidth()
+                    + 2.0 * m.kvWidth()
+                    + m.queryWidth()
+                    + innerFactor * (double) m.intermediateSize())
+                / tp;
     Bytes workspace =
-        precisions().activations().bytes(chunk * perToken)
+        precisions()
+            .activations()
+            .bytes(chunk * perToken)
             .plus(Precision.FP32.bytes((double) batch * m.vocabSize() / tp));
     return ImmutableMemoryUse.builder()
         .weights(weights)
@@ -251,8 +262,8 @@ public abstract class RooflineModel {
   }
 
   /**
-   * The largest batch whose memory fits at {@code context} tokens per sequence; 0 when not even
-   * one sequence fits.
+   * The largest batch whose memory fits at {@code context} tokens per sequence; 0 when not even one
+   * sequence fits.
    */
   public int maxBatch(int context) {
     if (!memory(1, context).fits()) {
@@ -288,7 +299,8 @@ public abstract class RooflineModel {
 
   @Value.Check
   void check() {
-    checkArgument(tensorParallel() > 0, "tensor parallel degree must be positive: %s", tensorParallel());
+    checkArgument(
+        tensorParallel() > 0, "tensor parallel degree must be positive: %s", tensorParallel());
     checkArgument(chips() > 0, "chip count must be positive: %s", chips());
     checkArgument(
         chips() % tensorParallel() == 0,
@@ -315,7 +327,17 @@ public abstract class RooflineModel {
 
   @Override
   public String toString() {
-    return model().id() + " on " + chips() + "× " + chip().id() + " (tp " + tensorParallel() + ", "
-        + precisions() + ", " + efficiency() + ")";
+    return model().id()
+        + " on "
+        + chips()
+        + "× "
+        + chip().id()
+        + " (tp "
+        + tensorParallel()
+        + ", "
+        + precisions()
+        + ", "
+        + efficiency()
+        + ")";
   }
 }

@@ -8,8 +8,8 @@ import java.util.NoSuchElementException;
 import org.immutables.value.Value;
 
 /**
- * The roofline of one step (a decode step or a prefill) on one chip of the system: its phases,
- * each with the chip's share of FLOPs and bytes, and their summed time.
+ * The roofline of one step (a decode step or a prefill) on one chip of the system: its phases, each
+ * with the chip's share of FLOPs and bytes, and their summed time.
  */
 @Value.Immutable
 @RidgelineStyle
@@ -36,7 +36,13 @@ public abstract class StepResult {
     return phases().stream()
         .filter(p -> p.name().equals(name))
         .findFirst()
-        .orElseThrow(() -> new NoSuchElementException("no phase '" + name + "' in " + phases().stream().map(PhaseResult::name).toList()));
+        .orElseThrow(
+            () ->
+                new NoSuchElementException(
+                    "no phase '"
+                        + name
+                        + "' in "
+                        + phases().stream().map(PhaseResult::name).toList()));
   }
 
   @Override

@@ -1,7 +1,7 @@
 /**
  * Places a model on a system of chips and answers how fast and how cheaply it serves: per-phase
- * rooflines ({@link io.ridgeline.serving.RooflineModel}), interactivity-versus-throughput
- * frontiers ({@link io.ridgeline.serving.ParetoFrontier}), charts and the command line.
+ * rooflines ({@link io.ridgeline.serving.RooflineModel}), interactivity-versus-throughput frontiers
+ * ({@link io.ridgeline.serving.ParetoFrontier}), charts and the command line.
  *
  * <p>Entry point for JShell: {@code RooflineModel.of(Models.byId("llama-3.1-8b"),
  * Chips.byId("h100-sxm"))}.

@@ -31,8 +31,12 @@ final class ParetoFrontierTest {
 
   private static Gen<List<FrontierPoint>> pointLists() {
     Gen<FrontierPoint> one =
-        integers().between(1, 1024)
-            .zip(doubles().between(1, 1000), doubles().between(1, 10_000), integers().between(0, 9),
+        integers()
+            .between(1, 1024)
+            .zip(
+                doubles().between(1, 1000),
+                doubles().between(1, 10_000),
+                integers().between(0, 9),
                 (b, u, c, f) -> point(b, u, c, f > 0));
     return lists().of(one).ofSizeBetween(1, 40);
   }
@@ -75,8 +79,10 @@ final class ParetoFrontierTest {
     // interactivity falls and throughput rises along the frontier
     List<FrontierPoint> front = f.frontier();
     for (int i = 1; i < front.size(); i++) {
-      assertThat(front.get(i).tokensPerSecondPerChip()).isGreaterThan(front.get(i - 1).tokensPerSecondPerChip());
-      assertThat(front.get(i).tokensPerSecondPerUser()).isLessThanOrEqualTo(front.get(i - 1).tokensPerSecondPerUser());
+      assertThat(front.get(i).tokensPerSecondPerChip())
+          .isGreaterThan(front.get(i - 1).tokensPerSecondPerChip());
+      assertThat(front.get(i).tokensPerSecondPerUser())
+          .isLessThanOrEqualTo(front.get(i - 1).tokensPerSecondPerUser());
     }
   }
 
@@ -86,8 +92,10 @@ final class ParetoFrontierTest {
     FrontierPoint p = ParetoFrontier.point(rm, 1, 1024, 128);
     // one request: 128 tokens over TTFT + 127 × TPOT, on one chip
     double expected = 128 / (p.ttft().seconds() + 127 * p.tpot().seconds());
-    assertThat(p.tokensPerSecondPerChip()).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-9));
-    assertThat(p.tokensPerSecondPerUser()).isCloseTo(1 / p.tpot().seconds(), org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(p.tokensPerSecondPerChip())
+        .isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(p.tokensPerSecondPerUser())
+        .isCloseTo(1 / p.tpot().seconds(), org.assertj.core.data.Offset.offset(1e-9));
   }
 
   @Test

@@ -53,7 +53,9 @@ final class RooflineModelTest {
     assertThat(step.phase("decode_communication").operations().get(0).operation().networkSteps())
         .isEqualTo(960);
     // per chip: 141.1e9 B / 8 = 17.6e9 B of weights / 3.35e12 B/s ≈ 5.3 ms of weight reads
-    assertThat(step.phase("decode_ffn").seconds().seconds() + step.phase("decode_projection").seconds().seconds())
+    assertThat(
+            step.phase("decode_ffn").seconds().seconds()
+                + step.phase("decode_projection").seconds().seconds())
         .isCloseTo(5.1e-3, withPercentage(5));
     assertThat(rm.memory(1, 2048).weights().bytes()).isCloseTo(141.1e9 / 8, withPercentage(0.1));
   }
@@ -84,7 +86,8 @@ final class RooflineModelTest {
 
   @Test
   void efficiency_halfBandwidth_doublesMemoryBoundTime() {
-    RooflineModel half = RooflineModel.builder().from(LLAMA8_H100).efficiency(Efficiency.of(1, 0.5, 1)).build();
+    RooflineModel half =
+        RooflineModel.builder().from(LLAMA8_H100).efficiency(Efficiency.of(1, 0.5, 1)).build();
     assertThat(half.decode(1, 1024).seconds().seconds())
         .isCloseTo(2 * LLAMA8_H100.decode(1, 1024).seconds().seconds(), withPercentage(0.5));
   }
@@ -92,12 +95,22 @@ final class RooflineModelTest {
   @Test
   void build_badParallelism_throwsNamingRule() {
     assertThatThrownBy(
-            () -> RooflineModel.builder().model(Models.byId("llama-3.1-8b")).chip(Chips.byId("h100-sxm")).chips(6).tensorParallel(4).build())
+            () ->
+                RooflineModel.builder()
+                    .model(Models.byId("llama-3.1-8b"))
+                    .chip(Chips.byId("h100-sxm"))
+                    .chips(6)
+                    .tensorParallel(4)
+                    .build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("chip count (6) must be a multiple of the tensor parallel degree (4)");
-    assertThatThrownBy(() -> RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), 3))
+        .hasMessageContaining(
+            "chip count (6) must be a multiple of the tensor parallel degree (4)");
+    assertThatThrownBy(
+            () -> RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), 3))
         .hasMessageContaining("tensor parallel degree (3) must divide the 32 attention heads");
-    assertThatThrownBy(() -> LLAMA8_H100.decode(0, 10)).hasMessageContaining("batch must be positive: 0");
-    assertThatThrownBy(() -> Efficiency.of(1.5, 1, 1)).hasMessageContaining("compute efficiency must be in (0, 1]: 1.5");
+    assertThatThrownBy(() -> LLAMA8_H100.decode(0, 10))
+        .hasMessageContaining("batch must be positive: 0");
+    assertThatThrownBy(() -> Efficiency.of(1.5, 1, 1))
+        .hasMessageContaining("compute efficiency must be in (0, 1]: 1.5");
   }
 }

@@ -14,7 +14,12 @@ import org.junit.jupiter.api.Test;
 final class ServingPropertiesTest {
   private static final List<Model> MODELS = Models.all();
   private static final List<Chip> CHIPS =
-      List.of(Chips.byId("h100-sxm"), Chips.byId("b200"), Chips.byId("mi300x"), Chips.byId("groq-lpu"), Chips.byId("tpu-v5e"));
+      List.of(
+          Chips.byId("h100-sxm"),
+          Chips.byId("b200"),
+          Chips.byId("mi300x"),
+          Chips.byId("groq-lpu"),
+          Chips.byId("tpu-v5e"));
 
   @Test
   void decodeTime_nonDecreasingInBatchAndContext() {
@@ -26,10 +31,13 @@ final class ServingPropertiesTest {
         .checkAssert(
             (pair, batch, context, extra) -> {
               // pair indexes every (model, chip) combination
-              RooflineModel rm = RooflineModel.of(MODELS.get(pair / CHIPS.size()), CHIPS.get(pair % CHIPS.size()));
+              RooflineModel rm =
+                  RooflineModel.of(MODELS.get(pair / CHIPS.size()), CHIPS.get(pair % CHIPS.size()));
               double base = rm.decode(batch, context).seconds().seconds();
-              assertThat(rm.decode(batch + extra, context).seconds().seconds()).isGreaterThanOrEqualTo(base);
-              assertThat(rm.decode(batch, context + extra).seconds().seconds()).isGreaterThanOrEqualTo(base);
+              assertThat(rm.decode(batch + extra, context).seconds().seconds())
+                  .isGreaterThanOrEqualTo(base);
+              assertThat(rm.decode(batch, context + extra).seconds().seconds())
+                  .isGreaterThanOrEqualTo(base);
             });
   }
 

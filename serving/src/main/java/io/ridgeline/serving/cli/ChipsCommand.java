@@ -15,12 +15,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ridgeline chips}: the chip catalog with peaks, memory tiers and ridge points. */
-@Command(name = "chips", mixinStandardHelpOptions = true, description = "List the chip catalog: dense peaks, memory tiers, ridge points.")
+@Command(
+    name = "chips",
+    mixinStandardHelpOptions = true,
+    description = "List the chip catalog: dense peaks, memory tiers, ridge points.")
 final class ChipsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -60,10 +63,22 @@ final class ChipsCommand implements Callable<Integer> {
       out.println(Json.write(arr));
       return 0;
     }
-    out.printf(Locale.ROOT, "%-24s %-44s %9s %9s %9s  %-28s %9s%n", "id", "name", "bf16 TF/s", "fp8 TF/s", "fp4 TF/s", "main memory", "ridge bf16");
+    out.printf(
+        Locale.ROOT,
+        "%-24s %-44s %9s %9s %9s  %-28s %9s%n",
+        "id",
+        "name",
+        "bf16 TF/s",
+        "fp8 TF/s",
+        "fp4 TF/s",
+        "main memory",
+        "ridge bf16");
     for (Chip c : catalog.all()) {
       MemoryTier main = c.mainMemory();
-      String ridge = c.peak(Precision.BF16).isPresent() ? String.format(Locale.ROOT, "%.0f", c.ridgePoint(Precision.BF16).flopsPerByte()) : "-";
+      String ridge =
+          c.peak(Precision.BF16).isPresent()
+              ? String.format(Locale.ROOT, "%.0f", c.ridgePoint(Precision.BF16).flopsPerByte())
+              : "-";
       out.printf(
           Locale.ROOT,
           "%-24s %-44s %9s %9s %9s  %-28s %9s%n",
@@ -75,7 +90,8 @@ final class ChipsCommand implements Callable<Integer> {
           main.kind().id() + " " + main.capacity() + " @ " + main.bandwidth(),
           ridge);
     }
-    out.println("Dense peaks (no 2:4 sparsity); ridge point = bf16 peak / main-memory bandwidth, FLOP/B. Sources: `ridgeline chips --json` and the catalog's chips.md.");
+    out.println(
+        "Dense peaks (no 2:4 sparsity); ridge point = bf16 peak / main-memory bandwidth, FLOP/B. Sources: `ridgeline chips --json` and the catalog's chips.md.");
     return 0;
   }
 

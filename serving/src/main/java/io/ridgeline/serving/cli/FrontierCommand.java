@@ -12,9 +12,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ridgeline frontier}: interactivity against throughput across batch sizes. */
 @Command(
@@ -30,10 +30,16 @@ final class FrontierCommand implements Callable<Integer> {
 
   @Mixin SystemOptions system;
 
-  @Option(names = "--isl", defaultValue = "1024", description = "Input (prompt) tokens per request (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--isl",
+      defaultValue = "1024",
+      description = "Input (prompt) tokens per request (default: ${DEFAULT-VALUE}).")
   int isl;
 
-  @Option(names = "--osl", defaultValue = "1024", description = "Output tokens per request (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--osl",
+      defaultValue = "1024",
+      description = "Output tokens per request (default: ${DEFAULT-VALUE}).")
   int osl;
 
   @Option(names = "--max-batch", description = "Largest batch to sweep.")
@@ -82,7 +88,8 @@ final class FrontierCommand implements Callable<Integer> {
       }
       out.println(Json.write(o));
     } else if (csv) {
-      out.println("batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,fits,pareto");
+      out.println(
+          "batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,fits,pareto");
       for (FrontierPoint p : f.points()) {
         out.printf(
             Locale.ROOT,
@@ -97,8 +104,20 @@ final class FrontierCommand implements Callable<Integer> {
       }
     } else {
       out.println(rm);
-      out.printf(Locale.ROOT, "ISL %d, OSL %d; static batching per replica; * = Pareto-optimal%n", isl, osl);
-      out.printf(Locale.ROOT, "%7s %12s %12s %14s %14s %5s%n", "batch", "TTFT", "TPOT", "tok/s/user", "tok/s/chip", "");
+      out.printf(
+          Locale.ROOT,
+          "ISL %d, OSL %d; static batching per replica; * = Pareto-optimal%n",
+          isl,
+          osl);
+      out.printf(
+          Locale.ROOT,
+          "%7s %12s %12s %14s %14s %5s%n",
+          "batch",
+          "TTFT",
+          "TPOT",
+          "tok/s/user",
+          "tok/s/chip",
+          "");
       for (FrontierPoint p : f.points()) {
         out.printf(
             Locale.ROOT,
@@ -113,10 +132,20 @@ final class FrontierCommand implements Callable<Integer> {
     }
     Path target = plot;
     if (target == null && !system.json && !csv) {
-      target = Path.of(String.format(Locale.ROOT, "frontier-%s-%sx%d.png", rm.model().id(), rm.chip().id(), rm.chips()));
+      target =
+          Path.of(
+              String.format(
+                  Locale.ROOT,
+                  "frontier-%s-%sx%d.png",
+                  rm.model().id(),
+                  rm.chip().id(),
+                  rm.chips()));
     }
     if (target != null) {
-      Charts.save(Charts.frontier(f, rm.toString() + String.format(Locale.ROOT, ", ISL %d / OSL %d", isl, osl)), target);
+      Charts.save(
+          Charts.frontier(
+              f, rm.toString() + String.format(Locale.ROOT, ", ISL %d / OSL %d", isl, osl)),
+          target);
       (system.json || csv ? spec.commandLine().getErr() : out).println("wrote " + target);
     }
     return 0;

@@ -30,7 +30,9 @@ final class Json {
     }
   }
 
-  /** {phase, flops, bytes, intensity, bound, seconds}, FLOPs and bytes multiplied by {@code chips}. */
+  /**
+   * {phase, flops, bytes, intensity, bound, seconds}, FLOPs and bytes multiplied by {@code chips}.
+   */
   static ObjectNode phase(PhaseResult p, int chips) {
     ObjectNode o = object();
     o.put("phase", p.name());

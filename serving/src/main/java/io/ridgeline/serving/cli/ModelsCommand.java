@@ -9,12 +9,15 @@ import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ridgeline models}: the model catalog with parameter and KV-cache counts. */
-@Command(name = "models", mixinStandardHelpOptions = true, description = "List the model catalog: parameters, layers, KV bytes per token (bf16).")
+@Command(
+    name = "models",
+    mixinStandardHelpOptions = true,
+    description = "List the model catalog: parameters, layers, KV bytes per token (bf16).")
 final class ModelsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -37,7 +40,15 @@ final class ModelsCommand implements Callable<Integer> {
       out.println(Json.write(arr));
       return 0;
     }
-    out.printf(Locale.ROOT, "%-16s %-8s %10s %10s %7s %12s%n", "id", "type", "params", "active", "layers", "KV/token");
+    out.printf(
+        Locale.ROOT,
+        "%-16s %-8s %10s %10s %7s %12s%n",
+        "id",
+        "type",
+        "params",
+        "active",
+        "layers",
+        "KV/token");
     for (Model m : Models.all()) {
       out.printf(
           Locale.ROOT,

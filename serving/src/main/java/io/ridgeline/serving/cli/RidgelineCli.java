@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
     name = "ridgeline",
     mixinStandardHelpOptions = true,
     version = "ridgeline 0.1.0",
-    description = "Roofline models of LLM inference: how fast and how cheaply a model serves on a chip.",
+    description =
+        "Roofline models of LLM inference: how fast and how cheaply a model serves on a chip.",
     subcommands = {
       ChipsCommand.class,
       ModelsCommand.class,
@@ -32,7 +33,8 @@ public final class RidgelineCli implements Runnable {
 
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
-    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    System.exit(
+        execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
   /** Runs the command line writing to {@code out} and {@code err}; returns the exit status. */

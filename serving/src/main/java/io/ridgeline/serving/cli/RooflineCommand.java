@@ -15,9 +15,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ridgeline roofline}: per-phase FLOPs, bytes, intensity, bound and time. */
 @Command(
@@ -32,13 +32,21 @@ final class RooflineCommand implements Callable<Integer> {
 
   @Mixin SystemOptions system;
 
-  @Option(names = "--batch", required = true, description = "Sequences decoded together per model replica.")
+  @Option(
+      names = "--batch",
+      required = true,
+      description = "Sequences decoded together per model replica.")
   int batch;
 
-  @Option(names = "--context", required = true, description = "Tokens in each sequence's KV cache at the decode step.")
+  @Option(
+      names = "--context",
+      required = true,
+      description = "Tokens in each sequence's KV cache at the decode step.")
   int context;
 
-  @Option(names = "--prompt", description = "Prompt tokens per sequence for the prefill phase (default: --context).")
+  @Option(
+      names = "--prompt",
+      description = "Prompt tokens per sequence for the prefill phase (default: --context).")
   Integer prompt;
 
   @Option(names = "--plot", description = "Write a roofline chart (.png or .svg).")
@@ -84,8 +92,21 @@ final class RooflineCommand implements Callable<Integer> {
       out.println(Json.write(o));
     } else {
       out.println(rm);
-      out.printf(Locale.ROOT, "batch %d, context %d, prompt %d; FLOPs and bytes per chip%n", batch, context, promptTokens);
-      out.printf(Locale.ROOT, "%-22s %14s %14s %12s %-13s %12s%n", "phase", "FLOPs", "bytes", "FLOP/B", "bound", "time");
+      out.printf(
+          Locale.ROOT,
+          "batch %d, context %d, prompt %d; FLOPs and bytes per chip%n",
+          batch,
+          context,
+          promptTokens);
+      out.printf(
+          Locale.ROOT,
+          "%-22s %14s %14s %12s %-13s %12s%n",
+          "phase",
+          "FLOPs",
+          "bytes",
+          "FLOP/B",
+          "bound",
+          "time");
       for (PhaseResult p : phases) {
         out.printf(
             Locale.ROOT,

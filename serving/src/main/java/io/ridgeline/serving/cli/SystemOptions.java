@@ -14,28 +14,50 @@ import picocli.CommandLine.Option;
 
 /** Options shared by {@code roofline} and {@code frontier}: what runs where, at which precision. */
 final class SystemOptions {
-  @Option(names = "--model", required = true, description = "Model id (see `ridgeline models`) or a path to a HuggingFace config.json.")
+  @Option(
+      names = "--model",
+      required = true,
+      description = "Model id (see `ridgeline models`) or a path to a HuggingFace config.json.")
   String model;
 
-  @Option(names = "--chip", required = true, description = "Chip id (see `ridgeline chips`) or a path to a chip JSON file.")
+  @Option(
+      names = "--chip",
+      required = true,
+      description = "Chip id (see `ridgeline chips`) or a path to a chip JSON file.")
   String chip;
 
-  @Option(names = "--count", description = "Chips in the system (default: the tensor-parallel degree).")
+  @Option(
+      names = "--count",
+      description = "Chips in the system (default: the tensor-parallel degree).")
   Integer count;
 
-  @Option(names = "--tp", description = "Tensor-parallel degree: chips per model replica (default: --count).")
+  @Option(
+      names = "--tp",
+      description = "Tensor-parallel degree: chips per model replica (default: --count).")
   Integer tp;
 
-  @Option(names = "--weights", defaultValue = "bf16", description = "Weight precision (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--weights",
+      defaultValue = "bf16",
+      description = "Weight precision (default: ${DEFAULT-VALUE}).")
   Precision weights;
 
-  @Option(names = "--kv", defaultValue = "bf16", description = "KV-cache precision (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--kv",
+      defaultValue = "bf16",
+      description = "KV-cache precision (default: ${DEFAULT-VALUE}).")
   Precision kv;
 
-  @Option(names = "--activations", defaultValue = "bf16", description = "Activation precision (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--activations",
+      defaultValue = "bf16",
+      description = "Activation precision (default: ${DEFAULT-VALUE}).")
   Precision activations;
 
-  @Option(names = "--efficiency", defaultValue = "ideal", description = "Efficiency mode: ideal (100%% of peak and bandwidth).")
+  @Option(
+      names = "--efficiency",
+      defaultValue = "ideal",
+      description = "Efficiency mode: ideal (100%% of peak and bandwidth).")
   String efficiency;
 
   @Option(names = "--json", description = "Print JSON.")
@@ -43,7 +65,8 @@ final class SystemOptions {
 
   RooflineModel build() {
     if (!efficiency.equals("ideal")) {
-      throw new IllegalArgumentException("--efficiency must be 'ideal' (the only mode so far): '" + efficiency + "'");
+      throw new IllegalArgumentException(
+          "--efficiency must be 'ideal' (the only mode so far): '" + efficiency + "'");
     }
     Model m = Models.resolve(model);
     Chip c = resolveChip(chip);

@@ -41,7 +41,8 @@ final class RidgelineCliTest {
     assertThat(h100).isNotNull();
     assertThat(h100.get("peak_flops").get("bf16").asDouble()).isEqualTo(989.4e12);
     assertThat(h100.get("memory").get(0).get("kind").asText()).isEqualTo("hbm");
-    assertThat(h100.get("memory").get(0).get("bandwidth_bytes_per_s").asDouble()).isEqualTo(3.35e12);
+    assertThat(h100.get("memory").get(0).get("bandwidth_bytes_per_s").asDouble())
+        .isEqualTo(3.35e12);
     // 989.4e12 / 3.35e12 = 295.34 FLOP/B
     assertThat(h100.get("ridge_point").get("bf16").asDouble()).isBetween(295.3, 295.4);
   }
@@ -66,13 +67,27 @@ final class RidgelineCliTest {
   @Test
   void rooflineJson_hasContractKeys(@TempDir Path dir) throws Exception {
     Path plot = dir.resolve("roof.svg");
-    Run r = run("roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1", "--context", "1024", "--json", "--plot", plot.toString());
+    Run r =
+        run(
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--context",
+            "1024",
+            "--json",
+            "--plot",
+            plot.toString());
     assertThat(r.code()).as(r.err()).isZero();
     JsonNode j = r.json();
     assertThat(j.get("model").asText()).isEqualTo("llama-3.1-8b");
     assertThat(j.get("chips").asInt()).isEqualTo(1);
     assertThat(j.get("phases").get(0).get("phase").asText()).isEqualTo("prefill");
-    assertThat(j.get("phases").findValuesAsText("phase")).contains("decode_attention", "decode_ffn", "decode_other");
+    assertThat(j.get("phases").findValuesAsText("phase"))
+        .contains("decode_attention", "decode_ffn", "decode_other");
     assertThat(j.get("decode_step_seconds").asDouble()).isBetween(4.4e-3, 4.6e-3);
     assertThat(j.get("memory").get("fits").asBoolean()).isTrue();
     assertThat(j.get("memory").has("weights_bytes")).isTrue();
@@ -82,7 +97,21 @@ final class RidgelineCliTest {
   @Test
   void frontier_table_writesChart(@TempDir Path dir) throws Exception {
     Path plot = dir.resolve("f.png");
-    Run r = run("frontier", "--model", "llama-3.1-70b", "--chip", "h100-sxm", "--count", "8", "--isl", "512", "--osl", "256", "--plot", plot.toString());
+    Run r =
+        run(
+            "frontier",
+            "--model",
+            "llama-3.1-70b",
+            "--chip",
+            "h100-sxm",
+            "--count",
+            "8",
+            "--isl",
+            "512",
+            "--osl",
+            "256",
+            "--plot",
+            plot.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("tok/s/chip").contains("*").contains("wrote " + plot);
     assertThat(Files.size(plot)).isPositive();
@@ -90,10 +119,32 @@ final class RidgelineCliTest {
 
   @Test
   void frontierJson_pointsHaveContractKeys() throws Exception {
-    Run r = run("frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--isl", "256", "--osl", "64", "--max-batch", "16", "--json");
+    Run r =
+        run(
+            "frontier",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--isl",
+            "256",
+            "--osl",
+            "64",
+            "--max-batch",
+            "16",
+            "--json");
     assertThat(r.code()).as(r.err()).isZero();
     JsonNode p = r.json().get("points").get(0);
-    for (String k : new String[] {"batch", "ttft_seconds", "tpot_seconds", "tokens_per_second_per_user", "tokens_per_second_per_chip", "fits", "pareto"}) {
+    for (String k :
+        new String[] {
+          "batch",
+          "ttft_seconds",
+          "tpot_seconds",
+          "tokens_per_second_per_user",
+          "tokens_per_second_per_chip",
+          "fits",
+          "pareto"
+        }) {
       assertThat(p.has(k)).as(k).isTrue();
     }
     assertThat(r.json().get("points")).hasSize(5); // 1, 2, 4, 8, 16
@@ -101,7 +152,17 @@ final class RidgelineCliTest {
 
   @Test
   void unknownChip_oneLineWithClosestMatch() {
-    Run r = run("roofline", "--model", "llama-3.1-8b", "--chip", "h100-sx", "--batch", "1", "--context", "8");
+    Run r =
+        run(
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sx",
+            "--batch",
+            "1",
+            "--context",
+            "8");
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).startsWith("ridgeline: unknown chip 'h100-sx'").contains("h100-sxm");
     assertThat(r.err().strip().lines().count()).isEqualTo(1);
@@ -109,15 +170,41 @@ final class RidgelineCliTest {
 
   @Test
   void badInput_clearOneLineErrors() {
-    Run zero = run("roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "0", "--context", "8");
+    Run zero =
+        run(
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "0",
+            "--context",
+            "8");
     assertThat(zero.code()).isNotZero();
     assertThat(zero.err().strip()).isEqualTo("ridgeline: --batch must be positive: 0");
-    Run precision = run("roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1", "--context", "8", "--weights", "fp12");
+    Run precision =
+        run(
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--context",
+            "8",
+            "--weights",
+            "fp12");
     assertThat(precision.code()).isEqualTo(2);
-    assertThat(precision.err()).contains("--weights").contains("unknown precision 'fp12'").contains("mxfp4");
+    assertThat(precision.err())
+        .contains("--weights")
+        .contains("unknown precision 'fp12'")
+        .contains("mxfp4");
     Run model = run("frontier", "--model", "llama-9", "--chip", "h100-sxm");
     assertThat(model.err()).contains("unknown model 'llama-9'");
-    Run notNumber = run("frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--isl", "NaN");
+    Run notNumber =
+        run("frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--isl", "NaN");
     assertThat(notNumber.code()).isEqualTo(2);
     assertThat(notNumber.err()).contains("--isl");
     Run noFit = run("frontier", "--model", "llama-3.1-405b", "--chip", "h100-sxm", "--json");
@@ -128,13 +215,36 @@ final class RidgelineCliTest {
   @Test
   void userFiles_modelConfigAndChipJson(@TempDir Path dir) throws Exception {
     Path cfg = dir.resolve("tiny.json");
-    Files.writeString(cfg, "{\"model_type\":\"llama\",\"hidden_size\":512,\"num_hidden_layers\":4,\"num_attention_heads\":8,\"intermediate_size\":1024,\"vocab_size\":1000}");
-    Run r = run("roofline", "--model", cfg.toString(), "--chip", "h100-sxm", "--batch", "2", "--context", "64", "--json");
+    Files.writeString(
+        cfg,
+        "{\"model_type\":\"llama\",\"hidden_size\":512,\"num_hidden_layers\":4,\"num_attention_heads\":8,\"intermediate_size\":1024,\"vocab_size\":1000}");
+    Run r =
+        run(
+            "roofline",
+            "--model",
+            cfg.toString(),
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "2",
+            "--context",
+            "64",
+            "--json");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.json().get("model").asText()).isEqualTo("tiny");
     Path bad = dir.resolve("bad.json");
     Files.writeString(bad, "{\"model_type\":\"llama\"}");
-    Run b = run("roofline", "--model", bad.toString(), "--chip", "h100-sxm", "--batch", "2", "--context", "64");
+    Run b =
+        run(
+            "roofline",
+            "--model",
+            bad.toString(),
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "2",
+            "--context",
+            "64");
     assertThat(b.err()).contains("bad.json").contains("missing required field 'hidden_size'");
   }
 }
