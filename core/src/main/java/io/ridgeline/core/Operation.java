@@ -43,6 +43,15 @@ public abstract class Operation {
     return 0;
   }
 
+  /**
+   * The most chips this operation's KV traffic can be split over: the KV heads of a GQA layer, 1
+   * for a latent (MLA) cache shared by all heads. Beyond it each chip reads a replica.
+   */
+  @Value.Default
+  public int kvShards() {
+    return Integer.MAX_VALUE;
+  }
+
   /** A new builder. */
   public static ImmutableOperation.Builder builder() {
     return ImmutableOperation.builder();
@@ -85,6 +94,7 @@ public abstract class Operation {
 
   @Value.Check
   void check() {
+    checkArgument(kvShards() > 0, "operation %s: kv shards must be positive: %s", name(), kvShards());
     checkArgument(!name().isBlank(), "operation name must not be blank");
     checkArgument(
         networkSteps() >= 0,

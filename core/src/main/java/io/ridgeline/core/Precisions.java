@@ -1,5 +1,6 @@
 package io.ridgeline.core;
 
+import java.util.Map;
 import org.immutables.value.Value;
 
 /**
@@ -16,6 +17,27 @@ public abstract class Precisions {
   @Value.Default
   public Precision weights() {
     return Precision.BF16;
+  }
+
+  /**
+   * Weight precisions that differ from {@link #weights()} by tensor class, for example MXFP4
+   * experts with BF16 attention.
+   */
+  public abstract Map<TensorClass, Precision> weightOverrides();
+
+  /** The storage precision of weights of class {@code tensors}: its override, else {@link #weights()}. */
+  public Precision weights(TensorClass tensors) {
+    return weightOverrides().getOrDefault(tensors, weights());
+  }
+
+  /** The precision weight GEMMs of class {@code tensors} run at: the wider of their storage and activations. */
+  public Precision matmul(TensorClass tensors) {
+    return wider(weights(tensors), activations());
+  }
+
+  /** This with every weight class at {@code precision} (overrides cleared). */
+  public Precisions withAllWeights(Precision precision) {
+    return ImmutablePrecisions.builder().from(this).weights(precision).weightOverrides(Map.of()).build();
   }
 
   /** KV-cache storage precision. */
@@ -65,6 +87,8 @@ public abstract class Precisions {
 
   @Override
   public String toString() {
-    return "weights " + weights() + ", kv " + kvCache() + ", activations " + activations();
+    StringBuilder b = new StringBuilder("weights ").append(weights());
+    weightOverrides().forEach((k, v) -> b.append(" (").append(k.id()).append(" ").append(v).append(")"));
+    return b.append(", kv ").append(kvCache()).append(", activations ").append(activations()).toString();
   }
 }

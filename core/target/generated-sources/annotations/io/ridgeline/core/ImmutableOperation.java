@@ -26,6 +26,7 @@ public final class ImmutableOperation extends Operation {
   private final ImmutableMap<DataKind, Bytes> bytes;
   private final Bytes networkBytes;
   private final int networkSteps;
+  private final int kvShards;
   private transient final Bytes memoryBytes;
 
   private ImmutableOperation(ImmutableOperation.Builder builder) {
@@ -39,8 +40,12 @@ public final class ImmutableOperation extends Operation {
     if (builder.networkStepsIsSet()) {
       initShim.networkSteps(builder.networkSteps);
     }
+    if (builder.kvShardsIsSet()) {
+      initShim.kvShards(builder.kvShards);
+    }
     this.networkBytes = initShim.networkBytes();
     this.networkSteps = initShim.networkSteps();
+    this.kvShards = initShim.kvShards();
     this.memoryBytes = initShim.memoryBytes();
     this.initShim = null;
   }
@@ -51,15 +56,18 @@ public final class ImmutableOperation extends Operation {
       Precision precision,
       ImmutableMap<DataKind, Bytes> bytes,
       Bytes networkBytes,
-      int networkSteps) {
+      int networkSteps,
+      int kvShards) {
     this.name = name;
     this.flops = flops;
     this.precision = precision;
     this.bytes = bytes;
     initShim.networkBytes(networkBytes);
     initShim.networkSteps(networkSteps);
+    initShim.kvShards(kvShards);
     this.networkBytes = initShim.networkBytes();
     this.networkSteps = initShim.networkSteps();
+    this.kvShards = initShim.kvShards();
     this.memoryBytes = initShim.memoryBytes();
     this.initShim = null;
   }
@@ -110,6 +118,25 @@ public final class ImmutableOperation extends Operation {
       networkStepsBuildStage = STAGE_INITIALIZED;
     }
 
+    private byte kvShardsBuildStage = STAGE_UNINITIALIZED;
+    private int kvShards;
+
+    int kvShards() {
+      if (kvShardsBuildStage == STAGE_INITIALIZING) throw new IllegalStateException(formatInitCycleMessage());
+      if (kvShardsBuildStage == STAGE_UNINITIALIZED) {
+        kvShardsBuildStage = STAGE_INITIALIZING;
+        int computedValue = ImmutableOperation.super.kvShards();
+        this.kvShards = computedValue;
+        kvShardsBuildStage = STAGE_INITIALIZED;
+      }
+      return this.kvShards;
+    }
+
+    void kvShards(int kvShards) {
+      this.kvShards = kvShards;
+      kvShardsBuildStage = STAGE_INITIALIZED;
+    }
+
     private byte memoryBytesBuildStage = STAGE_UNINITIALIZED;
     private Bytes memoryBytes;
 
@@ -128,6 +155,7 @@ public final class ImmutableOperation extends Operation {
       List<String> attributes = new ArrayList<>();
       if (networkBytesBuildStage == STAGE_INITIALIZING) attributes.add("networkBytes");
       if (networkStepsBuildStage == STAGE_INITIALIZING) attributes.add("networkSteps");
+      if (kvShardsBuildStage == STAGE_INITIALIZING) attributes.add("kvShards");
       if (memoryBytesBuildStage == STAGE_INITIALIZING) attributes.add("memoryBytes");
       return "Cannot build Operation, attribute initializers form cycle " + attributes;
     }
@@ -188,6 +216,18 @@ public final class ImmutableOperation extends Operation {
   }
 
   /**
+   * The most chips this operation's KV traffic can be split over: the KV heads of a GQA layer, 1
+   * for a latent (MLA) cache shared by all heads. Beyond it each chip reads a replica.
+   */
+  @Override
+  public int kvShards() {
+    InitShim shim = this.initShim;
+    return shim != null
+        ? shim.kvShards()
+        : this.kvShards;
+  }
+
+  /**
    *Total memory bytes moved, all kinds together. 
    */
   @Override
@@ -207,7 +247,14 @@ public final class ImmutableOperation extends Operation {
   public final ImmutableOperation withName(String value) {
     String newValue = Objects.requireNonNull(value, "name");
     if (this.name.equals(newValue)) return this;
-    return validate(new ImmutableOperation(newValue, this.flops, this.precision, this.bytes, this.networkBytes, this.networkSteps));
+    return validate(new ImmutableOperation(
+        newValue,
+        this.flops,
+        this.precision,
+        this.bytes,
+        this.networkBytes,
+        this.networkSteps,
+        this.kvShards));
   }
 
   /**
@@ -219,7 +266,14 @@ public final class ImmutableOperation extends Operation {
   public final ImmutableOperation withFlops(Flops value) {
     if (this.flops == value) return this;
     Flops newValue = Objects.requireNonNull(value, "flops");
-    return validate(new ImmutableOperation(this.name, newValue, this.precision, this.bytes, this.networkBytes, this.networkSteps));
+    return validate(new ImmutableOperation(
+        this.name,
+        newValue,
+        this.precision,
+        this.bytes,
+        this.networkBytes,
+        this.networkSteps,
+        this.kvShards));
   }
 
   /**
@@ -231,7 +285,14 @@ public final class ImmutableOperation extends Operation {
   public final ImmutableOperation withPrecision(Precision value) {
     Precision newValue = Objects.requireNonNull(value, "precision");
     if (this.precision == newValue) return this;
-    return validate(new ImmutableOperation(this.name, this.flops, newValue, this.bytes, this.networkBytes, this.networkSteps));
+    return validate(new ImmutableOperation(
+        this.name,
+        this.flops,
+        newValue,
+        this.bytes,
+        this.networkBytes,
+        this.networkSteps,
+        this.kvShards));
   }
 
   /**
@@ -244,7 +305,14 @@ public final class ImmutableOperation extends Operation {
   public final ImmutableOperation withBytes(Map<DataKind, ? extends Bytes> entries) {
     if (this.bytes == entries) return this;
     ImmutableMap<DataKind, Bytes> newValue = Maps.immutableEnumMap(entries);
-    return validate(new ImmutableOperation(this.name, this.flops, this.precision, newValue, this.networkBytes, this.networkSteps));
+    return validate(new ImmutableOperation(
+        this.name,
+        this.flops,
+        this.precision,
+        newValue,
+        this.networkBytes,
+        this.networkSteps,
+        this.kvShards));
   }
 
   /**
@@ -256,7 +324,7 @@ public final class ImmutableOperation extends Operation {
   public final ImmutableOperation withNetworkBytes(Bytes value) {
     if (this.networkBytes == value) return this;
     Bytes newValue = Objects.requireNonNull(value, "networkBytes");
-    return validate(new ImmutableOperation(this.name, this.flops, this.precision, this.bytes, newValue, this.networkSteps));
+    return validate(new ImmutableOperation(this.name, this.flops, this.precision, this.bytes, newValue, this.networkSteps, this.kvShards));
   }
 
   /**
@@ -267,7 +335,18 @@ public final class ImmutableOperation extends Operation {
    */
   public final ImmutableOperation withNetworkSteps(int value) {
     if (this.networkSteps == value) return this;
-    return validate(new ImmutableOperation(this.name, this.flops, this.precision, this.bytes, this.networkBytes, value));
+    return validate(new ImmutableOperation(this.name, this.flops, this.precision, this.bytes, this.networkBytes, value, this.kvShards));
+  }
+
+  /**
+   * Copy the current immutable object by setting a value for the {@link Operation#kvShards() kvShards} attribute.
+   * A value equality check is used to prevent copying of the same value by returning {@code this}.
+   * @param value A new value for kvShards
+   * @return A modified copy or the {@code this} object
+   */
+  public final ImmutableOperation withKvShards(int value) {
+    if (this.kvShards == value) return this;
+    return validate(new ImmutableOperation(this.name, this.flops, this.precision, this.bytes, this.networkBytes, this.networkSteps, value));
   }
 
   /**
@@ -288,11 +367,12 @@ public final class ImmutableOperation extends Operation {
         && bytes.equals(another.bytes)
         && networkBytes.equals(another.networkBytes)
         && networkSteps == another.networkSteps
+        && kvShards == another.kvShards
         && memoryBytes.equals(another.memoryBytes);
   }
 
   /**
-   * Computes a hash code from attributes: {@code name}, {@code flops}, {@code precision}, {@code bytes}, {@code networkBytes}, {@code networkSteps}, {@code memoryBytes}.
+   * Computes a hash code from attributes: {@code name}, {@code flops}, {@code precision}, {@code bytes}, {@code networkBytes}, {@code networkSteps}, {@code kvShards}, {@code memoryBytes}.
    * @return hashCode value
    */
   @Override
@@ -304,6 +384,7 @@ public final class ImmutableOperation extends Operation {
     h += (h << 5) + bytes.hashCode();
     h += (h << 5) + networkBytes.hashCode();
     h += (h << 5) + networkSteps;
+    h += (h << 5) + kvShards;
     h += (h << 5) + memoryBytes.hashCode();
     return h;
   }
@@ -339,6 +420,7 @@ public final class ImmutableOperation extends Operation {
    *    .putBytes|putAllBytes(io.ridgeline.core.DataKind =&gt; io.ridgeline.core.Bytes) // {@link Operation#bytes() bytes} mappings
    *    .networkBytes(io.ridgeline.core.Bytes) // optional {@link Operation#networkBytes() networkBytes}
    *    .networkSteps(int) // optional {@link Operation#networkSteps() networkSteps}
+   *    .kvShards(int) // optional {@link Operation#kvShards() kvShards}
    *    .build();
    * </pre>
    * @return A new ImmutableOperation builder
@@ -360,6 +442,7 @@ public final class ImmutableOperation extends Operation {
     private static final long INIT_BIT_FLOPS = 0x2L;
     private static final long INIT_BIT_PRECISION = 0x4L;
     private static final long OPT_BIT_NETWORK_STEPS = 0x1L;
+    private static final long OPT_BIT_KV_SHARDS = 0x2L;
     private long initBits = 0x7L;
     private long optBits;
 
@@ -369,6 +452,7 @@ public final class ImmutableOperation extends Operation {
     private ImmutableMap.Builder<DataKind, Bytes> bytes = ImmutableMap.builder();
     private Bytes networkBytes;
     private int networkSteps;
+    private int kvShards;
 
     private Builder() {
     }
@@ -390,6 +474,7 @@ public final class ImmutableOperation extends Operation {
       putAllBytes(instance.bytes());
       this.networkBytes(instance.networkBytes());
       this.networkSteps(instance.networkSteps());
+      this.kvShards(instance.kvShards());
       return this;
     }
 
@@ -500,6 +585,19 @@ public final class ImmutableOperation extends Operation {
     }
 
     /**
+     * Initializes the value for the {@link Operation#kvShards() kvShards} attribute.
+     * <p><em>If not set, this attribute will have a default value as returned by the initializer of {@link Operation#kvShards() kvShards}.</em>
+     * @param kvShards The value for kvShards 
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder kvShards(int kvShards) {
+      this.kvShards = kvShards;
+      optBits |= OPT_BIT_KV_SHARDS;
+      return this;
+    }
+
+    /**
      * Builds a new {@link ImmutableOperation ImmutableOperation}.
      * @return An immutable instance of Operation
      * @throws java.lang.IllegalStateException if any required attributes are missing
@@ -513,6 +611,10 @@ public final class ImmutableOperation extends Operation {
 
     private boolean networkStepsIsSet() {
       return (optBits & OPT_BIT_NETWORK_STEPS) != 0;
+    }
+
+    private boolean kvShardsIsSet() {
+      return (optBits & OPT_BIT_KV_SHARDS) != 0;
     }
 
     private String formatRequiredAttributesMessage() {

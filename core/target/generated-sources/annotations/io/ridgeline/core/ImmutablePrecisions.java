@@ -1,9 +1,12 @@
 package io.ridgeline.core;
 
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.Maps;
 import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import com.google.errorprone.annotations.Var;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.immutables.value.Generated;
 
@@ -18,10 +21,12 @@ import org.immutables.value.Generated;
 @javax.annotation.processing.Generated("org.immutables.processor.ProxyProcessor")
 public final class ImmutablePrecisions extends Precisions {
   private final Precision weights;
+  private final ImmutableMap<TensorClass, Precision> weightOverrides;
   private final Precision kvCache;
   private final Precision activations;
 
   private ImmutablePrecisions(ImmutablePrecisions.Builder builder) {
+    this.weightOverrides = Maps.immutableEnumMap(builder.weightOverrides.build());
     if (builder.weights != null) {
       initShim.weights(builder.weights);
     }
@@ -39,9 +44,11 @@ public final class ImmutablePrecisions extends Precisions {
 
   private ImmutablePrecisions(
       Precision weights,
+      ImmutableMap<TensorClass, Precision> weightOverrides,
       Precision kvCache,
       Precision activations) {
     this.weights = weights;
+    this.weightOverrides = weightOverrides;
     this.kvCache = kvCache;
     this.activations = activations;
     this.initShim = null;
@@ -133,6 +140,15 @@ public final class ImmutablePrecisions extends Precisions {
   }
 
   /**
+   * Weight precisions that differ from {@link #weights()} by tensor class, for example MXFP4
+   * experts with BF16 attention.
+   */
+  @Override
+  public ImmutableMap<TensorClass, Precision> weightOverrides() {
+    return weightOverrides;
+  }
+
+  /**
    *KV-cache storage precision. 
    */
   @Override
@@ -163,7 +179,20 @@ public final class ImmutablePrecisions extends Precisions {
   public final ImmutablePrecisions withWeights(Precision value) {
     Precision newValue = Objects.requireNonNull(value, "weights");
     if (this.weights == newValue) return this;
-    return new ImmutablePrecisions(newValue, this.kvCache, this.activations);
+    return new ImmutablePrecisions(newValue, this.weightOverrides, this.kvCache, this.activations);
+  }
+
+  /**
+   * Copy the current immutable object by replacing the {@link Precisions#weightOverrides() weightOverrides} map with the specified map.
+   * Nulls are not permitted as keys or values.
+   * A shallow reference equality check is used to prevent copying of the same value by returning {@code this}.
+   * @param entries The entries to replace the weightOverrides map
+   * @return A modified copy or {@code this} if not changed
+   */
+  public final ImmutablePrecisions withWeightOverrides(Map<TensorClass, ? extends Precision> entries) {
+    if (this.weightOverrides == entries) return this;
+    ImmutableMap<TensorClass, Precision> newValue = Maps.immutableEnumMap(entries);
+    return new ImmutablePrecisions(this.weights, newValue, this.kvCache, this.activations);
   }
 
   /**
@@ -175,7 +204,7 @@ public final class ImmutablePrecisions extends Precisions {
   public final ImmutablePrecisions withKvCache(Precision value) {
     Precision newValue = Objects.requireNonNull(value, "kvCache");
     if (this.kvCache == newValue) return this;
-    return new ImmutablePrecisions(this.weights, newValue, this.activations);
+    return new ImmutablePrecisions(this.weights, this.weightOverrides, newValue, this.activations);
   }
 
   /**
@@ -187,7 +216,7 @@ public final class ImmutablePrecisions extends Precisions {
   public final ImmutablePrecisions withActivations(Precision value) {
     Precision newValue = Objects.requireNonNull(value, "activations");
     if (this.activations == newValue) return this;
-    return new ImmutablePrecisions(this.weights, this.kvCache, newValue);
+    return new ImmutablePrecisions(this.weights, this.weightOverrides, this.kvCache, newValue);
   }
 
   /**
@@ -203,18 +232,20 @@ public final class ImmutablePrecisions extends Precisions {
 
   private boolean equalsByValue(ImmutablePrecisions another) {
     return weights.equals(another.weights)
+        && weightOverrides.equals(another.weightOverrides)
         && kvCache.equals(another.kvCache)
         && activations.equals(another.activations);
   }
 
   /**
-   * Computes a hash code from attributes: {@code weights}, {@code kvCache}, {@code activations}.
+   * Computes a hash code from attributes: {@code weights}, {@code weightOverrides}, {@code kvCache}, {@code activations}.
    * @return hashCode value
    */
   @Override
   public int hashCode() {
     @Var int h = 5381;
     h += (h << 5) + weights.hashCode();
+    h += (h << 5) + weightOverrides.hashCode();
     h += (h << 5) + kvCache.hashCode();
     h += (h << 5) + activations.hashCode();
     return h;
@@ -241,6 +272,7 @@ public final class ImmutablePrecisions extends Precisions {
    * <pre>
    * ImmutablePrecisions.builder()
    *    .weights(io.ridgeline.core.Precision) // optional {@link Precisions#weights() weights}
+   *    .putWeightOverride|putAllWeightOverrides(io.ridgeline.core.TensorClass =&gt; io.ridgeline.core.Precision) // {@link Precisions#weightOverrides() weightOverrides} mappings
    *    .kvCache(io.ridgeline.core.Precision) // optional {@link Precisions#kvCache() kvCache}
    *    .activations(io.ridgeline.core.Precision) // optional {@link Precisions#activations() activations}
    *    .build();
@@ -261,6 +293,7 @@ public final class ImmutablePrecisions extends Precisions {
   @Generated(from = "Precisions", generator = "Immutables")
   public static final class Builder {
     private Precision weights;
+    private ImmutableMap.Builder<TensorClass, Precision> weightOverrides = ImmutableMap.builder();
     private Precision kvCache;
     private Precision activations;
 
@@ -271,6 +304,7 @@ public final class ImmutablePrecisions extends Precisions {
      * Fill a builder with attribute values from the provided {@code Precisions} instance.
      * Regular attribute values will be replaced with those from the given instance.
      * Absent optional values will not replace present values.
+     * Collection elements and entries will be added, not replaced.
      * @param instance The instance from which to copy values
      * @return {@code this} builder for use in a chained invocation
      */
@@ -278,6 +312,7 @@ public final class ImmutablePrecisions extends Precisions {
     public final Builder from(Precisions instance) {
       Objects.requireNonNull(instance, "instance");
       this.weights(instance.weights());
+      putAllWeightOverrides(instance.weightOverrides());
       this.kvCache(instance.kvCache());
       this.activations(instance.activations());
       return this;
@@ -292,6 +327,51 @@ public final class ImmutablePrecisions extends Precisions {
     @CanIgnoreReturnValue 
     public final Builder weights(Precision weights) {
       this.weights = Objects.requireNonNull(weights, "weights");
+      return this;
+    }
+
+    /**
+     * Put one entry to the {@link Precisions#weightOverrides() weightOverrides} map.
+     * @param key The key in the weightOverrides map
+     * @param value The associated value in the weightOverrides map
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder putWeightOverride(TensorClass key, Precision value) {
+      this.weightOverrides.put(key, value);
+      return this;
+    }
+
+    /**
+     * Put one entry to the {@link Precisions#weightOverrides() weightOverrides} map. Nulls are not permitted
+     * @param entry The key and value entry
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder putWeightOverride(Map.Entry<TensorClass, ? extends Precision> entry) {
+      this.weightOverrides.put(entry);
+      return this;
+    }
+
+    /**
+     * Sets or replaces all mappings from the specified map as entries for the {@link Precisions#weightOverrides() weightOverrides} map. Nulls are not permitted
+     * @param entries The entries that will be added to the weightOverrides map
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder weightOverrides(Map<TensorClass, ? extends Precision> entries) {
+      this.weightOverrides = ImmutableMap.builder();
+      return putAllWeightOverrides(entries);
+    }
+
+    /**
+     * Put all mappings from the specified map as entries to {@link Precisions#weightOverrides() weightOverrides} map. Nulls are not permitted
+     * @param entries The entries that will be added to the weightOverrides map
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder putAllWeightOverrides(Map<TensorClass, ? extends Precision> entries) {
+      this.weightOverrides.putAll(entries);
       return this;
     }
 

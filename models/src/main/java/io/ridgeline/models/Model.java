@@ -2,19 +2,24 @@ package io.ridgeline.models;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.Phase;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
+import io.ridgeline.core.TensorClass;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.immutables.value.Value;
 
 /**
- * A decoder-only transformer as inference sees it: its shape, parameter count, KV-cache size and
- * per-phase operations.
+ * A decoder-only model as inference sees it: an embedding, a stack of {@link Layer}s (attention,
+ * linear mixers, dense or MoE FFNs), a final norm and an LM head; its parameter counts, cache
+ * sizes and per-phase operations.
  *
  * <p>Build one from a HuggingFace {@code config.json} with {@link Models#fromConfig} or take one
  * from the catalog with {@link Models#byId}.
@@ -28,16 +33,6 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Model {
-  /** How the FFN is built. */
-  public enum FfnKind {
-    /**
-     * SwiGLU / GeGLU: gate and up projections, element-wise product, down projection (3 matrices).
-     */
-    GATED,
-    /** One up projection, an activation (GELU, ReLU²), a down projection (2 matrices). */
-    PLAIN
-  }
-
   /** How each norm is built. */
   public enum NormKind {
     /** RMSNorm: one weight vector. */
@@ -58,44 +53,20 @@ public abstract class Model {
   /** Model width ({@code hidden_size}). */
   public abstract int hiddenSize();
 
-  /** Transformer blocks ({@code num_hidden_layers}). */
-  public abstract int layers();
-
-  /** Query heads. */
-  public abstract int attentionHeads();
-
-  /** Key/value heads (equal to query heads for MHA, 1 for MQA). */
-  public abstract int kvHeads();
-
-  /** Per-head dimension; not always {@code hidden / heads}. */
-  public abstract int headDim();
-
-  /** FFN inner width. */
-  public abstract int intermediateSize();
-
   /** Vocabulary size. */
   public abstract int vocabSize();
 
-  /** Gated or plain FFN. */
-  public abstract FfnKind ffnKind();
+  /** The blocks, in order. */
+  public abstract List<Layer> layers();
 
   /** RMSNorm or LayerNorm. */
-  public abstract NormKind normKind();
+  @Value.Default
+  public NormKind normKind() {
+    return NormKind.RMS;
+  }
 
   /** Whether the LM head shares the embedding matrix. */
   public abstract boolean tiedEmbeddings();
-
-  /** Whether Q/K/V projections carry biases. */
-  @Value.Default
-  public boolean qkvBias() {
-    return false;
-  }
-
-  /** Whether the output projection and the FFN matrices carry biases (BLOOM). */
-  @Value.Default
-  public boolean denseBias() {
-    return false;
-  }
 
   /** Whether a norm follows the embedding (BLOOM's {@code word_embeddings_layernorm}). */
   @Value.Default
@@ -103,19 +74,22 @@ public abstract class Model {
     return false;
   }
 
-  /** Whether each layer normalises Q and K per head (Qwen3's {@code q_norm}/{@code k_norm}). */
-  @Value.Default
-  public boolean qkNorm() {
-    return false;
-  }
-
   /** The longest context the configuration declares, if it declares one. */
   public abstract Optional<Integer> maxContext();
 
-  /** The precision the checkpoint ships in ({@code torch_dtype}). */
+  /** The precision the checkpoint's unquantised tensors ship in ({@code torch_dtype}). */
   @Value.Default
   public Precision nativePrecision() {
     return Precision.BF16;
+  }
+
+  /** Checkpoint weight precisions by tensor class from {@code quantization_config}. */
+  public abstract Map<TensorClass, Precision> quantizedWeights();
+
+  /** Multi-token-prediction layers shipped beside the model (DeepSeek); not counted anywhere. */
+  @Value.Default
+  public int mtpLayers() {
+    return 0;
   }
 
   /** A new builder. */
@@ -123,41 +97,36 @@ public abstract class Model {
     return ImmutableModel.builder();
   }
 
+  /** Number of blocks. */
+  public int layerCount() {
+    return layers().size();
+  }
+
+  /** Distinct layer shapes with how many times each occurs, in first-seen order. */
+  @Value.Lazy
+  public Map<Layer, Integer> layerGroups() {
+    Map<Layer, Integer> m = new LinkedHashMap<>();
+    for (Layer l : layers()) {
+      m.merge(l, 1, Integer::sum);
+    }
+    return ImmutableMap.copyOf(m);
+  }
+
+  /**
+   * The checkpoint's precisions: weights at the native precision, quantised classes at theirs;
+   * KV cache and activations at BF16 (or FP16 for FP16 checkpoints).
+   */
+  public Precisions defaultPrecisions() {
+    Precision act = nativePrecision() == Precision.FP32 ? Precision.BF16 : nativePrecision();
+    return Precisions.builder()
+        .weights(nativePrecision())
+        .weightOverrides(quantizedWeights())
+        .kvCache(act)
+        .activations(act)
+        .build();
+  }
+
   // ---- parameter counts (elements; a bias or a norm weight is one element per channel) ----
-
-  /** Query width: heads × head dim. */
-  public int queryWidth() {
-    return attentionHeads() * headDim();
-  }
-
-  /** Key (and value) width: KV heads × head dim. */
-  public int kvWidth() {
-    return kvHeads() * headDim();
-  }
-
-  /** Parameters of the Q, K and V projections of one layer: hidden × (q + 2·kv) (+ biases). */
-  public double qkvParametersPerLayer() {
-    double w = (double) hiddenSize() * (queryWidth() + 2.0 * kvWidth());
-    return w + (qkvBias() ? queryWidth() + 2.0 * kvWidth() : 0);
-  }
-
-  /** Parameters of the output projection of one layer: q × hidden (+ bias). */
-  public double outputParametersPerLayer() {
-    return (double) queryWidth() * hiddenSize() + (denseBias() ? hiddenSize() : 0);
-  }
-
-  /** Parameters of one FFN: 3 (gated) or 2 (plain) hidden × inner matrices (+ biases). */
-  public double ffnParametersPerLayer() {
-    int matrices = ffnKind() == FfnKind.GATED ? 3 : 2;
-    double w = (double) matrices * hiddenSize() * intermediateSize();
-    double b = denseBias() ? (matrices - 1.0) * intermediateSize() + hiddenSize() : 0;
-    return w + b;
-  }
-
-  /** Norm parameters of one layer: two norms of hidden (×2 with LayerNorm bias), plus QK norms. */
-  public double normParametersPerLayer() {
-    return 2.0 * normWidth() + (qkNorm() ? 2.0 * headDim() : 0);
-  }
 
   private double normWidth() {
     return normKind() == NormKind.LAYER ? 2.0 * hiddenSize() : hiddenSize();
@@ -173,52 +142,200 @@ public abstract class Model {
     return tiedEmbeddings() ? 0 : (double) vocabSize() * hiddenSize();
   }
 
-  /** Parameters of one transformer block. */
-  public double parametersPerLayer() {
-    return qkvParametersPerLayer()
-        + outputParametersPerLayer()
-        + ffnParametersPerLayer()
-        + normParametersPerLayer();
+  /** Parameters by tensor class (norms count with attention). */
+  @Value.Lazy
+  public Map<TensorClass, Double> parametersByClass() {
+    double attention = normWidth(); // final norm
+    double experts = 0;
+    double dense = 0;
+    for (Map.Entry<Layer, Integer> e : layerGroups().entrySet()) {
+      Layer l = e.getKey();
+      int n = e.getValue();
+      attention += n * l.norms() * normWidth();
+      attention += n * l.attention().map(a -> a.parameters(hiddenSize())).orElse(0.0);
+      attention += n * l.linear().map(a -> a.parameters(hiddenSize())).orElse(0.0);
+      if (l.ffn().isPresent()) {
+        Ffn f = l.ffn().get();
+        if (f.isMoe()) {
+          experts += n * f.experts() * f.expertParameters(hiddenSize());
+          dense += n * (f.sharedParameters(hiddenSize()) + f.routerParameters(hiddenSize()));
+        } else {
+          dense += n * f.parameters(hiddenSize());
+        }
+      }
+    }
+    return ImmutableMap.of(
+        TensorClass.ATTENTION, attention,
+        TensorClass.EXPERTS, experts,
+        TensorClass.DENSE_FFN, dense,
+        TensorClass.EMBEDDINGS, embeddingParameters() + lmHeadParameters());
   }
 
-  /** Every parameter: blocks, embeddings, final norm, untied LM head. */
+  /** Every parameter: blocks, embeddings, final norm, untied LM head (MTP layers excluded). */
   public double totalParameters() {
-    return layers() * parametersPerLayer()
-        + embeddingParameters()
-        + normWidth()
-        + lmHeadParameters();
+    return parametersByClass().values().stream().mapToDouble(Double::doubleValue).sum();
   }
 
   /**
-   * Parameters used per token. For a dense model this is every parameter (the embedding table
-   * counts in full, as published figures do).
+   * Parameters one token uses: everything but the routed experts it is not sent to. Embeddings
+   * count in full, as published active counts do.
    */
   public double activeParameters() {
-    return totalParameters();
+    double unused = 0;
+    for (Map.Entry<Layer, Integer> e : layerGroups().entrySet()) {
+      Optional<Ffn> f = e.getKey().ffn();
+      if (f.isPresent() && f.get().isMoe()) {
+        unused += e.getValue() * (f.get().experts() - f.get().topK()) * f.get().expertParameters(hiddenSize());
+      }
+    }
+    return totalParameters() - unused;
   }
 
-  /**
-   * KV-cache bytes per token across all layers: 2 (K and V) × layers × KV heads × head dim × bytes
-   * per element.
-   */
-  public Bytes kvBytesPerToken(Precision kv) {
-    return kv.bytes(2.0 * layers() * kvWidth());
-  }
-
-  /** Bytes of every weight at {@code weights} precision. */
+  /** Bytes of every weight at a single precision. */
   public Bytes weightBytes(Precision weights) {
     return weights.bytes(totalParameters());
   }
 
+  /** Bytes of every weight, each tensor class at its precision. */
+  public Bytes weightBytes(Precisions precisions) {
+    double b = 0;
+    for (Map.Entry<TensorClass, Double> e : parametersByClass().entrySet()) {
+      b += e.getValue() * precisions.weights(e.getKey()).bytesPerElement();
+    }
+    return Bytes.of(b);
+  }
+
+  // ---- caches ----
+
+  /**
+   * Bytes per token of the cache that grows with context: full-attention layers' K and V (or MLA
+   * latent, plus DSA indexer keys). Sliding-window and linear layers are bounded; see {@link
+   * #boundedCacheBytesPerSequence}.
+   */
+  public Bytes kvBytesPerToken(Precision kv) {
+    double e = 0;
+    for (Map.Entry<Layer, Integer> g : layerGroups().entrySet()) {
+      Optional<Attention> a = g.getKey().attention();
+      if (a.isPresent() && a.get().slidingWindow().isEmpty()) {
+        e += g.getValue() * (double) a.get().cacheElementsPerToken();
+      }
+    }
+    return kv.bytes(e);
+  }
+
+  /**
+   * Per-sequence bytes that stop growing: sliding-window layers' caches when full (window tokens),
+   * and linear layers' recurrent plus convolution state.
+   */
+  public Bytes boundedCacheBytesPerSequence(Precision kv) {
+    double e = 0;
+    for (Map.Entry<Layer, Integer> g : layerGroups().entrySet()) {
+      Optional<Attention> a = g.getKey().attention();
+      if (a.isPresent() && a.get().slidingWindow().isPresent()) {
+        e += g.getValue() * (double) a.get().cacheElementsPerToken() * a.get().slidingWindow().get();
+      }
+      Optional<LinearMixer> l = g.getKey().linear();
+      if (l.isPresent()) {
+        e += g.getValue() * (double) (l.get().stateElements() + l.get().convStateElements());
+      }
+    }
+    return kv.bytes(e);
+  }
+
+  /**
+   * Cache bytes of one sequence at {@code context} tokens on one of {@code tp} tensor-parallel
+   * chips: every layer's cache or state, split over min(tp, its shards).
+   */
+  public Bytes cacheBytesPerSequence(long context, Precision kv, int tp) {
+    checkArgument(context > 0, "context must be positive: %s", context);
+    checkArgument(tp > 0, "tensor parallel degree must be positive: %s", tp);
+    double e = 0;
+    for (Map.Entry<Layer, Integer> g : layerGroups().entrySet()) {
+      Optional<Attention> a = g.getKey().attention();
+      if (a.isPresent()) {
+        e += g.getValue() * (double) a.get().cacheElementsPerToken() * a.get().cachedTokens(context)
+            / Math.min(tp, a.get().kvShards());
+      }
+      Optional<LinearMixer> l = g.getKey().linear();
+      if (l.isPresent()) {
+        e += g.getValue() * (double) (l.get().stateElements() + l.get().convStateElements())
+            / Math.min(tp, l.get().heads());
+      }
+    }
+    return kv.bytes(e);
+  }
+
+  // ---- shape helpers for serving ----
+
+  /** Sub-blocks per forward pass whose outputs a tensor-parallel group all-reduces. */
+  public int allReducesPerForward() {
+    return layers().stream().mapToInt(Layer::subBlocks).sum();
+  }
+
+  /** Whether every layer's heads split evenly over {@code tp} chips. */
+  public Optional<String> tensorParallelProblem(int tp) {
+    for (Layer l : layerGroups().keySet()) {
+      if (l.attention().isPresent() && l.attention().get().heads() % tp != 0) {
+        return Optional.of("tensor parallel degree (" + tp + ") must divide the " + l.attention().get().heads()
+            + " attention heads of " + id());
+      }
+      if (l.linear().isPresent() && l.linear().get().heads() % tp != 0) {
+        return Optional.of("tensor parallel degree (" + tp + ") must divide the " + l.linear().get().heads()
+            + " linear-mixer heads of " + id());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The widest per-token activation of any layer, in elements, on one of {@code tp} chips: the
+   * residual stream (2 × hidden) plus the largest mixer projection and FFN inner width (gated
+   * FFNs hold gate and up; MoE tokens hold top-k experts' and shared experts' inner widths).
+   */
+  public double activationElementsPerToken(int tp) {
+    double widest = 0;
+    for (Layer l : layerGroups().keySet()) {
+      double w = 0;
+      if (l.attention().isPresent()) {
+        Attention a = l.attention().get();
+        w += a.queryWidth() + 2.0 * a.kvHeads() * a.headDim() + a.outputWidth();
+      }
+      if (l.linear().isPresent()) {
+        w += l.linear().get().inputProjectionWidth();
+      }
+      if (l.ffn().isPresent()) {
+        Ffn f = l.ffn().get();
+        double inner = (f.gated() ? 2.0 : 1.0) * f.innerSize();
+        w += f.isMoe() ? f.topK() * inner + f.sharedExperts() * (f.gated() ? 2.0 : 1.0) * f.sharedInnerSize() : inner;
+      }
+      widest = Math.max(widest, w);
+    }
+    return 2.0 * hiddenSize() + widest / tp;
+  }
+
+  /** Whether any layer is a mixture of experts. */
+  public boolean hasMoe() {
+    return layerGroups().keySet().stream().anyMatch(l -> l.ffn().map(Ffn::isMoe).orElse(false));
+  }
+
+  // ---- operations ----
+
   /**
    * The operations of one decode step for {@code batch} sequences that each hold {@code context}
-   * tokens in the cache (the new token included): phases {@code decode_attention}, {@code
-   * decode_projection}, {@code decode_ffn} and {@code decode_other}, in that order.
+   * tokens in the cache (the new token included), grouped into the phases this model has, in
+   * order: {@code decode_attention}, {@code decode_attention_sliding}, {@code
+   * decode_linear_attention}, {@code decode_projection}, {@code decode_ffn}, {@code decode_moe},
+   * {@code decode_other}.
    *
    * @throws IllegalArgumentException when batch or context is not positive
    */
   public List<Phase> decodeStep(int batch, int context, Precisions precisions) {
-    return Operations.decode(this, batch, context, precisions);
+    return decodeStep(batch, context, precisions, Routing.uniform());
+  }
+
+  /** As {@link #decodeStep(int, int, Precisions)} with the given MoE routing. */
+  public List<Phase> decodeStep(int batch, int context, Precisions precisions, Routing routing) {
+    return Operations.decode(this, batch, context, precisions, routing);
   }
 
   /**
@@ -228,46 +345,37 @@ public abstract class Model {
    * @throws IllegalArgumentException when batch or prompt length is not positive
    */
   public Phase prefill(int batch, int promptTokens, Precisions precisions) {
-    return Operations.prefill(this, batch, promptTokens, precisions);
+    return prefill(batch, promptTokens, precisions, Routing.uniform());
+  }
+
+  /** As {@link #prefill(int, int, Precisions)} with the given MoE routing. */
+  public Phase prefill(int batch, int promptTokens, Precisions precisions, Routing routing) {
+    return Operations.prefill(this, batch, promptTokens, precisions, routing);
   }
 
   @Value.Check
   void check() {
     checkArgument(!id().isBlank(), "model id must not be blank");
-    positive("hidden_size", hiddenSize());
-    positive("num_hidden_layers", layers());
-    positive("num_attention_heads", attentionHeads());
-    positive("num_key_value_heads", kvHeads());
-    positive("head_dim", headDim());
-    positive("intermediate_size", intermediateSize());
-    positive("vocab_size", vocabSize());
-    checkArgument(
-        attentionHeads() % kvHeads() == 0,
-        "model %s: num_attention_heads (%s) must be a multiple of num_key_value_heads (%s)",
-        id(),
-        attentionHeads(),
-        kvHeads());
+    checkArgument(hiddenSize() > 0, "model %s: hidden_size must be positive: %s", id(), hiddenSize());
+    checkArgument(vocabSize() > 0, "model %s: vocab_size must be positive: %s", id(), vocabSize());
+    checkArgument(!layers().isEmpty(), "model %s: must have at least one layer", id());
   }
 
-  private void positive(String field, int value) {
-    checkArgument(value > 0, "model %s: %s must be positive: %s", id(), field, value);
-  }
-
+  /** A one-line summary with units. */
   @Override
   public String toString() {
+    StringBuilder kinds = new StringBuilder();
+    layerGroups().forEach((l, n) -> kinds.append(kinds.length() > 0 ? "; " : "").append(n).append("× ").append(l));
     return String.format(
         Locale.ROOT,
-        "%s (%s): %.2fB params, %d layers, hidden %d, %d/%d heads × %d, FFN %d %s, vocab %d, KV %s/token at bf16",
+        "%s (%s): %.2fB params (%.2fB active), %d layers [%s], hidden %d, vocab %d, KV %s/token at bf16",
         id(),
         modelType(),
         totalParameters() / 1e9,
-        layers(),
+        activeParameters() / 1e9,
+        layerCount(),
+        kinds,
         hiddenSize(),
-        attentionHeads(),
-        kvHeads(),
-        headDim(),
-        intermediateSize(),
-        ffnKind().name().toLowerCase(Locale.ROOT),
         vocabSize(),
         kvBytesPerToken(Precision.BF16));
   }

@@ -2,163 +2,343 @@ package io.ridgeline.models;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import io.ridgeline.core.Bytes;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Flops;
+import io.ridgeline.core.ImmutableOperation;
 import io.ridgeline.core.Operation;
 import io.ridgeline.core.Phase;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
+import io.ridgeline.core.TensorClass;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * FLOPs and bytes of each operation of a dense transformer, summed over its layers.
+ * FLOPs and bytes of each operation of a model, summed over the layers of one shape.
  *
- * <p>Conventions (see {@code io.ridgeline.core}): a matrix product of m tokens through a k×n weight
- * costs 2·m·k·n FLOPs, reads the k·n weights once, reads m·k input activations and writes m·n
- * outputs. Attention over a cache of L tokens costs, per query head, 2·L·d FLOPs for QKᵀ and 2·L·d
- * for PV, plus 5·L for scale, max, exp, sum and divide of the softmax. Norms cost 4 FLOPs per
- * element (square, sum, scale, weight) and read and write their activations. Operations of the same
- * kind in every layer are one operation here: the roofline is linear in the layer count, so the sum
- * of per-layer times equals the time of the summed operation.
+ * <p>Conventions (see {@code io.ridgeline.core}): a matrix product of m tokens through a k×n
+ * weight costs 2·m·k·n FLOPs, reads the k·n weights once, reads the m·k inputs and writes the m·n
+ * outputs. Attention over L tokens costs, per query head, 2·L·d_qk for QKᵀ, 2·L·d_v for PV and 5·L
+ * for the softmax (scale, max, exp, sum, divide). Norms cost 4 FLOPs per element and read and
+ * write their activations. Identical layers are one operation: the roofline is linear in the layer
+ * count, so the sum of per-layer times equals the time of the summed operation.
+ *
+ * <p>MLA decode runs absorbed, as serving engines run it: the query's no-rope part is multiplied
+ * into the latent space by W_UK and the latent output back by W_UV, so attention reads only the
+ * cached latent (kv_lora_rank + rope dims per token) and each score costs 2·(kv_lora + rope) + 2·
+ * kv_lora FLOPs per head. MLA prefill runs expanded: K and V are up-projected for every token and
+ * attention runs at (nope + rope) / v head dims. DSA decode adds the indexer, which scores every
+ * cached token (2·index_head_dim FLOPs per head, plus 2 for the ReLU-weighted sum) and reads its
+ * cached keys; attention then runs over min(L, top-k) tokens.
  */
 final class Operations {
-  /** FLOPs per element of a norm: square, accumulate, scale, multiply by weight. */
   private static final double NORM_FLOPS_PER_ELEMENT = 4;
-
-  /** FLOPs per attention score of the softmax: scale, max, exp, sum, divide. */
   private static final double SOFTMAX_FLOPS_PER_SCORE = 5;
-
-  /** FLOPs per element of the gated activation (SiLU/GELU ≈ 4, product 1). */
+  /** FLOPs per inner element of the activation (SiLU/GELU ≈ 4, gate product 1). */
   private static final double ACTIVATION_FLOPS_PER_ELEMENT = 5;
+
+  static final String ATTENTION = "decode_attention";
+  static final String SLIDING = "decode_attention_sliding";
+  static final String LINEAR = "decode_linear_attention";
+  static final String PROJECTION = "decode_projection";
+  static final String FFN = "decode_ffn";
+  static final String MOE = "decode_moe";
+  static final String OTHER = "decode_other";
+  private static final List<String> ORDER = List.of(ATTENTION, SLIDING, LINEAR, PROJECTION, FFN, MOE, OTHER);
 
   private Operations() {}
 
-  static List<Phase> decode(Model m, int batch, int context, Precisions p) {
+  static List<Phase> decode(Model m, int batch, int context, Precisions p, Routing routing) {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
     checkArgument(context > 0, "context must be positive: %s", context);
     double b = batch;
-    double layers = m.layers();
-    Precision kv = p.kvCache();
-
-    // attention core: each of B sequences reads L cached tokens of K and V per layer and writes one
-    double scores = b * m.attentionHeads() * (double) context * layers;
-    Operation attention =
-        op("attention", p.attention())
-            .flops(Flops.of(4.0 * scores * m.headDim() + SOFTMAX_FLOPS_PER_SCORE * scores))
-            .putBytes(DataKind.KV_READ, kv.bytes(2.0 * b * context * m.kvWidth() * layers))
-            .putBytes(DataKind.KV_WRITE, kv.bytes(2.0 * b * m.kvWidth() * layers))
-            .putBytes(
-                DataKind.ACTIVATIONS, p.activations().bytes(2.0 * b * m.queryWidth() * layers))
-            .build();
-
-    List<Operation> projections = new ArrayList<>();
-    projections.add(
-        gemm(
-            "qkv_proj",
-            m.qkvParametersPerLayer(),
-            b,
-            m.hiddenSize(),
-            m.queryWidth() + 2.0 * m.kvWidth(),
-            layers,
-            p));
-    projections.add(
-        gemm("o_proj", m.outputParametersPerLayer(), b, m.queryWidth(), m.hiddenSize(), layers, p));
-
-    List<Operation> ffn = List.of(ffn(m, b, layers, p));
-
-    List<Operation> other = new ArrayList<>();
-    other.add(embedding(m, b, p));
-    other.add(norms(m, b, p));
-    other.add(lmHead(m, b, p));
-
-    return List.of(
-        Phase.of("decode_attention", List.of(attention)),
-        Phase.of("decode_projection", projections),
-        Phase.of("decode_ffn", ffn),
-        Phase.of("decode_other", other));
+    Map<String, List<Operation>> phases = new LinkedHashMap<>();
+    for (String name : ORDER) {
+      phases.put(name, new ArrayList<>());
+    }
+    for (Map.Entry<Layer, Integer> g : m.layerGroups().entrySet()) {
+      Layer layer = g.getKey();
+      double n = g.getValue();
+      if (layer.attention().isPresent()) {
+        Attention a = layer.attention().get();
+        String phase = a.slidingWindow().isPresent() ? SLIDING : ATTENTION;
+        if (a.indexer().isPresent()) {
+          phases.get(phase).add(indexer(a, b, context, n, p));
+        }
+        phases.get(phase).add(decodeAttention(a, b, context, n, p));
+        phases.get(PROJECTION).addAll(attentionProjections(m, a, b, n, p));
+      }
+      if (layer.linear().isPresent()) {
+        LinearMixer l = layer.linear().get();
+        phases.get(LINEAR).add(linearStep(l, b, n, p));
+        phases.get(PROJECTION).add(linearProjection(m, l, b, n, p));
+      }
+      if (layer.ffn().isPresent()) {
+        Ffn f = layer.ffn().get();
+        if (f.isMoe()) {
+          phases.get(MOE).addAll(moe(m, f, b, n, p, routing));
+        } else {
+          phases.get(FFN).add(denseFfn(m, f, b, n, p));
+        }
+      }
+    }
+    phases.get(OTHER).add(embedding(m, b, p));
+    phases.get(OTHER).add(norms(m, b, p));
+    phases.get(OTHER).add(lmHead(m, b, p));
+    List<Phase> out = new ArrayList<>();
+    phases.forEach((name, ops) -> {
+      if (!ops.isEmpty()) {
+        out.add(Phase.of(name, ops));
+      }
+    });
+    return out;
   }
 
-  static Phase prefill(Model m, int batch, int promptTokens, Precisions p) {
+  static Phase prefill(Model m, int batch, int promptTokens, Precisions p, Routing routing) {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
     checkArgument(promptTokens > 0, "prompt tokens must be positive: %s", promptTokens);
     double b = batch;
     double t = b * promptTokens;
-    double layers = m.layers();
-    Precision kv = p.kvCache();
-
-    // causal attention: token i attends to i earlier-or-equal tokens, so a prompt of P tokens has
-    // P(P+1)/2 query-key pairs per head (the causal half of the P×P score matrix, diagonal
-    // included)
-    double pairs = b * promptTokens * (promptTokens + 1.0) / 2.0;
-    double scores = pairs * m.attentionHeads() * layers;
-    // flash attention: K and V are written once and read once per sequence (tile reuse assumed)
-    Bytes kvBytes = kv.bytes(2.0 * t * m.kvWidth() * layers);
-    Operation attention =
-        op("attention", p.attention())
-            .flops(Flops.of(4.0 * scores * m.headDim() + SOFTMAX_FLOPS_PER_SCORE * scores))
-            .putBytes(DataKind.KV_READ, kvBytes)
-            .putBytes(DataKind.KV_WRITE, kvBytes)
-            .putBytes(
-                DataKind.ACTIVATIONS, p.activations().bytes(2.0 * t * m.queryWidth() * layers))
-            .build();
-
     List<Operation> ops = new ArrayList<>();
     ops.add(embedding(m, t, p));
-    ops.add(
-        gemm(
-            "qkv_proj",
-            m.qkvParametersPerLayer(),
-            t,
-            m.hiddenSize(),
-            m.queryWidth() + 2.0 * m.kvWidth(),
-            layers,
-            p));
-    ops.add(attention);
-    ops.add(
-        gemm("o_proj", m.outputParametersPerLayer(), t, m.queryWidth(), m.hiddenSize(), layers, p));
-    ops.add(ffn(m, t, layers, p));
+    for (Map.Entry<Layer, Integer> g : m.layerGroups().entrySet()) {
+      Layer layer = g.getKey();
+      double n = g.getValue();
+      if (layer.attention().isPresent()) {
+        Attention a = layer.attention().get();
+        ops.addAll(attentionProjections(m, a, t, n, p));
+        if (a.indexer().isPresent()) {
+          ops.add(prefillIndexer(a, b, promptTokens, n, p));
+        }
+        ops.add(prefillAttention(a, b, promptTokens, n, p));
+      }
+      if (layer.linear().isPresent()) {
+        LinearMixer l = layer.linear().get();
+        ops.add(linearProjection(m, l, t, n, p));
+        ops.add(prefillLinear(l, b, promptTokens, n, p));
+      }
+      if (layer.ffn().isPresent()) {
+        Ffn f = layer.ffn().get();
+        if (f.isMoe()) {
+          ops.addAll(moe(m, f, t, n, p, routing));
+        } else {
+          ops.add(denseFfn(m, f, t, n, p));
+        }
+      }
+    }
     ops.add(norms(m, t, p));
     // engines compute logits only for the last position of each prompt: B rows through the LM head
     ops.add(lmHead(m, b, p));
     return Phase.of("prefill", ops);
   }
 
-  /**
-   * {@code tokens} rows through a weight of {@code params} elements shaped in × out, in every
-   * layer: 2·tokens·params FLOPs (biases add one FLOP per output), weights read once, inputs read
-   * and outputs written.
-   */
-  private static Operation gemm(
-      String name,
-      double params,
-      double tokens,
-      double in,
-      double out,
-      double layers,
-      Precisions p) {
-    return op(name, p.matmul())
-        .flops(Flops.of(2.0 * tokens * params * layers))
-        .putBytes(DataKind.WEIGHTS, p.weights().bytes(params * layers))
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * (in + out) * layers))
+  // ---- attention ----
+
+  /** Decode attention over the cache of one layer shape (n layers). */
+  private static Operation decodeAttention(Attention a, double b, long context, double n, Precisions p) {
+    double attended = a.attendedTokens(context);
+    double scores = b * a.heads() * attended * n;
+    Precision kv = p.kvCache();
+    double flops;
+    double latentRead;
+    double act;
+    if (a.mla().isPresent()) {
+      Attention.Mla mla = a.mla().get();
+      // absorbed: scores against latent + rope key; output accumulated in the latent space
+      flops = scores * (2.0 * (mla.kvLoraRank() + mla.qkRopeHeadDim()) + 2.0 * mla.kvLoraRank());
+      latentRead = mla.kvLoraRank() + mla.qkRopeHeadDim();
+      act = b * a.heads() * (2.0 * mla.kvLoraRank() + mla.qkRopeHeadDim()) * n;
+    } else {
+      flops = scores * (2.0 * a.headDim() + 2.0 * a.valueHeadDim());
+      latentRead = 2.0 * a.kvHeads() * a.headDim();
+      act = b * (a.queryWidth() + a.outputWidth()) * n;
+    }
+    return op(a.slidingWindow().isPresent() ? "attention_sliding" : "attention", p.attention())
+        .flops(Flops.of(flops + SOFTMAX_FLOPS_PER_SCORE * scores))
+        .putBytes(DataKind.KV_READ, kv.bytes(b * attended * latentRead * n))
+        .putBytes(DataKind.KV_WRITE, kv.bytes(b * a.cacheElementsPerToken() * n))
+        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(act))
+        .kvShards(a.kvShards())
         .build();
   }
 
-  /** The FFN of every layer: 2 or 3 matrix products plus the activation. */
-  private static Operation ffn(Model m, double tokens, double layers, Precisions p) {
-    double params = m.ffnParametersPerLayer();
-    boolean gated = m.ffnKind() == Model.FfnKind.GATED;
-    double inner = m.intermediateSize();
-    // activations: read x (hidden), write up (and gate) (inner each), read act(inner), write y
-    // (hidden)
-    double actElements = tokens * (2.0 * m.hiddenSize() + (gated ? 3.0 : 2.0) * inner);
-    return op("ffn", p.matmul())
-        .flops(
-            Flops.of(
-                (2.0 * tokens * params + ACTIVATION_FLOPS_PER_ELEMENT * tokens * inner) * layers))
-        .putBytes(DataKind.WEIGHTS, p.weights().bytes(params * layers))
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(actElements * layers))
+  /** DSA indexer at decode: scores every cached token with its cached key. */
+  private static Operation indexer(Attention a, double b, long context, double n, Precisions p) {
+    Attention.Indexer ix = a.indexer().get();
+    double scores = b * ix.heads() * (double) context * n;
+    return op("indexer", p.attention())
+        .flops(Flops.of(scores * (2.0 * ix.headDim() + 2)))
+        .putBytes(DataKind.KV_READ, p.kvCache().bytes(b * context * ix.headDim() * n))
+        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(b * ix.heads() * (ix.headDim() + 1.0) * n))
+        .kvShards(1)
+        .build();
+  }
+
+  /** Query-key pairs of a causal prompt of P tokens with an optional window: Σ_i min(i, w). */
+  static double causalPairs(long prompt, long window) {
+    long w = Math.min(prompt, window);
+    // the first w tokens see 1..w tokens; each later one sees w
+    return w * (w + 1.0) / 2.0 + (double) (prompt - w) * w;
+  }
+
+  /** Prefill attention (expanded MLA), causal half of the score matrix, window and top-k capped. */
+  private static Operation prefillAttention(Attention a, double b, long prompt, double n, Precisions p) {
+    long cap = Math.min(
+        a.slidingWindow().map(Integer::longValue).orElse(Long.MAX_VALUE),
+        a.indexer().map(ix -> (long) ix.topK()).orElse(Long.MAX_VALUE));
+    double pairs = b * causalPairs(prompt, cap);
+    double scores = pairs * a.heads() * n;
+    double qk = a.mla().map(m -> (double) m.qkNopeHeadDim() + m.qkRopeHeadDim()).orElse((double) a.headDim());
+    double v = a.mla().map(m -> (double) m.vHeadDim()).orElse((double) a.valueHeadDim());
+    double tokens = b * prompt;
+    // flash attention: the layer's cache is written once and read once per sequence (tile reuse)
+    double cache = tokens * a.cacheElementsPerToken() * n;
+    return op(a.slidingWindow().isPresent() ? "attention_sliding" : "attention", p.attention())
+        .flops(Flops.of(scores * (2 * qk + 2 * v) + SOFTMAX_FLOPS_PER_SCORE * scores))
+        .putBytes(DataKind.KV_WRITE, p.kvCache().bytes(cache))
+        .putBytes(DataKind.KV_READ, p.kvCache().bytes(cache))
+        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * a.heads() * (2 * qk + 2 * v) * n))
+        .kvShards(a.kvShards())
+        .build();
+  }
+
+  /** DSA indexer at prefill: every causal pair scored. */
+  private static Operation prefillIndexer(Attention a, double b, long prompt, double n, Precisions p) {
+    Attention.Indexer ix = a.indexer().get();
+    double scores = b * causalPairs(prompt, prompt) * ix.heads() * n;
+    return op("indexer", p.attention())
+        .flops(Flops.of(scores * (2.0 * ix.headDim() + 2)))
+        .putBytes(DataKind.KV_READ, p.kvCache().bytes(b * prompt * ix.headDim() * n))
+        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(b * prompt * ix.heads() * (ix.headDim() + 1.0) * n))
+        .kvShards(1)
+        .build();
+  }
+
+  /**
+   * The attention block's projections for {@code tokens} tokens: QKV and O for standard attention
+   * (biases add one FLOP per output), all of MLA's projections (absorbed or expanded, each weight
+   * is used once per token: 2 FLOPs per weight per token) and the DSA indexer's.
+   */
+  private static List<Operation> attentionProjections(Model m, Attention a, double tokens, double n, Precisions p) {
+    int h = m.hiddenSize();
+    if (a.mla().isPresent() || a.indexer().isPresent()) {
+      double params = a.parameters(h);
+      Attention.Mla mla = a.mla().orElseThrow();
+      double width = h + mla.kvLoraRank() + a.heads() * (2.0 * (mla.qkNopeHeadDim() + mla.qkRopeHeadDim()) + mla.vHeadDim());
+      return List.of(gemm("mla_proj", TensorClass.ATTENTION, params, tokens, width, n, p));
+    }
+    double q = (a.outputGate() ? 2.0 : 1.0) * a.queryWidth();
+    double kv = 2.0 * a.kvHeads() * a.headDim();
+    double qkv = h * (q + kv) + (a.qkvBias() ? a.queryWidth() + kv : 0) + (a.qkNorm() ? 2.0 * a.headDim() : 0);
+    double o = (double) a.outputWidth() * h + (a.outputBias() ? h : 0) + (a.sinks() ? a.heads() : 0);
+    return List.of(
+        gemm("qkv_proj", TensorClass.ATTENTION, qkv, tokens, h + q + kv, n, p),
+        gemm("o_proj", TensorClass.ATTENTION, o, tokens, a.outputWidth() + h, n, p));
+  }
+
+  // ---- linear mixers ----
+
+  private static Operation linearProjection(Model m, LinearMixer l, double tokens, double n, Precisions p) {
+    double params = l.parameters(m.hiddenSize());
+    double width = 2.0 * m.hiddenSize() + l.inputProjectionWidth() + l.innerWidth();
+    return gemm("linear_proj", TensorClass.ATTENTION, params, tokens, width, n, p);
+  }
+
+  /** One token's recurrent update per sequence: the state is read and written whole. */
+  private static Operation linearStep(LinearMixer l, double b, double n, Precisions p) {
+    double state = b * (l.stateElements() + l.convStateElements()) * n;
+    return op("linear_state", p.attention())
+        .flops(Flops.of(b * l.stepFlopsPerToken() * n))
+        .putBytes(DataKind.KV_READ, p.kvCache().bytes(state))
+        .putBytes(DataKind.KV_WRITE, p.kvCache().bytes(state))
+        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(b * (l.convChannels() + l.innerWidth()) * n))
+        .kvShards(l.heads())
+        .build();
+  }
+
+  /**
+   * Chunked prefill of a linear mixer (SSD / chunked delta rule): per token and head, intra-chunk
+   * attention of 2·chunk·(key dim + value dim) FLOPs plus the inter-chunk state terms of 4·key ×
+   * value dims; the state is written once per sequence.
+   */
+  private static Operation prefillLinear(LinearMixer l, double b, long prompt, double n, Precisions p) {
+    double tokens = b * prompt;
+    double perToken = l.heads() * (2.0 * l.chunkSize() * (l.keyHeadDim() + l.valueHeadDim())
+        + 4.0 * l.keyHeadDim() * l.valueHeadDim()) + 2.0 * l.convKernel() * l.convChannels();
+    double state = b * (l.stateElements() + l.convStateElements()) * n;
+    return op("linear_state", p.attention())
+        .flops(Flops.of(tokens * perToken * n))
+        .putBytes(DataKind.KV_WRITE, p.kvCache().bytes(state))
+        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * (l.convChannels() + l.innerWidth()) * n))
+        .kvShards(l.heads())
+        .build();
+  }
+
+  // ---- FFN ----
+
+  private static Operation denseFfn(Model m, Ffn f, double tokens, double n, Precisions p) {
+    double params = f.expertParameters(m.hiddenSize());
+    double inner = f.innerSize();
+    double act = tokens * (2.0 * m.hiddenSize() + (f.gated() ? 3.0 : 2.0) * inner);
+    return op("ffn", p.matmul(TensorClass.DENSE_FFN))
+        .flops(Flops.of((2.0 * tokens * params + ACTIVATION_FLOPS_PER_ELEMENT * tokens * inner) * n))
+        .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(params * n))
+        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(act * n))
+        .build();
+  }
+
+  /**
+   * A MoE block for {@code tokens} tokens: the router, the routed experts (FLOPs for k experts per
+   * token; weights for the expected number of distinct experts the tokens touch) and the shared
+   * experts.
+   */
+  private static List<Operation> moe(Model m, Ffn f, double tokens, double n, Precisions p, Routing routing) {
+    int h = m.hiddenSize();
+    List<Operation> ops = new ArrayList<>();
+    ops.add(
+        op("router", p.matmul(TensorClass.DENSE_FFN))
+            .flops(Flops.of(2.0 * tokens * f.routerParameters(h) * n))
+            .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(f.routerParameters(h) * n))
+            .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * ((double) h + f.experts()) * n))
+            .build());
+    double expert = f.expertParameters(h);
+    double distinct = routing.expectedDistinctExperts(f.experts(), f.topK(), tokens);
+    double routed = tokens * f.topK();
+    double inner = f.innerSize();
+    ops.add(
+        op("experts", p.matmul(TensorClass.EXPERTS))
+            .flops(Flops.of((2.0 * routed * expert + ACTIVATION_FLOPS_PER_ELEMENT * routed * inner) * n))
+            .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.EXPERTS).bytes(distinct * expert * n))
+            .putBytes(
+                DataKind.ACTIVATIONS,
+                p.activations().bytes(routed * (2.0 * h + (f.gated() ? 3.0 : 2.0) * inner) * n))
+            .build());
+    if (f.sharedExperts() > 0) {
+      double shared = f.sharedParameters(h);
+      double sharedInner = (double) f.sharedExperts() * f.sharedInnerSize();
+      ops.add(
+          op("shared_experts", p.matmul(TensorClass.DENSE_FFN))
+              .flops(Flops.of((2.0 * tokens * shared + ACTIVATION_FLOPS_PER_ELEMENT * tokens * sharedInner) * n))
+              .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(shared * n))
+              .putBytes(
+                  DataKind.ACTIVATIONS,
+                  p.activations().bytes(tokens * (2.0 * h + (f.gated() ? 3.0 : 2.0) * sharedInner) * n))
+              .build());
+    }
+    return ops;
+  }
+
+  // ---- embeddings, norms, head ----
+
+  /** A {@code tokens} × in → out GEMM over {@code params} weights of a class, in n layers. */
+  private static Operation gemm(
+      String name, TensorClass tensors, double params, double tokens, double ioWidth, double n, Precisions p) {
+    return op(name, p.matmul(tensors))
+        .flops(Flops.of(2.0 * tokens * params * n))
+        .putBytes(DataKind.WEIGHTS, p.weights(tensors).bytes(params * n))
+        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * ioWidth * n))
         .build();
   }
 
@@ -167,20 +347,22 @@ final class Operations {
     double rows = Math.min(tokens, m.vocabSize());
     return op("embedding", p.activations())
         .flops(Flops.ZERO)
-        .putBytes(DataKind.WEIGHTS, p.weights().bytes(rows * m.hiddenSize()))
+        .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.EMBEDDINGS).bytes(rows * m.hiddenSize()))
         .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * m.hiddenSize()))
         .build();
   }
 
-  /** Two norms per layer plus the final norm (and BLOOM's embedding norm). */
+  /** Every norm of the forward pass (pre-/post-norms of each layer, final and embedding norm). */
   private static Operation norms(Model m, double tokens, Precisions p) {
-    double count = 2.0 * m.layers() + 1 + (m.embeddingNorm() ? 1 : 0);
+    double count = 1 + (m.embeddingNorm() ? 1 : 0);
+    for (Map.Entry<Layer, Integer> g : m.layerGroups().entrySet()) {
+      count += (double) g.getKey().norms() * g.getValue();
+    }
+    double width = m.normKind() == Model.NormKind.LAYER ? 2.0 * m.hiddenSize() : m.hiddenSize();
     double elements = tokens * m.hiddenSize() * count;
-    double weights =
-        m.normParametersPerLayer() * m.layers() + m.hiddenSize() * (count - 2.0 * m.layers());
     return op("norms", p.activations())
         .flops(Flops.of(NORM_FLOPS_PER_ELEMENT * elements))
-        .putBytes(DataKind.WEIGHTS, p.weights().bytes(weights))
+        .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.ATTENTION).bytes(width * count))
         .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(2.0 * elements))
         .build();
   }
@@ -188,16 +370,15 @@ final class Operations {
   /** Logits for {@code rows} positions: vocab × hidden weights (the embedding table when tied). */
   private static Operation lmHead(Model m, double rows, Precisions p) {
     double params = (double) m.vocabSize() * m.hiddenSize();
-    return op("lm_head", p.matmul())
+    return op("lm_head", p.matmul(TensorClass.EMBEDDINGS))
         .flops(Flops.of(2.0 * rows * params))
-        .putBytes(DataKind.WEIGHTS, p.weights().bytes(params))
-        .putBytes(
-            DataKind.ACTIVATIONS,
-            p.activations().bytes(rows * ((double) m.hiddenSize() + m.vocabSize())))
+        .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.EMBEDDINGS).bytes(params))
+        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(rows * ((double) m.hiddenSize() + m.vocabSize())))
         .build();
   }
 
-  private static io.ridgeline.core.ImmutableOperation.Builder op(String name, Precision precision) {
+  private static ImmutableOperation.Builder op(String name, Precision precision) {
     return Operation.builder().name(name).precision(precision);
   }
+
 }

@@ -146,8 +146,8 @@ final class ModelsTest {
             + "\"intermediate_size\":128,\"vocab_size\":100,\"time_limit\":[0.0, Infinity]}");
     Model m = Models.fromConfig(p);
     assertThat(m.id()).isEqualTo("tiny");
-    assertThat(m.kvHeads()).isEqualTo(4);
-    assertThat(m.headDim()).isEqualTo(16);
+    assertThat(m.layers().get(0).attention().orElseThrow().kvHeads()).isEqualTo(4);
+    assertThat(m.layers().get(0).attention().orElseThrow().headDim()).isEqualTo(16);
     assertThat(Models.resolve(p.toString())).isEqualTo(m);
   }
 

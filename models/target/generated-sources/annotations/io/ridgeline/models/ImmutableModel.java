@@ -1,11 +1,16 @@
 package io.ridgeline.models;
 
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.Maps;
 import com.google.common.primitives.Booleans;
 import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import com.google.errorprone.annotations.Var;
 import io.ridgeline.core.Precision;
+import io.ridgeline.core.TensorClass;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.immutables.value.Generated;
@@ -24,57 +29,42 @@ public final class ImmutableModel extends Model {
   private final String modelType;
   private final String source;
   private final int hiddenSize;
-  private final int layers;
-  private final int attentionHeads;
-  private final int kvHeads;
-  private final int headDim;
-  private final int intermediateSize;
   private final int vocabSize;
-  private final Model.FfnKind ffnKind;
+  private final ImmutableList<Layer> layers;
   private final Model.NormKind normKind;
   private final boolean tiedEmbeddings;
-  private final boolean qkvBias;
-  private final boolean denseBias;
   private final boolean embeddingNorm;
-  private final boolean qkNorm;
   private final Integer maxContext;
   private final Precision nativePrecision;
+  private final ImmutableMap<TensorClass, Precision> quantizedWeights;
+  private final int mtpLayers;
 
   private ImmutableModel(ImmutableModel.Builder builder) {
     this.id = builder.id;
     this.modelType = builder.modelType;
     this.source = builder.source;
     this.hiddenSize = builder.hiddenSize;
-    this.layers = builder.layers;
-    this.attentionHeads = builder.attentionHeads;
-    this.kvHeads = builder.kvHeads;
-    this.headDim = builder.headDim;
-    this.intermediateSize = builder.intermediateSize;
     this.vocabSize = builder.vocabSize;
-    this.ffnKind = builder.ffnKind;
-    this.normKind = builder.normKind;
+    this.layers = builder.layers.build();
     this.tiedEmbeddings = builder.tiedEmbeddings;
     this.maxContext = builder.maxContext;
-    if (builder.qkvBiasIsSet()) {
-      initShim.qkvBias(builder.qkvBias);
-    }
-    if (builder.denseBiasIsSet()) {
-      initShim.denseBias(builder.denseBias);
+    this.quantizedWeights = Maps.immutableEnumMap(builder.quantizedWeights.build());
+    if (builder.normKind != null) {
+      initShim.normKind(builder.normKind);
     }
     if (builder.embeddingNormIsSet()) {
       initShim.embeddingNorm(builder.embeddingNorm);
     }
-    if (builder.qkNormIsSet()) {
-      initShim.qkNorm(builder.qkNorm);
-    }
     if (builder.nativePrecision != null) {
       initShim.nativePrecision(builder.nativePrecision);
     }
-    this.qkvBias = initShim.qkvBias();
-    this.denseBias = initShim.denseBias();
+    if (builder.mtpLayersIsSet()) {
+      initShim.mtpLayers(builder.mtpLayers);
+    }
+    this.normKind = initShim.normKind();
     this.embeddingNorm = initShim.embeddingNorm();
-    this.qkNorm = initShim.qkNorm();
     this.nativePrecision = initShim.nativePrecision();
+    this.mtpLayers = initShim.mtpLayers();
     this.initShim = null;
   }
 
@@ -83,40 +73,28 @@ public final class ImmutableModel extends Model {
       String modelType,
       String source,
       int hiddenSize,
-      int layers,
-      int attentionHeads,
-      int kvHeads,
-      int headDim,
-      int intermediateSize,
       int vocabSize,
-      Model.FfnKind ffnKind,
+      ImmutableList<Layer> layers,
       Model.NormKind normKind,
       boolean tiedEmbeddings,
-      boolean qkvBias,
-      boolean denseBias,
       boolean embeddingNorm,
-      boolean qkNorm,
       Integer maxContext,
-      Precision nativePrecision) {
+      Precision nativePrecision,
+      ImmutableMap<TensorClass, Precision> quantizedWeights,
+      int mtpLayers) {
     this.id = id;
     this.modelType = modelType;
     this.source = source;
     this.hiddenSize = hiddenSize;
-    this.layers = layers;
-    this.attentionHeads = attentionHeads;
-    this.kvHeads = kvHeads;
-    this.headDim = headDim;
-    this.intermediateSize = intermediateSize;
     this.vocabSize = vocabSize;
-    this.ffnKind = ffnKind;
+    this.layers = layers;
     this.normKind = normKind;
     this.tiedEmbeddings = tiedEmbeddings;
-    this.qkvBias = qkvBias;
-    this.denseBias = denseBias;
     this.embeddingNorm = embeddingNorm;
-    this.qkNorm = qkNorm;
     this.maxContext = maxContext;
     this.nativePrecision = nativePrecision;
+    this.quantizedWeights = quantizedWeights;
+    this.mtpLayers = mtpLayers;
     this.initShim = null;
   }
 
@@ -128,42 +106,23 @@ public final class ImmutableModel extends Model {
 
   @Generated(from = "Model", generator = "Immutables")
   private final class InitShim {
-    private byte qkvBiasBuildStage = STAGE_UNINITIALIZED;
-    private boolean qkvBias;
+    private byte normKindBuildStage = STAGE_UNINITIALIZED;
+    private Model.NormKind normKind;
 
-    boolean qkvBias() {
-      if (qkvBiasBuildStage == STAGE_INITIALIZING) throw new IllegalStateException(formatInitCycleMessage());
-      if (qkvBiasBuildStage == STAGE_UNINITIALIZED) {
-        qkvBiasBuildStage = STAGE_INITIALIZING;
-        boolean computedValue = ImmutableModel.super.qkvBias();
-        this.qkvBias = computedValue;
-        qkvBiasBuildStage = STAGE_INITIALIZED;
+    Model.NormKind normKind() {
+      if (normKindBuildStage == STAGE_INITIALIZING) throw new IllegalStateException(formatInitCycleMessage());
+      if (normKindBuildStage == STAGE_UNINITIALIZED) {
+        normKindBuildStage = STAGE_INITIALIZING;
+        Model.NormKind computedValue = ImmutableModel.super.normKind();
+        this.normKind = Objects.requireNonNull(computedValue, "normKind");
+        normKindBuildStage = STAGE_INITIALIZED;
       }
-      return this.qkvBias;
+      return this.normKind;
     }
 
-    void qkvBias(boolean qkvBias) {
-      this.qkvBias = qkvBias;
-      qkvBiasBuildStage = STAGE_INITIALIZED;
-    }
-
-    private byte denseBiasBuildStage = STAGE_UNINITIALIZED;
-    private boolean denseBias;
-
-    boolean denseBias() {
-      if (denseBiasBuildStage == STAGE_INITIALIZING) throw new IllegalStateException(formatInitCycleMessage());
-      if (denseBiasBuildStage == STAGE_UNINITIALIZED) {
-        denseBiasBuildStage = STAGE_INITIALIZING;
-        boolean computedValue = ImmutableModel.super.denseBias();
-        this.denseBias = computedValue;
-        denseBiasBuildStage = STAGE_INITIALIZED;
-      }
-      return this.denseBias;
-    }
-
-    void denseBias(boolean denseBias) {
-      this.denseBias = denseBias;
-      denseBiasBuildStage = STAGE_INITIALIZED;
+    void normKind(Model.NormKind normKind) {
+      this.normKind = normKind;
+      normKindBuildStage = STAGE_INITIALIZED;
     }
 
     private byte embeddingNormBuildStage = STAGE_UNINITIALIZED;
@@ -185,25 +144,6 @@ public final class ImmutableModel extends Model {
       embeddingNormBuildStage = STAGE_INITIALIZED;
     }
 
-    private byte qkNormBuildStage = STAGE_UNINITIALIZED;
-    private boolean qkNorm;
-
-    boolean qkNorm() {
-      if (qkNormBuildStage == STAGE_INITIALIZING) throw new IllegalStateException(formatInitCycleMessage());
-      if (qkNormBuildStage == STAGE_UNINITIALIZED) {
-        qkNormBuildStage = STAGE_INITIALIZING;
-        boolean computedValue = ImmutableModel.super.qkNorm();
-        this.qkNorm = computedValue;
-        qkNormBuildStage = STAGE_INITIALIZED;
-      }
-      return this.qkNorm;
-    }
-
-    void qkNorm(boolean qkNorm) {
-      this.qkNorm = qkNorm;
-      qkNormBuildStage = STAGE_INITIALIZED;
-    }
-
     private byte nativePrecisionBuildStage = STAGE_UNINITIALIZED;
     private Precision nativePrecision;
 
@@ -223,13 +163,31 @@ public final class ImmutableModel extends Model {
       nativePrecisionBuildStage = STAGE_INITIALIZED;
     }
 
+    private byte mtpLayersBuildStage = STAGE_UNINITIALIZED;
+    private int mtpLayers;
+
+    int mtpLayers() {
+      if (mtpLayersBuildStage == STAGE_INITIALIZING) throw new IllegalStateException(formatInitCycleMessage());
+      if (mtpLayersBuildStage == STAGE_UNINITIALIZED) {
+        mtpLayersBuildStage = STAGE_INITIALIZING;
+        int computedValue = ImmutableModel.super.mtpLayers();
+        this.mtpLayers = computedValue;
+        mtpLayersBuildStage = STAGE_INITIALIZED;
+      }
+      return this.mtpLayers;
+    }
+
+    void mtpLayers(int mtpLayers) {
+      this.mtpLayers = mtpLayers;
+      mtpLayersBuildStage = STAGE_INITIALIZED;
+    }
+
     private String formatInitCycleMessage() {
       List<String> attributes = new ArrayList<>();
-      if (qkvBiasBuildStage == STAGE_INITIALIZING) attributes.add("qkvBias");
-      if (denseBiasBuildStage == STAGE_INITIALIZING) attributes.add("denseBias");
+      if (normKindBuildStage == STAGE_INITIALIZING) attributes.add("normKind");
       if (embeddingNormBuildStage == STAGE_INITIALIZING) attributes.add("embeddingNorm");
-      if (qkNormBuildStage == STAGE_INITIALIZING) attributes.add("qkNorm");
       if (nativePrecisionBuildStage == STAGE_INITIALIZING) attributes.add("nativePrecision");
+      if (mtpLayersBuildStage == STAGE_INITIALIZING) attributes.add("mtpLayers");
       return "Cannot build Model, attribute initializers form cycle " + attributes;
     }
   }
@@ -267,46 +225,6 @@ public final class ImmutableModel extends Model {
   }
 
   /**
-   *Transformer blocks ({@code num_hidden_layers}). 
-   */
-  @Override
-  public int layers() {
-    return layers;
-  }
-
-  /**
-   *Query heads. 
-   */
-  @Override
-  public int attentionHeads() {
-    return attentionHeads;
-  }
-
-  /**
-   *Key/value heads (equal to query heads for MHA, 1 for MQA). 
-   */
-  @Override
-  public int kvHeads() {
-    return kvHeads;
-  }
-
-  /**
-   *Per-head dimension; not always {@code hidden / heads}. 
-   */
-  @Override
-  public int headDim() {
-    return headDim;
-  }
-
-  /**
-   *FFN inner width. 
-   */
-  @Override
-  public int intermediateSize() {
-    return intermediateSize;
-  }
-
-  /**
    *Vocabulary size. 
    */
   @Override
@@ -315,11 +233,11 @@ public final class ImmutableModel extends Model {
   }
 
   /**
-   *Gated or plain FFN. 
+   *The blocks, in order. 
    */
   @Override
-  public Model.FfnKind ffnKind() {
-    return ffnKind;
+  public ImmutableList<Layer> layers() {
+    return layers;
   }
 
   /**
@@ -327,7 +245,10 @@ public final class ImmutableModel extends Model {
    */
   @Override
   public Model.NormKind normKind() {
-    return normKind;
+    InitShim shim = this.initShim;
+    return shim != null
+        ? shim.normKind()
+        : this.normKind;
   }
 
   /**
@@ -336,28 +257,6 @@ public final class ImmutableModel extends Model {
   @Override
   public boolean tiedEmbeddings() {
     return tiedEmbeddings;
-  }
-
-  /**
-   *Whether Q/K/V projections carry biases. 
-   */
-  @Override
-  public boolean qkvBias() {
-    InitShim shim = this.initShim;
-    return shim != null
-        ? shim.qkvBias()
-        : this.qkvBias;
-  }
-
-  /**
-   *Whether the output projection and the FFN matrices carry biases (BLOOM). 
-   */
-  @Override
-  public boolean denseBias() {
-    InitShim shim = this.initShim;
-    return shim != null
-        ? shim.denseBias()
-        : this.denseBias;
   }
 
   /**
@@ -372,17 +271,6 @@ public final class ImmutableModel extends Model {
   }
 
   /**
-   *Whether each layer normalises Q and K per head (Qwen3's {@code q_norm}/{@code k_norm}). 
-   */
-  @Override
-  public boolean qkNorm() {
-    InitShim shim = this.initShim;
-    return shim != null
-        ? shim.qkNorm()
-        : this.qkNorm;
-  }
-
-  /**
    *The longest context the configuration declares, if it declares one. 
    */
   @Override
@@ -391,7 +279,7 @@ public final class ImmutableModel extends Model {
   }
 
   /**
-   *The precision the checkpoint ships in ({@code torch_dtype}). 
+   *The precision the checkpoint's unquantised tensors ship in ({@code torch_dtype}). 
    */
   @Override
   public Precision nativePrecision() {
@@ -399,6 +287,25 @@ public final class ImmutableModel extends Model {
     return shim != null
         ? shim.nativePrecision()
         : this.nativePrecision;
+  }
+
+  /**
+   *Checkpoint weight precisions by tensor class from {@code quantization_config}. 
+   */
+  @Override
+  public ImmutableMap<TensorClass, Precision> quantizedWeights() {
+    return quantizedWeights;
+  }
+
+  /**
+   *Multi-token-prediction layers shipped beside the model (DeepSeek); not counted anywhere. 
+   */
+  @Override
+  public int mtpLayers() {
+    InitShim shim = this.initShim;
+    return shim != null
+        ? shim.mtpLayers()
+        : this.mtpLayers;
   }
 
   /**
@@ -415,21 +322,15 @@ public final class ImmutableModel extends Model {
         this.modelType,
         this.source,
         this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
         this.vocabSize,
-        this.ffnKind,
+        this.layers,
         this.normKind,
         this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
         this.embeddingNorm,
-        this.qkNorm,
         this.maxContext,
-        this.nativePrecision));
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
   }
 
   /**
@@ -446,21 +347,15 @@ public final class ImmutableModel extends Model {
         newValue,
         this.source,
         this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
         this.vocabSize,
-        this.ffnKind,
+        this.layers,
         this.normKind,
         this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
         this.embeddingNorm,
-        this.qkNorm,
         this.maxContext,
-        this.nativePrecision));
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
   }
 
   /**
@@ -477,21 +372,15 @@ public final class ImmutableModel extends Model {
         this.modelType,
         newValue,
         this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
         this.vocabSize,
-        this.ffnKind,
+        this.layers,
         this.normKind,
         this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
         this.embeddingNorm,
-        this.qkNorm,
         this.maxContext,
-        this.nativePrecision));
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
   }
 
   /**
@@ -507,171 +396,15 @@ public final class ImmutableModel extends Model {
         this.modelType,
         this.source,
         value,
+        this.vocabSize,
         this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
-        this.vocabSize,
-        this.ffnKind,
         this.normKind,
         this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
         this.embeddingNorm,
-        this.qkNorm,
         this.maxContext,
-        this.nativePrecision));
-  }
-
-  /**
-   * Copy the current immutable object by setting a value for the {@link Model#layers() layers} attribute.
-   * A value equality check is used to prevent copying of the same value by returning {@code this}.
-   * @param value A new value for layers
-   * @return A modified copy or the {@code this} object
-   */
-  public final ImmutableModel withLayers(int value) {
-    if (this.layers == value) return this;
-    return validate(new ImmutableModel(
-        this.id,
-        this.modelType,
-        this.source,
-        this.hiddenSize,
-        value,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
-        this.vocabSize,
-        this.ffnKind,
-        this.normKind,
-        this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
-        this.embeddingNorm,
-        this.qkNorm,
-        this.maxContext,
-        this.nativePrecision));
-  }
-
-  /**
-   * Copy the current immutable object by setting a value for the {@link Model#attentionHeads() attentionHeads} attribute.
-   * A value equality check is used to prevent copying of the same value by returning {@code this}.
-   * @param value A new value for attentionHeads
-   * @return A modified copy or the {@code this} object
-   */
-  public final ImmutableModel withAttentionHeads(int value) {
-    if (this.attentionHeads == value) return this;
-    return validate(new ImmutableModel(
-        this.id,
-        this.modelType,
-        this.source,
-        this.hiddenSize,
-        this.layers,
-        value,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
-        this.vocabSize,
-        this.ffnKind,
-        this.normKind,
-        this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
-        this.embeddingNorm,
-        this.qkNorm,
-        this.maxContext,
-        this.nativePrecision));
-  }
-
-  /**
-   * Copy the current immutable object by setting a value for the {@link Model#kvHeads() kvHeads} attribute.
-   * A value equality check is used to prevent copying of the same value by returning {@code this}.
-   * @param value A new value for kvHeads
-   * @return A modified copy or the {@code this} object
-   */
-  public final ImmutableModel withKvHeads(int value) {
-    if (this.kvHeads == value) return this;
-    return validate(new ImmutableModel(
-        this.id,
-        this.modelType,
-        this.source,
-        this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        value,
-        this.headDim,
-        this.intermediateSize,
-        this.vocabSize,
-        this.ffnKind,
-        this.normKind,
-        this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
-        this.embeddingNorm,
-        this.qkNorm,
-        this.maxContext,
-        this.nativePrecision));
-  }
-
-  /**
-   * Copy the current immutable object by setting a value for the {@link Model#headDim() headDim} attribute.
-   * A value equality check is used to prevent copying of the same value by returning {@code this}.
-   * @param value A new value for headDim
-   * @return A modified copy or the {@code this} object
-   */
-  public final ImmutableModel withHeadDim(int value) {
-    if (this.headDim == value) return this;
-    return validate(new ImmutableModel(
-        this.id,
-        this.modelType,
-        this.source,
-        this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        value,
-        this.intermediateSize,
-        this.vocabSize,
-        this.ffnKind,
-        this.normKind,
-        this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
-        this.embeddingNorm,
-        this.qkNorm,
-        this.maxContext,
-        this.nativePrecision));
-  }
-
-  /**
-   * Copy the current immutable object by setting a value for the {@link Model#intermediateSize() intermediateSize} attribute.
-   * A value equality check is used to prevent copying of the same value by returning {@code this}.
-   * @param value A new value for intermediateSize
-   * @return A modified copy or the {@code this} object
-   */
-  public final ImmutableModel withIntermediateSize(int value) {
-    if (this.intermediateSize == value) return this;
-    return validate(new ImmutableModel(
-        this.id,
-        this.modelType,
-        this.source,
-        this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        value,
-        this.vocabSize,
-        this.ffnKind,
-        this.normKind,
-        this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
-        this.embeddingNorm,
-        this.qkNorm,
-        this.maxContext,
-        this.nativePrecision));
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
   }
 
   /**
@@ -687,52 +420,63 @@ public final class ImmutableModel extends Model {
         this.modelType,
         this.source,
         this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
         value,
-        this.ffnKind,
+        this.layers,
         this.normKind,
         this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
         this.embeddingNorm,
-        this.qkNorm,
         this.maxContext,
-        this.nativePrecision));
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
   }
 
   /**
-   * Copy the current immutable object by setting a value for the {@link Model#ffnKind() ffnKind} attribute.
-   * A value equality check is used to prevent copying of the same value by returning {@code this}.
-   * @param value A new value for ffnKind
-   * @return A modified copy or the {@code this} object
+   * Copy the current immutable object with elements that replace the content of {@link Model#layers() layers}.
+   * @param elements The elements to set
+   * @return A modified copy of {@code this} object
    */
-  public final ImmutableModel withFfnKind(Model.FfnKind value) {
-    Model.FfnKind newValue = Objects.requireNonNull(value, "ffnKind");
-    if (this.ffnKind == newValue) return this;
+  public final ImmutableModel withLayers(Layer... elements) {
+    ImmutableList<Layer> newValue = ImmutableList.copyOf(elements);
     return validate(new ImmutableModel(
         this.id,
         this.modelType,
         this.source,
         this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
         this.vocabSize,
         newValue,
         this.normKind,
         this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
         this.embeddingNorm,
-        this.qkNorm,
         this.maxContext,
-        this.nativePrecision));
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
+  }
+
+  /**
+   * Copy the current immutable object with elements that replace the content of {@link Model#layers() layers}.
+   * A shallow reference equality check is used to prevent copying of the same value by returning {@code this}.
+   * @param elements An iterable of layers elements to set
+   * @return A modified copy or {@code this} if not changed
+   */
+  public final ImmutableModel withLayers(Iterable<? extends Layer> elements) {
+    if (this.layers == elements) return this;
+    ImmutableList<Layer> newValue = ImmutableList.copyOf(elements);
+    return validate(new ImmutableModel(
+        this.id,
+        this.modelType,
+        this.source,
+        this.hiddenSize,
+        this.vocabSize,
+        newValue,
+        this.normKind,
+        this.tiedEmbeddings,
+        this.embeddingNorm,
+        this.maxContext,
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
   }
 
   /**
@@ -749,21 +493,15 @@ public final class ImmutableModel extends Model {
         this.modelType,
         this.source,
         this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
         this.vocabSize,
-        this.ffnKind,
+        this.layers,
         newValue,
         this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
         this.embeddingNorm,
-        this.qkNorm,
         this.maxContext,
-        this.nativePrecision));
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
   }
 
   /**
@@ -779,81 +517,15 @@ public final class ImmutableModel extends Model {
         this.modelType,
         this.source,
         this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
         this.vocabSize,
-        this.ffnKind,
+        this.layers,
         this.normKind,
         value,
-        this.qkvBias,
-        this.denseBias,
         this.embeddingNorm,
-        this.qkNorm,
         this.maxContext,
-        this.nativePrecision));
-  }
-
-  /**
-   * Copy the current immutable object by setting a value for the {@link Model#qkvBias() qkvBias} attribute.
-   * A value equality check is used to prevent copying of the same value by returning {@code this}.
-   * @param value A new value for qkvBias
-   * @return A modified copy or the {@code this} object
-   */
-  public final ImmutableModel withQkvBias(boolean value) {
-    if (this.qkvBias == value) return this;
-    return validate(new ImmutableModel(
-        this.id,
-        this.modelType,
-        this.source,
-        this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
-        this.vocabSize,
-        this.ffnKind,
-        this.normKind,
-        this.tiedEmbeddings,
-        value,
-        this.denseBias,
-        this.embeddingNorm,
-        this.qkNorm,
-        this.maxContext,
-        this.nativePrecision));
-  }
-
-  /**
-   * Copy the current immutable object by setting a value for the {@link Model#denseBias() denseBias} attribute.
-   * A value equality check is used to prevent copying of the same value by returning {@code this}.
-   * @param value A new value for denseBias
-   * @return A modified copy or the {@code this} object
-   */
-  public final ImmutableModel withDenseBias(boolean value) {
-    if (this.denseBias == value) return this;
-    return validate(new ImmutableModel(
-        this.id,
-        this.modelType,
-        this.source,
-        this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
-        this.vocabSize,
-        this.ffnKind,
-        this.normKind,
-        this.tiedEmbeddings,
-        this.qkvBias,
-        value,
-        this.embeddingNorm,
-        this.qkNorm,
-        this.maxContext,
-        this.nativePrecision));
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
   }
 
   /**
@@ -869,51 +541,15 @@ public final class ImmutableModel extends Model {
         this.modelType,
         this.source,
         this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
         this.vocabSize,
-        this.ffnKind,
+        this.layers,
         this.normKind,
         this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
-        value,
-        this.qkNorm,
-        this.maxContext,
-        this.nativePrecision));
-  }
-
-  /**
-   * Copy the current immutable object by setting a value for the {@link Model#qkNorm() qkNorm} attribute.
-   * A value equality check is used to prevent copying of the same value by returning {@code this}.
-   * @param value A new value for qkNorm
-   * @return A modified copy or the {@code this} object
-   */
-  public final ImmutableModel withQkNorm(boolean value) {
-    if (this.qkNorm == value) return this;
-    return validate(new ImmutableModel(
-        this.id,
-        this.modelType,
-        this.source,
-        this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
-        this.vocabSize,
-        this.ffnKind,
-        this.normKind,
-        this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
-        this.embeddingNorm,
         value,
         this.maxContext,
-        this.nativePrecision));
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
   }
 
   /**
@@ -929,21 +565,15 @@ public final class ImmutableModel extends Model {
         this.modelType,
         this.source,
         this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
         this.vocabSize,
-        this.ffnKind,
+        this.layers,
         this.normKind,
         this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
         this.embeddingNorm,
-        this.qkNorm,
         newValue,
-        this.nativePrecision));
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
   }
 
   /**
@@ -960,21 +590,15 @@ public final class ImmutableModel extends Model {
         this.modelType,
         this.source,
         this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
         this.vocabSize,
-        this.ffnKind,
+        this.layers,
         this.normKind,
         this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
         this.embeddingNorm,
-        this.qkNorm,
         value,
-        this.nativePrecision));
+        this.nativePrecision,
+        this.quantizedWeights,
+        this.mtpLayers));
   }
 
   /**
@@ -991,21 +615,65 @@ public final class ImmutableModel extends Model {
         this.modelType,
         this.source,
         this.hiddenSize,
-        this.layers,
-        this.attentionHeads,
-        this.kvHeads,
-        this.headDim,
-        this.intermediateSize,
         this.vocabSize,
-        this.ffnKind,
+        this.layers,
         this.normKind,
         this.tiedEmbeddings,
-        this.qkvBias,
-        this.denseBias,
         this.embeddingNorm,
-        this.qkNorm,
         this.maxContext,
-        newValue));
+        newValue,
+        this.quantizedWeights,
+        this.mtpLayers));
+  }
+
+  /**
+   * Copy the current immutable object by replacing the {@link Model#quantizedWeights() quantizedWeights} map with the specified map.
+   * Nulls are not permitted as keys or values.
+   * A shallow reference equality check is used to prevent copying of the same value by returning {@code this}.
+   * @param entries The entries to replace the quantizedWeights map
+   * @return A modified copy or {@code this} if not changed
+   */
+  public final ImmutableModel withQuantizedWeights(Map<TensorClass, ? extends Precision> entries) {
+    if (this.quantizedWeights == entries) return this;
+    ImmutableMap<TensorClass, Precision> newValue = Maps.immutableEnumMap(entries);
+    return validate(new ImmutableModel(
+        this.id,
+        this.modelType,
+        this.source,
+        this.hiddenSize,
+        this.vocabSize,
+        this.layers,
+        this.normKind,
+        this.tiedEmbeddings,
+        this.embeddingNorm,
+        this.maxContext,
+        this.nativePrecision,
+        newValue,
+        this.mtpLayers));
+  }
+
+  /**
+   * Copy the current immutable object by setting a value for the {@link Model#mtpLayers() mtpLayers} attribute.
+   * A value equality check is used to prevent copying of the same value by returning {@code this}.
+   * @param value A new value for mtpLayers
+   * @return A modified copy or the {@code this} object
+   */
+  public final ImmutableModel withMtpLayers(int value) {
+    if (this.mtpLayers == value) return this;
+    return validate(new ImmutableModel(
+        this.id,
+        this.modelType,
+        this.source,
+        this.hiddenSize,
+        this.vocabSize,
+        this.layers,
+        this.normKind,
+        this.tiedEmbeddings,
+        this.embeddingNorm,
+        this.maxContext,
+        this.nativePrecision,
+        this.quantizedWeights,
+        value));
   }
 
   /**
@@ -1024,25 +692,19 @@ public final class ImmutableModel extends Model {
         && modelType.equals(another.modelType)
         && source.equals(another.source)
         && hiddenSize == another.hiddenSize
-        && layers == another.layers
-        && attentionHeads == another.attentionHeads
-        && kvHeads == another.kvHeads
-        && headDim == another.headDim
-        && intermediateSize == another.intermediateSize
         && vocabSize == another.vocabSize
-        && ffnKind.equals(another.ffnKind)
+        && layers.equals(another.layers)
         && normKind.equals(another.normKind)
         && tiedEmbeddings == another.tiedEmbeddings
-        && qkvBias == another.qkvBias
-        && denseBias == another.denseBias
         && embeddingNorm == another.embeddingNorm
-        && qkNorm == another.qkNorm
         && Objects.equals(maxContext, another.maxContext)
-        && nativePrecision.equals(another.nativePrecision);
+        && nativePrecision.equals(another.nativePrecision)
+        && quantizedWeights.equals(another.quantizedWeights)
+        && mtpLayers == another.mtpLayers;
   }
 
   /**
-   * Computes a hash code from attributes: {@code id}, {@code modelType}, {@code source}, {@code hiddenSize}, {@code layers}, {@code attentionHeads}, {@code kvHeads}, {@code headDim}, {@code intermediateSize}, {@code vocabSize}, {@code ffnKind}, {@code normKind}, {@code tiedEmbeddings}, {@code qkvBias}, {@code denseBias}, {@code embeddingNorm}, {@code qkNorm}, {@code maxContext}, {@code nativePrecision}.
+   * Computes a hash code from attributes: {@code id}, {@code modelType}, {@code source}, {@code hiddenSize}, {@code vocabSize}, {@code layers}, {@code normKind}, {@code tiedEmbeddings}, {@code embeddingNorm}, {@code maxContext}, {@code nativePrecision}, {@code quantizedWeights}, {@code mtpLayers}.
    * @return hashCode value
    */
   @Override
@@ -1052,22 +714,75 @@ public final class ImmutableModel extends Model {
     h += (h << 5) + modelType.hashCode();
     h += (h << 5) + source.hashCode();
     h += (h << 5) + hiddenSize;
-    h += (h << 5) + layers;
-    h += (h << 5) + attentionHeads;
-    h += (h << 5) + kvHeads;
-    h += (h << 5) + headDim;
-    h += (h << 5) + intermediateSize;
     h += (h << 5) + vocabSize;
-    h += (h << 5) + ffnKind.hashCode();
+    h += (h << 5) + layers.hashCode();
     h += (h << 5) + normKind.hashCode();
     h += (h << 5) + Booleans.hashCode(tiedEmbeddings);
-    h += (h << 5) + Booleans.hashCode(qkvBias);
-    h += (h << 5) + Booleans.hashCode(denseBias);
     h += (h << 5) + Booleans.hashCode(embeddingNorm);
-    h += (h << 5) + Booleans.hashCode(qkNorm);
     h += (h << 5) + Objects.hashCode(maxContext);
     h += (h << 5) + nativePrecision.hashCode();
+    h += (h << 5) + quantizedWeights.hashCode();
+    h += (h << 5) + mtpLayers;
     return h;
+  }
+
+  @SuppressWarnings("Immutable")
+  private transient volatile long lazyInitBitmap;
+
+  private static final long LAYER_GROUPS_LAZY_INIT_BIT = 0x1L;
+
+  @SuppressWarnings("Immutable")
+  private transient Map<Layer, Integer> layerGroups;
+
+  /**
+   * {@inheritDoc}
+   * <p>
+   * Returns a lazily initialized value of the {@link Model#layerGroups() layerGroups} attribute.
+   * Initialized once and only once and stored for subsequent access with proper synchronization.
+   * In case of any exception or error thrown by the lazy value initializer,
+   * the result will not be memoised (i.e. remembered) and on next call computation
+   * will be attempted again.
+   * @return A lazily initialized value of the {@code layerGroups} attribute
+   */
+  @Override
+  public Map<Layer, Integer> layerGroups() {
+    if ((lazyInitBitmap & LAYER_GROUPS_LAZY_INIT_BIT) == 0) {
+      synchronized (this) {
+        if ((lazyInitBitmap & LAYER_GROUPS_LAZY_INIT_BIT) == 0) {
+          this.layerGroups = Objects.requireNonNull(super.layerGroups(), "layerGroups");
+          lazyInitBitmap |= LAYER_GROUPS_LAZY_INIT_BIT;
+        }
+      }
+    }
+    return layerGroups;
+  }
+
+  private static final long PARAMETERS_BY_CLASS_LAZY_INIT_BIT = 0x2L;
+
+  @SuppressWarnings("Immutable")
+  private transient Map<TensorClass, Double> parametersByClass;
+
+  /**
+   * {@inheritDoc}
+   * <p>
+   * Returns a lazily initialized value of the {@link Model#parametersByClass() parametersByClass} attribute.
+   * Initialized once and only once and stored for subsequent access with proper synchronization.
+   * In case of any exception or error thrown by the lazy value initializer,
+   * the result will not be memoised (i.e. remembered) and on next call computation
+   * will be attempted again.
+   * @return A lazily initialized value of the {@code parametersByClass} attribute
+   */
+  @Override
+  public Map<TensorClass, Double> parametersByClass() {
+    if ((lazyInitBitmap & PARAMETERS_BY_CLASS_LAZY_INIT_BIT) == 0) {
+      synchronized (this) {
+        if ((lazyInitBitmap & PARAMETERS_BY_CLASS_LAZY_INIT_BIT) == 0) {
+          this.parametersByClass = Objects.requireNonNull(super.parametersByClass(), "parametersByClass");
+          lazyInitBitmap |= PARAMETERS_BY_CLASS_LAZY_INIT_BIT;
+        }
+      }
+    }
+    return parametersByClass;
   }
 
   private static ImmutableModel validate(ImmutableModel instance) {
@@ -1099,21 +814,15 @@ public final class ImmutableModel extends Model {
    *    .modelType(String) // required {@link Model#modelType() modelType}
    *    .source(String) // required {@link Model#source() source}
    *    .hiddenSize(int) // required {@link Model#hiddenSize() hiddenSize}
-   *    .layers(int) // required {@link Model#layers() layers}
-   *    .attentionHeads(int) // required {@link Model#attentionHeads() attentionHeads}
-   *    .kvHeads(int) // required {@link Model#kvHeads() kvHeads}
-   *    .headDim(int) // required {@link Model#headDim() headDim}
-   *    .intermediateSize(int) // required {@link Model#intermediateSize() intermediateSize}
    *    .vocabSize(int) // required {@link Model#vocabSize() vocabSize}
-   *    .ffnKind(io.ridgeline.models.Model.FfnKind) // required {@link Model#ffnKind() ffnKind}
-   *    .normKind(io.ridgeline.models.Model.NormKind) // required {@link Model#normKind() normKind}
+   *    .addLayer|addAllLayers(io.ridgeline.models.Layer) // {@link Model#layers() layers} elements
+   *    .normKind(io.ridgeline.models.Model.NormKind) // optional {@link Model#normKind() normKind}
    *    .tiedEmbeddings(boolean) // required {@link Model#tiedEmbeddings() tiedEmbeddings}
-   *    .qkvBias(boolean) // optional {@link Model#qkvBias() qkvBias}
-   *    .denseBias(boolean) // optional {@link Model#denseBias() denseBias}
    *    .embeddingNorm(boolean) // optional {@link Model#embeddingNorm() embeddingNorm}
-   *    .qkNorm(boolean) // optional {@link Model#qkNorm() qkNorm}
    *    .maxContext(Optional&lt;Integer&gt;) // optional {@link Model#maxContext() maxContext}
    *    .nativePrecision(io.ridgeline.core.Precision) // optional {@link Model#nativePrecision() nativePrecision}
+   *    .putQuantizedWeight|putAllQuantizedWeights(io.ridgeline.core.TensorClass =&gt; io.ridgeline.core.Precision) // {@link Model#quantizedWeights() quantizedWeights} mappings
+   *    .mtpLayers(int) // optional {@link Model#mtpLayers() mtpLayers}
    *    .build();
    * </pre>
    * @return A new ImmutableModel builder
@@ -1135,41 +844,26 @@ public final class ImmutableModel extends Model {
     private static final long INIT_BIT_MODEL_TYPE = 0x2L;
     private static final long INIT_BIT_SOURCE = 0x4L;
     private static final long INIT_BIT_HIDDEN_SIZE = 0x8L;
-    private static final long INIT_BIT_LAYERS = 0x10L;
-    private static final long INIT_BIT_ATTENTION_HEADS = 0x20L;
-    private static final long INIT_BIT_KV_HEADS = 0x40L;
-    private static final long INIT_BIT_HEAD_DIM = 0x80L;
-    private static final long INIT_BIT_INTERMEDIATE_SIZE = 0x100L;
-    private static final long INIT_BIT_VOCAB_SIZE = 0x200L;
-    private static final long INIT_BIT_FFN_KIND = 0x400L;
-    private static final long INIT_BIT_NORM_KIND = 0x800L;
-    private static final long INIT_BIT_TIED_EMBEDDINGS = 0x1000L;
-    private static final long OPT_BIT_QKV_BIAS = 0x1L;
-    private static final long OPT_BIT_DENSE_BIAS = 0x2L;
-    private static final long OPT_BIT_EMBEDDING_NORM = 0x4L;
-    private static final long OPT_BIT_QK_NORM = 0x8L;
-    private long initBits = 0x1fffL;
+    private static final long INIT_BIT_VOCAB_SIZE = 0x10L;
+    private static final long INIT_BIT_TIED_EMBEDDINGS = 0x20L;
+    private static final long OPT_BIT_EMBEDDING_NORM = 0x1L;
+    private static final long OPT_BIT_MTP_LAYERS = 0x2L;
+    private long initBits = 0x3fL;
     private long optBits;
 
     private String id;
     private String modelType;
     private String source;
     private int hiddenSize;
-    private int layers;
-    private int attentionHeads;
-    private int kvHeads;
-    private int headDim;
-    private int intermediateSize;
     private int vocabSize;
-    private Model.FfnKind ffnKind;
+    private ImmutableList.Builder<Layer> layers = ImmutableList.builder();
     private Model.NormKind normKind;
     private boolean tiedEmbeddings;
-    private boolean qkvBias;
-    private boolean denseBias;
     private boolean embeddingNorm;
-    private boolean qkNorm;
     private Integer maxContext;
     private Precision nativePrecision;
+    private ImmutableMap.Builder<TensorClass, Precision> quantizedWeights = ImmutableMap.builder();
+    private int mtpLayers;
 
     private Builder() {
     }
@@ -1178,6 +872,7 @@ public final class ImmutableModel extends Model {
      * Fill a builder with attribute values from the provided {@code Model} instance.
      * Regular attribute values will be replaced with those from the given instance.
      * Absent optional values will not replace present values.
+     * Collection elements and entries will be added, not replaced.
      * @param instance The instance from which to copy values
      * @return {@code this} builder for use in a chained invocation
      */
@@ -1188,24 +883,18 @@ public final class ImmutableModel extends Model {
       this.modelType(instance.modelType());
       this.source(instance.source());
       this.hiddenSize(instance.hiddenSize());
-      this.layers(instance.layers());
-      this.attentionHeads(instance.attentionHeads());
-      this.kvHeads(instance.kvHeads());
-      this.headDim(instance.headDim());
-      this.intermediateSize(instance.intermediateSize());
       this.vocabSize(instance.vocabSize());
-      this.ffnKind(instance.ffnKind());
+      addAllLayers(instance.layers());
       this.normKind(instance.normKind());
       this.tiedEmbeddings(instance.tiedEmbeddings());
-      this.qkvBias(instance.qkvBias());
-      this.denseBias(instance.denseBias());
       this.embeddingNorm(instance.embeddingNorm());
-      this.qkNorm(instance.qkNorm());
       Optional<Integer> maxContextOptional = instance.maxContext();
       if (maxContextOptional.isPresent()) {
         maxContext(maxContextOptional);
       }
       this.nativePrecision(instance.nativePrecision());
+      putAllQuantizedWeights(instance.quantizedWeights());
+      this.mtpLayers(instance.mtpLayers());
       return this;
     }
 
@@ -1258,66 +947,6 @@ public final class ImmutableModel extends Model {
     }
 
     /**
-     * Initializes the value for the {@link Model#layers() layers} attribute.
-     * @param layers The value for layers 
-     * @return {@code this} builder for use in a chained invocation
-     */
-    @CanIgnoreReturnValue 
-    public final Builder layers(int layers) {
-      this.layers = layers;
-      initBits &= ~INIT_BIT_LAYERS;
-      return this;
-    }
-
-    /**
-     * Initializes the value for the {@link Model#attentionHeads() attentionHeads} attribute.
-     * @param attentionHeads The value for attentionHeads 
-     * @return {@code this} builder for use in a chained invocation
-     */
-    @CanIgnoreReturnValue 
-    public final Builder attentionHeads(int attentionHeads) {
-      this.attentionHeads = attentionHeads;
-      initBits &= ~INIT_BIT_ATTENTION_HEADS;
-      return this;
-    }
-
-    /**
-     * Initializes the value for the {@link Model#kvHeads() kvHeads} attribute.
-     * @param kvHeads The value for kvHeads 
-     * @return {@code this} builder for use in a chained invocation
-     */
-    @CanIgnoreReturnValue 
-    public final Builder kvHeads(int kvHeads) {
-      this.kvHeads = kvHeads;
-      initBits &= ~INIT_BIT_KV_HEADS;
-      return this;
-    }
-
-    /**
-     * Initializes the value for the {@link Model#headDim() headDim} attribute.
-     * @param headDim The value for headDim 
-     * @return {@code this} builder for use in a chained invocation
-     */
-    @CanIgnoreReturnValue 
-    public final Builder headDim(int headDim) {
-      this.headDim = headDim;
-      initBits &= ~INIT_BIT_HEAD_DIM;
-      return this;
-    }
-
-    /**
-     * Initializes the value for the {@link Model#intermediateSize() intermediateSize} attribute.
-     * @param intermediateSize The value for intermediateSize 
-     * @return {@code this} builder for use in a chained invocation
-     */
-    @CanIgnoreReturnValue 
-    public final Builder intermediateSize(int intermediateSize) {
-      this.intermediateSize = intermediateSize;
-      initBits &= ~INIT_BIT_INTERMEDIATE_SIZE;
-      return this;
-    }
-
-    /**
      * Initializes the value for the {@link Model#vocabSize() vocabSize} attribute.
      * @param vocabSize The value for vocabSize 
      * @return {@code this} builder for use in a chained invocation
@@ -1330,26 +959,59 @@ public final class ImmutableModel extends Model {
     }
 
     /**
-     * Initializes the value for the {@link Model#ffnKind() ffnKind} attribute.
-     * @param ffnKind The value for ffnKind 
+     * Adds one element to {@link Model#layers() layers} list.
+     * @param element A layers element
      * @return {@code this} builder for use in a chained invocation
      */
     @CanIgnoreReturnValue 
-    public final Builder ffnKind(Model.FfnKind ffnKind) {
-      this.ffnKind = Objects.requireNonNull(ffnKind, "ffnKind");
-      initBits &= ~INIT_BIT_FFN_KIND;
+    public final Builder addLayer(Layer element) {
+      this.layers.add(element);
+      return this;
+    }
+
+    /**
+     * Adds elements to {@link Model#layers() layers} list.
+     * @param elements An array of layers elements
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder addLayers(Layer... elements) {
+      this.layers.add(elements);
+      return this;
+    }
+
+
+    /**
+     * Sets or replaces all elements for {@link Model#layers() layers} list.
+     * @param elements An iterable of layers elements
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder layers(Iterable<? extends Layer> elements) {
+      this.layers = ImmutableList.builder();
+      return addAllLayers(elements);
+    }
+
+    /**
+     * Adds elements to {@link Model#layers() layers} list.
+     * @param elements An iterable of layers elements
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder addAllLayers(Iterable<? extends Layer> elements) {
+      this.layers.addAll(elements);
       return this;
     }
 
     /**
      * Initializes the value for the {@link Model#normKind() normKind} attribute.
+     * <p><em>If not set, this attribute will have a default value as returned by the initializer of {@link Model#normKind() normKind}.</em>
      * @param normKind The value for normKind 
      * @return {@code this} builder for use in a chained invocation
      */
     @CanIgnoreReturnValue 
     public final Builder normKind(Model.NormKind normKind) {
       this.normKind = Objects.requireNonNull(normKind, "normKind");
-      initBits &= ~INIT_BIT_NORM_KIND;
       return this;
     }
 
@@ -1366,32 +1028,6 @@ public final class ImmutableModel extends Model {
     }
 
     /**
-     * Initializes the value for the {@link Model#qkvBias() qkvBias} attribute.
-     * <p><em>If not set, this attribute will have a default value as returned by the initializer of {@link Model#qkvBias() qkvBias}.</em>
-     * @param qkvBias The value for qkvBias 
-     * @return {@code this} builder for use in a chained invocation
-     */
-    @CanIgnoreReturnValue 
-    public final Builder qkvBias(boolean qkvBias) {
-      this.qkvBias = qkvBias;
-      optBits |= OPT_BIT_QKV_BIAS;
-      return this;
-    }
-
-    /**
-     * Initializes the value for the {@link Model#denseBias() denseBias} attribute.
-     * <p><em>If not set, this attribute will have a default value as returned by the initializer of {@link Model#denseBias() denseBias}.</em>
-     * @param denseBias The value for denseBias 
-     * @return {@code this} builder for use in a chained invocation
-     */
-    @CanIgnoreReturnValue 
-    public final Builder denseBias(boolean denseBias) {
-      this.denseBias = denseBias;
-      optBits |= OPT_BIT_DENSE_BIAS;
-      return this;
-    }
-
-    /**
      * Initializes the value for the {@link Model#embeddingNorm() embeddingNorm} attribute.
      * <p><em>If not set, this attribute will have a default value as returned by the initializer of {@link Model#embeddingNorm() embeddingNorm}.</em>
      * @param embeddingNorm The value for embeddingNorm 
@@ -1401,19 +1037,6 @@ public final class ImmutableModel extends Model {
     public final Builder embeddingNorm(boolean embeddingNorm) {
       this.embeddingNorm = embeddingNorm;
       optBits |= OPT_BIT_EMBEDDING_NORM;
-      return this;
-    }
-
-    /**
-     * Initializes the value for the {@link Model#qkNorm() qkNorm} attribute.
-     * <p><em>If not set, this attribute will have a default value as returned by the initializer of {@link Model#qkNorm() qkNorm}.</em>
-     * @param qkNorm The value for qkNorm 
-     * @return {@code this} builder for use in a chained invocation
-     */
-    @CanIgnoreReturnValue 
-    public final Builder qkNorm(boolean qkNorm) {
-      this.qkNorm = qkNorm;
-      optBits |= OPT_BIT_QK_NORM;
       return this;
     }
 
@@ -1452,6 +1075,64 @@ public final class ImmutableModel extends Model {
     }
 
     /**
+     * Put one entry to the {@link Model#quantizedWeights() quantizedWeights} map.
+     * @param key The key in the quantizedWeights map
+     * @param value The associated value in the quantizedWeights map
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder putQuantizedWeight(TensorClass key, Precision value) {
+      this.quantizedWeights.put(key, value);
+      return this;
+    }
+
+    /**
+     * Put one entry to the {@link Model#quantizedWeights() quantizedWeights} map. Nulls are not permitted
+     * @param entry The key and value entry
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder putQuantizedWeight(Map.Entry<TensorClass, ? extends Precision> entry) {
+      this.quantizedWeights.put(entry);
+      return this;
+    }
+
+    /**
+     * Sets or replaces all mappings from the specified map as entries for the {@link Model#quantizedWeights() quantizedWeights} map. Nulls are not permitted
+     * @param entries The entries that will be added to the quantizedWeights map
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder quantizedWeights(Map<TensorClass, ? extends Precision> entries) {
+      this.quantizedWeights = ImmutableMap.builder();
+      return putAllQuantizedWeights(entries);
+    }
+
+    /**
+     * Put all mappings from the specified map as entries to {@link Model#quantizedWeights() quantizedWeights} map. Nulls are not permitted
+     * @param entries The entries that will be added to the quantizedWeights map
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder putAllQuantizedWeights(Map<TensorClass, ? extends Precision> entries) {
+      this.quantizedWeights.putAll(entries);
+      return this;
+    }
+
+    /**
+     * Initializes the value for the {@link Model#mtpLayers() mtpLayers} attribute.
+     * <p><em>If not set, this attribute will have a default value as returned by the initializer of {@link Model#mtpLayers() mtpLayers}.</em>
+     * @param mtpLayers The value for mtpLayers 
+     * @return {@code this} builder for use in a chained invocation
+     */
+    @CanIgnoreReturnValue 
+    public final Builder mtpLayers(int mtpLayers) {
+      this.mtpLayers = mtpLayers;
+      optBits |= OPT_BIT_MTP_LAYERS;
+      return this;
+    }
+
+    /**
      * Builds a new {@link ImmutableModel ImmutableModel}.
      * @return An immutable instance of Model
      * @throws java.lang.IllegalStateException if any required attributes are missing
@@ -1463,20 +1144,12 @@ public final class ImmutableModel extends Model {
       return ImmutableModel.validate(new ImmutableModel(this));
     }
 
-    private boolean qkvBiasIsSet() {
-      return (optBits & OPT_BIT_QKV_BIAS) != 0;
-    }
-
-    private boolean denseBiasIsSet() {
-      return (optBits & OPT_BIT_DENSE_BIAS) != 0;
-    }
-
     private boolean embeddingNormIsSet() {
       return (optBits & OPT_BIT_EMBEDDING_NORM) != 0;
     }
 
-    private boolean qkNormIsSet() {
-      return (optBits & OPT_BIT_QK_NORM) != 0;
+    private boolean mtpLayersIsSet() {
+      return (optBits & OPT_BIT_MTP_LAYERS) != 0;
     }
 
     private String formatRequiredAttributesMessage() {
@@ -1485,14 +1158,7 @@ public final class ImmutableModel extends Model {
       if ((initBits & INIT_BIT_MODEL_TYPE) != 0) attributes.add("modelType");
       if ((initBits & INIT_BIT_SOURCE) != 0) attributes.add("source");
       if ((initBits & INIT_BIT_HIDDEN_SIZE) != 0) attributes.add("hiddenSize");
-      if ((initBits & INIT_BIT_LAYERS) != 0) attributes.add("layers");
-      if ((initBits & INIT_BIT_ATTENTION_HEADS) != 0) attributes.add("attentionHeads");
-      if ((initBits & INIT_BIT_KV_HEADS) != 0) attributes.add("kvHeads");
-      if ((initBits & INIT_BIT_HEAD_DIM) != 0) attributes.add("headDim");
-      if ((initBits & INIT_BIT_INTERMEDIATE_SIZE) != 0) attributes.add("intermediateSize");
       if ((initBits & INIT_BIT_VOCAB_SIZE) != 0) attributes.add("vocabSize");
-      if ((initBits & INIT_BIT_FFN_KIND) != 0) attributes.add("ffnKind");
-      if ((initBits & INIT_BIT_NORM_KIND) != 0) attributes.add("normKind");
       if ((initBits & INIT_BIT_TIED_EMBEDDINGS) != 0) attributes.add("tiedEmbeddings");
       return "Cannot build Model, some of required attributes are not set " + attributes;
     }

@@ -19,6 +19,7 @@ import io.ridgeline.core.Roofline;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Interconnect;
 import io.ridgeline.models.Model;
+import io.ridgeline.models.Routing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -75,10 +76,16 @@ public abstract class RooflineModel {
     return 1;
   }
 
-  /** Weight, KV-cache and activation precisions. */
+  /** Weight, KV-cache and activation precisions; the checkpoint's own by default. */
   @Value.Default
   public Precisions precisions() {
-    return Precisions.bf16();
+    return model().defaultPrecisions();
+  }
+
+  /** How tokens spread over MoE experts; uniform by default. */
+  @Value.Default
+  public Routing routing() {
+    return Routing.uniform();
   }
 
   /** Achieved fractions of peak and bandwidth; {@link Efficiency#ideal()} by default. */
@@ -92,7 +99,7 @@ public abstract class RooflineModel {
     return ImmutableRooflineModel.builder();
   }
 
-  /** {@code model} on one {@code chip}, bf16, ideal efficiency. */
+  /** {@code model} on one {@code chip}, the checkpoint's precisions, ideal efficiency. */
   public static RooflineModel of(Model model, Chip chip) {
     return builder().model(model).chip(chip).build();
   }
@@ -150,7 +157,7 @@ public abstract class RooflineModel {
    * @throws IllegalArgumentException when batch or prompt length is not positive
    */
   public StepResult prefill(int batch, int promptTokens) {
-    Phase prefill = model().prefill(batch, promptTokens, precisions());
+    Phase prefill = model().prefill(batch, promptTokens, precisions(), routing());
     StepResult r = evaluate(List.of(prefill), (double) batch * promptTokens, "prefill");
     if (r.phases().size() == 1) {
       return r;
@@ -185,13 +192,13 @@ public abstract class RooflineModel {
     return b.build();
   }
 
-  /** One chip's share of {@code op}: 1/tp of everything, KV traffic 1/min(tp, KV heads). */
+  /** One chip's share of {@code op}: 1/tp of everything, KV traffic 1/min(tp, its KV shards). */
   private Operation perChip(Operation op) {
     int tp = tensorParallel();
     if (tp == 1) {
       return op;
     }
-    double kvShare = 1.0 / Math.min(tp, model().kvHeads());
+    double kvShare = 1.0 / Math.min(tp, op.kvShards());
     ImmutableMap.Builder<DataKind, Bytes> bytes = ImmutableMap.builder();
     for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
       boolean kv = e.getKey() == DataKind.KV_READ || e.getKey() == DataKind.KV_WRITE;
@@ -203,13 +210,13 @@ public abstract class RooflineModel {
   }
 
   /**
-   * The 2 all-reduces per layer of {@code tokens} hidden vectors: per chip, a ring sends
+   * The all-reduces (one per attention, mixer or FFN sub-block) of {@code tokens} hidden vectors: per chip, a ring sends
    * 2·(tp−1)/tp of each message; a tree pays 2·⌈log2 tp⌉ latency hops; the reduction adds one FLOP
    * per received element.
    */
   private Operation allReduces(double tokens) {
     int tp = tensorParallel();
-    double count = 2.0 * model().layers();
+    double count = model().allReducesPerForward();
     Precision a = precisions().activations();
     double message = tokens * model().hiddenSize();
     double sentElements = count * message * 2.0 * (tp - 1) / tp;
@@ -224,34 +231,24 @@ public abstract class RooflineModel {
   }
 
   /**
-   * Memory per chip for {@code batch} sequences of {@code context} tokens: weights / tp, KV cache /
-   * min(tp, KV heads), and a workspace for the activations of the largest step: a prefill chunk of
-   * {@code min(batch × context, 8192)} tokens through one layer (input, Q/K/V, attention out, FFN
-   * inner, at activation precision, split by tp) plus fp32 logits for the batch.
+   * Memory per chip for {@code batch} sequences of {@code context} tokens: weights / tp (each
+   * tensor class at its precision), every layer's cache or state split over min(tp, its shards),
+   * and a workspace for the activations of the largest step: a prefill chunk of {@code min(batch ×
+   * context, 8192)} tokens through the widest layer (residual stream plus mixer and FFN widths, split
+   * by tp) plus fp32 logits for the batch.
    */
   public MemoryUse memory(int batch, int context) {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
     checkArgument(context > 0, "context must be positive: %s", context);
     Model m = model();
     int tp = tensorParallel();
-    Bytes weights = m.weightBytes(precisions().weights()).dividedBy(tp);
-    Bytes kv =
-        m.kvBytesPerToken(precisions().kvCache())
-            .times((double) batch * context)
-            .dividedBy(Math.min(tp, m.kvHeads()));
+    Bytes weights = m.weightBytes(precisions()).dividedBy(tp);
+    Bytes kv = m.cacheBytesPerSequence(context, precisions().kvCache(), tp).times(batch);
     double chunk = Math.min((double) batch * context, PREFILL_CHUNK_TOKENS);
-    int innerFactor = m.ffnKind() == Model.FfnKind.GATED ? 2 : 1;
-    double perToken =
-        2.0 * m.hiddenSize()
-            + (m.queryWidth()
-                    + 2.0 * m.kvWidth()
-                    + m.queryWidth()
-                    + innerFactor * (double) m.intermediateSize())
-                / tp;
     Bytes workspace =
         precisions()
             .activations()
-            .bytes(chunk * perToken)
+            .bytes(chunk * m.activationElementsPerToken(tp))
             .plus(Precision.FP32.bytes((double) batch * m.vocabSize() / tp));
     return ImmutableMemoryUse.builder()
         .weights(weights)
@@ -290,7 +287,7 @@ public abstract class RooflineModel {
   public List<String> phaseNames() {
     ImmutableList.Builder<String> b = ImmutableList.builder();
     b.add("prefill");
-    model().decodeStep(1, 1, precisions()).forEach(p -> b.add(p.name()));
+    model().decodeStep(1, 1, precisions(), routing()).forEach(p -> b.add(p.name()));
     if (tensorParallel() > 1) {
       b.add("decode_communication");
     }
@@ -307,12 +304,9 @@ public abstract class RooflineModel {
         "chip count (%s) must be a multiple of the tensor parallel degree (%s)",
         chips(),
         tensorParallel());
-    checkArgument(
-        model().attentionHeads() % tensorParallel() == 0,
-        "tensor parallel degree (%s) must divide the %s attention heads of %s",
-        tensorParallel(),
-        model().attentionHeads(),
-        model().id());
+    model().tensorParallelProblem(tensorParallel()).ifPresent(problem -> {
+      throw new IllegalArgumentException(problem);
+    });
     if (tensorParallel() > 1) {
       checkArgument(
           chip().scaleUp().isPresent() || chip().scaleOut().isPresent(),

@@ -34,7 +34,9 @@ final class ModelsCommand implements Callable<Integer> {
         o.put("id", m.id());
         o.put("total_params", m.totalParameters());
         o.put("active_params", m.activeParameters());
-        o.put("layers", m.layers());
+        o.put("layers", m.layerCount());
+        o.put("model_type", m.modelType());
+        o.put("bounded_cache_bytes_per_sequence", m.boundedCacheBytesPerSequence(Precision.BF16).bytes());
         o.put("kv_bytes_per_token", m.kvBytesPerToken(Precision.BF16).bytes());
       }
       out.println(Json.write(arr));
@@ -52,14 +54,16 @@ final class ModelsCommand implements Callable<Integer> {
     for (Model m : Models.all()) {
       out.printf(
           Locale.ROOT,
-          "%-16s %-8s %9.2fB %9.2fB %7d %12s%n",
+          "%-24s %-12s %9.2fB %9.2fB %7d %12s %16s%n",
           m.id(),
           m.modelType(),
           m.totalParameters() / 1e9,
           m.activeParameters() / 1e9,
-          m.layers(),
-          m.kvBytesPerToken(Precision.BF16));
+          m.layerCount(),
+          m.kvBytesPerToken(Precision.BF16),
+          m.boundedCacheBytesPerSequence(Precision.BF16));
     }
+    out.println("KV/token: the cache that grows with context (full-attention layers) at bf16; bounded/seq: sliding-window caches when full and linear-layer state, per sequence at bf16.");
     return 0;
   }
 }

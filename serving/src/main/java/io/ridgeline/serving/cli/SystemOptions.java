@@ -1,11 +1,14 @@
 package io.ridgeline.serving.cli;
 
 import io.ridgeline.core.Precision;
+import io.ridgeline.core.ImmutablePrecisions;
 import io.ridgeline.core.Precisions;
+import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import io.ridgeline.models.Routing;
 import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.RooflineModel;
 import java.nio.file.Files;
@@ -38,21 +41,43 @@ final class SystemOptions {
 
   @Option(
       names = "--weights",
-      defaultValue = "bf16",
-      description = "Weight precision (default: ${DEFAULT-VALUE}).")
+      description =
+          "Precision of every weight (default: the checkpoint's, e.g. fp8 for DeepSeek-V3, mxfp4 experts for gpt-oss).")
   Precision weights;
 
   @Option(
-      names = "--kv",
-      defaultValue = "bf16",
-      description = "KV-cache precision (default: ${DEFAULT-VALUE}).")
-  Precision kv;
+      names = "--attention-weights",
+      description = "Precision of attention and linear-mixer weights (overrides --weights).")
+  Precision attentionWeights;
 
   @Option(
-      names = "--activations",
-      defaultValue = "bf16",
-      description = "Activation precision (default: ${DEFAULT-VALUE}).")
+      names = "--expert-weights",
+      description = "Precision of routed-expert weights (overrides --weights).")
+  Precision expertWeights;
+
+  @Option(
+      names = "--dense-weights",
+      description = "Precision of dense FFN, shared-expert and router weights (overrides --weights).")
+  Precision denseWeights;
+
+  @Option(
+      names = "--embedding-weights",
+      description = "Precision of the embedding table and LM head (overrides --weights).")
+  Precision embeddingWeights;
+
+  @Option(
+      names = "--kv",
+      description = "KV-cache and recurrent-state precision (default: the checkpoint's dtype, bf16 for most).")
+  Precision kv;
+
+  @Option(names = "--activations", description = "Activation precision (default: bf16).")
   Precision activations;
+
+  @Option(
+      names = "--routing-skew",
+      defaultValue = "0",
+      description = "Zipf exponent of MoE expert popularity; 0 = uniform routing (default).")
+  double routingSkew;
 
   @Option(
       names = "--efficiency",
@@ -79,9 +104,38 @@ final class SystemOptions {
         .chip(c)
         .chips(chips)
         .tensorParallel(tpDegree)
-        .precisions(Precisions.of(weights, kv, activations))
+        .precisions(precisions(m))
+        .routing(Routing.zipf(routingSkew))
         .efficiency(Efficiency.ideal())
         .build();
+  }
+
+  /** The checkpoint's precisions with the options' overrides applied. */
+  Precisions precisions(Model m) {
+    Precisions p = m.defaultPrecisions();
+    if (weights != null) {
+      p = p.withAllWeights(weights);
+    }
+    ImmutablePrecisions.Builder b = ImmutablePrecisions.builder().from(p);
+    if (attentionWeights != null) {
+      b.putWeightOverride(TensorClass.ATTENTION, attentionWeights);
+    }
+    if (expertWeights != null) {
+      b.putWeightOverride(TensorClass.EXPERTS, expertWeights);
+    }
+    if (denseWeights != null) {
+      b.putWeightOverride(TensorClass.DENSE_FFN, denseWeights);
+    }
+    if (embeddingWeights != null) {
+      b.putWeightOverride(TensorClass.EMBEDDINGS, embeddingWeights);
+    }
+    if (kv != null) {
+      b.kvCache(kv);
+    }
+    if (activations != null) {
+      b.activations(activations);
+    }
+    return b.build();
   }
 
   static Chip resolveChip(String idOrPath) {

@@ -1,0 +1,133 @@
+package io.ridgeline.models;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.ridgeline.core.RidgelineStyle;
+import org.immutables.value.Value;
+
+/**
+ * A token mixer with a fixed per-sequence state instead of a KV cache: Mamba2 (Nemotron-H) or
+ * Gated DeltaNet (Qwen3-Next). Its work and state per token do not grow with context.
+ *
+ * <p>Dimensions: {@link #heads()} value heads of {@link #valueHeadDim()}; {@link #keyHeads()} key
+ * heads (Mamba2: B/C groups) of {@link #keyHeadDim()} (Mamba2: the SSM state size). The recurrent
+ * state is {@code heads × keyHeadDim × valueHeadDim} per sequence; a causal depthwise convolution
+ * of width {@link #convKernel()} keeps {@code convKernel − 1} inputs of {@link #convChannels()}.
+ */
+@Value.Immutable
+@RidgelineStyle
+public abstract class LinearMixer {
+  /** The two families. */
+  public enum Kind {
+    /** Mamba2 selective state space (SSD). */
+    MAMBA2,
+    /** Gated DeltaNet linear attention. */
+    GATED_DELTANET
+  }
+
+  /** Which family. */
+  public abstract Kind kind();
+
+  /** Value heads (Mamba2: {@code mamba_num_heads}; DeltaNet: {@code linear_num_value_heads}). */
+  public abstract int heads();
+
+  /** Value head dimension. */
+  public abstract int valueHeadDim();
+
+  /** Key heads (Mamba2: {@code n_groups}; DeltaNet: {@code linear_num_key_heads}). */
+  public abstract int keyHeads();
+
+  /** Key head dimension (Mamba2: {@code ssm_state_size}). */
+  public abstract int keyHeadDim();
+
+  /** Convolution width. */
+  public abstract int convKernel();
+
+  /** Whether the convolution has a bias. */
+  @Value.Default
+  public boolean convBias() {
+    return kind() == Kind.MAMBA2;
+  }
+
+  /** Mamba2 chunk size for the chunked (SSD) prefill algorithm; DeltaNet uses 64. */
+  @Value.Default
+  public int chunkSize() {
+    return kind() == Kind.MAMBA2 ? 128 : 64;
+  }
+
+  /** A new builder. */
+  public static ImmutableLinearMixer.Builder builder() {
+    return ImmutableLinearMixer.builder();
+  }
+
+  /** Inner (value) width: heads × value head dim. */
+  public long innerWidth() {
+    return (long) heads() * valueHeadDim();
+  }
+
+  /** Key width: key heads × key head dim. */
+  public long keyWidth() {
+    return (long) keyHeads() * keyHeadDim();
+  }
+
+  /** Channels through the convolution: x, B, C (Mamba2) or q, k, v (DeltaNet). */
+  public long convChannels() {
+    return innerWidth() + 2 * keyWidth();
+  }
+
+  /** Width of the input projection's output. */
+  public long inputProjectionWidth() {
+    // Mamba2: z, x (inner each), B, C (key width each), dt (one per head)
+    // DeltaNet: q, k (key width each), v, z (inner each), β and α (one per value head each)
+    return kind() == Kind.MAMBA2
+        ? 2 * innerWidth() + 2 * keyWidth() + heads()
+        : 2 * keyWidth() + 2 * innerWidth() + 2L * heads();
+  }
+
+  /** Recurrent state elements per sequence: heads × key dim × value dim. */
+  public long stateElements() {
+    return (long) heads() * keyHeadDim() * valueHeadDim();
+  }
+
+  /** Convolution state elements per sequence: (kernel − 1) × channels. */
+  public long convStateElements() {
+    return (convKernel() - 1L) * convChannels();
+  }
+
+  /**
+   * FLOPs of one token's recurrent update and readout per layer. Mamba2: decay, input and readout
+   * are 5 FLOPs per state element (h = h·exp(dt·A) + dt·B·x; y = C·h). DeltaNet: S·k, the rank-one
+   * delta update and the readout S·q are 7 FLOPs per state element.
+   */
+  public double stepFlopsPerToken() {
+    return (kind() == Kind.MAMBA2 ? 5.0 : 7.0) * stateElements() + 2.0 * convKernel() * convChannels();
+  }
+
+  /**
+   * Parameters: input and output projections, convolution, per-head A, dt bias (and D for
+   * Mamba2), and the gated output norm.
+   */
+  public double parameters(int hidden) {
+    double p = (double) hidden * inputProjectionWidth();
+    p += (double) convChannels() * convKernel() + (convBias() ? convChannels() : 0);
+    p += (kind() == Kind.MAMBA2 ? 3.0 : 2.0) * heads();
+    p += kind() == Kind.MAMBA2 ? innerWidth() : valueHeadDim();
+    p += (double) innerWidth() * hidden;
+    return p;
+  }
+
+  @Value.Check
+  void check() {
+    checkArgument(heads() > 0, "linear mixer heads must be positive: %s", heads());
+    checkArgument(valueHeadDim() > 0, "linear mixer head dim must be positive: %s", valueHeadDim());
+    checkArgument(keyHeads() > 0, "linear mixer key heads/groups must be positive: %s", keyHeads());
+    checkArgument(keyHeadDim() > 0, "linear mixer key dim/state size must be positive: %s", keyHeadDim());
+    checkArgument(convKernel() > 0, "linear mixer conv kernel must be positive: %s", convKernel());
+  }
+
+  @Override
+  public String toString() {
+    return (kind() == Kind.MAMBA2 ? "mamba2 " : "gated-deltanet ") + heads() + "×" + valueHeadDim()
+        + ", state " + keyHeadDim();
+  }
+}
