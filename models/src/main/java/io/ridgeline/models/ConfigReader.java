@@ -119,7 +119,8 @@ final class ConfigReader {
               // class defaults: BLOOM and Gemma tie the LM head to the embedding; the rest do not
               .tiedEmbeddings(f.bool("tie_word_embeddings").orElse(bloom || gemma))
               .embeddingNorm(bloom)
-              .maxContext(f.optionalPositiveInt("max_position_embeddings"))
+              // Gemma-3's hub config omits max_position_embeddings: its class default is 131,072
+              .maxContext(f.optionalPositiveInt("max_position_embeddings").or(() -> is("gemma3", "gemma3_text") ? Optional.of(131_072) : Optional.empty()))
               .nativePrecision(f.text("torch_dtype").or(() -> f.text("dtype")).map(this::dtype).orElse(Precision.BF16))
               .mtpLayers(f.optionalNonNegativeInt("num_nextn_predict_layers").orElse(0));
       quantization(b);

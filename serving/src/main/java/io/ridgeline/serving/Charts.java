@@ -132,6 +132,54 @@ public final class Charts {
     return chart;
   }
 
+  /**
+   * Each decode phase's intensity (FLOP/B, log) against batch (log), with the chip's ridge point as
+   * a horizontal line: a phase above it is compute-bound.
+   */
+  public static XYChart intensity(IntensitySweep sweep) {
+    XYChart chart =
+        new XYChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(
+                String.format(
+                    Locale.ROOT,
+                    "Decode intensity vs batch: %s on %s, context %d",
+                    sweep.model().model().id(),
+                    sweep.model().chip().id(),
+                    sweep.context()))
+            .xAxisTitle("Batch (sequences per decode step)")
+            .yAxisTitle("Arithmetic intensity (FLOP/B)")
+            .build();
+    chart.getStyler().setXAxisLogarithmic(true);
+    chart.getStyler().setYAxisLogarithmic(true);
+    chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(12f));
+    List<IntensitySweep.Row> rows = sweep.rows();
+    double[] xs = rows.stream().mapToDouble(IntensitySweep.Row::batch).toArray();
+    java.util.Map<String, double[]> series = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      for (PhaseResult p : rows.get(i).phases()) {
+        if (p.bytes().bytes() > 0 && p.flops().flops() > 0) {
+          series.computeIfAbsent(p.name(), k -> new double[rows.size()])[i] = p.intensity().flopsPerByte();
+        }
+      }
+    }
+    series.forEach(
+        (name, ys) -> {
+          boolean complete = java.util.Arrays.stream(ys).allMatch(y -> y > 0);
+          if (complete) {
+            chart.addSeries(name, xs, ys);
+          }
+        });
+    double ridge = sweep.ridgePoint().flopsPerByte();
+    double[] flat = new double[xs.length];
+    java.util.Arrays.fill(flat, ridge);
+    XYSeries r = chart.addSeries(String.format(Locale.ROOT, "ridge point %.0f FLOP/B", ridge), xs, flat);
+    r.setMarker(SeriesMarkers.NONE);
+    r.setLineColor(Color.DARK_GRAY);
+    return chart;
+  }
+
   /** A frontier chart of one frontier. */
   public static XYChart frontier(ParetoFrontier frontier, String title) {
     return frontier(List.of(frontier), List.of(""), title);

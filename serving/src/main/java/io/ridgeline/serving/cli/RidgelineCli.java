@@ -21,6 +21,8 @@ import picocli.CommandLine.Command;
       ModelsCommand.class,
       RooflineCommand.class,
       FrontierCommand.class,
+      CrossoverCommand.class,
+      IntensityCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class RidgelineCli implements Runnable {

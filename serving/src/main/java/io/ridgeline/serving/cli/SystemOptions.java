@@ -13,6 +13,8 @@ import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.RooflineModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /** Options shared by {@code roofline} and {@code frontier}: what runs where, at which precision. */
@@ -116,19 +118,13 @@ final class SystemOptions {
     if (weights != null) {
       p = p.withAllWeights(weights);
     }
-    ImmutablePrecisions.Builder b = ImmutablePrecisions.builder().from(p);
-    if (attentionWeights != null) {
-      b.putWeightOverride(TensorClass.ATTENTION, attentionWeights);
-    }
-    if (expertWeights != null) {
-      b.putWeightOverride(TensorClass.EXPERTS, expertWeights);
-    }
-    if (denseWeights != null) {
-      b.putWeightOverride(TensorClass.DENSE_FFN, denseWeights);
-    }
-    if (embeddingWeights != null) {
-      b.putWeightOverride(TensorClass.EMBEDDINGS, embeddingWeights);
-    }
+    Map<TensorClass, Precision> overrides = new EnumMap<>(TensorClass.class);
+    overrides.putAll(p.weightOverrides());
+    putIfSet(overrides, TensorClass.ATTENTION, attentionWeights);
+    putIfSet(overrides, TensorClass.EXPERTS, expertWeights);
+    putIfSet(overrides, TensorClass.DENSE_FFN, denseWeights);
+    putIfSet(overrides, TensorClass.EMBEDDINGS, embeddingWeights);
+    ImmutablePrecisions.Builder b = ImmutablePrecisions.builder().from(p).weightOverrides(overrides);
     if (kv != null) {
       b.kvCache(kv);
     }
@@ -136,6 +132,12 @@ final class SystemOptions {
       b.activations(activations);
     }
     return b.build();
+  }
+
+  private static void putIfSet(Map<TensorClass, Precision> m, TensorClass c, Precision p) {
+    if (p != null) {
+      m.put(c, p);
+    }
   }
 
   static Chip resolveChip(String idOrPath) {

@@ -1,0 +1,65 @@
+package io.ridgeline.serving.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.serving.Crossover;
+import io.ridgeline.serving.RooflineModel;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code ridgeline crossover}: the context at which decode attention overtakes the FFN. */
+@Command(
+    name = "crossover",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The smallest context at which one decode step's attention time (full, sliding and linear",
+      "attention) reaches its FFN/MoE time, for a model, chip, precision and batch."
+    })
+final class CrossoverCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin SystemOptions system;
+
+  @Option(names = "--batch", defaultValue = "1", description = "Sequences per decode step (default: ${DEFAULT-VALUE}).")
+  int batch;
+
+  @Override
+  public Integer call() {
+    SystemOptions.positive("--batch", batch);
+    RooflineModel rm = system.build();
+    Crossover c = Crossover.find(rm, batch);
+    PrintWriter out = spec.commandLine().getOut();
+    if (system.json) {
+      ObjectNode o = Json.object();
+      o.put("model", rm.model().id());
+      o.put("chip", rm.chip().id());
+      o.put("chips", rm.chips());
+      o.put("tp", rm.tensorParallel());
+      o.put("batch", batch);
+      if (c.context().isPresent()) {
+        o.put("crossover_context", c.context().get());
+        o.putNull("reason");
+      } else {
+        o.putNull("crossover_context");
+        o.put("reason", c.reason().get());
+      }
+      o.put("attention_seconds", c.attentionSeconds().seconds());
+      o.put("ffn_seconds", c.ffnSeconds().seconds());
+      if (rm.model().maxContext().isPresent()) {
+        o.put("max_context", rm.model().maxContext().get());
+      } else {
+        o.putNull("max_context");
+      }
+      o.put("within_max_context", c.withinMaxContext());
+      o.put("kv_bytes_per_token", rm.model().kvBytesPerToken(rm.precisions().kvCache()).bytes());
+      out.println(Json.write(o));
+    } else {
+      out.println(c);
+    }
+    return 0;
+  }
+}
