@@ -126,7 +126,9 @@ public abstract class Crossover {
   public String toString() {
     return context()
         .map(c -> String.format(java.util.Locale.ROOT,
-            "%s, batch %d: attention reaches the FFN at context %,d tokens (%s vs %s)%s",
+            c == 1
+                ? "%s, batch %d: attention (linear-attention state included) already matches the FFN at context %,d (%s vs %s)%s"
+                : "%s, batch %d: attention reaches the FFN at context %,d tokens (%s vs %s)%s",
             model(), batch(), c, attentionSeconds(), ffnSeconds(), withinMaxContext() ? "" : ", beyond the model's max context"))
         .orElseGet(() -> model() + ", batch " + batch() + ": no crossover: " + reason().get());
   }

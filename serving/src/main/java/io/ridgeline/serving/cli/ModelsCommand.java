@@ -44,13 +44,14 @@ final class ModelsCommand implements Callable<Integer> {
     }
     out.printf(
         Locale.ROOT,
-        "%-16s %-8s %10s %10s %7s %12s%n",
+        "%-24s %-12s %10s %10s %7s %12s %16s%n",
         "id",
         "type",
         "params",
         "active",
         "layers",
-        "KV/token");
+        "KV/token",
+        "bounded/seq");
     for (Model m : Models.all()) {
       out.printf(
           Locale.ROOT,

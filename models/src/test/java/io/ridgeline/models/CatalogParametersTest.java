@@ -1,0 +1,156 @@
+package io.ridgeline.models;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+import io.ridgeline.core.TensorClass;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Parameter counts of the MoE, MLA, sliding-window and hybrid catalog models against their
+ * published figures, and exact hand counts for a few of them.
+ *
+ * <p>Tolerances: 2% where the published figure has three or more significant digits, 5% where it
+ * has one or two (for example "37B", "56B"). Counting convention (Model javadoc): every weight,
+ * bias and norm vector; embeddings and an untied LM head count in total and in active.
+ */
+final class CatalogParametersTest {
+
+  @ParameterizedTest(name = "{0}: {1}e9 total parameters within {2}%")
+  @CsvSource({
+    // id, published total (billions), tolerance (%)
+    "mixtral-8x7b, 46.7, 2", // Mistral announcement
+    "qwen3-30b-a3b, 30.5, 2", // Qwen3 model card
+    "qwen3-235b-a22b, 235, 2", // Qwen3 model card
+    "deepseek-v3, 671, 2", // DeepSeek-V3 README: 671B main model, the 14B MTP module excluded
+    "deepseek-v3.2, 671, 2", // V3.2-Exp README: same architecture (+0.85B of DSA indexer weights)
+    "kimi-k2, 1030, 2", // Kimi-K2 README: 1.03T (one trillion)
+    "gpt-oss-120b, 116.8, 2", // gpt-oss model card (arXiv 2508.10925)
+    "gpt-oss-20b, 20.9, 2", // same
+    "nemotron-h-56b, 56, 5", // HF model card: "56B model parameters"
+    "qwen3-next-80b-a3b, 80, 5", // Qwen3-Next model card
+    "gemma-2-9b, 9.24, 2", // Gemma 2 report, tied embeddings
+    "nemotron-3-nano-30b-a3b, 31.6, 2", // Nemotron 3 Nano report (arXiv 2512.20848), about 31.6B
+  })
+  void totalParameters_catalogModel_withinToleranceOfPublished(String id, double billions, double percent) {
+    assertThat(Models.byId(id).totalParameters() / 1e9).isCloseTo(billions, withPercentage(percent));
+  }
+
+  @ParameterizedTest(name = "{0}: {1}e9 active parameters within {2}%")
+  @CsvSource({
+    // id, published active (billions), tolerance (%); published active counts include embeddings
+    "mixtral-8x7b, 12.9, 2",
+    "qwen3-30b-a3b, 3.3, 5",
+    "qwen3-235b-a22b, 22, 5",
+    "deepseek-v3, 37, 5", // README_WEIGHTS: 36.7B incl. 0.9B embedding + 0.9B head
+    "kimi-k2, 32, 5",
+  })
+  void activeParameters_catalogModel_withinToleranceOfPublished(String id, double billions, double percent) {
+    assertThat(Models.byId(id).activeParameters() / 1e9).isCloseTo(billions, withPercentage(percent));
+  }
+
+  @Test
+  void mixtral_parameters_matchHandArithmetic() {
+    Model m = Models.byId("mixtral-8x7b");
+    // per layer: attention 4096·(4096 + 2·8·128) + 32·128·4096 = 25,165,824 + 16,777,216 = 41,943,040
+    //            experts 8 × 3·4096·14336 = 8 × 176,160,768 = 1,409,286,144
+    //            router 4096·8 = 32,768; norms 2·4096 = 8,192            → 1,451,270,144
+    // 32 layers = 46,440,644,608; embeddings + untied head 2·32000·4096 = 262,144,000;
+    // final norm 4096 → 46,702,792,704
+    assertThat(m.totalParameters()).isEqualTo(46_702_792_704.0);
+    // active: 6 of 8 experts unused in each of 32 layers: 32·6·176,160,768 = 33,822,867,456
+    // → 46,702,792,704 − 33,822,867,456 = 12,879,925,248
+    assertThat(m.activeParameters()).isEqualTo(12_879_925_248.0);
+  }
+
+  @Test
+  void deepseekV3_parameters_matchHandArithmeticWithoutMtp() {
+    Model m = Models.byId("deepseek-v3");
+    // MLA per layer: q   7168·1536 + 1536 (q norm) + 1536·128·(128+64) = 48,760,320
+    //                kv_a 7168·(512+64) + 512 (kv norm)                 =  4,129,280
+    //                kv_b 512·128·(128+128)                            = 16,777,216
+    //                o    128·128·7168                                 = 117,440,512
+    //                                                                  → 187,107,328
+    // + 2 norms·7168 = 187,121,664 per layer; × 61 = 11,414,421,504
+    // dense FFN (layers 0-2): 3 × 3·7168·18432 = 3 × 396,361,728 = 1,189,085,184
+    // MoE (58 layers): 256 routed + 1 shared × 3·7168·2048 (= 44,040,192) + router 7168·256 + 256
+    //   (noaux_tc correction bias) = 11,274,289,152 + 44,040,192 + 1,835,264 = 11,320,164,608
+    //   × 58 = 656,569,547,264
+    // embeddings + untied head 2·129280·7168 = 1,853,358,080; final norm 7168
+    // total = 11,414,421,504 + 1,189,085,184 + 656,569,547,264 + 1,853,358,080 + 7168
+    //       = 671,026,419,200 (the MTP layer, num_nextn_predict_layers = 1, is not counted)
+    assertThat(m.mtpLayers()).isEqualTo(1);
+    assertThat(m.layerCount()).isEqualTo(61);
+    assertThat(m.totalParameters()).isEqualTo(671_026_419_200.0);
+    // active: 248 of 256 routed experts unused in 58 layers: 58·248·44,040,192 = 633,474,121,728
+    // → 37,552,297,472
+    assertThat(m.activeParameters()).isEqualTo(37_552_297_472.0);
+  }
+
+  @Test
+  void gemma2_9b_tiedEmbeddings_countedOnce() {
+    Model m = Models.byId("gemma-2-9b");
+    // per layer: attention 3584·(16·256 + 2·8·256) + 16·256·3584 = 29,360,128 + 14,680,064 = 44,040,192
+    //            FFN (GeGLU) 3·3584·14336 = 154,140,672; 4 norms (pre and post) 4·3584 = 14,336
+    //            → 198,195,200; × 42 = 8,324,198,400
+    // embeddings (no tie_word_embeddings key: Gemma default tied) 256000·3584 = 917,504,000;
+    // final norm 3584 → 9,241,705,984
+    assertThat(m.tiedEmbeddings()).isTrue();
+    assertThat(m.lmHeadParameters()).isZero();
+    assertThat(m.totalParameters()).isEqualTo(9_241_705_984.0);
+  }
+
+  @Test
+  void qwen3Next_activeParameters_pinnedToHandCountNotToQwensThreeBillion() {
+    Model m = Models.byId("qwen3-next-80b-a3b");
+    // Qwen's "A3B" (3B active) does not match this convention: the count below is 3.87e9 with the
+    // embeddings and LM head (Model counts them as active, as DeepSeek and Mistral do) and 3.25e9
+    // without them. Neither is within 5% of 3e9 (3.25 becomes 3 only when rounded to one
+    // significant figure), so this test pins the hand count. It does not widen a tolerance until
+    // the published figure fits.
+    //
+    // MoE per layer (48 layers): 10 routed experts × 3·2048·512 = 31,457,280
+    //                            + shared expert 3·2048·512 = 3,145,728
+    //                            + router 2048·512 = 1,048,576              → 35,651,584
+    //                            + 2 norms·2048 = 4096                       → 35,655,680; × 48 = 1,711,472,640
+    // Gated DeltaNet (36 layers): in_proj 2048·(2·16·128 + 2·32·128 + 2·32) = 2048·12,352 = 25,296,896
+    //                             conv (no bias) (4096 + 2·2048)·4 = 32,768; A and dt bias 2·32 = 64
+    //                             gated norm 128; out_proj 32·128·2048 = 8,388,608
+    //                             → 33,718,464; × 36 = 1,213,864,704
+    // gated attention (12 layers): 2048·(2·16·256 + 2·2·256) = 2048·9216 = 18,874,368
+    //                              o 16·256·2048 = 8,388,608; q/k norms 2·256 = 512
+    //                              → 27,263,488; × 12 = 327,161,856
+    // embeddings + untied head 2·151936·2048 = 622,329,856; final norm 2048
+    // active = 1,711,472,640 + 1,213,864,704 + 327,161,856 + 622,329,856 + 2048 = 3,874,831,104
+    assertThat(m.activeParameters()).isEqualTo(3_874_831_104.0);
+    // without embeddings and head: 3,874,831,104 − 622,329,856 = 3,252,501,248
+    assertThat(m.activeParameters() - m.embeddingParameters() - m.lmHeadParameters())
+        .isEqualTo(3_252_501_248.0);
+  }
+
+  @Test
+  void gptOss120b_expertParameters_matchHandArithmetic() {
+    Model m = Models.byId("gpt-oss-120b");
+    // one expert: 3·2880·2880 weights + biases (2·2880 gate/up + 2880 down) = 24,883,200 + 8,640
+    //   = 24,891,840; × 128 experts × 36 layers = 114,701,598,720
+    assertThat(m.parametersByClass().get(TensorClass.EXPERTS))
+        .isEqualTo(114_701_598_720.0);
+    // the rest: attention 2880·(64·64 + 2·8·64) + biases (4096 + 1024) + o 64·64·2880 + o bias 2880
+    //   + 64 sinks = 14,745,600 + 5,120 + 11,796,480 + 2,880 + 64 = 26,550,144; norms 2·2880 = 5,760;
+    //   router 2880·128 + 128 = 368,768 → 26,924,672 per layer; × 36 = 969,288,192
+    //   embeddings + untied head 2·201088·2880 = 1,158,266,880; final norm 2880
+    //   → 2,127,557,952; total 116,829,156,672
+    assertThat(m.totalParameters()).isEqualTo(116_829_156_672.0);
+  }
+
+  @Test
+  void totalParameters_everyCatalogModel_atLeastActiveAndPositive() {
+    for (Model m : Models.all()) {
+      assertThat(m.activeParameters()).as(m.id()).isPositive();
+      assertThat(m.totalParameters()).as(m.id()).isGreaterThanOrEqualTo(m.activeParameters());
+      assertThat(m.hasMoe() || m.totalParameters() == m.activeParameters()).as(m.id()).isTrue();
+    }
+  }
+}
