@@ -34,8 +34,10 @@ final class CatalogParametersTest {
     "gemma-2-9b, 9.24, 2", // Gemma 2 report, tied embeddings
     "nemotron-3-nano-30b-a3b, 31.6, 2", // Nemotron 3 Nano report (arXiv 2512.20848), about 31.6B
   })
-  void totalParameters_catalogModel_withinToleranceOfPublished(String id, double billions, double percent) {
-    assertThat(Models.byId(id).totalParameters() / 1e9).isCloseTo(billions, withPercentage(percent));
+  void totalParameters_catalogModel_withinToleranceOfPublished(
+      String id, double billions, double percent) {
+    assertThat(Models.byId(id).totalParameters() / 1e9)
+        .isCloseTo(billions, withPercentage(percent));
   }
 
   @ParameterizedTest(name = "{0}: {1}e9 active parameters within {2}%")
@@ -46,15 +48,19 @@ final class CatalogParametersTest {
     "qwen3-235b-a22b, 22, 5",
     "deepseek-v3, 37, 5", // README_WEIGHTS: 36.7B incl. 0.9B embedding + 0.9B head
     "kimi-k2, 32, 5",
+    "nemotron-3-nano-30b-a3b, 3.6, 5", // about 3.2B without, 3.6B with embeddings
   })
-  void activeParameters_catalogModel_withinToleranceOfPublished(String id, double billions, double percent) {
-    assertThat(Models.byId(id).activeParameters() / 1e9).isCloseTo(billions, withPercentage(percent));
+  void activeParameters_catalogModel_withinToleranceOfPublished(
+      String id, double billions, double percent) {
+    assertThat(Models.byId(id).activeParameters() / 1e9)
+        .isCloseTo(billions, withPercentage(percent));
   }
 
   @Test
   void mixtral_parameters_matchHandArithmetic() {
     Model m = Models.byId("mixtral-8x7b");
-    // per layer: attention 4096·(4096 + 2·8·128) + 32·128·4096 = 25,165,824 + 16,777,216 = 41,943,040
+    // per layer: attention 4096·(4096 + 2·8·128) + 32·128·4096
+    //              = 25,165,824 + 16,777,216 = 41,943,040
     //            experts 8 × 3·4096·14336 = 8 × 176,160,768 = 1,409,286,144
     //            router 4096·8 = 32,768; norms 2·4096 = 8,192            → 1,451,270,144
     // 32 layers = 46,440,644,608; embeddings + untied head 2·32000·4096 = 262,144,000;
@@ -92,7 +98,8 @@ final class CatalogParametersTest {
   @Test
   void gemma2_9b_tiedEmbeddings_countedOnce() {
     Model m = Models.byId("gemma-2-9b");
-    // per layer: attention 3584·(16·256 + 2·8·256) + 16·256·3584 = 29,360,128 + 14,680,064 = 44,040,192
+    // per layer: attention 3584·(16·256 + 2·8·256) + 16·256·3584
+    //              = 29,360,128 + 14,680,064 = 44,040,192
     //            FFN (GeGLU) 3·3584·14336 = 154,140,672; 4 norms (pre and post) 4·3584 = 14,336
     //            → 198,195,200; × 42 = 8,324,198,400
     // embeddings (no tie_word_embeddings key: Gemma default tied) 256000·3584 = 917,504,000;
@@ -111,14 +118,16 @@ final class CatalogParametersTest {
     // significant figure), so this test pins the hand count. It does not widen a tolerance until
     // the published figure fits.
     //
-    // MoE per layer (48 layers): 10 routed experts × 3·2048·512 = 31,457,280
-    //                            + shared expert 3·2048·512 = 3,145,728
-    //                            + router 2048·512 = 1,048,576              → 35,651,584
-    //                            + 2 norms·2048 = 4096                       → 35,655,680; × 48 = 1,711,472,640
-    // Gated DeltaNet (36 layers): in_proj 2048·(2·16·128 + 2·32·128 + 2·32) = 2048·12,352 = 25,296,896
-    //                             conv (no bias) (4096 + 2·2048)·4 = 32,768; A and dt bias 2·32 = 64
-    //                             gated norm 128; out_proj 32·128·2048 = 8,388,608
-    //                             → 33,718,464; × 36 = 1,213,864,704
+    // MoE (48 layers): 10 routed experts × 3·2048·512 = 31,457,280
+    //                  + shared expert 3·2048·512    =  3,145,728
+    //                  + router 2048·512              =  1,048,576
+    //                  + 2 norms·2048                 =      4,096
+    //                                                 → 35,655,680; × 48 = 1,711,472,640
+    // Gated DeltaNet (36 layers):
+    //   in_proj 2048·(2·16·128 + 2·32·128 + 2·32) = 2048·12,352 = 25,296,896
+    //   conv (no bias) (4096 + 2·2048)·4 = 32,768; A and dt bias 2·32 = 64; gated norm 128
+    //   out_proj 32·128·2048 = 8,388,608
+    //   → 33,718,464; × 36 = 1,213,864,704
     // gated attention (12 layers): 2048·(2·16·256 + 2·2·256) = 2048·9216 = 18,874,368
     //                              o 16·256·2048 = 8,388,608; q/k norms 2·256 = 512
     //                              → 27,263,488; × 12 = 327,161,856
@@ -135,14 +144,39 @@ final class CatalogParametersTest {
     Model m = Models.byId("gpt-oss-120b");
     // one expert: 3·2880·2880 weights + biases (2·2880 gate/up + 2880 down) = 24,883,200 + 8,640
     //   = 24,891,840; × 128 experts × 36 layers = 114,701,598,720
-    assertThat(m.parametersByClass().get(TensorClass.EXPERTS))
-        .isEqualTo(114_701_598_720.0);
-    // the rest: attention 2880·(64·64 + 2·8·64) + biases (4096 + 1024) + o 64·64·2880 + o bias 2880
-    //   + 64 sinks = 14,745,600 + 5,120 + 11,796,480 + 2,880 + 64 = 26,550,144; norms 2·2880 = 5,760;
+    assertThat(m.parametersByClass().get(TensorClass.EXPERTS)).isEqualTo(114_701_598_720.0);
+    // the rest, per layer: attention 2880·(64·64 + 2·8·64) = 14,745,600, q/k/v biases 5,120,
+    //   o 64·64·2880 = 11,796,480, o bias 2,880, 64 sinks → 26,550,144; norms 2·2880 = 5,760;
     //   router 2880·128 + 128 = 368,768 → 26,924,672 per layer; × 36 = 969,288,192
-    //   embeddings + untied head 2·201088·2880 = 1,158,266,880; final norm 2880
-    //   → 2,127,557,952; total 116,829,156,672
+    // embeddings + untied head 2·201088·2880 = 1,158,266,880; final norm 2880
+    //   → rest 2,127,557,952; total 114,701,598,720 + 2,127,557,952 = 116,829,156,672
     assertThat(m.totalParameters()).isEqualTo(116_829_156_672.0);
+  }
+
+  @ParameterizedTest(name = "{0}: {1} active without the embedding table")
+  @CsvSource({
+    // gpt-oss model card (arXiv 2508.10925) table 1: 5.13B active (120b) and 3.61B (20b). Both
+    // match the count that leaves out the embedding table but keeps the unembedding (LM head).
+    //   120b: total 116,829,156,672 − 36 layers × 124 unused × 24,891,840 per expert
+    //         (= 111,117,173,760) = 5,711,982,912; − embedding 201088·2880 (= 579,133,440)
+    //         = 5,132,849,472
+    //   20b:  total 20,914,757,184 − 24 × 28 × 24,891,840 (= 16,727,316,480) = 4,187,440,704;
+    //         − 579,133,440 = 3,608,307,264
+    "gpt-oss-120b, 5132849472",
+    "gpt-oss-20b, 3608307264",
+  })
+  void activeParameters_gptOss_matchModelCardWithoutEmbeddingTable(
+      String id, long withoutEmbedding) {
+    Model m = Models.byId(id);
+    assertThat(m.activeParameters() - m.embeddingParameters()).isEqualTo((double) withoutEmbedding);
+  }
+
+  @Test
+  void gptOss20b_totalParameters_matchHandArithmetic() {
+    // per layer: attention 26,550,144 (as for 120b) + norms 5,760 + 32 experts × 24,891,840
+    //   (= 796,538,880) + router 2880·32 + 32 (= 92,192) = 823,186,976; × 24 = 19,756,487,424
+    // + embeddings and head 1,158,266,880 + final norm 2880 = 20,914,757,184
+    assertThat(Models.byId("gpt-oss-20b").totalParameters()).isEqualTo(20_914_757_184.0);
   }
 
   @Test

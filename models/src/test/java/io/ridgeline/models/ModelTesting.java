@@ -1,12 +1,18 @@
 package io.ridgeline.models;
 
+import io.ridgeline.core.Bytes;
+import io.ridgeline.core.DataKind;
+import io.ridgeline.core.Flops;
+import io.ridgeline.core.ImmutableOperation;
 import io.ridgeline.core.Operation;
 import io.ridgeline.core.Phase;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -24,15 +30,42 @@ final class ModelTesting {
         .orElseThrow(() -> new AssertionError("no phase '" + name + "' in " + names(phases)));
   }
 
-  /** The single operation called {@code name} of a phase. */
+  /**
+   * The operation called {@code name} of a phase, summed over layer shapes: a model whose layers
+   * differ elsewhere (DeepSeek's 3 dense and 58 MoE layers) has one {@code attention} operation per
+   * shape. FLOPs and bytes of each kind add up; precision and kv shards must agree.
+   */
   static Operation operation(Phase phase, String name) {
     List<Operation> ops =
         phase.operations().stream().filter(o -> o.name().equals(name)).collect(Collectors.toList());
-    if (ops.size() != 1) {
+    if (ops.isEmpty()) {
       throw new AssertionError(
-          ops.size() + " operations named '" + name + "' in " + phase.name() + ": " + phase.operations());
+          "no operation '" + name + "' in " + phase.name() + ": " + phase.operations());
     }
-    return ops.get(0);
+    Operation first = ops.get(0);
+    double flops = 0;
+    Map<DataKind, Double> bytes = new EnumMap<>(DataKind.class);
+    for (Operation o : ops) {
+      if (o.precision() != first.precision() || o.kvShards() != first.kvShards()) {
+        throw new AssertionError(
+            "operations '" + name + "' differ in precision or kv shards: " + ops);
+      }
+      flops += o.flops().flops();
+      o.bytes().forEach((k, v) -> bytes.merge(k, v.bytes(), Double::sum));
+    }
+    ImmutableOperation.Builder b =
+        Operation.builder()
+            .name(name)
+            .precision(first.precision())
+            .flops(Flops.of(flops))
+            .kvShards(first.kvShards());
+    bytes.forEach((k, v) -> b.putBytes(k, Bytes.of(v)));
+    return b.build();
+  }
+
+  /** How many operations called {@code name} a phase has (one per layer shape). */
+  static long count(Phase phase, String name) {
+    return phase.operations().stream().filter(o -> o.name().equals(name)).count();
   }
 
   /** The single operation called {@code name} of the phase called {@code phaseName}. */
