@@ -213,6 +213,9 @@ public abstract class Attention {
         heads(),
         kvHeads());
     slidingWindow().ifPresent(w -> checkArgument(w > 0, "sliding window must be positive: %s", w));
+    checkArgument(
+        indexer().isEmpty() || mla().isPresent(),
+        "a sparse-attention indexer (DSA) is modelled on MLA layers only");
   }
 
   /** A short description such as {@code "gqa 64/8×128, window 128"}. */

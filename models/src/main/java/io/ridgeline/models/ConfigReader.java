@@ -74,7 +74,8 @@ final class ConfigReader {
       throw new IllegalArgumentException(
           origin + ": unsupported model_type '" + type + "'; supported: " + String.join(", ", SUPPORTED));
     }
-    Fields f = new Fields(cfg, origin);
+    // in a multimodal file the dtype, tying and quantization may sit beside text_config
+    Fields f = new Fields(cfg, cfg == root ? null : root, origin);
     Reader r = new Reader(f, type);
     return r.build(id, source);
   }
@@ -260,7 +261,9 @@ final class ConfigReader {
               .gated(true)
               .experts(experts)
               .topK(f.positiveInt("num_experts_per_tok"));
-          f.optionalPositiveInt("shared_expert_intermediate_size").ifPresent(s -> b.sharedExperts(1).sharedInnerSize(s));
+          // Qwen3-Next: one shared expert, scaled by a sigmoid gate (a hidden → 1 projection)
+          f.optionalPositiveInt("shared_expert_intermediate_size")
+              .ifPresent(s -> b.sharedExperts(1).sharedInnerSize(s).sharedExpertGate(true));
           return Optional.of(b.build());
         }
         return Optional.of(Ffn.dense(f.positiveInt("intermediate_size"), true));
@@ -309,6 +312,7 @@ final class ConfigReader {
                 .convKernel(f.positiveInt("conv_kernel"))
                 .convBias(f.bool("use_conv_bias").orElse(true))
                 .chunkSize(f.optionalPositiveInt("chunk_size").orElse(128))
+                .statePrecision(f.text("mamba_ssm_cache_dtype").map(this::dtype))
                 .build());
             break;
           case '*':
@@ -362,22 +366,9 @@ final class ConfigReader {
           b.putQuantizedWeight(TensorClass.DENSE_FFN, Precision.FP8);
           break;
         case "mxfp4":
-          // gpt-oss: modules_to_not_convert keeps attention, router, embeddings and head in BF16
-          Set<TensorClass> keep = new HashSet<>();
-          for (JsonNode m : q.path("modules_to_not_convert")) {
-            String s = m.asText();
-            if (s.contains("self_attn") || s.contains("attn")) {
-              keep.add(TensorClass.ATTENTION);
-            }
-            if (s.contains("embed") || s.contains("lm_head")) {
-              keep.add(TensorClass.EMBEDDINGS);
-            }
-          }
-          for (TensorClass c : List.of(TensorClass.ATTENTION, TensorClass.EXPERTS, TensorClass.EMBEDDINGS)) {
-            if (!keep.contains(c)) {
-              b.putQuantizedWeight(c, Precision.MXFP4);
-            }
-          }
+          // gpt-oss / transformers Mxfp4Config: only the MoE experts are quantised; attention,
+          // router, embeddings and head stay at torch_dtype (modules_to_not_convert lists them)
+          b.putQuantizedWeight(TensorClass.EXPERTS, Precision.MXFP4);
           break;
         default:
           throw f.error("quantization_config.quant_method", "must be fp8 or mxfp4 (others are not modelled yet): '" + method + "'");
@@ -402,12 +393,26 @@ final class ConfigReader {
 
   /** Typed access to config fields with messages naming the file and the field. */
   private static final class Fields {
+    /** Keys read from the enclosing object when a nested text_config lacks them. */
+    private static final Set<String> INHERITED =
+        Set.of("torch_dtype", "dtype", "tie_word_embeddings", "quantization_config");
+
     private final JsonNode node;
+    private final JsonNode parent;
     private final String origin;
 
-    Fields(JsonNode node, String origin) {
+    Fields(JsonNode node, JsonNode parent, String origin) {
       this.node = node;
+      this.parent = parent;
       this.origin = origin;
+    }
+
+    private JsonNode get(String name) {
+      JsonNode v = node.get(name);
+      if ((v == null || v.isNull()) && parent != null && INHERITED.contains(name)) {
+        return parent.get(name);
+      }
+      return v;
     }
 
     IllegalArgumentException error(String field, String problem) {
@@ -419,16 +424,16 @@ final class ConfigReader {
     }
 
     JsonNode node(String name) {
-      return node.get(name);
+      return get(name);
     }
 
     Optional<String> text(String name) {
-      JsonNode v = node.get(name);
+      JsonNode v = get(name);
       return v == null || v.isNull() ? Optional.empty() : Optional.of(v.asText());
     }
 
     Optional<Boolean> bool(String name) {
-      JsonNode v = node.get(name);
+      JsonNode v = get(name);
       if (v == null || v.isNull()) {
         return Optional.empty();
       }
@@ -439,7 +444,7 @@ final class ConfigReader {
     }
 
     List<String> stringList(String name) {
-      JsonNode v = node.get(name);
+      JsonNode v = get(name);
       List<String> out = new ArrayList<>();
       if (v == null || v.isNull()) {
         return out;
@@ -452,7 +457,7 @@ final class ConfigReader {
     }
 
     List<Integer> intList(String name) {
-      JsonNode v = node.get(name);
+      JsonNode v = get(name);
       List<Integer> out = new ArrayList<>();
       if (v == null || v.isNull()) {
         return out;
@@ -471,7 +476,7 @@ final class ConfigReader {
 
     private Optional<Integer> integer(boolean allowZero, String... names) {
       for (String name : names) {
-        JsonNode v = node.get(name);
+        JsonNode v = get(name);
         if (v == null || v.isNull()) {
           continue;
         }

@@ -45,6 +45,12 @@ public abstract class Ffn {
     return innerSize();
   }
 
+  /** Whether the shared experts' output is scaled by a learned sigmoid gate (Qwen3-Next: hidden → 1). */
+  @Value.Default
+  public boolean sharedExpertGate() {
+    return false;
+  }
+
   /** Whether the matrices carry biases (BLOOM's FFN, gpt-oss experts). */
   @Value.Default
   public boolean bias() {
@@ -85,7 +91,8 @@ public abstract class Ffn {
 
   /** Parameters of all shared experts. */
   public double sharedParameters(int hidden) {
-    return sharedExperts() * (double) matrices() * hidden * sharedInnerSize();
+    return sharedExperts() * (double) matrices() * hidden * sharedInnerSize()
+        + (sharedExpertGate() ? hidden : 0);
   }
 
   /** Router parameters: hidden × experts (+ bias). */

@@ -55,6 +55,19 @@ public abstract class LinearMixer {
     return kind() == Kind.MAMBA2 ? 128 : 64;
   }
 
+  /**
+   * The precision engines keep the recurrent state in, when the config sets it ({@code
+   * mamba_ssm_cache_dtype}); otherwise the KV-cache precision. The convolution state is always at
+   * the KV-cache precision.
+   */
+  public abstract java.util.Optional<io.ridgeline.core.Precision> statePrecision();
+
+  /** Bytes of one sequence's recurrent and convolution state with the cache at {@code kv}. */
+  public double stateBytes(io.ridgeline.core.Precision kv) {
+    return stateElements() * statePrecision().orElse(kv).bytesPerElement()
+        + convStateElements() * kv.bytesPerElement();
+  }
+
   /** A new builder. */
   public static ImmutableLinearMixer.Builder builder() {
     return ImmutableLinearMixer.builder();

@@ -229,6 +229,7 @@ public abstract class Model {
    */
   public Bytes boundedCacheBytesPerSequence(Precision kv) {
     double e = 0;
+    double state = 0;
     for (Map.Entry<Layer, Integer> g : layerGroups().entrySet()) {
       Optional<Attention> a = g.getKey().attention();
       if (a.isPresent() && a.get().slidingWindow().isPresent()) {
@@ -236,10 +237,10 @@ public abstract class Model {
       }
       Optional<LinearMixer> l = g.getKey().linear();
       if (l.isPresent()) {
-        e += g.getValue() * (double) (l.get().stateElements() + l.get().convStateElements());
+        state += g.getValue() * l.get().stateBytes(kv);
       }
     }
-    return kv.bytes(e);
+    return kv.bytes(e).plus(Bytes.of(state));
   }
 
   /**
@@ -250,6 +251,7 @@ public abstract class Model {
     checkArgument(context > 0, "context must be positive: %s", context);
     checkArgument(tp > 0, "tensor parallel degree must be positive: %s", tp);
     double e = 0;
+    double state = 0;
     for (Map.Entry<Layer, Integer> g : layerGroups().entrySet()) {
       Optional<Attention> a = g.getKey().attention();
       if (a.isPresent()) {
@@ -258,11 +260,10 @@ public abstract class Model {
       }
       Optional<LinearMixer> l = g.getKey().linear();
       if (l.isPresent()) {
-        e += g.getValue() * (double) (l.get().stateElements() + l.get().convStateElements())
-            / Math.min(tp, l.get().heads());
+        state += g.getValue() * l.get().stateBytes(kv) / Math.min(tp, l.get().heads());
       }
     }
-    return kv.bytes(e);
+    return kv.bytes(e).plus(Bytes.of(state));
   }
 
   // ---- shape helpers for serving ----

@@ -2,6 +2,7 @@ package io.ridgeline.models;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.ridgeline.core.Bytes;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Flops;
 import io.ridgeline.core.ImmutableOperation;
@@ -248,11 +249,11 @@ final class Operations {
 
   /** One token's recurrent update per sequence: the state is read and written whole. */
   private static Operation linearStep(LinearMixer l, double b, double n, Precisions p) {
-    double state = b * (l.stateElements() + l.convStateElements()) * n;
+    Bytes state = Bytes.of(b * l.stateBytes(p.kvCache()) * n);
     return op("linear_state", p.attention())
         .flops(Flops.of(b * l.stepFlopsPerToken() * n))
-        .putBytes(DataKind.KV_READ, p.kvCache().bytes(state))
-        .putBytes(DataKind.KV_WRITE, p.kvCache().bytes(state))
+        .putBytes(DataKind.KV_READ, state)
+        .putBytes(DataKind.KV_WRITE, state)
         .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(b * (l.convChannels() + l.innerWidth()) * n))
         .kvShards(l.heads())
         .build();
@@ -267,10 +268,10 @@ final class Operations {
     double tokens = b * prompt;
     double perToken = l.heads() * (2.0 * l.chunkSize() * (l.keyHeadDim() + l.valueHeadDim())
         + 4.0 * l.keyHeadDim() * l.valueHeadDim()) + 2.0 * l.convKernel() * l.convChannels();
-    double state = b * (l.stateElements() + l.convStateElements()) * n;
+    Bytes state = Bytes.of(b * l.stateBytes(p.kvCache()) * n);
     return op("linear_state", p.attention())
         .flops(Flops.of(tokens * perToken * n))
-        .putBytes(DataKind.KV_WRITE, p.kvCache().bytes(state))
+        .putBytes(DataKind.KV_WRITE, state)
         .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * (l.convChannels() + l.innerWidth()) * n))
         .kvShards(l.heads())
         .build();

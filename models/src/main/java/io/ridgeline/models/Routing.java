@@ -19,6 +19,12 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Routing {
+  /**
+   * The largest Zipf exponent accepted: beyond it the popularity of the 512th expert (512^−10 ≈
+   * 8e−28) heads for underflow and the distribution is, for every purpose here, "one expert".
+   */
+  public static final double MAX_EXPONENT = 10;
+
   /** Zipf exponent of expert popularity; 0 is uniform. */
   @Value.Parameter
   public abstract double zipfExponent();
@@ -42,7 +48,9 @@ public abstract class Routing {
    * {@code topK}: in [min(k, E), E], non-decreasing in tokens.
    */
   public double expectedDistinctExperts(int experts, int topK, double tokens) {
-    checkArgument(tokens >= 0, "tokens must not be negative: %s", tokens);
+    checkArgument(experts > 0, "experts must be positive: %s", experts);
+    checkArgument(topK >= 1 && topK <= experts, "experts per token (%s) must be in [1, %s]", topK, experts);
+    checkArgument(tokens >= 0 && Double.isFinite(tokens), "tokens must be finite and >= 0: %s", tokens);
     if (zipfExponent() == 0) {
       return experts * (1 - Math.pow(1 - (double) topK / experts, tokens));
     }
@@ -92,8 +100,9 @@ public abstract class Routing {
   @Value.Check
   void check() {
     checkArgument(
-        Double.isFinite(zipfExponent()) && zipfExponent() >= 0,
-        "routing zipf exponent must be finite and >= 0: %s",
+        zipfExponent() >= 0 && zipfExponent() <= MAX_EXPONENT,
+        "routing zipf exponent must be in [0, %s]: %s",
+        MAX_EXPONENT,
         zipfExponent());
   }
 

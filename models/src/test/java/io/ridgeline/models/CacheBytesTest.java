@@ -60,9 +60,9 @@ final class CacheBytesTest {
     // Gated DeltaNet: 36 layers × (32 heads × 128 × 128 + 3 × (32·128 + 2·16·128))
     //   = 36 × (524,288 + 3 × 8192) = 36 × 548,864 = 19,759,104 elements × 2 B
     "qwen3-next-80b-a3b, 39518208",
-    // Mamba2: 23 layers × (64 heads × 64 × 128 state + 3 × (4096 + 2·8·128))
-    //   = 23 × (524,288 + 18,432) = 12,482,560 elements × 2 B
-    "nemotron-3-nano-30b-a3b, 24965120",
+    // Mamba2 with mamba_ssm_cache_dtype float32: 23 layers × (64 heads × 64 × 128 state × 4 B
+    //   + 3 conv columns × (4096 + 2·8·128) × 2 B) = 23 × (2,097,152 + 36,864) = 49,082,368 B
+    "nemotron-3-nano-30b-a3b, 49082368",
     // full attention only: nothing is bounded
     "llama-3.1-70b, 0",
     "deepseek-v3, 0",

@@ -120,9 +120,10 @@ final class CatalogParametersTest {
     //
     // MoE (48 layers): 10 routed experts × 3·2048·512 = 31,457,280
     //                  + shared expert 3·2048·512    =  3,145,728
+    //                  + shared-expert gate 2048·1    =      2,048
     //                  + router 2048·512              =  1,048,576
     //                  + 2 norms·2048                 =      4,096
-    //                                                 → 35,655,680; × 48 = 1,711,472,640
+    //                                                 → 35,657,728; × 48 = 1,711,570,944
     // Gated DeltaNet (36 layers):
     //   in_proj 2048·(2·16·128 + 2·32·128 + 2·32) = 2048·12,352 = 25,296,896
     //   conv (no bias) (4096 + 2·2048)·4 = 32,768; A and dt bias 2·32 = 64; gated norm 128
@@ -132,11 +133,11 @@ final class CatalogParametersTest {
     //                              o 16·256·2048 = 8,388,608; q/k norms 2·256 = 512
     //                              → 27,263,488; × 12 = 327,161,856
     // embeddings + untied head 2·151936·2048 = 622,329,856; final norm 2048
-    // active = 1,711,472,640 + 1,213,864,704 + 327,161,856 + 622,329,856 + 2048 = 3,874,831,104
-    assertThat(m.activeParameters()).isEqualTo(3_874_831_104.0);
-    // without embeddings and head: 3,874,831,104 − 622,329,856 = 3,252,501,248
+    // active = 1,711,570,944 + 1,213,864,704 + 327,161,856 + 622,329,856 + 2048 = 3,874,929,408
+    assertThat(m.activeParameters()).isEqualTo(3_874_929_408.0);
+    // without embeddings and head: 3,874,929,408 − 622,329,856 = 3,252,599,552
     assertThat(m.activeParameters() - m.embeddingParameters() - m.lmHeadParameters())
-        .isEqualTo(3_252_501_248.0);
+        .isEqualTo(3_252_599_552.0);
   }
 
   @Test

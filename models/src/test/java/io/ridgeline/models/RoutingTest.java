@@ -52,17 +52,27 @@ final class RoutingTest {
   void zipf_negativeOrNonFinite_throwsNamingValue() {
     assertThatThrownBy(() -> Routing.zipf(-0.5))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("routing zipf exponent must be finite and >= 0: -0.5");
+        .hasMessageContaining("routing zipf exponent must be in [0, 10.0]: -0.5");
     assertThatThrownBy(() -> Routing.zipf(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Routing.zipf(Double.POSITIVE_INFINITY))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
+  void expectedDistinctExperts_topKAboveExperts_throwsInsteadOfLooping() {
+    assertThatThrownBy(() -> Routing.zipf(1).expectedDistinctExperts(2, 3, 1))
+        .hasMessageContaining("experts per token (3) must be in [1, 2]");
+    assertThatThrownBy(() -> Routing.zipf(11)).hasMessageContaining("must be in [0, 10.0]: 11.0");
+    // the largest exponent still gives a finite answer in [k, E]
+    double touched = Routing.zipf(10).expectedDistinctExperts(512, 8, 64);
+    assertThat(touched).isBetween(8.0, 512.0);
+  }
+
+  @Test
   void expectedDistinctExperts_negativeTokens_throws() {
     assertThatThrownBy(() -> Routing.uniform().expectedDistinctExperts(8, 2, -1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("tokens must not be negative: -1");
+        .hasMessageContaining("tokens must be finite and >= 0: -1");
   }
 
   @Test
