@@ -33,6 +33,16 @@ public final class Charts {
 
   private Charts() {}
 
+  /** An XY chart of the project's size and title font, with optional log axes. */
+  private static XYChart chart(
+      String title, String xTitle, String yTitle, boolean logX, boolean logY) {
+    XYChart chart = chart(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+    chart.getStyler().setXAxisLogarithmic(logX);
+    chart.getStyler().setYAxisLogarithmic(logY);
+    chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(12f));
+    return chart;
+  }
+
   /**
    * A log-log roofline: the chip's roof for {@code precision} (attainable TFLOP/s against FLOP/B on
    * the main memory tier) and each phase with work as a point at its intensity and achieved TFLOP/s
@@ -54,13 +64,11 @@ public final class Charts {
                     model.chips(),
                     model.chip().id(),
                     precision.id(),
-                    ridge))
-            .xAxisTitle("Arithmetic intensity (FLOP/B)")
-            .yAxisTitle("Attainable TFLOP/s per chip")
-            .build();
-    chart.getStyler().setXAxisLogarithmic(true);
-    chart.getStyler().setYAxisLogarithmic(true);
-    chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(12f));
+                    ridge),
+                "Arithmetic intensity (FLOP/B)",
+                "Attainable TFLOP/s per chip",
+                true,
+                true);
     double lo = ridge / 1000;
     double hi = ridge * 100;
     for (PhaseResult p : phases) {
@@ -104,14 +112,12 @@ public final class Charts {
       List<ParetoFrontier> frontiers, List<String> labels, String title) {
     checkArgument(frontiers.size() == labels.size(), "one label per frontier");
     XYChart chart =
-        new XYChartBuilder()
-            .width(WIDTH)
-            .height(HEIGHT)
-            .title(title)
-            .xAxisTitle("Interactivity (output tokens/s per user)")
-            .yAxisTitle("Throughput (output tokens/s per chip)")
-            .build();
-    chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(12f));
+        chart(
+            title,
+            "Interactivity (output tokens/s per user)",
+            "Throughput (output tokens/s per chip)",
+            false,
+            false);
     for (int i = 0; i < frontiers.size(); i++) {
       List<FrontierPoint> front = frontiers.get(i).frontier();
       List<FrontierPoint> all = new ArrayList<>();
@@ -138,29 +144,25 @@ public final class Charts {
    */
   public static XYChart intensity(IntensitySweep sweep) {
     XYChart chart =
-        new XYChartBuilder()
-            .width(WIDTH)
-            .height(HEIGHT)
-            .title(
-                String.format(
-                    Locale.ROOT,
-                    "Decode intensity vs batch: %s on %s, context %d",
-                    sweep.model().model().id(),
-                    sweep.model().chip().id(),
-                    sweep.context()))
-            .xAxisTitle("Batch (sequences per decode step)")
-            .yAxisTitle("Arithmetic intensity (FLOP/B)")
-            .build();
-    chart.getStyler().setXAxisLogarithmic(true);
-    chart.getStyler().setYAxisLogarithmic(true);
-    chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(12f));
+        chart(
+            String.format(
+                Locale.ROOT,
+                "Decode intensity vs batch: %s on %s, context %d",
+                sweep.model().model().id(),
+                sweep.model().chip().id(),
+                sweep.context()),
+            "Batch (sequences per decode step)",
+            "Arithmetic intensity (FLOP/B)",
+            true,
+            true);
     List<IntensitySweep.Row> rows = sweep.rows();
     double[] xs = rows.stream().mapToDouble(IntensitySweep.Row::batch).toArray();
     java.util.Map<String, double[]> series = new java.util.LinkedHashMap<>();
     for (int i = 0; i < rows.size(); i++) {
       for (PhaseResult p : rows.get(i).phases()) {
         if (p.bytes().bytes() > 0 && p.flops().flops() > 0) {
-          series.computeIfAbsent(p.name(), k -> new double[rows.size()])[i] = p.intensity().flopsPerByte();
+          series.computeIfAbsent(p.name(), k -> new double[rows.size()])[i] =
+              p.intensity().flopsPerByte();
         }
       }
     }
@@ -174,7 +176,8 @@ public final class Charts {
     double ridge = sweep.ridgePoint().flopsPerByte();
     double[] flat = new double[xs.length];
     java.util.Arrays.fill(flat, ridge);
-    XYSeries r = chart.addSeries(String.format(Locale.ROOT, "ridge point %.0f FLOP/B", ridge), xs, flat);
+    XYSeries r =
+        chart.addSeries(String.format(Locale.ROOT, "ridge point %.0f FLOP/B", ridge), xs, flat);
     r.setMarker(SeriesMarkers.NONE);
     r.setLineColor(Color.DARK_GRAY);
     return chart;

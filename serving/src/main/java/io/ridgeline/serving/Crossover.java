@@ -17,11 +17,11 @@ import org.immutables.value.Value;
  * model, system, precision and batch.
  *
  * <p>Attention time is non-decreasing in context and the FFN's does not depend on it, so a binary
- * search over contexts 1 … {@link #SEARCH_LIMIT} finds the crossover. For dense GQA models at
- * batch B it is near {@code FFN weight bytes / (B × KV bytes per token)}: GQA and MLA shrink the
- * cache and push it out; a larger batch pulls it in (the FFN's weights are shared by the batch,
- * the caches are not); sliding-window and linear layers stop growing, so a stack of only those
- * never crosses.
+ * search over contexts 1 … {@link #SEARCH_LIMIT} finds the crossover. For dense GQA models at batch
+ * B it is near {@code FFN weight bytes / (B × KV bytes per token)}: GQA and MLA shrink the cache
+ * and push it out; a larger batch pulls it in (the FFN's weights are shared by the batch, the
+ * caches are not); sliding-window and linear layers stop growing, so a stack of only those never
+ * crosses.
  *
  * <pre>{@code
  * Crossover.find(RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm")), 1)
@@ -86,7 +86,9 @@ public abstract class Crossover {
       return b.reason(
               bounded
                   ? "attention work is bounded (only sliding-window or linear-attention layers): it stays below the FFN at every context"
-                  : "attention stays below the FFN up to the search limit of " + SEARCH_LIMIT + " tokens")
+                  : "attention stays below the FFN up to the search limit of "
+                      + SEARCH_LIMIT
+                      + " tokens")
           .attentionSeconds(Seconds.of(atLimit))
           .build();
     }
@@ -119,17 +121,26 @@ public abstract class Crossover {
 
   @Value.Check
   void check() {
-    checkArgument(context().isPresent() != reason().isPresent(), "a crossover has a context or a reason");
+    checkArgument(
+        context().isPresent() != reason().isPresent(), "a crossover has a context or a reason");
   }
 
   @Override
   public String toString() {
     return context()
-        .map(c -> String.format(java.util.Locale.ROOT,
-            c == 1
-                ? "%s, batch %d: attention (linear-attention state included) already matches the FFN at context %,d (%s vs %s)%s"
-                : "%s, batch %d: attention reaches the FFN at context %,d tokens (%s vs %s)%s",
-            model(), batch(), c, attentionSeconds(), ffnSeconds(), withinMaxContext() ? "" : ", beyond the model's max context"))
+        .map(
+            c ->
+                String.format(
+                    java.util.Locale.ROOT,
+                    c == 1
+                        ? "%s, batch %d: attention (linear-attention state included) already matches the FFN at context %,d (%s vs %s)%s"
+                        : "%s, batch %d: attention reaches the FFN at context %,d tokens (%s vs %s)%s",
+                    model(),
+                    batch(),
+                    c,
+                    attentionSeconds(),
+                    ffnSeconds(),
+                    withinMaxContext() ? "" : ", beyond the model's max context"))
         .orElseGet(() -> model() + ", batch " + batch() + ": no crossover: " + reason().get());
   }
 }

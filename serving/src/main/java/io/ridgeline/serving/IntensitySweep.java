@@ -46,7 +46,13 @@ public final class IntensitySweep {
     public String toString() {
       StringBuilder b = new StringBuilder("batch " + batch + ":");
       for (PhaseResult p : phases) {
-        b.append(String.format(Locale.ROOT, " %s %.2f FLOP/B (%s)", p.name(), p.intensity().flopsPerByte(), p.bound()));
+        b.append(
+            String.format(
+                Locale.ROOT,
+                " %s %.2f FLOP/B (%s)",
+                p.name(),
+                p.intensity().flopsPerByte(),
+                p.bound()));
       }
       return b.toString();
     }
@@ -105,7 +111,8 @@ public final class IntensitySweep {
 
   @Override
   public String toString() {
-    StringBuilder b = new StringBuilder(model + ", context " + context + ", ridge " + ridgePoint() + ":");
+    StringBuilder b =
+        new StringBuilder(model + ", context " + context + ", ridge " + ridgePoint() + ":");
     rows.forEach(r -> b.append("\n  ").append(r));
     return b.toString();
   }

@@ -210,9 +210,9 @@ public abstract class RooflineModel {
   }
 
   /**
-   * The all-reduces (one per attention, mixer or FFN sub-block) of {@code tokens} hidden vectors: per chip, a ring sends
-   * 2·(tp−1)/tp of each message; a tree pays 2·⌈log2 tp⌉ latency hops; the reduction adds one FLOP
-   * per received element.
+   * The all-reduces (one per attention, mixer or FFN sub-block) of {@code tokens} hidden vectors:
+   * per chip, a ring sends 2·(tp−1)/tp of each message; a tree pays 2·⌈log2 tp⌉ latency hops; the
+   * reduction adds one FLOP per received element.
    */
   private Operation allReduces(double tokens) {
     int tp = tensorParallel();
@@ -234,8 +234,8 @@ public abstract class RooflineModel {
    * Memory per chip for {@code batch} sequences of {@code context} tokens: weights / tp (each
    * tensor class at its precision), every layer's cache or state split over min(tp, its shards),
    * and a workspace for the activations of the largest step: a prefill chunk of {@code min(batch ×
-   * context, 8192)} tokens through the widest layer (residual stream plus mixer and FFN widths, split
-   * by tp) plus fp32 logits for the batch.
+   * context, 8192)} tokens through the widest layer (residual stream plus mixer and FFN widths,
+   * split by tp) plus fp32 logits for the batch.
    */
   public MemoryUse memory(int batch, int context) {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
@@ -304,9 +304,12 @@ public abstract class RooflineModel {
         "chip count (%s) must be a multiple of the tensor parallel degree (%s)",
         chips(),
         tensorParallel());
-    model().tensorParallelProblem(tensorParallel()).ifPresent(problem -> {
-      throw new IllegalArgumentException(problem);
-    });
+    model()
+        .tensorParallelProblem(tensorParallel())
+        .ifPresent(
+            problem -> {
+              throw new IllegalArgumentException(problem);
+            });
     if (tensorParallel() > 1) {
       checkArgument(
           chip().scaleUp().isPresent() || chip().scaleOut().isPresent(),

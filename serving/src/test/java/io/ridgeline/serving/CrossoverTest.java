@@ -62,7 +62,8 @@ final class CrossoverTest {
             + "\"hybrid_override_pattern\":\"M-M-\",\"num_attention_heads\":8,\"intermediate_size\":4096,"
             + "\"mlp_hidden_act\":\"relu2\",\"mamba_num_heads\":32,\"mamba_head_dim\":64,\"n_groups\":4,"
             + "\"ssm_state_size\":128,\"conv_kernel\":4,\"vocab_size\":32000}");
-    Crossover c = Crossover.find(RooflineModel.of(Models.fromConfig(cfg), Chips.byId("h100-sxm")), 1);
+    Crossover c =
+        Crossover.find(RooflineModel.of(Models.fromConfig(cfg), Chips.byId("h100-sxm")), 1);
     assertThat(c.context()).isEmpty();
     assertThat(c.reason().orElseThrow()).contains("bounded");
     Path sliding = dir.resolve("sliding.json");
@@ -70,7 +71,8 @@ final class CrossoverTest {
         sliding,
         "{\"model_type\":\"mistral\",\"hidden_size\":1024,\"num_hidden_layers\":4,\"num_attention_heads\":8,"
             + "\"num_key_value_heads\":8,\"intermediate_size\":4096,\"vocab_size\":32000,\"sliding_window\":4096}");
-    Crossover s = Crossover.find(RooflineModel.of(Models.fromConfig(sliding), Chips.byId("h100-sxm")), 1);
+    Crossover s =
+        Crossover.find(RooflineModel.of(Models.fromConfig(sliding), Chips.byId("h100-sxm")), 1);
     // 4096-token windows of 2·8·128·2 B per layer cost far less than the 4·3·1024·4096·2 B of FFN
     assertThat(s.context()).isEmpty();
   }
@@ -78,8 +80,20 @@ final class CrossoverTest {
   @Test
   void intensitySweep_ffnRisesWithBatch_attentionFlat() {
     IntensitySweep s = IntensitySweep.of(onH100("llama-3.1-8b"), 4096, List.of(1, 64));
-    double ffn1 = s.rows().get(0).phases().stream().filter(p -> p.name().equals("decode_ffn")).findFirst().orElseThrow().intensity().flopsPerByte();
-    double ffn64 = s.rows().get(1).phases().stream().filter(p -> p.name().equals("decode_ffn")).findFirst().orElseThrow().intensity().flopsPerByte();
+    double ffn1 =
+        s.rows().get(0).phases().stream()
+            .filter(p -> p.name().equals("decode_ffn"))
+            .findFirst()
+            .orElseThrow()
+            .intensity()
+            .flopsPerByte();
+    double ffn64 =
+        s.rows().get(1).phases().stream()
+            .filter(p -> p.name().equals("decode_ffn"))
+            .findFirst()
+            .orElseThrow()
+            .intensity()
+            .flopsPerByte();
     assertThat(ffn64 / ffn1).isGreaterThan(60);
     assertThat(s.ridgePoint().flopsPerByte()).isCloseTo(295.3, withPercentage(0.1));
   }

@@ -7,9 +7,9 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ridgeline crossover}: the context at which decode attention overtakes the FFN. */
 @Command(
@@ -24,7 +24,10 @@ final class CrossoverCommand implements Callable<Integer> {
 
   @Mixin SystemOptions system;
 
-  @Option(names = "--batch", defaultValue = "1", description = "Sequences per decode step (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--batch",
+      defaultValue = "1",
+      description = "Sequences per decode step (default: ${DEFAULT-VALUE}).")
   int batch;
 
   @Override
@@ -34,11 +37,7 @@ final class CrossoverCommand implements Callable<Integer> {
     Crossover c = Crossover.find(rm, batch);
     PrintWriter out = spec.commandLine().getOut();
     if (system.json) {
-      ObjectNode o = Json.object();
-      o.put("model", rm.model().id());
-      o.put("chip", rm.chip().id());
-      o.put("chips", rm.chips());
-      o.put("tp", rm.tensorParallel());
+      ObjectNode o = Json.system(rm);
       o.put("batch", batch);
       if (c.context().isPresent()) {
         o.put("crossover_context", c.context().get());

@@ -67,14 +67,9 @@ final class FrontierCommand implements Callable<Integer> {
     ParetoFrontier f = b.build();
     PrintWriter out = spec.commandLine().getOut();
     if (system.json) {
-      ObjectNode o = Json.object();
-      o.put("model", rm.model().id());
-      o.put("chip", rm.chip().id());
-      o.put("chips", rm.chips());
-      o.put("tp", rm.tensorParallel());
+      ObjectNode o = Json.system(rm);
       o.put("isl", isl);
       o.put("osl", osl);
-      o.put("efficiency", rm.efficiency().toString());
       ArrayNode arr = o.putArray("points");
       for (FrontierPoint p : f.points()) {
         ObjectNode n = arr.addObject();

@@ -13,9 +13,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ridgeline intensity}: decode-phase intensity as batch grows, against the ridge point. */
 @Command(
@@ -30,10 +30,16 @@ final class IntensityCommand implements Callable<Integer> {
 
   @Mixin SystemOptions system;
 
-  @Option(names = "--context", defaultValue = "4096", description = "Tokens in each sequence's cache (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--context",
+      defaultValue = "4096",
+      description = "Tokens in each sequence's cache (default: ${DEFAULT-VALUE}).")
   int context;
 
-  @Option(names = "--batches", split = ",", description = "Batch sizes, comma-separated (default: 1,2,4,...,1024).")
+  @Option(
+      names = "--batches",
+      split = ",",
+      description = "Batch sizes, comma-separated (default: 1,2,4,...,1024).")
   List<Integer> batches;
 
   @Option(names = "--plot", description = "Write the chart (.png or .svg).")
@@ -56,11 +62,7 @@ final class IntensityCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     double ridge = sweep.ridgePoint().flopsPerByte();
     if (system.json) {
-      ObjectNode o = Json.object();
-      o.put("model", rm.model().id());
-      o.put("chip", rm.chip().id());
-      o.put("chips", rm.chips());
-      o.put("tp", rm.tensorParallel());
+      ObjectNode o = Json.system(rm);
       o.put("context", context);
       o.put("precision", rm.precisions().matmul().id());
       o.put("ridge_point", ridge);
@@ -80,7 +82,12 @@ final class IntensityCommand implements Callable<Integer> {
       out.println(Json.write(o));
     } else {
       out.println(rm);
-      out.printf(Locale.ROOT, "context %d; intensity in FLOP/B; ridge point (%s) %.1f FLOP/B; * = compute-bound%n", context, rm.precisions().matmul().id(), ridge);
+      out.printf(
+          Locale.ROOT,
+          "context %d; intensity in FLOP/B; ridge point (%s) %.1f FLOP/B; * = compute-bound%n",
+          context,
+          rm.precisions().matmul().id(),
+          ridge);
       StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%7s", "batch"));
       for (PhaseResult p : memoryPhases(sweep.rows().get(0))) {
         header.append(String.format(Locale.ROOT, " %24s", p.name()));
@@ -89,7 +96,12 @@ final class IntensityCommand implements Callable<Integer> {
       for (IntensitySweep.Row r : sweep.rows()) {
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%7d", r.batch()));
         for (PhaseResult p : memoryPhases(r)) {
-          line.append(String.format(Locale.ROOT, " %23.2f%s", p.intensity().flopsPerByte(), p.bound() == io.ridgeline.core.Bound.COMPUTE ? "*" : " "));
+          line.append(
+              String.format(
+                  Locale.ROOT,
+                  " %23.2f%s",
+                  p.intensity().flopsPerByte(),
+                  p.bound() == io.ridgeline.core.Bound.COMPUTE ? "*" : " "));
         }
         out.println(line);
       }

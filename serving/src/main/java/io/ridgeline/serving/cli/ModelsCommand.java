@@ -36,7 +36,9 @@ final class ModelsCommand implements Callable<Integer> {
         o.put("active_params", m.activeParameters());
         o.put("layers", m.layerCount());
         o.put("model_type", m.modelType());
-        o.put("bounded_cache_bytes_per_sequence", m.boundedCacheBytesPerSequence(Precision.BF16).bytes());
+        o.put(
+            "bounded_cache_bytes_per_sequence",
+            m.boundedCacheBytesPerSequence(Precision.BF16).bytes());
         o.put("kv_bytes_per_token", m.kvBytesPerToken(Precision.BF16).bytes());
       }
       out.println(Json.write(arr));
@@ -64,7 +66,8 @@ final class ModelsCommand implements Callable<Integer> {
           m.kvBytesPerToken(Precision.BF16),
           m.boundedCacheBytesPerSequence(Precision.BF16));
     }
-    out.println("KV/token: the cache that grows with context (full-attention layers) at bf16; bounded/seq: sliding-window caches when full and linear-layer state, per sequence at bf16.");
+    out.println(
+        "KV/token: the cache that grows with context (full-attention layers) at bf16; bounded/seq: sliding-window caches when full and linear-layer state, per sequence at bf16.");
     return 0;
   }
 }

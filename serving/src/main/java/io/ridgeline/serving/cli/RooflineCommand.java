@@ -66,16 +66,11 @@ final class RooflineCommand implements Callable<Integer> {
     phases.addAll(decode.phases());
     PrintWriter out = spec.commandLine().getOut();
     if (system.json) {
-      ObjectNode o = Json.object();
-      o.put("model", rm.model().id());
-      o.put("chip", rm.chip().id());
-      o.put("chips", rm.chips());
-      o.put("tp", rm.tensorParallel());
+      ObjectNode o = Json.system(rm);
       o.put("replicas", rm.replicas());
       o.put("batch", batch);
       o.put("context", context);
       o.put("prompt", promptTokens);
-      o.put("efficiency", rm.efficiency().toString());
       ArrayNode arr = o.putArray("phases");
       for (PhaseResult p : phases) {
         arr.add(Json.phase(p, rm.chips()));

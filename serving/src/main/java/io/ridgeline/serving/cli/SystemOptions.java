@@ -1,7 +1,7 @@
 package io.ridgeline.serving.cli;
 
-import io.ridgeline.core.Precision;
 import io.ridgeline.core.ImmutablePrecisions;
+import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Chip;
@@ -59,7 +59,8 @@ final class SystemOptions {
 
   @Option(
       names = "--dense-weights",
-      description = "Precision of dense FFN, shared-expert and router weights (overrides --weights).")
+      description =
+          "Precision of dense FFN, shared-expert and router weights (overrides --weights).")
   Precision denseWeights;
 
   @Option(
@@ -69,7 +70,8 @@ final class SystemOptions {
 
   @Option(
       names = "--kv",
-      description = "KV-cache and recurrent-state precision (default: the checkpoint's dtype, bf16 for most).")
+      description =
+          "KV-cache and recurrent-state precision (default: the checkpoint's dtype, bf16 for most).")
   Precision kv;
 
   @Option(names = "--activations", description = "Activation precision (default: bf16).")
@@ -124,7 +126,8 @@ final class SystemOptions {
     putIfSet(overrides, TensorClass.EXPERTS, expertWeights);
     putIfSet(overrides, TensorClass.DENSE_FFN, denseWeights);
     putIfSet(overrides, TensorClass.EMBEDDINGS, embeddingWeights);
-    ImmutablePrecisions.Builder b = ImmutablePrecisions.builder().from(p).weightOverrides(overrides);
+    ImmutablePrecisions.Builder b =
+        ImmutablePrecisions.builder().from(p).weightOverrides(overrides);
     if (kv != null) {
       b.kvCache(kv);
     }

@@ -250,7 +250,8 @@ final class RidgelineCliTest {
 
   @Test
   void crossoverJson_llama8b_hasContextOrReason() throws Exception {
-    Run r = run("crossover", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1", "--json");
+    Run r =
+        run("crossover", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1", "--json");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.json().get("crossover_context").asInt()).isBetween(84_000, 88_000);
     assertThat(r.json().get("reason").isNull()).isTrue();
@@ -259,11 +260,23 @@ final class RidgelineCliTest {
   @Test
   void intensityJson_rowsPerBatchWithRidge(@TempDir Path dir) throws Exception {
     Path plot = dir.resolve("i.png");
-    Run r = run("intensity", "--model", "mixtral-8x7b", "--chip", "h100-sxm", "--batches", "1,8,64", "--json", "--plot", plot.toString());
+    Run r =
+        run(
+            "intensity",
+            "--model",
+            "mixtral-8x7b",
+            "--chip",
+            "h100-sxm",
+            "--batches",
+            "1,8,64",
+            "--json",
+            "--plot",
+            plot.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.json().get("rows")).hasSize(3);
     assertThat(r.json().get("ridge_point").asDouble()).isBetween(295.0, 296.0);
-    assertThat(r.json().get("rows").get(0).get("phases").findValuesAsText("phase")).contains("decode_moe");
+    assertThat(r.json().get("rows").get(0).get("phases").findValuesAsText("phase"))
+        .contains("decode_moe");
     assertThat(Files.size(plot)).isPositive();
     Run bad = run("intensity", "--model", "mixtral-8x7b", "--chip", "h100-sxm", "--batches", "1,0");
     assertThat(bad.err().strip()).isEqualTo("ridgeline: --batches must be positive: 0");
@@ -273,15 +286,51 @@ final class RidgelineCliTest {
   void modelsJson_listsEveryArchitecture() throws Exception {
     Run r = run("models", "--json");
     assertThat(r.json().findValuesAsText("id"))
-        .contains("mixtral-8x7b", "qwen3-30b-a3b", "qwen3-235b-a22b", "qwen3-next-80b-a3b", "deepseek-v2-lite",
-            "deepseek-v3", "deepseek-v3.2", "kimi-k2", "gpt-oss-20b", "gpt-oss-120b", "gemma-2-9b", "gemma-3-27b",
-            "nemotron-h-56b", "nemotron-3-nano-30b-a3b");
+        .contains(
+            "mixtral-8x7b",
+            "qwen3-30b-a3b",
+            "qwen3-235b-a22b",
+            "qwen3-next-80b-a3b",
+            "deepseek-v2-lite",
+            "deepseek-v3",
+            "deepseek-v3.2",
+            "kimi-k2",
+            "gpt-oss-20b",
+            "gpt-oss-120b",
+            "gemma-2-9b",
+            "gemma-3-27b",
+            "nemotron-h-56b",
+            "nemotron-3-nano-30b-a3b");
   }
 
   @Test
   void weightOverrides_expertPrecisionChangesMemory() throws Exception {
-    Run native_ = run("roofline", "--model", "gpt-oss-120b", "--chip", "h100-sxm", "--batch", "1", "--context", "1024", "--json");
-    Run bf16 = run("roofline", "--model", "gpt-oss-120b", "--chip", "h100-sxm", "--batch", "1", "--context", "1024", "--json", "--expert-weights", "bf16");
+    Run native_ =
+        run(
+            "roofline",
+            "--model",
+            "gpt-oss-120b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--context",
+            "1024",
+            "--json");
+    Run bf16 =
+        run(
+            "roofline",
+            "--model",
+            "gpt-oss-120b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--context",
+            "1024",
+            "--json",
+            "--expert-weights",
+            "bf16");
     // mxfp4 experts (0.53125 B/element) vs bf16 (2 B): ≈ 3.8× fewer expert bytes
     assertThat(bf16.json().get("memory").get("weights_bytes").asDouble())
         .isGreaterThan(3 * native_.json().get("memory").get("weights_bytes").asDouble());
