@@ -36,7 +36,14 @@ public final class Charts {
   /** An XY chart of the project's size and title font, with optional log axes. */
   private static XYChart chart(
       String title, String xTitle, String yTitle, boolean logX, boolean logY) {
-    XYChart chart = chart(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+    XYChart chart =
+        new XYChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(title)
+            .xAxisTitle(xTitle)
+            .yAxisTitle(yTitle)
+            .build();
     chart.getStyler().setXAxisLogarithmic(logX);
     chart.getStyler().setYAxisLogarithmic(logY);
     chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(12f));
@@ -53,10 +60,7 @@ public final class Charts {
     ComputeTarget t = model.target();
     double ridge = t.ridgePoint(precision).flopsPerByte();
     XYChart chart =
-        new XYChartBuilder()
-            .width(WIDTH)
-            .height(HEIGHT)
-            .title(
+        chart(
                 String.format(
                     Locale.ROOT,
                     "Roofline: %s on %d× %s, %s (ridge %.0f FLOP/B)",

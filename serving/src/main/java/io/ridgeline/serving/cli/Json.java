@@ -22,6 +22,17 @@ final class Json {
     return MAPPER.createArrayNode();
   }
 
+  /** A new object that starts with the system's keys: model, chip, chips, tp, efficiency. */
+  static ObjectNode system(io.ridgeline.serving.RooflineModel rm) {
+    ObjectNode o = object();
+    o.put("model", rm.model().id());
+    o.put("chip", rm.chip().id());
+    o.put("chips", rm.chips());
+    o.put("tp", rm.tensorParallel());
+    o.put("efficiency", rm.efficiency().toString());
+    return o;
+  }
+
   static String write(Object node) {
     try {
       return MAPPER.writeValueAsString(node);
