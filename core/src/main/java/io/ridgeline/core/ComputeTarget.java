@@ -58,6 +58,13 @@ public abstract class ComputeTarget {
   /** The tier that serves each data kind, where it is not the main tier. */
   public abstract Map<DataKind, String> placement();
 
+  /**
+   * Where a data kind is split over several tiers (it spilled from a full tier): tier name →
+   * share of its bytes, the shares summing to 1. Kinds not listed live wholly in {@link
+   * #tierFor(DataKind)}.
+   */
+  public abstract Map<DataKind, Map<String, Double>> splitPlacement();
+
   /** Interconnect bandwidth per direction per chip, for collectives. */
   public abstract Optional<BytesPerSecond> linkBandwidth();
 
@@ -90,9 +97,15 @@ public abstract class ComputeTarget {
     return ImmutableComputeTarget.builder();
   }
 
-  /** The tier name that serves {@code kind}. */
+  /** The tier name that serves {@code kind} (the first tier of a split placement). */
   public String tierFor(DataKind kind) {
     return placement().getOrDefault(kind, mainTier());
+  }
+
+  /** The tiers that serve {@code kind} with their shares of its bytes (summing to 1). */
+  public Map<String, Double> tierShares(DataKind kind) {
+    Map<String, Double> split = splitPlacement().get(kind);
+    return split != null ? split : Map.of(tierFor(kind), 1.0);
   }
 
   /**
@@ -175,6 +188,32 @@ public abstract class ComputeTarget {
           e.getKey().id(),
           e.getValue(),
           tierBandwidth().keySet());
+    }
+    for (Map.Entry<DataKind, Map<String, Double>> e : splitPlacement().entrySet()) {
+      double sum = 0;
+      for (Map.Entry<String, Double> t : e.getValue().entrySet()) {
+        checkArgument(
+            tierBandwidth().containsKey(t.getKey()),
+            "target %s: split placement of %s names unknown tier '%s'; tiers: %s",
+            name(),
+            e.getKey().id(),
+            t.getKey(),
+            tierBandwidth().keySet());
+        checkArgument(
+            t.getValue() >= 0 && t.getValue() <= 1,
+            "target %s: share of %s on %s must be in [0, 1]: %s",
+            name(),
+            e.getKey().id(),
+            t.getKey(),
+            t.getValue());
+        sum += t.getValue();
+      }
+      checkArgument(
+          Math.abs(sum - 1) < 1e-9,
+          "target %s: shares of %s must sum to 1: %s",
+          name(),
+          e.getKey().id(),
+          sum);
     }
     for (Map.Entry<String, BytesPerSecond> e : tierBandwidth().entrySet()) {
       checkArgument(

@@ -32,7 +32,9 @@ public final class Roofline {
             : flops / (target.peak(op.precision()).flopsPerSecond() * target.computeEfficiency());
     Map<String, Double> byTier = new LinkedHashMap<>();
     for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
-      byTier.merge(target.tierFor(e.getKey()), e.getValue().bytes(), Double::sum);
+      for (Map.Entry<String, Double> share : target.tierShares(e.getKey()).entrySet()) {
+        byTier.merge(share.getKey(), e.getValue().bytes() * share.getValue(), Double::sum);
+      }
     }
     // memory time = Σ_tier bytes_tier / (bandwidth_tier × efficiency): tiers are read in turn
     double memory = 0;

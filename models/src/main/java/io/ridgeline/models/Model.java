@@ -336,7 +336,20 @@ public abstract class Model {
 
   /** As {@link #decodeStep(int, int, Precisions)} with the given MoE routing. */
   public List<Phase> decodeStep(int batch, int context, Precisions precisions, Routing routing) {
-    return Operations.decode(this, batch, context, precisions, routing);
+    return Operations.decode(this, batch, context, precisions, routing, 1);
+  }
+
+  /**
+   * One decode step where each of {@code batch} sequences (a mean, so it may be fractional)
+   * processes {@code tokensPerSequence} query tokens at once, as a speculative-decoding verify pass
+   * does: weight GEMMs see {@code batch × tokensPerSequence} tokens while each sequence's cache is
+   * read once.
+   *
+   * @throws IllegalArgumentException when batch, context or tokens per sequence is not positive
+   */
+  public List<Phase> decodeStep(
+      double batch, int context, Precisions precisions, Routing routing, int tokensPerSequence) {
+    return Operations.decode(this, batch, context, precisions, routing, tokensPerSequence);
   }
 
   /**
@@ -352,6 +365,16 @@ public abstract class Model {
   /** As {@link #prefill(int, int, Precisions)} with the given MoE routing. */
   public Phase prefill(int batch, int promptTokens, Precisions precisions, Routing routing) {
     return Operations.prefill(this, batch, promptTokens, precisions, routing);
+  }
+
+  /**
+   * Prefill of a mean of {@code prompts} prompts (fractional allowed: the average work of a
+   * chunked-prefill step) of {@code promptTokens} tokens each.
+   *
+   * @throws IllegalArgumentException when prompts or prompt length is not positive
+   */
+  public Phase prefill(double prompts, int promptTokens, Precisions precisions, Routing routing) {
+    return Operations.prefill(this, prompts, promptTokens, precisions, routing);
   }
 
   @Value.Check

@@ -51,10 +51,16 @@ final class Operations {
 
   private Operations() {}
 
-  static List<Phase> decode(Model m, int batch, int context, Precisions p, Routing routing) {
-    checkArgument(batch > 0, "batch must be positive: %s", batch);
+  static List<Phase> decode(
+      Model m, double batch, int context, Precisions p, Routing routing, int queries) {
+    checkArgument(batch > 0 && Double.isFinite(batch), "batch must be positive: %s", batch);
     checkArgument(context > 0, "context must be positive: %s", context);
+    checkArgument(queries > 0, "tokens per sequence must be positive: %s", queries);
     double b = batch;
+    // q query tokens per sequence (speculative verification): GEMMs see b·q tokens, attention
+    // reads each sequence's cache once for its q queries
+    double q = queries;
+    double tokens = b * q;
     Map<String, List<Operation>> phases = new LinkedHashMap<>();
     for (String name : ORDER) {
       phases.put(name, new ArrayList<>());
@@ -66,28 +72,28 @@ final class Operations {
         Attention a = layer.attention().get();
         String phase = a.slidingWindow().isPresent() ? SLIDING : ATTENTION;
         if (a.indexer().isPresent()) {
-          phases.get(phase).add(indexer(a, b, context, n, p));
+          phases.get(phase).add(indexer(a, b, q, context, n, p));
         }
-        phases.get(phase).add(decodeAttention(a, b, context, n, p));
-        phases.get(PROJECTION).addAll(attentionProjections(m, a, b, n, p));
+        phases.get(phase).add(decodeAttention(a, b, q, context, n, p));
+        phases.get(PROJECTION).addAll(attentionProjections(m, a, tokens, n, p));
       }
       if (layer.linear().isPresent()) {
         LinearMixer l = layer.linear().get();
-        phases.get(LINEAR).add(linearStep(l, b, n, p));
-        phases.get(PROJECTION).add(linearProjection(m, l, b, n, p));
+        phases.get(LINEAR).add(linearStep(l, b, q, n, p));
+        phases.get(PROJECTION).add(linearProjection(m, l, tokens, n, p));
       }
       if (layer.ffn().isPresent()) {
         Ffn f = layer.ffn().get();
         if (f.isMoe()) {
-          phases.get(MOE).addAll(moe(m, f, b, n, p, routing));
+          phases.get(MOE).addAll(moe(m, f, tokens, n, p, routing));
         } else {
-          phases.get(FFN).add(denseFfn(m, f, b, n, p));
+          phases.get(FFN).add(denseFfn(m, f, tokens, n, p));
         }
       }
     }
-    phases.get(OTHER).add(embedding(m, b, p));
-    phases.get(OTHER).add(norms(m, b, p));
-    phases.get(OTHER).add(lmHead(m, b, p));
+    phases.get(OTHER).add(embedding(m, tokens, p));
+    phases.get(OTHER).add(norms(m, tokens, p));
+    phases.get(OTHER).add(lmHead(m, tokens, p));
     List<Phase> out = new ArrayList<>();
     phases.forEach((name, ops) -> {
       if (!ops.isEmpty()) {
@@ -97,8 +103,8 @@ final class Operations {
     return out;
   }
 
-  static Phase prefill(Model m, int batch, int promptTokens, Precisions p, Routing routing) {
-    checkArgument(batch > 0, "batch must be positive: %s", batch);
+  static Phase prefill(Model m, double batch, int promptTokens, Precisions p, Routing routing) {
+    checkArgument(batch > 0 && Double.isFinite(batch), "batch must be positive: %s", batch);
     checkArgument(promptTokens > 0, "prompt tokens must be positive: %s", promptTokens);
     double b = batch;
     double t = b * promptTokens;
@@ -138,9 +144,10 @@ final class Operations {
   // ---- attention ----
 
   /** Decode attention over the cache of one layer shape (n layers). */
-  private static Operation decodeAttention(Attention a, double b, long context, double n, Precisions p) {
+  private static Operation decodeAttention(
+      Attention a, double b, double q, long context, double n, Precisions p) {
     double attended = a.attendedTokens(context);
-    double scores = b * a.heads() * attended * n;
+    double scores = b * q * a.heads() * attended * n;
     Precision kv = p.kvCache();
     double flops;
     double latentRead;
@@ -150,29 +157,30 @@ final class Operations {
       // absorbed: scores against latent + rope key; output accumulated in the latent space
       flops = scores * (2.0 * (mla.kvLoraRank() + mla.qkRopeHeadDim()) + 2.0 * mla.kvLoraRank());
       latentRead = mla.kvLoraRank() + mla.qkRopeHeadDim();
-      act = b * a.heads() * (2.0 * mla.kvLoraRank() + mla.qkRopeHeadDim()) * n;
+      act = b * q * a.heads() * (2.0 * mla.kvLoraRank() + mla.qkRopeHeadDim()) * n;
     } else {
       flops = scores * (2.0 * a.headDim() + 2.0 * a.valueHeadDim());
       latentRead = 2.0 * a.kvHeads() * a.headDim();
-      act = b * (a.queryWidth() + a.outputWidth()) * n;
+      act = b * q * (a.queryWidth() + a.outputWidth()) * n;
     }
     return op(a.slidingWindow().isPresent() ? "attention_sliding" : "attention", p.attention())
         .flops(Flops.of(flops + SOFTMAX_FLOPS_PER_SCORE * scores))
         .putBytes(DataKind.KV_READ, kv.bytes(b * attended * latentRead * n))
-        .putBytes(DataKind.KV_WRITE, kv.bytes(b * a.cacheElementsPerToken() * n))
+        .putBytes(DataKind.KV_WRITE, kv.bytes(b * q * a.cacheElementsPerToken() * n))
         .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(act))
         .kvShards(a.kvShards())
         .build();
   }
 
   /** DSA indexer at decode: scores every cached token with its cached key. */
-  private static Operation indexer(Attention a, double b, long context, double n, Precisions p) {
+  private static Operation indexer(
+      Attention a, double b, double q, long context, double n, Precisions p) {
     Attention.Indexer ix = a.indexer().get();
-    double scores = b * ix.heads() * (double) context * n;
+    double scores = b * q * ix.heads() * (double) context * n;
     return op("indexer", p.attention())
         .flops(Flops.of(scores * (2.0 * ix.headDim() + 2)))
         .putBytes(DataKind.KV_READ, p.kvCache().bytes(b * context * ix.headDim() * n))
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(b * ix.heads() * (ix.headDim() + 1.0) * n))
+        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(b * q * ix.heads() * (ix.headDim() + 1.0) * n))
         .kvShards(1)
         .build();
   }
@@ -248,13 +256,13 @@ final class Operations {
   }
 
   /** One token's recurrent update per sequence: the state is read and written whole. */
-  private static Operation linearStep(LinearMixer l, double b, double n, Precisions p) {
+  private static Operation linearStep(LinearMixer l, double b, double q, double n, Precisions p) {
     Bytes state = Bytes.of(b * l.stateBytes(p.kvCache()) * n);
     return op("linear_state", p.attention())
-        .flops(Flops.of(b * l.stepFlopsPerToken() * n))
+        .flops(Flops.of(b * q * l.stepFlopsPerToken() * n))
         .putBytes(DataKind.KV_READ, state)
         .putBytes(DataKind.KV_WRITE, state)
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(b * (l.convChannels() + l.innerWidth()) * n))
+        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(b * q * (l.convChannels() + l.innerWidth()) * n))
         .kvShards(l.heads())
         .build();
   }

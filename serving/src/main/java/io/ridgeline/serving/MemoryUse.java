@@ -17,7 +17,7 @@ public abstract class MemoryUse {
   /** Activations and logits of the largest step (see {@link RooflineModel#memory}). */
   public abstract Bytes workspace();
 
-  /** The chip's main memory tier capacity. */
+  /** The chip's memory capacity: every tier it can place data on, together. */
   public abstract Bytes capacity();
 
   /** weights + KV cache + workspace. */

@@ -2,45 +2,66 @@ package io.ridgeline.serving;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Flops;
 import io.ridgeline.core.ImmutableComputeTarget;
+import io.ridgeline.core.ImmutableOperation;
+import io.ridgeline.core.ImmutablePhaseResult;
 import io.ridgeline.core.Operation;
+import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.Phase;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Roofline;
+import io.ridgeline.core.Seconds;
+import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Interconnect;
+import io.ridgeline.hardware.MemoryTier;
+import io.ridgeline.models.Ffn;
+import io.ridgeline.models.Layer;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Routing;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.immutables.value.Value;
 
 /**
- * A model served on {@link #chips()} identical chips: {@link #tensorParallel()} chips hold one
- * replica of the model with its layers split by tensor parallelism, and {@code chips / tp} replicas
- * serve independent batches (data parallelism).
+ * A model served on a pool of {@link #chips()} identical chips. One model replica spans {@code tp ×
+ * dp × pp} chips: {@link #pipelineParallel() pp} pipeline stages, each of {@code tp × dp} chips;
+ * {@code chips / (tp·dp·pp)} replicas serve independent batches.
+ *
+ * <p>Within a stage, attention (and linear mixers) run with {@link #tensorParallel() tensor
+ * parallelism} tp inside each of {@link #attentionDataParallel() dp} attention groups, which split
+ * the batch and each hold a copy of the attention weights; the FFN, MoE and LM head run across all
+ * {@code tp·dp} chips of the stage, MoE experts spread over {@link #expertParallel() ep} of them.
+ * KV heads split over tp and replicate once tp exceeds them; an MLA latent cache, shared by all
+ * heads, is replicated on every chip of a group.
+ *
+ * <p>Collectives are costed with the α-β model on the link they cross (the scale-up fabric when the
+ * group fits its domain, else the scale-out network): an all-reduce after each attention block over
+ * tp (a tree's {@code 2·⌈log2 n⌉} latency hops and a ring's {@code 2·(n−1)/n × message} bytes per
+ * chip), an all-reduce after each FFN over the stage, or for MoE with ep &gt; 1 an all-to-all
+ * dispatch and combine of each token's hidden vector to its k experts; pipeline stages hand each
+ * micro-batch's activations to the next (one hop). A decode step runs {@code min(pp, batch)}
+ * micro-batches; a token crosses all pp stages, so small batches leave stages idle (the bubble).
+ *
+ * <p>Memory: weights, workspace and KV cache are placed, in that order, on the chip's tiers from the
+ * fastest down (SRAM, HBM or GDDR, then host DDR or LPDDR), each spilling to the next tier when one
+ * is full; an operation reads each byte at the bandwidth of the tier that holds it.
  *
  * <p>Everything is per replica: {@code batch} is the number of requests one replica decodes
- * together; per-chip figures are one chip's share of that replica's work.
- *
- * <p><b>Tensor parallelism</b> splits every weight matrix and the query heads over {@code tp}
- * chips; KV heads are split too, and replicated once {@code tp} exceeds their count (each chip then
- * holds one KV head). Each layer adds two all-reduces of the batch's hidden activations (after
- * attention and after the FFN), costed with the α-β model on the chip's scale-up link (or its
- * scale-out network when {@code tp} exceeds the scale-up domain): a tree's {@code 2·⌈log2 tp⌉}
- * latency hops and a ring's {@code 2·(tp−1)/tp × message} bytes per chip, the best terms of the two
- * algorithms NCCL chooses between.
+ * together; per-chip figures are one chip's share of one micro-batch in one stage.
  *
  * <pre>{@code
  * RooflineModel rm = RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
@@ -53,10 +74,16 @@ import org.immutables.value.Value;
 public abstract class RooflineModel {
   /**
    * Tokens per prefill chunk assumed for the activation workspace: engines run chunked prefill with
-   * a bounded token budget per step (vLLM's {@code max_num_batched_tokens} is 8,192 for
-   * long-context serving).
+   * a bounded token budget per step (vLLM's {@code max_num_batched_tokens} is 8,192 for long-context
+   * serving).
    */
   public static final int PREFILL_CHUNK_TOKENS = 8192;
+
+  /** Operation names that belong to the attention side (split by tp within a dp group). */
+  static final Set<String> ATTENTION_OPS =
+      Set.of(
+          "qkv_proj", "o_proj", "mla_proj", "attention", "attention_sliding", "indexer",
+          "linear_proj", "linear_state");
 
   /** The model. */
   public abstract Model model();
@@ -64,15 +91,33 @@ public abstract class RooflineModel {
   /** The chip type. */
   public abstract Chip chip();
 
-  /** Chips in the system (a multiple of the tensor-parallel degree). */
+  /** Chips in the pool (a multiple of tp × dp × pp). */
   @Value.Default
   public int chips() {
-    return tensorParallel();
+    return replicaChips();
   }
 
-  /** Chips per model replica, splitting each layer. */
+  /** Tensor-parallel degree of attention (and of the FFN when dp = 1). */
   @Value.Default
   public int tensorParallel() {
+    return 1;
+  }
+
+  /** Pipeline stages per replica. */
+  @Value.Default
+  public int pipelineParallel() {
+    return 1;
+  }
+
+  /** Chips of a stage that MoE experts are spread over (a divisor of tp × dp). */
+  @Value.Default
+  public int expertParallel() {
+    return 1;
+  }
+
+  /** Attention data-parallel groups per stage: each holds the attention weights and 1/dp of the batch. */
+  @Value.Default
+  public int attentionDataParallel() {
     return 1;
   }
 
@@ -109,152 +154,357 @@ public abstract class RooflineModel {
     return builder().model(model).chip(chip).chips(count).tensorParallel(count).build();
   }
 
-  /** Model replicas: chips / tensor parallel degree. */
+  /** Chips of one pipeline stage: tp × dp. */
+  public int stageChips() {
+    return tensorParallel() * attentionDataParallel();
+  }
+
+  /** Chips of one replica: tp × dp × pp. */
+  public int replicaChips() {
+    return stageChips() * pipelineParallel();
+  }
+
+  /** Model replicas in the pool. */
   public int replicas() {
-    return chips() / tensorParallel();
+    return chips() / replicaChips();
   }
 
-  /** The roofline target of one chip, with the link its all-reduces cross and the efficiency. */
-  @Value.Lazy
-  public ComputeTarget target() {
-    ComputeTarget base = chip().toComputeTarget();
-    ImmutableComputeTarget.Builder b = ImmutableComputeTarget.builder().from(base);
-    Optional<Interconnect> link = tensorParallelLink();
-    if (link.isPresent()) {
-      b.linkBandwidth(link.get().bandwidthPerDirection()).linkLatency(link.get().latency());
-    }
-    Efficiency e = efficiency();
-    return b.computeEfficiency(e.compute())
-        .memoryEfficiency(e.memory())
-        .networkEfficiency(e.network())
-        .build();
-  }
-
-  /** The interconnect a tensor-parallel group of this size crosses, if any. */
-  public Optional<Interconnect> tensorParallelLink() {
+  /** The link a collective among {@code group} chips crosses, if the chip has one. */
+  public Optional<Interconnect> linkFor(int group) {
     Optional<Interconnect> up = chip().scaleUp();
-    if (up.isPresent() && tensorParallel() <= up.get().domainSize()) {
+    if (up.isPresent() && group <= up.get().domainSize()) {
       return up;
     }
     return chip().scaleOut().or(() -> up);
   }
 
+  /** The interconnect a tensor-parallel group of this size crosses, if any. */
+  public Optional<Interconnect> tensorParallelLink() {
+    return linkFor(tensorParallel());
+  }
+
+  /** One chip's roofline target (main tier only, tp link, efficiency applied). */
+  @Value.Lazy
+  public ComputeTarget target() {
+    return withLink(baseTarget(), tensorParallel());
+  }
+
+  @Value.Lazy
+  ComputeTarget baseTarget() {
+    Efficiency e = efficiency();
+    return ImmutableComputeTarget.builder()
+        .from(chip().toComputeTarget())
+        .computeEfficiency(e.compute())
+        .memoryEfficiency(e.memory())
+        .networkEfficiency(e.network())
+        .build();
+  }
+
+  private ComputeTarget withLink(ComputeTarget t, int group) {
+    Optional<Interconnect> link = linkFor(group);
+    if (link.isEmpty()) {
+      return t;
+    }
+    return ImmutableComputeTarget.copyOf(t)
+        .withLinkBandwidth(link.get().bandwidthPerDirection())
+        .withLinkLatency(link.get().latency());
+  }
+
+  /** Memory tiers from the fastest down, with their tier names in the compute target. */
+  private List<MemoryTier> tiersFastestFirst() {
+    List<MemoryTier> tiers = new ArrayList<>(chip().memory());
+    tiers.sort(Comparator.comparingDouble((MemoryTier t) -> t.bandwidth().bytesPerSecond()).reversed());
+    return tiers;
+  }
+
   /**
-   * One decode step of {@code batch} sequences at {@code context} cached tokens each, on one chip:
-   * the model's decode phases, plus {@code decode_communication} when {@code tp > 1}.
+   * The target with weights, workspace and KV cache placed on the tiers for {@code mem}: each fills
+   * the fastest tier with room left and spills to the next.
+   */
+  private ComputeTarget placed(MemoryUse mem) {
+    ComputeTarget base = baseTarget();
+    if (chip().memory().size() == 1) {
+      return base;
+    }
+    List<MemoryTier> tiers = tiersFastestFirst();
+    double[] free = tiers.stream().mapToDouble(t -> t.capacity().bytes()).toArray();
+    Map<DataKind, Map<String, Double>> split = new LinkedHashMap<>();
+    Map<DataKind, String> single = new LinkedHashMap<>();
+    place(DataKind.WEIGHTS, mem.weights().bytes(), tiers, free, split, single);
+    place(DataKind.ACTIVATIONS, mem.workspace().bytes(), tiers, free, split, single);
+    double kv = mem.kvCache().bytes();
+    place(DataKind.KV_READ, kv, tiers, free, split, single);
+    // the KV written this step lands where the cache lives
+    if (split.containsKey(DataKind.KV_READ)) {
+      split.put(DataKind.KV_WRITE, split.get(DataKind.KV_READ));
+    } else {
+      single.put(DataKind.KV_WRITE, single.get(DataKind.KV_READ));
+    }
+    return ImmutableComputeTarget.builder().from(base).placement(single).splitPlacement(split).build();
+  }
+
+  private static void place(
+      DataKind kind,
+      double bytes,
+      List<MemoryTier> tiers,
+      double[] free,
+      Map<DataKind, Map<String, Double>> split,
+      Map<DataKind, String> single) {
+    Map<String, Double> shares = new LinkedHashMap<>();
+    double left = bytes;
+    for (int i = 0; i < tiers.size() && left > 0; i++) {
+      double put = Math.min(left, free[i]);
+      if (put > 0) {
+        shares.put(tiers.get(i).name(), put / bytes);
+        free[i] -= put;
+        left -= put;
+      }
+    }
+    if (left > 0 || bytes == 0) {
+      // does not fit (or nothing to place): the rest sits on the slowest tier
+      String last = tiers.get(tiers.size() - 1).name();
+      shares.merge(last, bytes == 0 ? 1.0 : left / bytes, Double::sum);
+    }
+    if (shares.size() == 1) {
+      single.put(kind, shares.keySet().iterator().next());
+    } else {
+      split.put(kind, ImmutableMap.copyOf(shares));
+    }
+  }
+
+  // ---- steps ----
+
+  /**
+   * One decode step of {@code batch} sequences at {@code context} cached tokens each: per chip, per
+   * micro-batch, per stage, the model's decode phases plus {@code decode_communication} when the
+   * stage spans several chips.
    *
    * @throws IllegalArgumentException when batch or context is not positive
    */
   public StepResult decode(int batch, int context) {
-    return evaluate(
-        model().decodeStep(batch, context, precisions()), batch, "decode_communication");
+    return decode(batch, context, 1);
   }
 
   /**
-   * Prefill of {@code batch} prompts of {@code promptTokens} tokens, on one chip (phase {@code
-   * prefill}, its all-reduces included).
+   * A decode step in which each sequence processes {@code tokensPerSequence} tokens at once (a
+   * speculative-decoding verify pass of γ + 1 tokens).
+   *
+   * @throws IllegalArgumentException when an argument is not positive
+   */
+  public StepResult decode(int batch, int context, int tokensPerSequence) {
+    checkArgument(batch > 0, "batch must be positive: %s", batch);
+    checkArgument(context > 0, "context must be positive: %s", context);
+    int pp = pipelineParallel();
+    int micro = Math.min(pp, batch);
+    double mb = (double) batch / micro;
+    List<Phase> phases = model().decodeStep(mb, context, precisions(), routing(), tokensPerSequence);
+    ComputeTarget t = placed(memory(batch, context));
+    ImmutableStepResult.Builder b = ImmutableStepResult.builder().stages(pp).passes(pp);
+    for (Phase p : phases) {
+      b.addPhases(Roofline.phase(p.name(), perChip(p.operations()), t));
+    }
+    communication("decode_communication", mb * tokensPerSequence).ifPresent(b::addPhases);
+    b.p2pSeconds(handOff(mb * tokensPerSequence));
+    return b.build();
+  }
+
+  /**
+   * Prefill of {@code batch} prompts of {@code promptTokens} tokens: phase {@code prefill} per
+   * chip, per micro-batch, per stage (collectives included); {@code min(pp, batch)} micro-batches
+   * fill and drain the pipeline.
    *
    * @throws IllegalArgumentException when batch or prompt length is not positive
    */
   public StepResult prefill(int batch, int promptTokens) {
-    Phase prefill = model().prefill(batch, promptTokens, precisions(), routing());
-    StepResult r = evaluate(List.of(prefill), (double) batch * promptTokens, "prefill");
-    if (r.phases().size() == 1) {
-      return r;
-    }
-    // fold the all-reduces into the prefill phase itself
-    List<io.ridgeline.core.OperationResult> ops = new ArrayList<>();
-    for (PhaseResult p : r.phases()) {
-      ops.addAll(p.operations());
-    }
-    return ImmutableStepResult.builder()
-        .addPhases(
-            io.ridgeline.core.ImmutablePhaseResult.builder()
-                .name("prefill")
-                .operations(ops)
-                .build())
-        .build();
-  }
-
-  private StepResult evaluate(List<Phase> phases, double tokens, String communicationPhase) {
-    ComputeTarget t = target();
-    ImmutableStepResult.Builder b = ImmutableStepResult.builder();
-    for (Phase p : phases) {
-      List<Operation> perChip = new ArrayList<>();
-      for (Operation op : p.operations()) {
-        perChip.add(perChip(op));
-      }
-      b.addPhases(Roofline.phase(p.name(), perChip, t));
-    }
-    if (tensorParallel() > 1) {
-      b.addPhases(Roofline.phase(communicationPhase, List.of(allReduces(tokens)), t));
-    }
-    return b.build();
-  }
-
-  /** One chip's share of {@code op}: 1/tp of everything, KV traffic 1/min(tp, its KV shards). */
-  private Operation perChip(Operation op) {
-    int tp = tensorParallel();
-    if (tp == 1) {
-      return op;
-    }
-    double kvShare = 1.0 / Math.min(tp, op.kvShards());
-    ImmutableMap.Builder<DataKind, Bytes> bytes = ImmutableMap.builder();
-    for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
-      boolean kv = e.getKey() == DataKind.KV_READ || e.getKey() == DataKind.KV_WRITE;
-      bytes.put(e.getKey(), e.getValue().times(kv ? kvShare : 1.0 / tp));
-    }
-    return io.ridgeline.core.ImmutableOperation.copyOf(op)
-        .withFlops(op.flops().dividedBy(tp))
-        .withBytes(bytes.build());
+    checkArgument(batch > 0, "batch must be positive: %s", batch);
+    checkArgument(promptTokens > 0, "prompt tokens must be positive: %s", promptTokens);
+    return prefill((double) batch, promptTokens, Math.min(pipelineParallel(), batch));
   }
 
   /**
-   * The all-reduces (one per attention, mixer or FFN sub-block) of {@code tokens} hidden vectors:
-   * per chip, a ring sends 2·(tp−1)/tp of each message; a tree pays 2·⌈log2 tp⌉ latency hops; the
-   * reduction adds one FLOP per received element.
+   * Prefill of a mean of {@code prompts} prompts (fractional: the prefill share of a chunked step)
+   * in {@code micro} micro-batches.
    */
-  private Operation allReduces(double tokens) {
-    int tp = tensorParallel();
-    double count = model().allReducesPerForward();
-    Precision a = precisions().activations();
-    double message = tokens * model().hiddenSize();
-    double sentElements = count * message * 2.0 * (tp - 1) / tp;
-    int hops = 2 * (32 - Integer.numberOfLeadingZeros(tp - 1));
-    return Operation.builder()
-        .name("tp_allreduce")
-        .precision(a)
-        .flops(Flops.of(sentElements / 2))
-        .networkBytes(a.bytes(sentElements))
-        .networkSteps((int) count * hops)
+  StepResult prefill(double prompts, int promptTokens, int micro) {
+    int pp = pipelineParallel();
+    double mb = prompts / micro;
+    Phase prefill = model().prefill(mb, promptTokens, precisions(), routing());
+    int context = promptTokens;
+    ComputeTarget t = placed(memory((int) Math.max(1, Math.ceil(prompts)), context));
+    List<OperationResult> ops = new ArrayList<>(Roofline.phase("prefill", perChip(prefill.operations()), t).operations());
+    communication("prefill", mb * promptTokens).ifPresent(c -> ops.addAll(c.operations()));
+    return ImmutableStepResult.builder()
+        .addPhases(ImmutablePhaseResult.builder().name("prefill").operations(ops).build())
+        .stages(pp)
+        .passes(micro + pp - 1)
+        .p2pSeconds(handOff(mb * promptTokens))
         .build();
   }
 
   /**
-   * Memory per chip for {@code batch} sequences of {@code context} tokens: weights / tp (each
-   * tensor class at its precision), every layer's cache or state split over min(tp, its shards),
-   * and a workspace for the activations of the largest step: a prefill chunk of {@code min(batch ×
-   * context, 8192)} tokens through the widest layer (residual stream plus mixer and FFN widths,
-   * split by tp) plus fp32 logits for the batch.
+   * One chip's share of each operation: FLOPs and activations over tp·dp·pp; attention-side
+   * weights over tp·pp (each dp group holds a copy), other weights over tp·dp·pp; KV over
+   * dp·min(tp, the op's KV shards)·pp.
+   */
+  List<Operation> perChip(List<Operation> ops) {
+    int tp = tensorParallel();
+    int dp = attentionDataParallel();
+    int pp = pipelineParallel();
+    if (tp * dp * pp == 1) {
+      return ops;
+    }
+    List<Operation> out = new ArrayList<>(ops.size());
+    for (Operation op : ops) {
+      boolean attention = ATTENTION_OPS.contains(op.name());
+      double all = (double) tp * dp * pp;
+      ImmutableMap.Builder<DataKind, Bytes> bytes = ImmutableMap.builder();
+      for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
+        double divisor;
+        switch (e.getKey()) {
+          case WEIGHTS:
+            divisor = attention ? (double) tp * pp : all;
+            break;
+          case KV_READ:
+          case KV_WRITE:
+            divisor = (double) dp * Math.min(tp, op.kvShards()) * pp;
+            break;
+          default:
+            divisor = all;
+        }
+        bytes.put(e.getKey(), e.getValue().dividedBy(divisor));
+      }
+      out.add(ImmutableOperation.copyOf(op).withFlops(op.flops().dividedBy(all)).withBytes(bytes.build()));
+    }
+    return out;
+  }
+
+  /** The collectives of one stage for {@code tokens} tokens, as one phase; empty for one chip. */
+  private Optional<PhaseResult> communication(String name, double tokens) {
+    int tp = tensorParallel();
+    int stage = stageChips();
+    if (stage == 1) {
+      return Optional.empty();
+    }
+    Model m = model();
+    Precision a = precisions().activations();
+    double hidden = m.hiddenSize();
+    int pp = pipelineParallel();
+    int mixers = 0;
+    int denseFfns = 0;
+    int moeFfns = 0;
+    double topK = 0;
+    for (Layer l : m.layers()) {
+      if (l.attention().isPresent() || l.linear().isPresent()) {
+        mixers++;
+      }
+      if (l.ffn().isPresent()) {
+        Ffn f = l.ffn().get();
+        if (f.isMoe() && expertParallel() > 1) {
+          moeFfns++;
+          topK = f.topK();
+        } else {
+          denseFfns++;
+        }
+      }
+    }
+    ImmutablePhaseResult.Builder phase = ImmutablePhaseResult.builder().name(name);
+    if (tp > 1 && mixers > 0) {
+      // after each attention block: all-reduce over the tp chips of a dp group of its tokens
+      phase.addOperation(allReduce("tp_allreduce", mixers / (double) pp, tokens / attentionDataParallel() * hidden, tp, a));
+    }
+    if (denseFfns > 0) {
+      // after each FFN: all-reduce (all-gather + reduce-scatter when dp > 1) over the stage
+      phase.addOperation(allReduce("ffn_allreduce", denseFfns / (double) pp, tokens * hidden, stage, a));
+    }
+    if (moeFfns > 0) {
+      // MoE with ep > 1: each chip dispatches its 1/stage of the tokens to k experts and gets them
+      // back; (ep − 1)/ep of the copies leave the chip
+      int ep = expertParallel();
+      double perChip = tokens / stage * topK * hidden * (ep - 1.0) / ep;
+      double layers = moeFfns / (double) pp;
+      Operation op =
+          Operation.builder()
+              .name("moe_all_to_all")
+              .precision(a)
+              .flops(Flops.ZERO)
+              .networkBytes(a.bytes(2 * perChip * layers))
+              .networkSteps((int) Math.ceil(2 * layers))
+              .build();
+      phase.addOperation(Roofline.evaluate(op, withLink(baseTarget(), ep)));
+    }
+    PhaseResult built = phase.build();
+    return built.operations().isEmpty() ? Optional.empty() : Optional.of(built);
+  }
+
+  /**
+   * {@code count} all-reduces of {@code elements} over {@code group} chips: per chip a ring sends
+   * 2·(n−1)/n of the message; a tree pays 2·⌈log2 n⌉ latency hops; reductions add one FLOP per
+   * received element.
+   */
+  private OperationResult allReduce(String name, double count, double elements, int group, Precision a) {
+    double sent = count * elements * 2.0 * (group - 1) / group;
+    int hops = 2 * (32 - Integer.numberOfLeadingZeros(group - 1));
+    Operation op =
+        Operation.builder()
+            .name(name)
+            .precision(a)
+            .flops(Flops.of(sent / 2))
+            .networkBytes(a.bytes(sent))
+            .networkSteps((int) Math.ceil(count * hops))
+            .build();
+    return Roofline.evaluate(op, withLink(baseTarget(), group));
+  }
+
+  /** Time to pass {@code tokens} hidden vectors to the next pipeline stage (one hop), or zero. */
+  private Seconds handOff(double tokens) {
+    if (pipelineParallel() == 1) {
+      return Seconds.ZERO;
+    }
+    Operation op =
+        Operation.builder()
+            .name("pp_send")
+            .precision(precisions().activations())
+            .flops(Flops.ZERO)
+            .networkBytes(precisions().activations().bytes(tokens * model().hiddenSize() / stageChips()))
+            .networkSteps(1)
+            .build();
+    return Roofline.evaluate(op, withLink(baseTarget(), replicaChips())).seconds();
+  }
+
+  // ---- memory ----
+
+  /**
+   * Memory per chip for {@code batch} sequences of {@code context} tokens: weights (each tensor
+   * class at its precision; attention weights over tp·pp, the rest over tp·dp·pp), every layer's
+   * cache or state (over dp·min(tp, its shards)·pp) and a workspace for the activations of the
+   * largest step: a prefill chunk of {@code min(batch × context, 8192)} tokens through the widest
+   * layer plus fp32 logits for the batch. Capacity is every tier of the chip together.
    */
   public MemoryUse memory(int batch, int context) {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
     checkArgument(context > 0, "context must be positive: %s", context);
     Model m = model();
     int tp = tensorParallel();
-    Bytes weights = m.weightBytes(precisions()).dividedBy(tp);
-    Bytes kv = m.cacheBytesPerSequence(context, precisions().kvCache(), tp).times(batch);
+    int dp = attentionDataParallel();
+    int pp = pipelineParallel();
+    double weights = 0;
+    for (Map.Entry<TensorClass, Double> e : m.parametersByClass().entrySet()) {
+      double divisor = e.getKey() == TensorClass.ATTENTION ? (double) tp * pp : (double) tp * dp * pp;
+      weights += e.getValue() * precisions().weights(e.getKey()).bytesPerElement() / divisor;
+    }
+    Bytes kv = m.cacheBytesPerSequence(context, precisions().kvCache(), tp).times(batch).dividedBy((double) dp * pp);
     double chunk = Math.min((double) batch * context, PREFILL_CHUNK_TOKENS);
     Bytes workspace =
         precisions()
             .activations()
             .bytes(chunk * m.activationElementsPerToken(tp))
-            .plus(Precision.FP32.bytes((double) batch * m.vocabSize() / tp));
+            .plus(Precision.FP32.bytes((double) batch * m.vocabSize() / (tp * dp)));
+    double capacity = chip().memory().stream().mapToDouble(t -> t.capacity().bytes()).sum();
     return ImmutableMemoryUse.builder()
-        .weights(weights)
+        .weights(Bytes.of(weights))
         .kvCache(kv)
         .workspace(workspace)
-        .capacity(chip().mainMemory().capacity())
+        .capacity(Bytes.of(capacity))
         .build();
   }
 
@@ -283,58 +533,66 @@ public abstract class RooflineModel {
     return lo;
   }
 
-  /** Prefill and decode phase names this model reports, in order. */
-  public List<String> phaseNames() {
-    ImmutableList.Builder<String> b = ImmutableList.builder();
-    b.add("prefill");
-    model().decodeStep(1, 1, precisions(), routing()).forEach(p -> b.add(p.name()));
-    if (tensorParallel() > 1) {
-      b.add("decode_communication");
-    }
-    return b.build();
-  }
-
   @Value.Check
   void check() {
+    positive("tensor parallel degree", tensorParallel());
+    positive("pipeline parallel degree", pipelineParallel());
+    positive("expert parallel degree", expertParallel());
+    positive("attention data parallel degree", attentionDataParallel());
+    positive("chip count", chips());
     checkArgument(
-        tensorParallel() > 0, "tensor parallel degree must be positive: %s", tensorParallel());
-    checkArgument(chips() > 0, "chip count must be positive: %s", chips());
-    checkArgument(
-        chips() % tensorParallel() == 0,
-        "chip count (%s) must be a multiple of the tensor parallel degree (%s)",
+        chips() % replicaChips() == 0,
+        "chip count (%s) must be a multiple of tp × dp × pp = %s × %s × %s",
         chips(),
-        tensorParallel());
+        tensorParallel(),
+        attentionDataParallel(),
+        pipelineParallel());
+    checkArgument(
+        stageChips() % expertParallel() == 0,
+        "expert parallel degree (%s) must divide the %s chips of a stage (tp × dp)",
+        expertParallel(),
+        stageChips());
+    checkArgument(
+        pipelineParallel() <= model().layerCount(),
+        "pipeline parallel degree (%s) must not exceed the %s layers of %s",
+        pipelineParallel(),
+        model().layerCount(),
+        model().id());
     model()
         .tensorParallelProblem(tensorParallel())
         .ifPresent(
             problem -> {
               throw new IllegalArgumentException(problem);
             });
-    if (tensorParallel() > 1) {
+    if (replicaChips() > 1) {
       checkArgument(
           chip().scaleUp().isPresent() || chip().scaleOut().isPresent(),
-          "chip %s has no interconnect, so tensor parallelism over %s chips is impossible",
+          "chip %s has no interconnect, so a replica over %s chips is impossible",
           chip().id(),
-          tensorParallel());
+          replicaChips());
     }
     // the chip must be able to run the precisions at all
     target().effectivePrecision(precisions().matmul());
     target().effectivePrecision(precisions().attention());
   }
 
+  private static void positive(String what, int value) {
+    checkArgument(value > 0, "%s must be positive: %s", what, value);
+  }
+
   @Override
   public String toString() {
-    return model().id()
-        + " on "
-        + chips()
-        + "× "
-        + chip().id()
-        + " (tp "
-        + tensorParallel()
-        + ", "
-        + precisions()
-        + ", "
-        + efficiency()
-        + ")";
+    StringBuilder par = new StringBuilder("tp " + tensorParallel());
+    if (pipelineParallel() > 1) {
+      par.append(", pp ").append(pipelineParallel());
+    }
+    if (expertParallel() > 1) {
+      par.append(", ep ").append(expertParallel());
+    }
+    if (attentionDataParallel() > 1) {
+      par.append(", attention dp ").append(attentionDataParallel());
+    }
+    return model().id() + " on " + chips() + "× " + chip().id() + " (" + par + ", " + precisions()
+        + ", " + efficiency() + ")";
   }
 }

@@ -9,22 +9,51 @@ import org.immutables.value.Value;
 
 /**
  * The roofline of one step (a decode step or a prefill) on one chip of the system: its phases, each
- * with the chip's share of FLOPs and bytes, and their summed time.
+ * with the chip's share of FLOPs and bytes for one micro-batch in one pipeline stage, and the
+ * step's time.
+ *
+ * <p>Without pipeline parallelism the step's time is the sum of its phases. With {@link #stages()}
+ * stages it is {@link #passes()} × (phase sum + {@link #p2pSeconds()}): a decode token crosses every
+ * stage ({@code passes = stages}); a prefill of m micro-batches fills and drains the pipeline
+ * ({@code passes = m + stages − 1}).
  */
 @Value.Immutable
 @RidgelineStyle
 public abstract class StepResult {
-  /** Phases in execution order, per chip. */
+  /** Phases in execution order, per chip, per micro-batch, per stage. */
   public abstract List<PhaseResult> phases();
 
-  /** The step's time: the sum of its phases (they run one after another). */
+  /** Pipeline stages. */
+  @Value.Default
+  public int stages() {
+    return 1;
+  }
+
+  /** Stage-times the step takes (see the class comment). */
+  @Value.Default
+  public int passes() {
+    return stages();
+  }
+
+  /** Time to hand one micro-batch's activations to the next stage. */
+  @Value.Default
+  public Seconds p2pSeconds() {
+    return Seconds.ZERO;
+  }
+
+  /** Sum of the phases: one stage's time for one micro-batch. */
   @Value.Derived
-  public Seconds seconds() {
+  public Seconds stageSeconds() {
     double s = 0;
     for (PhaseResult p : phases()) {
       s += p.seconds().seconds();
     }
     return Seconds.of(s);
+  }
+
+  /** The step's time: passes × (stage time + hand-off). */
+  public Seconds seconds() {
+    return Seconds.of(passes() * (stageSeconds().seconds() + p2pSeconds().seconds()));
   }
 
   /**
@@ -39,15 +68,16 @@ public abstract class StepResult {
         .orElseThrow(
             () ->
                 new NoSuchElementException(
-                    "no phase '"
-                        + name
-                        + "' in "
-                        + phases().stream().map(PhaseResult::name).toList()));
+                    "no phase '" + name + "' in " + phases().stream().map(PhaseResult::name).toList()));
   }
 
   @Override
   public String toString() {
     StringBuilder b = new StringBuilder("step " + seconds() + ":");
+    if (stages() > 1) {
+      b.append(" ").append(passes()).append(" passes of ").append(stageSeconds()).append(" + ")
+          .append(p2pSeconds()).append(" hand-off");
+    }
     for (PhaseResult p : phases()) {
       b.append("\n  ").append(p);
     }

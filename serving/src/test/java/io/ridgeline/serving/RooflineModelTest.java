@@ -49,8 +49,12 @@ final class RooflineModelTest {
   void tensorParallel_addsAllReducesOverNvlink() {
     RooflineModel rm = RooflineModel.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"), 8);
     StepResult step = rm.decode(1, 1024);
-    // 2 all-reduces × 80 layers = 160; each 2·⌈log2 8⌉ = 6 hops → 960 hops of the link latency
-    assertThat(step.phase("decode_communication").operations().get(0).operation().networkSteps())
+    // 2 all-reduces × 80 layers = 160 (after attention over tp, after the FFN over the stage);
+    // each 2·⌈log2 8⌉ = 6 hops → 960 hops of the link latency
+    assertThat(
+            step.phase("decode_communication").operations().stream()
+                .mapToInt(o -> o.operation().networkSteps())
+                .sum())
         .isEqualTo(960);
     // per chip: 141.1e9 B / 8 = 17.6e9 B of weights / 3.35e12 B/s ≈ 5.3 ms of weight reads
     assertThat(
@@ -104,7 +108,7 @@ final class RooflineModelTest {
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(
-            "chip count (6) must be a multiple of the tensor parallel degree (4)");
+            "chip count (6) must be a multiple of tp × dp × pp = 4 × 1 × 1");
     assertThatThrownBy(
             () -> RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), 3))
         .hasMessageContaining("tensor parallel degree (3) must divide the 32 attention heads");
