@@ -30,6 +30,30 @@ public abstract class FrontierPoint {
   /** Whether the batch's weights, KV cache and workspace fit in memory. */
   public abstract boolean fits();
 
+  /** The serving strategy that produced the point: static, colocated, pd or afd. */
+  @Value.Default
+  public String strategy() {
+    return "static";
+  }
+
+  /**
+   * Chips per replica-equivalent, all pools counted (fractional when a PD prefill pool is sized to
+   * balance the decode pool's demand); tokens per second per chip divide by it.
+   */
+  public abstract double chipsTotal();
+
+  /** Dollars per million output tokens, where the chips' prices per hour are known. */
+  public abstract java.util.Optional<Double> dollarsPerMillionTokens();
+
+  /** Output tokens per joule at the chips' TDP, where known. */
+  public abstract java.util.Optional<Double> tokensPerJoule();
+
+  /** Strategy details: PD prefill:decode ratio, AFD bandwidth needed, speculative acceptance. */
+  @Value.Default
+  public String note() {
+    return "";
+  }
+
   /**
    * Whether no other fitting point of the frontier is at least as good on both axes and better on
    * one.
@@ -59,7 +83,8 @@ public abstract class FrontierPoint {
   public String toString() {
     return String.format(
         Locale.ROOT,
-        "batch %d: TTFT %s, TPOT %s, %.1f tok/s/user, %.1f tok/s/chip%s%s",
+        "%s batch %d: TTFT %s, TPOT %s, %.1f tok/s/user, %.1f tok/s/chip%s%s",
+        strategy(),
         batch(),
         ttft(),
         tpot(),

@@ -34,9 +34,14 @@ public final class ParetoFrontier {
     this.points = ImmutableList.copyOf(points);
   }
 
-  /** A builder sweeping batch sizes of {@code model}. */
+  /** A builder sweeping batch sizes of {@code model} under static batching. */
   public static Builder builder(RooflineModel model) {
-    return new Builder(model);
+    return new Builder(Deployment.of(Deployment.Strategy.STATIC, model));
+  }
+
+  /** A builder sweeping batch sizes of a deployment (any strategy). */
+  public static Builder builder(Deployment deployment) {
+    return new Builder(deployment);
   }
 
   /**
@@ -116,21 +121,22 @@ public final class ParetoFrontier {
         .tpot(Seconds.of(tpot))
         .tokensPerSecondPerUser(1.0 / tpot)
         // batch × osl tokens per replica over the time it spends on them, shared by tp chips
-        .tokensPerSecondPerChip((double) batch * osl / requestSeconds / model.tensorParallel())
+        .tokensPerSecondPerChip((double) batch * osl / requestSeconds / model.replicaChips())
+        .chipsTotal(model.replicaChips())
         .fits(model.memory(batch, isl + osl).fits())
         .build();
   }
 
   /** Sweeps batch sizes; see {@link ParetoFrontier}. */
   public static final class Builder {
-    private final RooflineModel model;
+    private final Deployment deployment;
     private int inputTokens = -1;
     private int outputTokens = -1;
     private int maxBatch = Integer.MAX_VALUE;
     private List<Integer> batches;
 
-    private Builder(RooflineModel model) {
-      this.model = model;
+    private Builder(Deployment deployment) {
+      this.deployment = deployment;
     }
 
     /** Prompt length (ISL), tokens. */
@@ -176,13 +182,14 @@ public final class ParetoFrontier {
       checkState(outputTokens > 0, "output tokens (osl) must be set");
       List<Integer> sizes = batches;
       if (sizes == null) {
-        int largest = Math.min(maxBatch, model.maxBatch(inputTokens + outputTokens));
+        int largest = Math.min(maxBatch, deployment.maxBatch(inputTokens + outputTokens));
         if (largest == 0) {
+          RooflineModel model = deployment.primary();
           MemoryUse one = model.memory(1, inputTokens + outputTokens);
           throw new IllegalArgumentException(
               model.model().id()
                   + " does not fit on "
-                  + model.tensorParallel()
+                  + model.replicaChips()
                   + "× "
                   + model.chip().id()
                   + ": one request needs "
@@ -200,7 +207,7 @@ public final class ParetoFrontier {
       }
       List<FrontierPoint> pts = new ArrayList<>();
       for (int b : sizes) {
-        pts.add(point(model, b, inputTokens, outputTokens));
+        pts.add(deployment.point(b, inputTokens, outputTokens));
       }
       return of(pts);
     }

@@ -25,6 +25,7 @@ final class ParetoFrontierTest {
         .tpot(Seconds.of(1 / user))
         .tokensPerSecondPerUser(user)
         .tokensPerSecondPerChip(chip)
+        .chipsTotal(1)
         .fits(fits)
         .build();
   }
