@@ -92,26 +92,72 @@ final class SystemOptions {
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
 
+  @Option(names = "--pp", defaultValue = "1", description = "Pipeline stages per replica (default: ${DEFAULT-VALUE}).")
+  int pp;
+
+  @Option(names = "--ep", defaultValue = "1", description = "Chips of a stage that MoE experts spread over (default: ${DEFAULT-VALUE}).")
+  int ep;
+
+  @Option(
+      names = "--attention-dp",
+      defaultValue = "1",
+      description = "Attention data-parallel groups per stage (default: ${DEFAULT-VALUE}).")
+  int attentionDp;
+
+  /** The pool the options describe, sized for one request when neither --count nor --tp is set. */
   RooflineModel build() {
+    return build(1, 1);
+  }
+
+  /**
+   * The pool the options describe. When neither --count nor --tp is given and one chip cannot hold
+   * {@code batch} sequences at {@code context}, the pool is sized to the fewest chips that can.
+   */
+  RooflineModel build(int batch, int context) {
     if (!efficiency.equals("ideal")) {
       throw new IllegalArgumentException(
           "--efficiency must be 'ideal' (the only mode so far): '" + efficiency + "'");
     }
     Model m = Models.resolve(model);
-    Chip c = resolveChip(chip);
-    int tpDegree = tp != null ? tp : (count != null ? count : 1);
-    int chips = count != null ? count : tpDegree;
-    positive("--count", chips);
-    positive("--tp", tpDegree);
-    return RooflineModel.builder()
-        .model(m)
-        .chip(c)
-        .chips(chips)
-        .tensorParallel(tpDegree)
-        .precisions(precisions(m))
-        .routing(Routing.zipf(routingSkew))
-        .efficiency(Efficiency.ideal())
-        .build();
+    return pool(m, resolveChip(chip), count, tp, batch, context);
+  }
+
+  /** A pool of {@code chipId} chips serving {@code m} with these options' precisions and parallelism. */
+  RooflineModel pool(Model m, Chip c, Integer chipCount, Integer tpDegree, int batch, int context) {
+    positive("--pp", pp);
+    positive("--ep", ep);
+    positive("--attention-dp", attentionDp);
+    if (chipCount != null) {
+      positive("--count", chipCount);
+    }
+    if (tpDegree != null) {
+      positive("--tp", tpDegree);
+    }
+    int tpValue =
+        tpDegree != null ? tpDegree : chipCount != null ? Math.max(1, chipCount / (pp * attentionDp)) : 1;
+    io.ridgeline.serving.ImmutableRooflineModel.Builder b =
+        RooflineModel.builder()
+            .model(m)
+            .chip(c)
+            .tensorParallel(tpValue)
+            .pipelineParallel(pp)
+            .expertParallel(ep)
+            .attentionDataParallel(attentionDp)
+            .precisions(precisions(m))
+            .routing(Routing.zipf(routingSkew))
+            .efficiency(Efficiency.ideal());
+    if (chipCount != null) {
+      b.chips(chipCount);
+    }
+    RooflineModel rm = b.build();
+    if (chipCount == null && tpDegree == null && pp == 1 && !rm.memory(batch, context).fits()) {
+      return io.ridgeline.serving.Sizing.fewestChips(rm, batch, context)
+          .orElseThrow(
+              () ->
+                  new IllegalArgumentException(
+                      m.id() + " does not fit on any layout of " + c.id() + " chips up to one layer per pipeline stage"));
+    }
+    return rm;
   }
 
   /** The checkpoint's precisions with the options' overrides applied. */
