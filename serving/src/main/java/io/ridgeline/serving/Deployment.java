@@ -114,7 +114,11 @@ public abstract class Deployment {
 
   /** Prefill/decode disaggregation. */
   public static Deployment disaggregated(RooflineModel prefill, RooflineModel decode) {
-    return ImmutableDeployment.builder().strategy(Strategy.PD).primary(decode).secondary(prefill).build();
+    return ImmutableDeployment.builder()
+        .strategy(Strategy.PD)
+        .primary(ImmutableRooflineModel.copyOf(decode).withRunsPrefill(false))
+        .secondary(prefill)
+        .build();
   }
 
   /** Attention/FFN disaggregation. */

@@ -133,6 +133,15 @@ public abstract class RooflineModel {
     return Routing.uniform();
   }
 
+  /**
+   * Whether this pool prefills prompts (so its workspace holds a prefill chunk); false for the
+   * decode pool of a prefill/decode-disaggregated system, whose workspace holds one decode step.
+   */
+  @Value.Default
+  public boolean runsPrefill() {
+    return true;
+  }
+
   /** Achieved fractions of peak and bandwidth; {@link Efficiency#ideal()} by default. */
   @Value.Default
   public Efficiency efficiency() {
@@ -477,8 +486,9 @@ public abstract class RooflineModel {
    * Memory per chip for {@code batch} sequences of {@code context} tokens: weights (each tensor
    * class at its precision; attention weights over tp·pp, the rest over tp·dp·pp), every layer's
    * cache or state (over dp·min(tp, its shards)·pp) and a workspace for the activations of the
-   * largest step: a prefill chunk of {@code min(batch × context, 8192)} tokens through the widest
-   * layer plus fp32 logits for the batch. Capacity is every tier of the chip together.
+   * largest step: a prefill chunk of {@code min(batch × context, 8192)} tokens (the batch's tokens
+   * for a decode-only pool) through the widest layer, shared by the stages of a pipeline, plus fp32
+   * logits for the batch. Capacity is every tier of the chip together.
    */
   public MemoryUse memory(int batch, int context) {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
@@ -493,11 +503,11 @@ public abstract class RooflineModel {
       weights += e.getValue() * precisions().weights(e.getKey()).bytesPerElement() / divisor;
     }
     Bytes kv = m.cacheBytesPerSequence(context, precisions().kvCache(), tp).times(batch).dividedBy((double) dp * pp);
-    double chunk = Math.min((double) batch * context, PREFILL_CHUNK_TOKENS);
+    double chunk = runsPrefill() ? Math.min((double) batch * context, PREFILL_CHUNK_TOKENS) : batch;
     Bytes workspace =
         precisions()
             .activations()
-            .bytes(chunk * m.activationElementsPerToken(tp))
+            .bytes(chunk * m.activationElementsPerToken(tp) / pp)
             .plus(Precision.FP32.bytes((double) batch * m.vocabSize() / (tp * dp)));
     double capacity = chip().memory().stream().mapToDouble(t -> t.capacity().bytes()).sum();
     return ImmutableMemoryUse.builder()

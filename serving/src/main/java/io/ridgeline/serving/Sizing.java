@@ -68,6 +68,32 @@ public final class Sizing {
     return Optional.ofNullable(best);
   }
 
+  /**
+   * A layout of exactly {@code chips} chips: tensor-parallel degree (a power of two dividing every
+   * layer's heads, within the scale-up domain) × pipeline stages (at most one per layer), the one
+   * that holds the largest batch at {@code context} tokens (tensor parallelism beyond the KV heads
+   * replicates the cache; pipeline stages do not), on a tie the larger tensor-parallel degree;
+   * empty when there is none.
+   */
+  public static Optional<RooflineModel> layoutFor(RooflineModel template, int chips, int context) {
+    checkArgument(chips > 0, "chips must be positive: %s", chips);
+    Model m = template.model();
+    int domain = template.chip().scaleUp().map(u -> u.domainSize()).orElse(1);
+    RooflineModel best = null;
+    int bestBatch = -1;
+    for (int tp = Integer.highestOneBit(Math.min(chips, Math.max(1, domain))); tp >= 1; tp /= 2) {
+      if (chips % tp == 0 && m.tensorParallelProblem(tp).isEmpty() && chips / tp <= m.layerCount()) {
+        RooflineModel candidate = layout(template, tp, chips / tp);
+        int batch = candidate.maxBatch(context);
+        if (batch > bestBatch) {
+          best = candidate;
+          bestBatch = batch;
+        }
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
   private static RooflineModel layout(RooflineModel template, int tp, int pp) {
     return RooflineModel.builder()
         .from(template)

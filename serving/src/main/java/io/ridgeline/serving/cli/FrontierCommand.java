@@ -50,7 +50,11 @@ final class FrontierCommand implements Callable<Integer> {
   @Option(names = "--max-batch", description = "Largest batch to sweep.")
   Integer maxBatch;
 
-  @Option(names = "--strategy", defaultValue = "colocated", description = "colocated, pd, afd, static or all (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--strategy",
+      defaultValue = "colocated",
+      description =
+          "colocated, pd, afd, static, all, or a comma-separated list; pd:CHIP[:COUNT] puts decode on another chip (default: ${DEFAULT-VALUE}).")
   String strategy;
 
   @Option(names = "--prefill-chip", description = "PD: prefill pool chip (default: --chip).")
@@ -108,16 +112,26 @@ final class FrontierCommand implements Callable<Integer> {
     if (system.json && csv) {
       throw new IllegalArgumentException("--json and --csv are exclusive");
     }
-    List<Deployment.Strategy> strategies = new ArrayList<>();
+    List<String> tokens = new ArrayList<>();
     if (strategy.equalsIgnoreCase("all")) {
-      strategies.addAll(List.of(Deployment.Strategy.COLOCATED, Deployment.Strategy.PD, Deployment.Strategy.AFD));
+      tokens.addAll(List.of("colocated", "pd", "afd"));
     } else {
-      strategies.add(Deployment.Strategy.of(strategy));
+      tokens.addAll(List.of(strategy.split(",")));
     }
     Model m = Models.resolve(system.model);
     List<Deployment> deployments = new ArrayList<>();
-    for (Deployment.Strategy s : strategies) {
-      deployments.add(deployment(s, m));
+    List<String> labels = new ArrayList<>();
+    for (String token : tokens) {
+      // name, or pd:CHIP[:COUNT] for a decode pool of another chip (e.g. pd:groq-lpu:576)
+      String[] parts = token.trim().split(":");
+      Deployment.Strategy s = Deployment.Strategy.of(parts[0]);
+      if (parts.length > 1 && s != Deployment.Strategy.PD) {
+        throw new IllegalArgumentException("--strategy " + token + ": only pd takes a decode chip (pd:CHIP[:COUNT])");
+      }
+      String dChip = parts.length > 1 ? parts[1] : decodeChip;
+      Integer dCount = parts.length > 2 ? Integer.valueOf(parts[2]) : parts.length > 1 ? null : decodeCount;
+      deployments.add(deployment(s, m, dChip, dCount));
+      labels.add(parts.length > 1 ? "pd, " + parts[1] + " decode" : s.id());
     }
     List<ParetoFrontier> frontiers = new ArrayList<>();
     List<FrontierPoint> all = new ArrayList<>();
@@ -216,8 +230,6 @@ final class FrontierCommand implements Callable<Integer> {
       target = Path.of(String.format(Locale.ROOT, "frontier-%s-%sx%d.png", m.id(), first.chip().id(), first.chips()));
     }
     if (target != null) {
-      List<String> labels = new ArrayList<>();
-      deployments.forEach(d -> labels.add(d.strategy().id()));
       String title = String.format(Locale.ROOT, "%s, ISL %d / OSL %d", deployments.size() == 1 ? deployments.get(0).toString() : m.id() + " (" + first.chip().id() + ")", isl, osl);
       Charts.save(Charts.frontier(frontiers, labels, title), target);
       (system.json || csv ? spec.commandLine().getErr() : out).println("wrote " + target);
@@ -225,7 +237,7 @@ final class FrontierCommand implements Callable<Integer> {
     return 0;
   }
 
-  private Deployment deployment(Deployment.Strategy s, Model m) {
+  private Deployment deployment(Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount) {
     int context = isl + osl;
     ImmutableDeployment.Builder b = Deployment.builder().strategy(s).afdMicroBatches(afdMicroBatches);
     if (price != null) {
@@ -245,15 +257,22 @@ final class FrontierCommand implements Callable<Integer> {
       case PD:
         Chip decodeC = SystemOptions.resolveChip(decodeChip != null ? decodeChip : system.chip);
         Chip prefillC = SystemOptions.resolveChip(prefillChip != null ? prefillChip : system.chip);
-        RooflineModel decode = system.pool(m, decodeC, decodeCount != null ? decodeCount : system.count, decodeCount != null ? null : system.tp, 1, context);
+        // --count/--tp describe the decode pool unless it has a chip of its own
+        boolean ownDecodeChip = decodeChip != null;
+        Integer dCount = decodeCount != null ? decodeCount : ownDecodeChip ? null : system.count;
+        Integer dTp = decodeCount != null || ownDecodeChip ? null : system.tp;
+        RooflineModel decode = system.pool(m, decodeC, dCount, dTp, 1, context);
+        // sized for decoding only: no prefill chunk in its workspace
         RooflineModel prefill = system.pool(m, prefillC, prefillCount, null, 1, isl);
-        return b.primary(decode).secondary(prefill).build();
+        return b.primary(io.ridgeline.serving.ImmutableRooflineModel.copyOf(decode).withRunsPrefill(false))
+            .secondary(prefill)
+            .build();
       case AFD:
         Chip attC = SystemOptions.resolveChip(attentionChip != null ? attentionChip : system.chip);
         Chip ffnC = SystemOptions.resolveChip(ffnChip != null ? ffnChip : system.chip);
-        int attN = attentionCount != null ? attentionCount : system.count != null ? system.count : 1;
+        Integer attN = attentionCount != null ? attentionCount : attentionChip == null ? system.count : null;
         RooflineModel att = system.pool(m, attC, attN, attN, 1, context);
-        int ffnN = ffnCount != null ? ffnCount : attN;
+        int ffnN = ffnCount != null ? ffnCount : att.chips();
         RooflineModel ffn = system.pool(m, ffnC, ffnN, ffnN, 1, context);
         return b.primary(att).secondary(ffn).build();
       default:

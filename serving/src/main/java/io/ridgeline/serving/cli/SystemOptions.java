@@ -148,6 +148,19 @@ final class SystemOptions {
             .efficiency(Efficiency.ideal());
     if (chipCount != null) {
       b.chips(chipCount);
+      if (tpDegree == null
+          && pp == 1
+          && attentionDp == 1
+          && m.tensorParallelProblem(tpValue).isPresent()) {
+        // a chip count the heads do not divide: lay it out as tensor × pipeline parallelism
+        RooflineModel template = b.tensorParallel(1).chips(1).build();
+        return io.ridgeline.serving.Sizing.layoutFor(template, chipCount, context)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "--count " + chipCount + " has no tensor × pipeline layout for " + m.id()
+                            + "; give --tp and --pp"));
+      }
     }
     RooflineModel rm = b.build();
     if (chipCount == null && tpDegree == null && pp == 1 && !rm.memory(batch, context).fits()) {
@@ -155,7 +168,10 @@ final class SystemOptions {
           .orElseThrow(
               () ->
                   new IllegalArgumentException(
-                      m.id() + " does not fit on any layout of " + c.id() + " chips up to one layer per pipeline stage"));
+                      m.id() + " does not fit on any layout of " + c.id() + " chips up to one layer per pipeline stage"
+                          + (c.scaleUp().isEmpty() && c.scaleOut().isEmpty()
+                              ? " (the chip has no interconnect in the catalog, so it cannot be split over chips; give it a scale_up or scale_out link in a chip JSON)"
+                              : "")));
     }
     return rm;
   }
