@@ -308,7 +308,7 @@ public abstract class RooflineModel {
     double mb = (double) batch / micro;
     List<Phase> phases = model().decodeStep(mb, context, precisions(), routing(), tokensPerSequence);
     ComputeTarget t = placed(memory(batch, context));
-    ImmutableStepResult.Builder b = ImmutableStepResult.builder().stages(pp).passes(pp);
+    ImmutableStepResult.Builder b = ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
     for (Phase p : phases) {
       b.addPhases(Roofline.phase(p.name(), perChip(p.operations()), t));
     }
@@ -345,6 +345,7 @@ public abstract class RooflineModel {
     return ImmutableStepResult.builder()
         .addPhases(ImmutablePhaseResult.builder().name("prefill").operations(ops).build())
         .stages(pp)
+        .microBatches(micro)
         .passes(micro + pp - 1)
         .p2pSeconds(handOff(mb * promptTokens))
         .build();

@@ -35,6 +35,12 @@ public abstract class StepResult {
     return stages();
   }
 
+  /** Micro-batches the step's batch is split into (the phases describe one of them). */
+  @Value.Default
+  public int microBatches() {
+    return 1;
+  }
+
   /** Time to hand one micro-batch's activations to the next stage. */
   @Value.Default
   public Seconds p2pSeconds() {

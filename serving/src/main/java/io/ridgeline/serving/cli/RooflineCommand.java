@@ -72,8 +72,12 @@ final class RooflineCommand implements Callable<Integer> {
       o.put("context", context);
       o.put("prompt", promptTokens);
       ArrayNode arr = o.putArray("phases");
-      for (PhaseResult p : phases) {
-        arr.add(Json.phase(p, rm.chips()));
+      // per-chip figures describe one micro-batch in one stage: × chips × micro-batches = totals
+      for (PhaseResult p : prefill.phases()) {
+        arr.add(Json.phase(p, rm.chips() * prefill.microBatches()));
+      }
+      for (PhaseResult p : decode.phases()) {
+        arr.add(Json.phase(p, rm.chips() * decode.microBatches()));
       }
       o.put("decode_step_seconds", decode.seconds().seconds());
       o.put("prefill_seconds", prefill.seconds().seconds());
