@@ -136,6 +136,47 @@ public abstract class Deployment {
     return primary().model();
   }
 
+  /**
+   * Why one request of {@code isl} + {@code osl} tokens does not fit, naming the pool; empty when
+   * it fits.
+   */
+  public Optional<String> fitProblem(int isl, int osl) {
+    int context = isl + osl;
+    if (strategy() == Strategy.AFD) {
+      if (afdFits(1, context)) {
+        return Optional.empty();
+      }
+      RooflineModel att = primary();
+      RooflineModel ffn = secondary().orElseThrow();
+      return Optional.of(model().id() + " does not fit the AFD pools: attention on " + att.replicaChips() + "× "
+          + att.chip().id() + " holds the attention weights, head and KV; FFN on " + ffn.replicaChips() + "× "
+          + ffn.chip().id() + " holds " + Bytes.of(ffnWeightBytes(ffn)) + " of FFN weights per chip of "
+          + ffn.memory(1, 1).capacity() + "; add chips to the pool that overflows");
+    }
+    Optional<String> decode = poolProblem("", primary(), 1, context);
+    if (decode.isPresent() || strategy() != Strategy.PD) {
+      return decode;
+    }
+    return poolProblem("prefill pool: ", secondary().orElseThrow(), 1, isl);
+  }
+
+  private static Optional<String> poolProblem(String label, RooflineModel pool, int batch, int context) {
+    MemoryUse one = pool.memory(batch, context);
+    if (one.fits()) {
+      return Optional.empty();
+    }
+    return Optional.of(label + pool.model().id() + " does not fit on " + pool.replicaChips() + "× "
+        + pool.chip().id() + ": one request needs " + one.total() + " per chip, capacity " + one.capacity()
+        + "; use more chips (--count/--tp/--pp) or lower precision");
+  }
+
+  private double ffnWeightBytes(RooflineModel ffn) {
+    Map<TensorClass, Double> params = model().parametersByClass();
+    return (params.get(TensorClass.EXPERTS) * ffn.precisions().weights(TensorClass.EXPERTS).bytesPerElement()
+        + params.get(TensorClass.DENSE_FFN) * ffn.precisions().weights(TensorClass.DENSE_FFN).bytesPerElement())
+        / ffn.replicaChips();
+  }
+
   /** The largest batch the decode (or attention) pool holds at {@code context}. */
   public int maxBatch(int context) {
     if (strategy() == Strategy.AFD) {
@@ -307,7 +348,8 @@ public abstract class Deployment {
     RooflineModel ffn = secondary().orElseThrow();
     int context = isl + Math.max(1, osl / 2);
     int m = Math.min(afdMicroBatches(), batch);
-    int micro = Math.max(1, batch / m);
+    // m micro-batches of ⌈batch / m⌉ sequences (the last may be short; costed as full)
+    int micro = (batch + m - 1) / m;
     double ta = side(att.decode(micro, context), false);
     double tf = side(ffn.decode(micro, context), true);
     double tx = afdTransferSeconds(micro);
@@ -409,9 +451,7 @@ public abstract class Deployment {
     double kv = model().cacheBytesPerSequence(context, att.precisions().kvCache(), att.tensorParallel()).bytes() * batch
         / (att.attentionDataParallel() * att.pipelineParallel());
     double attCapacity = att.memory(1, 1).capacity().bytes();
-    double ffnWeights = (params.get(TensorClass.EXPERTS) * ffn.precisions().weights(TensorClass.EXPERTS).bytesPerElement()
-        + params.get(TensorClass.DENSE_FFN) * ffn.precisions().weights(TensorClass.DENSE_FFN).bytesPerElement())
-        / ffn.replicaChips();
+    double ffnWeights = ffnWeightBytes(ffn);
     double ffnCapacity = ffn.memory(1, 1).capacity().bytes();
     return attWeights + kv <= attCapacity && ffnWeights <= ffnCapacity;
   }
@@ -444,7 +484,9 @@ public abstract class Deployment {
     Model draft = speculation().get().draft().get();
     MemoryUse target = rm.memory(batch, context);
     double draftBytes = draft.weightBytes(draft.defaultPrecisions()).bytes() / rm.replicaChips()
-        + draft.cacheBytesPerSequence(context, rm.precisions().kvCache(), rm.tensorParallel()).bytes() * batch / rm.replicaChips();
+        // cacheBytesPerSequence is already one chip's share over tp; dp groups and stages split the rest
+        + draft.cacheBytesPerSequence(context, rm.precisions().kvCache(), rm.tensorParallel()).bytes() * batch
+            / (rm.attentionDataParallel() * rm.pipelineParallel());
     return target.total().bytes() + draftBytes <= target.capacity().bytes();
   }
 

@@ -182,21 +182,16 @@ public final class ParetoFrontier {
       checkState(outputTokens > 0, "output tokens (osl) must be set");
       List<Integer> sizes = batches;
       if (sizes == null) {
+        deployment
+            .fitProblem(inputTokens, outputTokens)
+            .ifPresent(
+                problem -> {
+                  throw new IllegalArgumentException(problem);
+                });
         int largest = Math.min(maxBatch, deployment.maxBatch(inputTokens + outputTokens));
         if (largest == 0) {
-          RooflineModel model = deployment.primary();
-          MemoryUse one = model.memory(1, inputTokens + outputTokens);
           throw new IllegalArgumentException(
-              model.model().id()
-                  + " does not fit on "
-                  + model.replicaChips()
-                  + "× "
-                  + model.chip().id()
-                  + ": one request needs "
-                  + one.total()
-                  + " per chip, capacity "
-                  + one.capacity()
-                  + "; use more chips (--count/--tp) or lower precision");
+              deployment.model().id() + " leaves no room for a request on " + deployment);
         }
         TreeSet<Integer> set = new TreeSet<>();
         for (int b = 1; b <= largest; b *= 2) {

@@ -23,6 +23,8 @@ import picocli.CommandLine.Command;
       FrontierCommand.class,
       CrossoverCommand.class,
       IntensityCommand.class,
+      PlanCommand.class,
+      SweepCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class RidgelineCli implements Runnable {

@@ -1,0 +1,243 @@
+package io.ridgeline.serving;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+import io.ridgeline.core.Bytes;
+import io.ridgeline.core.OperationResult;
+import io.ridgeline.core.Precision;
+import io.ridgeline.core.PhaseResult;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.hardware.MemoryTier;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Models;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class ParallelismTest {
+  private static final Model LLAMA8 = Models.byId("llama-3.1-8b");
+  private static final Model LLAMA70 = Models.byId("llama-3.1-70b");
+  private static final Model DEEPSEEK_V3 = Models.byId("deepseek-v3");
+  private static final Chip H100 = Chips.byId("h100-sxm");
+  private static final Chip H200 = Chips.byId("h200-sxm");
+  private static final Chip GB200 = Chips.byId("gb200");
+
+  private static RooflineModel pool(Model model, Chip chip, int tp, int pp, int ep, int dp) {
+    return RooflineModel.builder()
+        .model(model)
+        .chip(chip)
+        .tensorParallel(tp)
+        .pipelineParallel(pp)
+        .expertParallel(ep)
+        .attentionDataParallel(dp)
+        .chips(tp * pp * dp)
+        .build();
+  }
+
+  private static List<String> opNames(PhaseResult phase) {
+    return phase.operations().stream().map(o -> o.operation().name()).toList();
+  }
+
+  private static OperationResult op(PhaseResult phase, String name) {
+    return phase.operations().stream()
+        .filter(o -> o.operation().name().equals(name))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  // ---- pipeline parallelism ----
+
+  @Test
+  void memory_twoPipelineStages_halveWeightsPerChip() {
+    // Llama-3.1-70B at bf16: 141.1e9 B / 8 = 17.64e9 B per chip at tp 8;
+    // two stages of 8 chips each hold half the layers: 141.1e9 / 16 = 8.82e9 B
+    RooflineModel pp1 = pool(LLAMA70, H100, 8, 1, 1, 1);
+    RooflineModel pp2 = pool(LLAMA70, H100, 8, 2, 1, 1);
+    assertThat(pp1.memory(1, 1024).weights().bytes()).isCloseTo(17.64e9, withPercentage(0.1));
+    assertThat(pp2.memory(1, 1024).weights().bytes())
+        .isCloseTo(pp1.memory(1, 1024).weights().bytes() / 2, withPercentage(1e-9));
+    assertThat(pp2.replicaChips()).isEqualTo(16);
+  }
+
+  @Test
+  void decode_fourStagesBatch1_takesFourStageTimes_noFasterThanOneChip() {
+    RooflineModel pp4 = pool(LLAMA8, H100, 1, 4, 1, 1);
+    StepResult step = pp4.decode(1, 1024);
+    // one token crosses every stage in turn: 4 × (stage + hand-off); each stage reads a quarter of
+    // the 15.1e9 B of weights: 15.1e9 / 4 / 3.35e12 B/s ≈ 1.13 ms, so 4 × 1.13 ≈ 4.52 ms
+    assertThat(step.stages()).isEqualTo(4);
+    assertThat(step.passes()).isEqualTo(4);
+    assertThat(step.seconds().seconds())
+        .isCloseTo(
+            4 * (step.stageSeconds().seconds() + step.p2pSeconds().seconds()), withPercentage(1e-9));
+    assertThat(step.stageSeconds().seconds()).isCloseTo(1.13e-3, withPercentage(1));
+    // the bubble: at batch 1 four stages are no faster than one chip holding every layer
+    double oneChip = RooflineModel.of(LLAMA8, H100).decode(1, 1024).seconds().seconds();
+    assertThat(step.seconds().seconds())
+        .isGreaterThanOrEqualTo(oneChip)
+        .isCloseTo(oneChip, withPercentage(0.5));
+  }
+
+  @Test
+  void decode_fourStagesBatch4_fillsPipeline_fourTimesBatch1Throughput() {
+    RooflineModel pp4 = pool(LLAMA8, H100, 1, 4, 1, 1);
+    // 4 micro-batches of 1 sequence keep all 4 stages busy: the step takes the same 4 stage
+    // times as batch 1 but yields 4 tokens
+    double batch1 = 1 / pp4.decode(1, 1024).seconds().seconds();
+    double batch4 = 4 / pp4.decode(4, 1024).seconds().seconds();
+    assertThat(batch4).isCloseTo(4 * batch1, withPercentage(0.01));
+  }
+
+  @Test
+  void prefill_fourStagesBatch4_fillsAndDrainsPipeline() {
+    // m = 4 micro-batches through 4 stages: m + pp − 1 = 7 stage times
+    StepResult prefill = pool(LLAMA8, H100, 1, 4, 1, 1).prefill(4, 512);
+    assertThat(prefill.passes()).isEqualTo(7);
+    assertThat(prefill.stages()).isEqualTo(4);
+  }
+
+  @Test
+  void build_moreStagesThanLayers_throws() {
+    assertThatThrownBy(() -> pool(LLAMA8, H100, 1, 33, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("pipeline parallel degree (33) must not exceed the 32 layers of llama-3.1-8b");
+  }
+
+  // ---- expert parallelism ----
+
+  @Test
+  void decode_deepseekV3ExpertParallel8_addsMoeAllToAll() {
+    RooflineModel ep8 = pool(DEEPSEEK_V3, H200, 8, 1, 8, 1);
+    assertThat(ep8.memory(8, 2048).fits()).isTrue();
+    PhaseResult comm = ep8.decode(8, 2048).phase("decode_communication");
+    assertThat(opNames(comm)).contains("moe_all_to_all", "tp_allreduce", "ffn_allreduce");
+    OperationResult a2a = op(comm, "moe_all_to_all");
+    // 8 tokens over 8 chips = 1 token per chip, sent to k = 8 experts of hidden 7168, 7/8 of the
+    // copies leave the chip: 1 × 8 × 7168 × 7/8 = 50,176 elements; dispatch and combine over 58
+    // MoE layers: × 2 × 58 = 5,820,416 elements × 2 B (bf16) = 11,640,832 B; 2 × 58 = 116 steps
+    assertThat(a2a.operation().networkBytes().bytes()).isCloseTo(11_640_832.0, withPercentage(1e-6));
+    assertThat(a2a.operation().networkSteps()).isEqualTo(116);
+    // only the 3 dense FFN layers still all-reduce: 3 × 2·⌈log2 8⌉ = 18 hops
+    assertThat(op(comm, "ffn_allreduce").operation().networkSteps()).isEqualTo(18);
+  }
+
+  @Test
+  void decode_deepseekV3WithoutExpertParallel_allReducesEveryFfn() {
+    RooflineModel ep1 = pool(DEEPSEEK_V3, H200, 8, 1, 1, 1);
+    PhaseResult comm = ep1.decode(8, 2048).phase("decode_communication");
+    assertThat(opNames(comm)).doesNotContain("moe_all_to_all");
+    // all 61 FFN layers all-reduce over 8 chips: 61 × 6 = 366 hops
+    assertThat(op(comm, "ffn_allreduce").operation().networkSteps()).isEqualTo(366);
+  }
+
+  @Test
+  void build_expertParallelNotDividingStage_throws() {
+    assertThatThrownBy(() -> pool(DEEPSEEK_V3, H200, 8, 1, 3, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("expert parallel degree (3) must divide the 8 chips of a stage (tp × dp)");
+  }
+
+  // ---- attention data parallelism ----
+
+  @Test
+  void memory_attentionDataParallel2_halvesKvPerChip() {
+    // Llama-3.1-70B: 80 layers × 2 × 8 KV heads × 128 × 2 B = 327,680 B per token; tp 4 holds 2 of
+    // the 8 KV heads per chip: 81,920 B/token × 4096 tokens × 16 sequences = 5.37e9 B;
+    // dp 2 gives each attention group 8 of the 16 sequences: 2.68e9 B
+    RooflineModel dp1 = pool(LLAMA70, H100, 4, 1, 1, 1);
+    RooflineModel dp2 = pool(LLAMA70, H100, 4, 1, 1, 2);
+    assertThat(dp1.memory(16, 4096).kvCache().bytes()).isCloseTo(5.368709e9, withPercentage(1e-4));
+    assertThat(dp2.memory(16, 4096).kvCache().bytes())
+        .isCloseTo(dp1.memory(16, 4096).kvCache().bytes() / 2, withPercentage(1e-9));
+    // attention weights are copied in each group, the rest split over all 8 chips of the stage
+    double w1 = dp1.memory(16, 4096).weights().bytes();
+    double w2 = dp2.memory(16, 4096).weights().bytes();
+    assertThat(w2).isLessThan(w1).isGreaterThan(w1 / 2);
+  }
+
+  @Test
+  void decode_attentionDataParallel2_halvesKvReadPerChip() {
+    RooflineModel dp1 = pool(LLAMA70, H100, 4, 1, 1, 1);
+    RooflineModel dp2 = pool(LLAMA70, H100, 4, 1, 1, 2);
+    double kv1 = dp1.decode(16, 4096).phase("decode_attention").bytes().bytes();
+    double kv2 = dp2.decode(16, 4096).phase("decode_attention").bytes().bytes();
+    assertThat(kv2).isCloseTo(kv1 / 2, withPercentage(0.5));
+  }
+
+  // ---- tensor parallelism across the scale-up domain ----
+
+  @Test
+  void decode_tensorParallelBeyondScaleUpDomain_isSlowerThanWithinIt() {
+    // tp 8 stays on NVLink (1 µs per hop): 15.1e9 / 8 / 3.35e12 ≈ 0.57 ms of reads
+    // + 64 all-reduces × 2·⌈log2 8⌉ = 6 hops × 1 µs ≈ 0.38 ms → ≈ 0.95 ms
+    // tp 16 spills onto the 400G network (5 µs per hop): ≈ 0.28 ms of reads
+    // + 64 × 8 hops × 5 µs = 2.56 ms → ≈ 2.86 ms: more chips, lower throughput at fixed batch
+    double tp8 = RooflineModel.of(LLAMA8, H100, 8).decode(1, 1024).seconds().seconds();
+    double tp16 = RooflineModel.of(LLAMA8, H100, 16).decode(1, 1024).seconds().seconds();
+    assertThat(RooflineModel.of(LLAMA8, H100, 16).tensorParallelLink()).isEqualTo(H100.scaleOut());
+    assertThat(tp8).isCloseTo(0.95e-3, withPercentage(2));
+    assertThat(tp16).isCloseTo(2.86e-3, withPercentage(2));
+    assertThat(1 / tp16).isLessThan(1 / tp8);
+  }
+
+  // ---- memory tiers ----
+
+  @Test
+  void decode_gb200ModelLargerThanHbm_spillsToLpddrAndSlowsDecode() {
+    Model llama405 = Models.byId("llama-3.1-405b");
+    RooflineModel onGb200 =
+        RooflineModel.builder()
+            .model(llama405)
+            .chip(GB200)
+            .precisions(llama405.defaultPrecisions().withAllWeights(Precision.FP8))
+            .build();
+    MemoryTier hbm = GB200.memory().get(0);
+    MemoryTier lpddr = GB200.memory().get(1);
+    assertThat(hbm.name()).isEqualTo("hbm");
+    assertThat(lpddr.name()).isEqualTo("lpddr");
+    // 405.85e9 B of fp8 weights > 186e9 B of HBM, < 186e9 + 467.5e9 B of HBM and LPDDR together
+    assertThat(onGb200.memory(1, 1024).weights().bytes()).isCloseTo(405.85e9, withPercentage(0.01));
+    assertThat(onGb200.memory(1, 1024).fits()).isTrue();
+    Chip bigHbm =
+        Chip.builder()
+            .from(GB200)
+            .id("gb200-all-hbm")
+            .memory(List.of(MemoryTier.builder().from(hbm).capacity(Bytes.ofGigabytes(700)).build(), lpddr))
+            .build();
+    RooflineModel onBigHbm = RooflineModel.builder().from(onGb200).chip(bigHbm).build();
+
+    StepResult spilled = onGb200.decode(1, 1024);
+    StepResult allHbm = onBigHbm.decode(1, 1024);
+    // HBM takes the first 186e9 B of weights (45.8%), LPDDR the other 219.85e9 B (54.2%):
+    // 0.458 × 403.7e9 B read / 8e12 B/s + 0.542 × 403.7e9 B / 225e9 B/s ≈ 23 ms + 972 ms ≈ 1.0 s
+    // (KV and workspace land on LPDDR too); all in HBM: 403.7e9 / 8e12 ≈ 50.5 ms
+    OperationResult ffn = op(spilled.phase("decode_ffn"), "ffn");
+    double onLpddr = ffn.bytesByTier().get("lpddr").bytes();
+    double onHbm = ffn.bytesByTier().get("hbm").bytes();
+    assertThat(onLpddr / (onLpddr + onHbm)).isCloseTo(219.85 / 405.85, withPercentage(0.1));
+    assertThat(op(allHbm.phase("decode_ffn"), "ffn").bytesByTier()).containsOnlyKeys("hbm");
+    assertThat(spilled.seconds().seconds()).isCloseTo(0.998, withPercentage(1));
+    assertThat(allHbm.seconds().seconds()).isCloseTo(50.5e-3, withPercentage(1));
+    assertThat(spilled.seconds().seconds()).isGreaterThan(allHbm.seconds().seconds());
+  }
+
+  @Test
+  void decode_gb200ModelWithinHbm_isAsFastAsBiggerHbm() {
+    // 141.1e9 B of bf16 Llama-3.1-70B weights fit in 186e9 B of HBM: nothing is read from LPDDR
+    RooflineModel onGb200 = RooflineModel.of(LLAMA70, GB200);
+    Chip bigHbm =
+        Chip.builder()
+            .from(GB200)
+            .id("gb200-all-hbm")
+            .memory(
+                List.of(
+                    MemoryTier.builder().from(GB200.memory().get(0)).capacity(Bytes.ofGigabytes(700)).build(),
+                    GB200.memory().get(1)))
+            .build();
+    double gb200 = onGb200.decode(1, 1024).seconds().seconds();
+    double big = RooflineModel.builder().from(onGb200).chip(bigHbm).build().decode(1, 1024).seconds().seconds();
+    assertThat(gb200).isCloseTo(big, withPercentage(1e-6));
+  }
+}
