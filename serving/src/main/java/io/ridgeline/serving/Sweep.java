@@ -33,9 +33,9 @@ import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
- * A design-space sweep: the frontier point of every combination of a {@link Grid} of models,
- * chips, chip counts, parallelism, strategies, batch sizes, prompt and output lengths and
- * precisions, handed one {@link Row} at a time to a {@link RowSink}.
+ * A design-space sweep: the frontier point of every combination of a {@link Grid} of models, chips,
+ * chip counts, parallelism, strategies, batch sizes, prompt and output lengths and precisions,
+ * handed one {@link Row} at a time to a {@link RowSink}.
  *
  * <pre>{@code
  * Sweep.Grid grid = Sweep.Grid.builder()
@@ -58,16 +58,19 @@ import java.util.function.IntFunction;
  * <p><b>Pools.</b> One pool of {@code count} chips with tensor parallelism {@code tp} and expert
  * parallelism {@code ep} serves the model. {@code static} and {@code colocated} use it alone;
  * {@code afd} uses it as both the attention and the FFN pool; {@code pd} uses it as the decode pool
- * and, as {@code ridgeline frontier} does without {@code --prefill-count}, a prefill pool of the
- * same chip with the fewest chips that hold one prompt ({@link Sizing#fewestChips}).
+ * (without a prefill chunk in its workspace, {@link RooflineModel#runsPrefill()} false) and, as
+ * {@code ridgeline frontier} does without {@code --prefill-count}, a prefill pool of the same chip
+ * with the fewest chips that hold one prompt ({@link Sizing#fewestChips}). Unlike {@code frontier},
+ * a count that tp does not divide the heads of is not laid out over pipeline stages: tp is the
+ * count unless given, and such a combination is an invalid row.
  *
  * <p><b>Invalid combinations.</b> A combination that cannot be built or evaluated (tp does not
  * divide the heads, count is not a multiple of tp, ep does not divide the stage, the chip lacks a
  * link the strategy needs, the model does not fit on any layout for the prefill pool) is not an
  * error of the sweep: its row has no point, {@link Row#fits()} false and the reason in {@link
  * Row#error()}. A row whose model does not hold even one request at {@code isl + osl} tokens keeps
- * its point and says so in {@link Row#error()}; a batch that merely exceeds memory has {@code
- * fits} false and no error.
+ * its point and says so in {@link Row#error()}; a batch that merely exceeds memory has {@code fits}
+ * false and no error.
  */
 public final class Sweep {
   /**
@@ -229,13 +232,14 @@ public final class Sweep {
         root = GridJson.MAPPER.readTree(json);
       } catch (JsonProcessingException e) {
         throw new IllegalArgumentException(
-            origin + ": not valid JSON: " + e.getOriginalMessage().replace('\n', ' ')
-                + location(e),
+            origin + ": not valid JSON: " + e.getOriginalMessage().replace('\n', ' ') + location(e),
             e);
       }
       if (root == null || !root.isObject()) {
         throw new IllegalArgumentException(
-            origin + ": expected a JSON object of grid keys (" + String.join(", ", KEYS)
+            origin
+                + ": expected a JSON object of grid keys ("
+                + String.join(", ", KEYS)
                 + ") mapped to lists of values");
       }
       Builder b = builder();
@@ -485,10 +489,7 @@ public final class Sweep {
       }
       for (JsonNode v : out) {
         checkArgument(
-            v.isValueNode() && !v.isNull(),
-            "expected a list of %s, got %s",
-            expected(key),
-            v);
+            v.isValueNode() && !v.isNull(), "expected a list of %s, got %s", expected(key), v);
       }
       return out;
     }
@@ -539,9 +540,7 @@ public final class Sweep {
     }
 
     private static <T> T[] map(
-        List<JsonNode> values,
-        Function<JsonNode, T> f,
-        IntFunction<T[]> array) {
+        List<JsonNode> values, Function<JsonNode, T> f, IntFunction<T[]> array) {
       T[] out = array.apply(values.size());
       for (int i = 0; i < out.length; i++) {
         out[i] = f.apply(values.get(i));
@@ -556,10 +555,7 @@ public final class Sweep {
 
     private static int positiveInt(String key, JsonNode v) {
       checkArgument(
-          v.isIntegralNumber() && v.canConvertToInt(),
-          "expected %s, got %s",
-          expected(key),
-          v);
+          v.isIntegralNumber() && v.canConvertToInt(), "expected %s, got %s", expected(key), v);
       checkArgument(v.intValue() > 0, "must be positive: %s", v.intValue());
       return v.intValue();
     }
@@ -597,8 +593,8 @@ public final class Sweep {
   // ---- rows ----
 
   /**
-   * One combination of a sweep and its frontier point, or the reason it has none. Numbers are in
-   * SI base units, as in {@link FrontierPoint}.
+   * One combination of a sweep and its frontier point, or the reason it has none. Numbers are in SI
+   * base units, as in {@link FrontierPoint}.
    */
   public static final class Row {
     private final Model model;
@@ -778,8 +774,9 @@ public final class Sweep {
     private String poolError;
     private Deployment deployment;
     private String deploymentError;
-    // does-not-fit reason of the deployment at the last context asked
-    private int fitContext = -1;
+    // why one request does not fit the deployment, at the last isl and osl asked
+    private int fitIsl = -1;
+    private int fitOsl = -1;
     private String fitError;
 
     Evaluator(Grid g) {
@@ -828,7 +825,7 @@ public final class Sweep {
       }
       try {
         FrontierPoint p = deployment.point(batch, isl, osl);
-        return row(batch, isl, osl, p, p.fits() ? null : doesNotFit(isl + osl));
+        return row(batch, isl, osl, p, p.fits() ? null : doesNotFit(isl, osl));
       } catch (IllegalArgumentException e) {
         return row(batch, isl, osl, null, oneLine(e));
       }
@@ -836,7 +833,18 @@ public final class Sweep {
 
     private Row row(int batch, int isl, int osl, FrontierPoint p, String error) {
       return new Row(
-          model, chip, count, tp, ep, strategy, batch, isl, osl, precisions, weightsLabel, p,
+          model,
+          chip,
+          count,
+          tp,
+          ep,
+          strategy,
+          batch,
+          isl,
+          osl,
+          precisions,
+          weightsLabel,
+          p,
           error);
     }
 
@@ -873,6 +881,8 @@ public final class Sweep {
                 .tensorParallel(tp)
                 .expertParallel(ep)
                 .precisions(precisions)
+                // a pd decode pool never prefills: its workspace holds one decode step
+                .runsPrefill(strategy != Deployment.Strategy.PD)
                 .build();
         poolError = null;
       } catch (IllegalArgumentException e) {
@@ -883,7 +893,7 @@ public final class Sweep {
     }
 
     private void deployment(int isl) {
-      fitContext = -1;
+      fitIsl = -1;
       if (pool == null) {
         deployment = null;
         deploymentError = poolError;
@@ -912,7 +922,8 @@ public final class Sweep {
      * --prefill-count}: one chip, or the fewest chips that hold one prompt of {@code isl} tokens.
      */
     private RooflineModel prefillPool(int isl) {
-      RooflineModel one = RooflineModel.builder().model(model).chip(chip).precisions(precisions).build();
+      RooflineModel one =
+          RooflineModel.builder().model(model).chip(chip).precisions(precisions).build();
       if (one.memory(1, isl).fits()) {
         return one;
       }
@@ -926,37 +937,15 @@ public final class Sweep {
                           + " chips up to one layer per pipeline stage (pd prefill pool)"));
     }
 
-    /** Why not even one request fits at {@code context}, or null when one does. */
-    private String doesNotFit(int context) {
-      if (context != fitContext) {
-        fitContext = context;
-        fitError = null;
-        if (deployment.maxBatch(context) == 0) {
-          if (strategy == Deployment.Strategy.AFD) {
-            fitError =
-                String.format(
-                    Locale.ROOT,
-                    "%s does not fit on %d× %s as attention and FFN pools: not even one request of"
-                        + " %d tokens; use more chips (count/tp) or lower precision (weights/kv)",
-                    model.id(),
-                    count,
-                    chip.id(),
-                    context);
-          } else {
-            MemoryUse one = deployment.primary().memory(1, context);
-            fitError =
-                String.format(
-                    Locale.ROOT,
-                    "%s does not fit on %d× %s: one request of %d tokens needs %s per chip,"
-                        + " capacity %s; use more chips (count/tp) or lower precision (weights/kv)",
-                    model.id(),
-                    deployment.primary().replicaChips(),
-                    chip.id(),
-                    context,
-                    one.total(),
-                    one.capacity());
-          }
-        }
+    /**
+     * Why not even one request of {@code isl + osl} tokens fits ({@link Deployment#fitProblem}, as
+     * {@code ridgeline frontier} reports it), or null when one does; the last answer is kept.
+     */
+    private String doesNotFit(int isl, int osl) {
+      if (isl != fitIsl || osl != fitOsl) {
+        fitIsl = isl;
+        fitOsl = osl;
+        fitError = deployment.fitProblem(isl, osl).orElse(null);
       }
       return fitError;
     }

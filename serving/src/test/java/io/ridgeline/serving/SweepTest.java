@@ -79,7 +79,13 @@ final class SweepTest {
   void run_colocatedCombination_equalsParetoFrontierOfTheSameDeployment() {
     int[] batches = {1, 2, 4, 64, 256};
     List<Sweep.Row> rows =
-        rows(Sweep.Grid.builder().models(LLAMA_8B).chips(H100).batches(batches).isls(1024, 4096).build());
+        rows(
+            Sweep.Grid.builder()
+                .models(LLAMA_8B)
+                .chips(H100)
+                .batches(batches)
+                .isls(1024, 4096)
+                .build());
     Deployment d = Deployment.of(Deployment.Strategy.COLOCATED, RooflineModel.of(LLAMA_8B, H100));
     int i = 0;
     for (int isl : new int[] {1024, 4096}) {
@@ -88,12 +94,18 @@ final class SweepTest {
         sizes.add(b);
       }
       List<FrontierPoint> expected =
-          ParetoFrontier.builder(d).inputTokens(isl).outputTokens(1024).batches(sizes).build().points();
+          ParetoFrontier.builder(d)
+              .inputTokens(isl)
+              .outputTokens(1024)
+              .batches(sizes)
+              .build()
+              .points();
       for (FrontierPoint p : expected) {
         Sweep.Row r = rows.get(i++);
         assertThat(r.isl()).isEqualTo(isl);
         assertThat(r.batch()).isEqualTo(p.batch());
-        assertThat(r.point().orElseThrow().tokensPerSecondPerChip()).isEqualTo(p.tokensPerSecondPerChip());
+        assertThat(r.point().orElseThrow().tokensPerSecondPerChip())
+            .isEqualTo(p.tokensPerSecondPerChip());
         assertThat(r.point().orElseThrow().ttft()).isEqualTo(p.ttft());
         assertThat(r.fits()).isEqualTo(p.fits());
       }
@@ -112,11 +124,16 @@ final class SweepTest {
                 .batches(1, 32)
                 .isls(1024, 8192)
                 .build());
-    RooflineModel decode = RooflineModel.of(LLAMA_70B, H100, 8);
+    // the decode pool never prefills, as in `ridgeline frontier --strategy pd`
+    RooflineModel decode =
+        ImmutableRooflineModel.copyOf(RooflineModel.of(LLAMA_70B, H100, 8)).withRunsPrefill(false);
     for (Sweep.Row r : rows) {
-      RooflineModel prefill = Sizing.fewestChips(RooflineModel.of(LLAMA_70B, H100), 1, r.isl()).orElseThrow();
-      FrontierPoint expected = Deployment.disaggregated(prefill, decode).point(r.batch(), r.isl(), r.osl());
-      assertThat(r.point().orElseThrow().tokensPerSecondPerChip()).isEqualTo(expected.tokensPerSecondPerChip());
+      RooflineModel prefill =
+          Sizing.fewestChips(RooflineModel.of(LLAMA_70B, H100), 1, r.isl()).orElseThrow();
+      FrontierPoint expected =
+          Deployment.disaggregated(prefill, decode).point(r.batch(), r.isl(), r.osl());
+      assertThat(r.point().orElseThrow().tokensPerSecondPerChip())
+          .isEqualTo(expected.tokensPerSecondPerChip());
       assertThat(r.point().orElseThrow().chipsTotal()).isEqualTo(expected.chipsTotal());
     }
   }
@@ -128,7 +145,12 @@ final class SweepTest {
     for (Sweep.Row r : rows.subList(0, 2)) {
       assertThat(r.fits()).isFalse();
       assertThat(r.point()).isEmpty();
-      assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).contains("(3) must divide the 32 attention heads").doesNotContain("\n"));
+      assertThat(r.error())
+          .hasValueSatisfying(
+              e ->
+                  assertThat(e)
+                      .contains("(3) must divide the 32 attention heads")
+                      .doesNotContain("\n"));
     }
     for (Sweep.Row r : rows.subList(2, 4)) {
       assertThat(r.tp()).isEqualTo(2);
@@ -143,7 +165,9 @@ final class SweepTest {
     Sweep.Row r = rows(Sweep.Grid.builder().models(LLAMA_70B).build()).get(0);
     assertThat(r.fits()).isFalse();
     assertThat(r.point()).isPresent();
-    assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).startsWith("llama-3.1-70b does not fit on 1× h100-sxm"));
+    assertThat(r.error())
+        .hasValueSatisfying(
+            e -> assertThat(e).startsWith("llama-3.1-70b does not fit on 1× h100-sxm"));
   }
 
   @Test
@@ -157,7 +181,8 @@ final class SweepTest {
   @Test
   void run_precisionOverrides_appliedAndLabelled() {
     List<Sweep.Row> rows =
-        rows(Sweep.Grid.builder().weights(Precision.FP8).kvs(Precision.FP8, Precision.BF16).build());
+        rows(
+            Sweep.Grid.builder().weights(Precision.FP8).kvs(Precision.FP8, Precision.BF16).build());
     assertThat(rows).extracting(Sweep.Row::weights).containsExactly("fp8", "fp8");
     assertThat(rows).extracting(Sweep.Row::kv).containsExactly("fp8", "bf16");
     assertThat(rows.get(0).precisions().weights()).isEqualTo(Precision.FP8);
@@ -168,7 +193,8 @@ final class SweepTest {
 
   @Test
   void run_checkpointWithMixedPrecisions_labelsOverrides() {
-    Sweep.Row r = rows(Sweep.Grid.builder().models(Models.byId("gpt-oss-120b")).counts(2).build()).get(0);
+    Sweep.Row r =
+        rows(Sweep.Grid.builder().models(Models.byId("gpt-oss-120b")).counts(2).build()).get(0);
     assertThat(r.weights()).isEqualTo("bf16+experts:mxfp4");
   }
 
@@ -195,9 +221,9 @@ final class SweepTest {
     Sweep.Grid g =
         Sweep.Grid.fromJson(
             "{\"model\": \"llama-3.1-8b\", \"chip\": [\"h100-sxm\", \"h200-sxm\"], \"count\": 8,"
-                + " \"strategy\": [\"colocated\", \"PD\", \"afd\", \"static\"], \"batch\": [1, 2, 4],"
-                + " \"isl\": 2048, \"osl\": [128], \"ep\": 1, \"tp\": [8], \"weights\": \"fp8\","
-                + " \"kv\": [\"fp8\"]}",
+                + " \"strategy\": [\"colocated\", \"PD\", \"afd\", \"static\"], \"batch\": [1, 2,"
+                + " 4], \"isl\": 2048, \"osl\": [128], \"ep\": 1, \"tp\": [8], \"weights\":"
+                + " \"fp8\", \"kv\": [\"fp8\"]}",
             "grid.json");
     // 2 chips × 4 strategies × 3 batches
     assertThat(g.size()).isEqualTo(24);
@@ -212,12 +238,14 @@ final class SweepTest {
     assertThatThrownBy(() -> Sweep.Grid.fromJson("{\"batches\": [1]}", "grid.json"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("grid.json: unknown grid key 'batches'; did you mean 'batch'?")
-        .hasMessageContaining("known: model, chip, count, tp, ep, strategy, batch, isl, osl, weights, kv");
+        .hasMessageContaining(
+            "known: model, chip, count, tp, ep, strategy, batch, isl, osl, weights, kv");
   }
 
   @Test
   void fromJson_unknownModelId_errorNamesKeyAndValue() {
-    assertThatThrownBy(() -> Sweep.Grid.fromJson("{\"model\": [\"llama-3.1-8b\", \"llama-9b\"]}", "g.json"))
+    assertThatThrownBy(
+            () -> Sweep.Grid.fromJson("{\"model\": [\"llama-3.1-8b\", \"llama-9b\"]}", "g.json"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("g.json: key 'model': unknown model 'llama-9b'");
   }
@@ -225,7 +253,8 @@ final class SweepTest {
   @Test
   void fromJson_badValues_errorNamesKeyAndValue() {
     assertThatThrownBy(() -> Sweep.Grid.fromJson("{\"chip\": \"h100-sx\"}", "g.json"))
-        .hasMessageStartingWith("g.json: key 'chip': unknown chip 'h100-sx'; did you mean 'h100-sxm'?");
+        .hasMessageStartingWith(
+            "g.json: key 'chip': unknown chip 'h100-sx'; did you mean 'h100-sxm'?");
     assertThatThrownBy(() -> Sweep.Grid.fromJson("{\"kv\": [\"fp9\"]}", "g.json"))
         .hasMessageStartingWith("g.json: key 'kv': unknown precision 'fp9'");
     assertThatThrownBy(() -> Sweep.Grid.fromJson("{\"batch\": [1, 0]}", "g.json"))
@@ -233,7 +262,8 @@ final class SweepTest {
     assertThatThrownBy(() -> Sweep.Grid.fromJson("{\"isl\": [\"1024\"]}", "g.json"))
         .hasMessage("g.json: key 'isl': expected positive integers, got \"1024\"");
     assertThatThrownBy(() -> Sweep.Grid.fromJson("{\"strategy\": \"disagg\"}", "g.json"))
-        .hasMessage("g.json: key 'strategy': unknown strategy 'disagg'; known: static, colocated, pd, afd");
+        .hasMessage(
+            "g.json: key 'strategy': unknown strategy 'disagg'; known: static, colocated, pd, afd");
     assertThatThrownBy(() -> Sweep.Grid.fromJson("{\"osl\": []}", "g.json"))
         .hasMessage("g.json: key 'osl': the list of values is empty");
     assertThatThrownBy(() -> Sweep.Grid.fromJson("[1, 2]", "g.json"))

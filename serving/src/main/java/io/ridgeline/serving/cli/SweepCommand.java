@@ -31,17 +31,18 @@ import picocli.CommandLine.Spec;
     name = "sweep",
     mixinStandardHelpOptions = true,
     description = {
-      "Evaluate every combination of a grid of models, chips, counts, parallelism, strategies,",
-      "batch sizes, prompt and output lengths and precisions, one row per combination, streamed.",
-      "The grid is a JSON object mapping frontier option names (model, chip, count, tp, ep,",
-      "strategy, batch, isl, osl, weights, kv) to lists of values, e.g.",
-      "  {\"model\": [\"llama-3.1-8b\"], \"chip\": \"h100-sxm\", \"strategy\": [\"colocated\", \"pd\"],",
+      "Evaluate every combination of a grid of models, chips, counts, parallelism,",
+      "strategies, batch sizes, prompt and output lengths and precisions: one row",
+      "per combination, streamed. The grid is a JSON object mapping frontier option",
+      "names (model, chip, count, tp, ep, strategy, batch, isl, osl, weights, kv)",
+      "to lists of values, e.g.",
+      "  {\"model\": [\"llama-3.1-8b\"], \"strategy\": [\"colocated\", \"pd\"],",
       "   \"batch\": [1, 8, 64], \"isl\": [1024, 8192]}",
-      "Defaults: model llama-3.1-8b, chip h100-sxm, count = tp (or 1), tp = count, ep 1,",
-      "strategy colocated, batch 1, isl 1024, osl 1024, weights and kv the checkpoint's.",
-      "Invalid combinations (tp not dividing the heads, a model that does not fit, ...) get a",
-      "row with fits=false and the reason in `error`. The last line on stderr is",
-      "`sweep: N points in S s, R points/s`."
+      "Defaults: model llama-3.1-8b, chip h100-sxm, count = tp (or 1), tp = count,",
+      "ep 1, strategy colocated, batch 1, isl 1024, osl 1024, weights and kv the",
+      "checkpoint's. Invalid combinations (tp not dividing the heads, a model that",
+      "does not fit, ...) get a row with fits=false and the reason in `error`.",
+      "The last line on stderr is `sweep: N points in S s, R points/s`."
     })
 final class SweepCommand implements Callable<Integer> {
   /** Output columns (CSV header) and JSON keys, in order. */
@@ -83,8 +84,9 @@ final class SweepCommand implements Callable<Integer> {
   @Option(
       names = "--out",
       paramLabel = "FILE",
-      description = "Write rows here: .csv (with a header) or .jsonl (one JSON object per line)"
-          + " (default: CSV on stdout).")
+      description =
+          "Write rows here: .csv (with a header) or .jsonl (one JSON object per line)"
+              + " (default: CSV on stdout).")
   Path out;
 
   @Override
@@ -98,7 +100,8 @@ final class SweepCommand implements Callable<Integer> {
       PrintWriter stdout = spec.commandLine().getOut();
       rows = write(g, checked(stdout), false);
       if (stdout.checkError()) {
-        throw new UncheckedIOException("cannot write to standard output", new IOException("stream error"));
+        throw new UncheckedIOException(
+            "cannot write to standard output", new IOException("stream error"));
       }
     } else {
       try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
@@ -112,7 +115,8 @@ final class SweepCommand implements Callable<Integer> {
     if (out != null) {
       err.println("wrote " + out);
     }
-    err.printf(Locale.ROOT, "sweep: %d points in %.3f s, %.1f points/s%n", rows, seconds, rows / seconds);
+    err.printf(
+        Locale.ROOT, "sweep: %d points in %.3f s, %.1f points/s%n", rows, seconds, rows / seconds);
     err.flush();
     return 0;
   }
@@ -123,7 +127,8 @@ final class SweepCommand implements Callable<Integer> {
    * @throws IllegalArgumentException for any other extension
    */
   static boolean jsonLines(Path file) {
-    String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+    String name =
+        file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
     if (name.endsWith(".jsonl")) {
       return true;
     }
@@ -185,7 +190,8 @@ final class SweepCommand implements Callable<Integer> {
       public void write(int c) {
         w.write(c);
         if (c == '\n' && (++lines & 1023) == 0 && w.checkError()) {
-          throw new UncheckedIOException("cannot write to standard output", new IOException("stream error"));
+          throw new UncheckedIOException(
+              "cannot write to standard output", new IOException("stream error"));
         }
       }
 
@@ -203,24 +209,40 @@ final class SweepCommand implements Callable<Integer> {
 
   /** One CSV line in {@link #COLUMNS} order; absent numbers are empty cells. */
   static StringBuilder csv(Sweep.Row r, StringBuilder b) {
-    b.append(cell(r.model().id())).append(',')
-        .append(cell(r.chip().id())).append(',')
-        .append(r.count()).append(',')
-        .append(r.tp()).append(',')
-        .append(r.ep()).append(',')
-        .append(r.strategy().id()).append(',')
-        .append(cell(r.weights())).append(',')
-        .append(r.kv()).append(',')
-        .append(r.isl()).append(',')
-        .append(r.osl()).append(',')
-        .append(r.batch()).append(',');
+    b.append(cell(r.model().id()))
+        .append(',')
+        .append(cell(r.chip().id()))
+        .append(',')
+        .append(r.count())
+        .append(',')
+        .append(r.tp())
+        .append(',')
+        .append(r.ep())
+        .append(',')
+        .append(r.strategy().id())
+        .append(',')
+        .append(cell(r.weights()))
+        .append(',')
+        .append(r.kv())
+        .append(',')
+        .append(r.isl())
+        .append(',')
+        .append(r.osl())
+        .append(',')
+        .append(r.batch())
+        .append(',');
     FrontierPoint p = r.point().orElse(null);
     if (p != null) {
-      b.append(p.ttft().seconds()).append(',')
-          .append(p.tpot().seconds()).append(',')
-          .append(p.tokensPerSecondPerUser()).append(',')
-          .append(p.tokensPerSecondPerChip()).append(',')
-          .append(p.chipsTotal()).append(',');
+      b.append(p.ttft().seconds())
+          .append(',')
+          .append(p.tpot().seconds())
+          .append(',')
+          .append(p.tokensPerSecondPerUser())
+          .append(',')
+          .append(p.tokensPerSecondPerChip())
+          .append(',')
+          .append(p.chipsTotal())
+          .append(',');
       p.dollarsPerMillionTokens().ifPresent(d -> b.append(d.doubleValue()));
       b.append(',');
       p.tokensPerJoule().ifPresent(t -> b.append(t.doubleValue()));
@@ -265,14 +287,15 @@ final class SweepCommand implements Callable<Integer> {
       n.put("dollars_per_million_tokens", p.dollarsPerMillionTokens().orElse(null));
       n.put("tokens_per_joule", p.tokensPerJoule().orElse(null));
     } else {
-      for (String k : List.of(
-          "ttft_seconds",
-          "tpot_seconds",
-          "tokens_per_second_per_user",
-          "tokens_per_second_per_chip",
-          "chips_total",
-          "dollars_per_million_tokens",
-          "tokens_per_joule")) {
+      for (String k :
+          List.of(
+              "ttft_seconds",
+              "tpot_seconds",
+              "tokens_per_second_per_user",
+              "tokens_per_second_per_chip",
+              "chips_total",
+              "dollars_per_million_tokens",
+              "tokens_per_joule")) {
         n.putNull(k);
       }
     }

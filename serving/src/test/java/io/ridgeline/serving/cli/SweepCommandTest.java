@@ -53,8 +53,13 @@ final class SweepCommandTest {
   }
 
   @Test
-  void sweep_noOut_csvOnStdoutWithHeaderAndOneRowPerCombination(@TempDir Path dir) throws Exception {
-    Path g = grid(dir, "{\"chip\": [\"h100-sxm\", \"h200-sxm\"], \"strategy\": [\"colocated\", \"pd\"], \"batch\": [1, 8, 64]}");
+  void sweep_noOut_csvOnStdoutWithHeaderAndOneRowPerCombination(@TempDir Path dir)
+      throws Exception {
+    Path g =
+        grid(
+            dir,
+            "{\"chip\": [\"h100-sxm\", \"h200-sxm\"], \"strategy\": [\"colocated\", \"pd\"],"
+                + " \"batch\": [1, 8, 64]}");
     Run r = run("sweep", "--grid", g.toString());
     assertThat(r.code()).as(r.err()).isZero();
     List<String> lines = r.out().strip().lines().toList();
@@ -64,7 +69,8 @@ final class SweepCommandTest {
     for (String line : lines.subList(1, lines.size())) {
       assertThat(line.split(",", -1)).hasSize(20);
     }
-    assertThat(lines.get(1)).startsWith("llama-3.1-8b,h100-sxm,1,1,1,colocated,bf16,bf16,1024,1024,1,");
+    assertThat(lines.get(1))
+        .startsWith("llama-3.1-8b,h100-sxm,1,1,1,colocated,bf16,bf16,1024,1024,1,");
   }
 
   @Test
@@ -80,7 +86,10 @@ final class SweepCommandTest {
 
   @Test
   void sweep_csvFile_headerAndRows(@TempDir Path dir) throws Exception {
-    Path g = grid(dir, "{\"model\": [\"llama-3.1-8b\", \"llama-3.1-70b\"], \"count\": 8, \"batch\": [1, 16]}");
+    Path g =
+        grid(
+            dir,
+            "{\"model\": [\"llama-3.1-8b\", \"llama-3.1-70b\"], \"count\": 8, \"batch\": [1, 16]}");
     Path out = dir.resolve("rows.csv");
     Run r = run("sweep", "--grid", g.toString(), "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
@@ -94,7 +103,8 @@ final class SweepCommandTest {
 
   @Test
   void sweep_jsonl_eachLineParsesWithEveryKey(@TempDir Path dir) throws Exception {
-    Path g = grid(dir, "{\"strategy\": [\"colocated\", \"afd\"], \"count\": 2, \"batch\": [1, 32]}");
+    Path g =
+        grid(dir, "{\"strategy\": [\"colocated\", \"afd\"], \"count\": 2, \"batch\": [1, 32]}");
     Path out = dir.resolve("rows.jsonl");
     Run r = run("sweep", "--grid", g.toString(), "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
@@ -142,11 +152,15 @@ final class SweepCommandTest {
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err().strip().lines().count()).isEqualTo(1);
     assertThat(r.err())
-        .startsWith("ridgeline: " + g + ": key 'model': unknown model 'lama-3.1-70b'; did you mean 'llama-3.1-70b'?");
+        .startsWith(
+            "ridgeline: "
+                + g
+                + ": key 'model': unknown model 'lama-3.1-70b'; did you mean 'llama-3.1-70b'?");
   }
 
   @Test
-  void sweep_invalidCombination_rowWithFitsFalseAndErrorThenContinues(@TempDir Path dir) throws Exception {
+  void sweep_invalidCombination_rowWithFitsFalseAndErrorThenContinues(@TempDir Path dir)
+      throws Exception {
     Path g = grid(dir, "{\"tp\": [3, 4], \"batch\": [1, 2]}");
     Run r = run("sweep", "--grid", g.toString());
     assertThat(r.code()).as(r.err()).isZero();
@@ -156,7 +170,9 @@ final class SweepCommandTest {
         .isEqualTo(
             "llama-3.1-8b,h100-sxm,3,3,1,colocated,bf16,bf16,1024,1024,1,,,,,,,,false,"
                 + "tensor parallel degree (3) must divide the 32 attention heads of llama-3.1-8b");
-    assertThat(lines.get(3)).startsWith("llama-3.1-8b,h100-sxm,4,4,1,colocated,").endsWith(",true,");
+    assertThat(lines.get(3))
+        .startsWith("llama-3.1-8b,h100-sxm,4,4,1,colocated,")
+        .endsWith(",true,");
     assertThat(SUMMARY.matcher(r.lastErrLine()).matches()).isTrue();
   }
 
@@ -166,7 +182,8 @@ final class SweepCommandTest {
     Run r = run("sweep", "--grid", g.toString());
     assertThat(r.code()).as(r.err()).isZero();
     String row = r.out().strip().lines().toList().get(1);
-    assertThat(row).contains(",false,\"llama-3.1-70b does not fit on 1× h100-sxm: one request of 2048 tokens needs");
+    assertThat(row)
+        .contains(",false,\"llama-3.1-70b does not fit on 1× h100-sxm: one request needs");
   }
 
   @Test
@@ -174,18 +191,34 @@ final class SweepCommandTest {
     for (String strategy : new String[] {"colocated", "pd"}) {
       Run f =
           run(
-              "frontier", "--model", "llama-3.1-70b", "--chip", "h100-sxm", "--count", "4",
-              "--isl", "2048", "--osl", "512", "--max-batch", "64", "--strategy", strategy, "--csv");
+              "frontier",
+              "--model",
+              "llama-3.1-70b",
+              "--chip",
+              "h100-sxm",
+              "--count",
+              "4",
+              "--isl",
+              "2048",
+              "--osl",
+              "512",
+              "--max-batch",
+              "64",
+              "--strategy",
+              strategy,
+              "--csv");
       assertThat(f.code()).as(f.err()).isZero();
-      Map<String, String> perChipByBatch = new HashMap<>();
+      Map<String, String> frontierByBatch = new HashMap<>();
       for (String line : f.out().strip().lines().skip(1).toList()) {
         String[] c = line.split(",", -1);
-        perChipByBatch.put(c[1], c[5]);
+        // tokens_per_second_per_chip and fits
+        frontierByBatch.put(c[1], c[5] + "," + c[9]);
       }
       Path g =
           grid(
               dir,
-              "{\"model\": \"llama-3.1-70b\", \"count\": 4, \"isl\": 2048, \"osl\": 512, \"strategy\": \""
+              "{\"model\": \"llama-3.1-70b\", \"count\": 4, \"isl\": 2048, \"osl\": 512,"
+                  + " \"strategy\": \""
                   + strategy
                   + "\", \"batch\": [1, 2, 4, 8, 16, 32, 64]}");
       Run s = run("sweep", "--grid", g.toString());
@@ -194,7 +227,9 @@ final class SweepCommandTest {
       assertThat(rows).hasSize(7);
       for (String line : rows) {
         String[] c = line.split(",", -1);
-        assertThat(c[14]).as(strategy + " batch " + c[10]).isEqualTo(perChipByBatch.get(c[10]));
+        assertThat(c[14] + "," + c[18])
+            .as(strategy + " batch " + c[10])
+            .isEqualTo(frontierByBatch.get(c[10]));
       }
     }
   }
@@ -216,7 +251,9 @@ final class SweepCommandTest {
     StringWriter err = new StringWriter();
     int code =
         RidgelineCli.execute(
-            new String[] {"sweep", "--grid", g.toString()}, new PrintWriter(broken), new PrintWriter(err));
+            new String[] {"sweep", "--grid", g.toString()},
+            new PrintWriter(broken),
+            new PrintWriter(err));
     assertThat(code).isEqualTo(1);
     assertThat(err.toString().strip()).isEqualTo("ridgeline: cannot write to standard output");
   }

@@ -1,0 +1,78 @@
+package io.ridgeline.benchmarks;
+
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Models;
+import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.FrontierPoint;
+import io.ridgeline.serving.ParetoFrontier;
+import io.ridgeline.serving.RooflineModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Nanoseconds per 1,024-point frontier: Llama-3.1-8B served colocated on one H100 SXM (bf16, ISL
+ * 1024, OSL 1024), batch sizes 1 to 1,024.
+ *
+ * <ul>
+ *   <li>{@link #buildFrontier1024Batches}: {@code ParetoFrontier.builder(deployment).batches(1 …
+ *       1024).build()}, which evaluates the 1,024 points and marks the Pareto-optimal ones.
+ *   <li>{@link #markFrontierOf1024Points}: {@code ParetoFrontier.of(points)} over 1,024 points
+ *       computed once in setup: the Pareto marking alone.
+ * </ul>
+ *
+ * <p>Build and run from the repository root (the build never runs benchmarks):
+ *
+ * <pre>{@code
+ * mvn -B -q package -pl benchmarks -am -DskipTests
+ * java -jar benchmarks/target/benchmarks.jar FrontierBenchmark -f 1 -wi 3 -i 5
+ * }</pre>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@State(Scope.Benchmark)
+public class FrontierBenchmark {
+  private static final int POINTS = 1024;
+
+  private Deployment colocated;
+  private List<Integer> batches;
+  private List<FrontierPoint> points;
+
+  /** Builds the deployment, the batch list and the precomputed points once per trial. */
+  @Setup
+  public void setUp() {
+    colocated =
+        Deployment.of(
+            Deployment.Strategy.COLOCATED,
+            RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm")));
+    batches = new ArrayList<>(POINTS);
+    points = new ArrayList<>(POINTS);
+    for (int b = 1; b <= POINTS; b++) {
+      batches.add(b);
+      points.add(colocated.point(b, 1024, 1024));
+    }
+  }
+
+  /** Evaluates 1,024 batch sizes and marks the frontier; ns per frontier. */
+  @Benchmark
+  public ParetoFrontier buildFrontier1024Batches() {
+    return ParetoFrontier.builder(colocated)
+        .inputTokens(1024)
+        .outputTokens(1024)
+        .batches(batches)
+        .build();
+  }
+
+  /** Marks the frontier of 1,024 precomputed points; ns per frontier. */
+  @Benchmark
+  public ParetoFrontier markFrontierOf1024Points() {
+    return ParetoFrontier.of(points);
+  }
+}
