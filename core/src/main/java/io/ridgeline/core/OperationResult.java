@@ -29,7 +29,7 @@ public abstract class OperationResult {
   }
 
   /** Which of the three times is the largest (ties favour compute, then memory). */
-  @Value.Derived
+  @Value.Lazy
   public Bound bound() {
     double c = computeSeconds().seconds();
     double m = memorySeconds().seconds();

@@ -24,7 +24,7 @@ public abstract class PhaseResult {
   }
 
   /** Total FLOPs. */
-  @Value.Derived
+  @Value.Lazy
   public Flops flops() {
     double s = 0;
     for (OperationResult r : operations()) {
@@ -34,7 +34,7 @@ public abstract class PhaseResult {
   }
 
   /** Total memory bytes. */
-  @Value.Derived
+  @Value.Lazy
   public Bytes bytes() {
     double s = 0;
     for (OperationResult r : operations()) {
@@ -44,7 +44,7 @@ public abstract class PhaseResult {
   }
 
   /** Total bytes sent over the interconnect per chip. */
-  @Value.Derived
+  @Value.Lazy
   public Bytes networkBytes() {
     double s = 0;
     for (OperationResult r : operations()) {

@@ -230,11 +230,12 @@ public abstract class RooflineModel {
    * The target with weights, workspace and KV cache placed on the tiers for {@code mem}: each fills
    * the fastest tier with room left and spills to the next.
    */
-  private ComputeTarget placed(MemoryUse mem) {
+  private ComputeTarget placed(int batch, int context) {
     ComputeTarget base = baseTarget();
     if (chip().memory().size() == 1) {
       return base;
     }
+    MemoryUse mem = memory(batch, context);
     List<MemoryTier> tiers = tiersFastestFirst();
     double[] free = tiers.stream().mapToDouble(t -> t.capacity().bytes()).toArray();
     Map<DataKind, Map<String, Double>> split = new LinkedHashMap<>();
@@ -307,7 +308,7 @@ public abstract class RooflineModel {
     int micro = Math.min(pp, batch);
     double mb = (double) batch / micro;
     List<Phase> phases = model().decodeStep(mb, context, precisions(), routing(), tokensPerSequence);
-    ComputeTarget t = placed(memory(batch, context));
+    ComputeTarget t = placed(batch, context);
     ImmutableStepResult.Builder b = ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
     for (Phase p : phases) {
       b.addPhases(Roofline.phase(p.name(), perChip(p.operations()), t));
@@ -339,7 +340,7 @@ public abstract class RooflineModel {
     double mb = prompts / micro;
     Phase prefill = model().prefill(mb, promptTokens, precisions(), routing());
     int context = promptTokens;
-    ComputeTarget t = placed(memory((int) Math.max(1, Math.ceil(prompts)), context));
+    ComputeTarget t = placed((int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops = new ArrayList<>(Roofline.phase("prefill", perChip(prefill.operations()), t).operations());
     communication("prefill", mb * promptTokens).ifPresent(c -> ops.addAll(c.operations()));
     return ImmutableStepResult.builder()
