@@ -297,10 +297,8 @@ public abstract class Deployment {
     double perChip = batch / tpot / chips;
     boolean fits = decode.memory(batch, isl + osl).fits() && prefill.memory(promptsPerPass, isl).fits()
         && fitsWithDraft(batch, isl + osl);
-    double dollarsPerHour = pricePerHour(decode.chip()).map(p -> p * decode.replicaChips()).orElse(Double.NaN)
-        + pricePerHour(prefill.chip()).map(p -> p * ratio * prefill.replicaChips()).orElse(Double.NaN);
-    double watts = decode.chip().tdp().map(w -> w.watts() * decode.replicaChips()).orElse(Double.NaN)
-        + prefill.chip().tdp().map(w -> w.watts() * ratio * prefill.replicaChips()).orElse(Double.NaN);
+    double dollarsPerHour = dollarsPerHour(decode.chip(), decode.replicaChips(), prefill.chip(), ratio * prefill.replicaChips());
+    double watts = watts(decode.chip(), decode.replicaChips(), prefill.chip(), ratio * prefill.replicaChips());
     String note = String.format(Locale.ROOT, "prefill:decode chips %.2f:%d, KV transfer %s", ratio * prefill.replicaChips(), decode.replicaChips(), Seconds.of(transfer))
         + speculation().map(s -> ", " + s).orElse("");
     return costs(
@@ -359,10 +357,8 @@ public abstract class Deployment {
     double chips = att.replicaChips() + ffn.replicaChips();
     double perChip = batch / step / chips;
     double needed = afdBandwidthNeeded(micro, Math.max(ta, tf));
-    double dollarsPerHour = pricePerHour(att.chip()).map(p -> p * att.replicaChips()).orElse(Double.NaN)
-        + pricePerHour(ffn.chip()).map(p -> p * ffn.replicaChips()).orElse(Double.NaN);
-    double watts = att.chip().tdp().map(w -> w.watts() * att.replicaChips()).orElse(Double.NaN)
-        + ffn.chip().tdp().map(w -> w.watts() * ffn.replicaChips()).orElse(Double.NaN);
+    double dollarsPerHour = dollarsPerHour(att.chip(), att.replicaChips(), ffn.chip(), ffn.replicaChips());
+    double watts = watts(att.chip(), att.replicaChips(), ffn.chip(), ffn.replicaChips());
     String note = String.format(
         Locale.ROOT,
         "attention %s, FFN %s, transfer %s per micro-batch of %d; link needed %s per attention chip",
@@ -494,6 +490,18 @@ public abstract class Deployment {
 
   private Optional<Double> pricePerHour(Chip chip) {
     return price().or(chip::pricePerHour).map(DollarsPerHour::dollarsPerHour);
+  }
+
+  /** Dollars per hour of two pools, NaN when either price is unknown. */
+  private double dollarsPerHour(Chip a, double aChips, Chip b, double bChips) {
+    return pricePerHour(a).map(p -> p * aChips).orElse(Double.NaN)
+        + pricePerHour(b).map(p -> p * bChips).orElse(Double.NaN);
+  }
+
+  /** Watts at TDP of two pools, NaN when either TDP is unknown. */
+  private static double watts(Chip a, double aChips, Chip b, double bChips) {
+    return a.tdp().map(w -> w.watts() * aChips).orElse(Double.NaN)
+        + b.tdp().map(w -> w.watts() * bChips).orElse(Double.NaN);
   }
 
   private FrontierPoint finish(ImmutableFrontierPoint.Builder b, double perChip, double chips, String note) {
