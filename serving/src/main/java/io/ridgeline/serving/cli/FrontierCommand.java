@@ -129,7 +129,7 @@ final class FrontierCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--strategy " + token + ": only pd takes a decode chip (pd:CHIP[:COUNT])");
       }
       String dChip = parts.length > 1 ? parts[1] : decodeChip;
-      Integer dCount = parts.length > 2 ? Integer.valueOf(parts[2]) : parts.length > 1 ? null : decodeCount;
+      Integer dCount = parts.length > 2 ? count(token, parts[2]) : parts.length > 1 ? null : decodeCount;
       deployments.add(deployment(s, m, dChip, dCount));
       labels.add(parts.length > 1 ? "pd, " + parts[1] + " decode" : s.id());
     }
@@ -235,6 +235,17 @@ final class FrontierCommand implements Callable<Integer> {
       (system.json || csv ? spec.commandLine().getErr() : out).println("wrote " + target);
     }
     return 0;
+  }
+
+  private static int count(String token, String text) {
+    try {
+      int n = Integer.parseInt(text);
+      SystemOptions.positive("--strategy " + token + " chip count", n);
+      return n;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--strategy " + token + ": the chip count must be a whole number: '" + text + "'", e);
+    }
   }
 
   private Deployment deployment(Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount) {
