@@ -30,21 +30,30 @@ public final class Roofline {
         flops == 0
             ? 0
             : flops / (target.peak(op.precision()).flopsPerSecond() * target.computeEfficiency());
-    Map<String, Double> byTier = new LinkedHashMap<>();
-    for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
-      for (Map.Entry<String, Double> share : target.tierShares(e.getKey()).entrySet()) {
-        byTier.merge(share.getKey(), e.getValue().bytes() * share.getValue(), Double::sum);
-      }
-    }
-    // memory time = Σ_tier bytes_tier / (bandwidth_tier × efficiency): tiers are read in turn
     double memory = 0;
-    ImmutableMap.Builder<String, Bytes> tiers = ImmutableMap.builder();
-    for (Map.Entry<String, Double> e : byTier.entrySet()) {
-      memory +=
-          e.getValue()
-              / (target.tierBandwidth().get(e.getKey()).bytesPerSecond()
-                  * target.memoryEfficiency());
-      tiers.put(e.getKey(), Bytes.of(e.getValue()));
+    Map<String, Bytes> tiers;
+    if (target.placement().isEmpty() && target.splitPlacement().isEmpty()) {
+      // every byte on the main tier: memory time = bytes / (bandwidth × efficiency)
+      Bytes all = op.memoryBytes();
+      memory = all.bytes() / (target.mainBandwidth().bytesPerSecond() * target.memoryEfficiency());
+      tiers = all.bytes() == 0 ? ImmutableMap.of() : ImmutableMap.of(target.mainTier(), all);
+    } else {
+      Map<String, Double> byTier = new LinkedHashMap<>();
+      for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
+        for (Map.Entry<String, Double> share : target.tierShares(e.getKey()).entrySet()) {
+          byTier.merge(share.getKey(), e.getValue().bytes() * share.getValue(), Double::sum);
+        }
+      }
+      // memory time = Σ_tier bytes_tier / (bandwidth_tier × efficiency): tiers are read in turn
+      ImmutableMap.Builder<String, Bytes> b = ImmutableMap.builder();
+      for (Map.Entry<String, Double> e : byTier.entrySet()) {
+        memory +=
+            e.getValue()
+                / (target.tierBandwidth().get(e.getKey()).bytesPerSecond()
+                    * target.memoryEfficiency());
+        b.put(e.getKey(), Bytes.of(e.getValue()));
+      }
+      tiers = b.build();
     }
     double network = 0;
     if (op.networkBytes().bytes() > 0 || op.networkSteps() > 0) {
@@ -68,7 +77,7 @@ public final class Roofline {
         .computeSeconds(Seconds.of(compute))
         .memorySeconds(Seconds.of(memory))
         .networkSeconds(Seconds.of(network))
-        .bytesByTier(tiers.build())
+        .bytesByTier(tiers)
         .build();
   }
 
