@@ -237,7 +237,7 @@ final class FrontierCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static int count(String token, String text) {
+  private static Integer count(String token, String text) {
     try {
       int n = Integer.parseInt(text);
       SystemOptions.positive("--strategy " + token + " chip count", n);
