@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       IntensityCommand.class,
       PlanCommand.class,
       SweepCommand.class,
+      ValidateCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class RidgelineCli implements Runnable {

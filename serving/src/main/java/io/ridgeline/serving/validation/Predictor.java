@@ -1,0 +1,476 @@
+package io.ridgeline.serving.validation;
+
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import io.ridgeline.core.ImmutablePrecisions;
+import io.ridgeline.core.Precision;
+import io.ridgeline.core.Precisions;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Models;
+import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.Efficiency;
+import io.ridgeline.serving.FrontierPoint;
+import io.ridgeline.serving.ImmutableRooflineModel;
+import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.Sizing;
+import io.ridgeline.serving.Speculation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Predicts one case's metric from the configuration its row states, and nothing else: the model,
+ * chip, system size, parallelism, precisions, lengths, mode, load and speculative method. Rows
+ * that cannot be predicted become a {@link Skip} with the reason; none is dropped.
+ *
+ * <p><b>Layout.</b> An empty {@code tp} is derived: {@code chips / (pp · attention_dp)} when the
+ * model's heads allow it, else {@link Sizing#layoutFor} (tensor × pipeline). With attention data
+ * parallelism the row's {@code tp} is the stage (cases.md: "TP-N EP-M with attention DP" is
+ * {@code tp = N, attention_dp = N}), so the model's tensor-parallel degree is {@code tp /
+ * attention_dp}; DEP-N ({@code tp} empty) is tensor parallelism 1 over N attention groups. An
+ * empty {@code chips} is sized with {@link Sizing#fewestChips}. Empty {@code weights} and {@code
+ * kv_cache} are the checkpoint's precisions; {@code fp4} is NVFP4 ({@link Precision#FP4}) for every
+ * weight. Loads are per system and split evenly over the model replicas.
+ *
+ * <p><b>Modes.</b>
+ *
+ * <ul>
+ *   <li>{@code static}: {@link Deployment.Strategy#STATIC} at batch = load; {@code ttft_ms} is the
+ *       prefill of the batch's prompts, {@code tpot_ms} one decode step of the batch at the
+ *       mid-generation context {@code isl + osl/2}.
+ *   <li>{@code concurrency}: {@link Deployment.Strategy#COLOCATED} at batch = load (closed loop:
+ *       steady-state batch = concurrency), capped at the largest batch that fits; TTFT has no
+ *       queueing model.
+ *   <li>{@code offline}: colocated at the largest batch that fits, or at the load if given (capped).
+ *   <li>{@code single-stream}: colocated at batch 1.
+ *   <li>{@code disagg-concurrency}: {@link Deployment.Strategy#PD} with the row's decode pool (its
+ *       tp, ep, attention_dp) and prefill pool; per-chip throughput is the lower of the decode
+ *       pool's output rate and the prefill pool's request rate × osl, over all chips of both pools.
+ *   <li>{@code disagg-prefill}: prompts per pass of up to 8,192 tokens over the pass time, per chip
+ *       of the prefill pool.
+ *   <li>{@code disagg-decode}: the decode pool alone at batch = load (× chips when the notes say
+ *       the load is per chip; the largest batch that fits when no load is given), context isl.
+ *   <li>{@code server} and {@code production}: skipped (a latency-bounded rate search and fleet
+ *       averages are not modelled).
+ * </ul>
+ *
+ * <p><b>Speculative decoding</b> ({@code mtp}, {@code mtp3}): {@link Speculation#mtp} with γ =
+ * {@value #MTP_LENGTH} draft tokens and acceptance α = {@value #MTP_ACCEPTANCE}, an assumption (the
+ * sources do not report acceptance for these runs; DeepSeek-V3's technical report gives 85–90% for
+ * its single second-token MTP module, which does not carry over to three draft tokens).
+ *
+ * <p><b>Metrics</b> (units as in cases.md): {@code out_tok_s_per_user} is 1 / TPOT; {@code e2e_s}
+ * is TTFT + (osl − 1) × TPOT; {@code total_tok_s_per_chip} and {@code input_tok_s_per_chip} scale
+ * output throughput by {@code (isl + osl) / osl} and {@code isl / osl}.
+ *
+ * <p>The efficiency is a function of the case, so that calibrated profiles (per chip, engine or
+ * mode) can replace {@link Efficiency#ideal()} later.
+ */
+public final class Predictor {
+  /** Draft tokens assumed for {@code mtp} and {@code mtp3}. */
+  public static final int MTP_LENGTH = 3;
+
+  /** Per-token acceptance assumed for MTP draft tokens (an assumption, see the class javadoc). */
+  public static final double MTP_ACCEPTANCE = 0.7;
+
+  /** Metrics this predictor knows. */
+  public static final Set<String> METRICS =
+      Set.of("ttft_ms", "tpot_ms", "e2e_s", "out_tok_s_per_user", "out_tok_s_per_chip", "total_tok_s_per_chip",
+          "input_tok_s_per_chip");
+
+  /** Modes of cases.md. */
+  public static final Set<String> MODES =
+      Set.of("static", "concurrency", "offline", "server", "single-stream", "disagg-concurrency", "disagg-prefill",
+          "disagg-decode", "production");
+
+  /** Skip reason of server-mode rows. */
+  public static final String SERVER_REASON = "server mode needs a latency-bounded rate search (not modelled yet)";
+
+  private final Function<ValidationCase, Efficiency> efficiency;
+
+  private Predictor(Function<ValidationCase, Efficiency> efficiency) {
+    this.efficiency = checkNotNull(efficiency, "efficiency");
+  }
+
+  /** 100% of peak FLOP/s and bandwidth for every case: the roofline bound. */
+  public static Predictor ideal() {
+    return of(Efficiency.ideal());
+  }
+
+  /** The same {@code efficiency} for every case. */
+  public static Predictor of(Efficiency efficiency) {
+    checkNotNull(efficiency, "efficiency");
+    return new Predictor(c -> efficiency);
+  }
+
+  /** An efficiency chosen per case (for example by chip and engine). */
+  public static Predictor of(Function<ValidationCase, Efficiency> efficiency) {
+    return new Predictor(efficiency);
+  }
+
+  /** The prediction of {@code c}'s metric, or a {@link Skip} saying why there is none. */
+  public Outcome predict(ValidationCase c) {
+    try {
+      return new Run(c).predict();
+    } catch (Unpredictable e) {
+      return new Skip(c, e.getMessage());
+    } catch (IllegalArgumentException | NoSuchElementException e) {
+      return new Skip(c, "invalid configuration: " + String.valueOf(e.getMessage()).replace('\n', ' '));
+    }
+  }
+
+  /** A reason not to predict a case. */
+  private static final class Unpredictable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Unpredictable(String reason) {
+      super(reason);
+    }
+  }
+
+  /** One case's prediction in progress. */
+  private final class Run {
+    private final ValidationCase c;
+    private final List<String> notes = new ArrayList<>();
+    private Model model;
+    private Chip chip;
+    private RooflineModel template;
+    private Optional<Speculation> speculation = Optional.empty();
+
+    Run(ValidationCase c) {
+      this.c = c;
+    }
+
+    Outcome predict() {
+      if (!MODES.contains(c.mode())) {
+        throw new Unpredictable("unknown mode: '" + c.mode() + "'; known: " + String.join(", ", new java.util.TreeSet<>(MODES)));
+      }
+      if (!METRICS.contains(c.metric())) {
+        throw new Unpredictable("unknown metric: '" + c.metric() + "'");
+      }
+      if (c.mode().equals("server")) {
+        throw new Unpredictable(SERVER_REASON);
+      }
+      if (c.mode().equals("production")) {
+        throw new Unpredictable("production fleet averages: not a controlled operating point");
+      }
+      model = Models.builtIn().find(c.model()).orElseThrow(() -> new Unpredictable("unknown model: '" + c.model() + "'"));
+      chip = Chips.builtIn().find(c.chip()).orElseThrow(() -> new Unpredictable("unknown chip: '" + c.chip() + "'"));
+      template =
+          RooflineModel.builder().model(model).chip(chip).precisions(precisions()).efficiency(efficiency.apply(c)).build();
+      c.speculative().ifPresent(this::speculation);
+      double value;
+      switch (c.mode()) {
+        case "static":
+          value = staticMode();
+          break;
+        case "disagg-concurrency":
+          value = disaggConcurrency();
+          break;
+        case "disagg-prefill":
+          value = disaggPrefill();
+          break;
+        case "disagg-decode":
+          value = disaggDecode();
+          break;
+        default:
+          value = colocated();
+      }
+      if (!(Double.isFinite(value) && value > 0)) {
+        throw new Unpredictable("no positive prediction: " + value);
+      }
+      return new Prediction(c, value, String.join("; ", notes));
+    }
+
+    private Precisions precisions() {
+      Precisions p = model.defaultPrecisions();
+      if (c.weights().isPresent()) {
+        p = p.withAllWeights(precision("weights", c.weights().get()));
+      }
+      if (c.kvCache().isPresent()) {
+        p = ImmutablePrecisions.builder().from(p).kvCache(precision("kv_cache", c.kvCache().get())).build();
+      }
+      return p;
+    }
+
+    private Precision precision(String column, String id) {
+      return Precision.find(id).orElseThrow(() -> new Unpredictable("unknown precision: " + column + " '" + id + "'"));
+    }
+
+    private void speculation(String method) {
+      if (!method.equals("mtp") && !method.equals("mtp3")) {
+        throw new Unpredictable("unknown speculative method: '" + method + "'");
+      }
+      speculation = Optional.of(Speculation.mtp(MTP_LENGTH, MTP_ACCEPTANCE));
+      notes.add(String.format(Locale.ROOT, "%s as MTP γ=%d with acceptance α=%.2f assumed (not reported by the source)",
+          method, MTP_LENGTH, MTP_ACCEPTANCE));
+    }
+
+    private int isl() {
+      return c.isl().orElseThrow(() -> new Unpredictable("isl/osl not stated: lengths of a dataset, production traffic or undisclosed"));
+    }
+
+    private int osl() {
+      return c.osl().orElseThrow(() -> new Unpredictable("isl/osl not stated: lengths of a dataset, production traffic or undisclosed"));
+    }
+
+    private int load() {
+      return c.load().orElseThrow(() -> new Unpredictable("load not stated: mode " + c.mode() + " needs it"));
+    }
+
+    /** {@code load} requests split over the pool's replicas, at least 1. */
+    private int perReplica(int load, RooflineModel pool) {
+      return Math.max(1, (int) Math.round((double) load / pool.replicas()));
+    }
+
+    // ---- layouts ----
+
+    /**
+     * The pool of {@code chips} chips (empty: sized to the fewest that hold {@code batch} at {@code
+     * context}) with the given stated parallelism.
+     */
+    private RooflineModel pool(OptionalInt chips, OptionalInt tpRow, OptionalInt ppRow, OptionalInt epRow, OptionalInt dpRow,
+        int batch, int context) {
+      try {
+        int dp = dpRow.orElse(1);
+        int pp = ppRow.orElse(1);
+        int ep = epRow.orElse(1);
+        if (chips.isEmpty() && tpRow.isEmpty() && ppRow.isEmpty() && dpRow.isEmpty()) {
+          RooflineModel sized =
+              Sizing.fewestChips(template, batch, context)
+                  .orElseThrow(() -> new Unpredictable("does not fit: no layout of " + chip.id() + " chips up to one layer per pipeline stage holds "
+                      + model.id() + " at batch " + batch + ", context " + context));
+          notes.add("chips not stated: sized to the fewest that hold batch " + batch + " at context " + context);
+          return epRow.isPresent() ? ImmutableRooflineModel.copyOf(sized).withExpertParallel(ep) : sized;
+        }
+        int tp;
+        if (tpRow.isPresent()) {
+          if (tpRow.getAsInt() % dp != 0) {
+            throw new Unpredictable("invalid layout: tp " + tpRow.getAsInt() + " is not a multiple of attention_dp " + dp);
+          }
+          tp = tpRow.getAsInt() / dp;
+        } else if (dpRow.isPresent()) {
+          tp = 1; // DEP-N: attention data parallel over N chips
+        } else {
+          int n = chips.orElse(1);
+          if (n % pp == 0 && model.tensorParallelProblem(n / pp).isEmpty()) {
+            tp = n / pp;
+          } else if (ppRow.isEmpty()) {
+            RooflineModel laid =
+                Sizing.layoutFor(template, n, context)
+                    .orElseThrow(() -> new Unpredictable("invalid layout: no tensor × pipeline layout of " + n + " chips for " + model.id()));
+            notes.add("tp not stated: laid out as tp " + laid.tensorParallel() + " × pp " + laid.pipelineParallel());
+            return RooflineModel.builder().from(laid).expertParallel(ep).build();
+          } else {
+            throw new Unpredictable("invalid layout: " + n + " chips over pp " + pp + " give no valid tensor-parallel degree for " + model.id());
+          }
+        }
+        int total = chips.orElse(tp * dp * pp);
+        return RooflineModel.builder()
+            .from(template)
+            .chips(total)
+            .tensorParallel(tp)
+            .pipelineParallel(pp)
+            .expertParallel(ep)
+            .attentionDataParallel(dp)
+            .build();
+      } catch (IllegalArgumentException e) {
+        throw new Unpredictable("invalid layout: " + e.getMessage());
+      }
+    }
+
+    /** The measured system: the row's chips and parallelism. */
+    private RooflineModel system(int batch, int context) {
+      return pool(c.chips(), c.tp(), c.pp(), c.ep(), c.attentionDp(), batch, context);
+    }
+
+    private Deployment deployment(Deployment.Strategy strategy, RooflineModel pool) {
+      return Deployment.builder().strategy(strategy).primary(pool).speculation(speculation).build();
+    }
+
+    private int capped(int batch, int max, int context) {
+      if (max <= 0) {
+        throw new Unpredictable("does not fit: one request of " + context + " tokens does not fit the system");
+      }
+      if (batch > max) {
+        notes.add("batch " + batch + " capped at " + max + " by memory (the rest queue; queueing not modelled)");
+        return max;
+      }
+      return batch;
+    }
+
+    // ---- modes ----
+
+    private double staticMode() {
+      int isl = isl();
+      int osl = osl();
+      int load = load();
+      RooflineModel rm = system(load, isl + osl);
+      int batch = perReplica(load, rm);
+      if (!rm.memory(batch, isl + osl).fits()) {
+        throw new Unpredictable("does not fit: batch " + batch + " at context " + (isl + osl) + " on " + rm);
+      }
+      FrontierPoint p = deployment(Deployment.Strategy.STATIC, rm).point(batch, isl, osl);
+      notes.add(rm + ", static batch " + batch);
+      if (c.metric().equals("tpot_ms") && speculation.isEmpty()) {
+        int context = isl + Math.max(1, osl / 2);
+        notes.add("one decode step at context " + context);
+        return 1e3 * rm.decode(batch, context).seconds().seconds();
+      }
+      return metric(p, isl, osl);
+    }
+
+    private double colocated() {
+      int isl = isl();
+      int osl = osl();
+      boolean single = c.mode().equals("single-stream");
+      int wanted = single ? 1 : c.mode().equals("concurrency") ? load() : c.load().orElse(Integer.MAX_VALUE);
+      RooflineModel rm = system(single || wanted == Integer.MAX_VALUE ? 1 : wanted, isl + osl);
+      Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
+      int max = d.maxBatch(isl + osl);
+      int batch;
+      if (wanted == Integer.MAX_VALUE) {
+        batch = capped(max, max, isl + osl);
+        notes.add("offline: largest batch that fits");
+      } else {
+        batch = capped(perReplica(wanted, rm), max, isl + osl);
+      }
+      notes.add(0, rm + ", colocated batch " + batch + " per replica");
+      if (c.metric().equals("ttft_ms") && !single) {
+        notes.add("TTFT without queueing");
+      }
+      return metric(d.point(batch, isl, osl), isl, osl);
+    }
+
+    private double disaggConcurrency() {
+      int isl = isl();
+      int osl = osl();
+      int load = load();
+      OptionalInt decodeChips = c.decodeChips();
+      if (decodeChips.isEmpty()) {
+        throw new Unpredictable("pools not stated: disagg-concurrency needs decode_chips");
+      }
+      RooflineModel decode =
+          ImmutableRooflineModel.copyOf(pool(decodeChips, c.tp(), c.pp(), c.ep(), c.attentionDp(), load, isl + osl)).withRunsPrefill(false);
+      int promptsPerPass = Math.max(1, RooflineModel.PREFILL_CHUNK_TOKENS / isl);
+      RooflineModel prefill;
+      if (c.prefillChips().isPresent()) {
+        prefill = pool(c.prefillChips(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), promptsPerPass, isl);
+      } else {
+        prefill = Sizing.fewestChips(template, promptsPerPass, isl)
+            .orElseThrow(() -> new Unpredictable("does not fit: no prefill pool of " + chip.id() + " holds " + model.id()));
+        notes.add("prefill pool not stated: sized to the fewest chips and balanced to the decode demand");
+      }
+      Deployment d = Deployment.builder().strategy(Deployment.Strategy.PD).primary(decode).secondary(prefill).speculation(speculation).build();
+      int batch = capped(perReplica(load, decode), d.maxBatch(isl + osl), isl + osl);
+      FrontierPoint p = d.point(batch, isl, osl);
+      if (!p.fits()) {
+        throw new Unpredictable("does not fit: " + d.fitProblem(isl, osl).orElse("prefill pass of " + promptsPerPass + " prompts of " + isl + " tokens on " + prefill));
+      }
+      notes.add(0, "decode " + decode + ", batch " + batch + " per replica; prefill " + prefill);
+      double perChip = p.tokensPerSecondPerChip();
+      if (c.prefillChips().isPresent()) {
+        double decodeRate = decode.replicas() * batch / p.tpot().seconds();
+        double pass = prefill.prefill(promptsPerPass, isl).seconds().seconds();
+        double prefillRate = prefill.replicas() * promptsPerPass / pass * osl;
+        if (prefillRate < decodeRate) {
+          notes.add("prefill-bound: prefill pool sustains " + String.format(Locale.ROOT, "%.0f", prefillRate) + " of "
+              + String.format(Locale.ROOT, "%.0f", decodeRate) + " output tok/s");
+        }
+        perChip = Math.min(decodeRate, prefillRate) / (prefill.chips() + decode.chips());
+      }
+      return metric(p, perChip, isl, osl);
+    }
+
+    private double disaggPrefill() {
+      if (!c.metric().equals("input_tok_s_per_chip")) {
+        throw new Unpredictable("metric not predicted in this mode: " + c.metric() + " in disagg-prefill");
+      }
+      int isl = isl();
+      int promptsPerPass = Math.max(1, RooflineModel.PREFILL_CHUNK_TOKENS / isl);
+      OptionalInt chips = c.prefillChips().isPresent() ? c.prefillChips() : c.chips();
+      RooflineModel rm = pool(chips, c.tp(), c.pp(), c.ep(), c.attentionDp(), promptsPerPass, isl);
+      if (!rm.memory(promptsPerPass, isl).fits()) {
+        throw new Unpredictable("does not fit: prefill pass of " + promptsPerPass + " prompts of " + isl + " tokens on " + rm);
+      }
+      double pass = rm.prefill(promptsPerPass, isl).seconds().seconds();
+      notes.add(rm + ", " + promptsPerPass + " prompts of " + isl + " tokens per pass");
+      return (double) promptsPerPass * isl / pass / rm.replicaChips();
+    }
+
+    private double disaggDecode() {
+      String m = c.metric();
+      if (!m.equals("out_tok_s_per_chip") && !m.equals("tpot_ms") && !m.equals("out_tok_s_per_user")) {
+        throw new Unpredictable("metric not predicted in this mode: " + m + " in disagg-decode");
+      }
+      int context = isl();
+      OptionalInt chips = c.decodeChips().isPresent() ? c.decodeChips() : c.chips();
+      RooflineModel rm =
+          ImmutableRooflineModel.copyOf(pool(chips, c.tp(), c.pp(), c.ep(), c.attentionDp(), c.load().orElse(1), context))
+              .withRunsPrefill(false);
+      int max = rm.maxBatch(context + 1);
+      int batch;
+      if (c.load().isPresent()) {
+        boolean perChip = c.notes().toLowerCase(Locale.ROOT).contains("per chip");
+        int total = perChip ? c.load().getAsInt() * rm.chips() : c.load().getAsInt();
+        batch = capped(perReplica(total, rm), max, context);
+        notes.add("decode batch " + batch + " per replica" + (perChip ? " (load per chip × " + rm.chips() + " chips)" : ""));
+      } else {
+        batch = capped(max, max, context);
+        notes.add("load not stated: largest decode batch that fits, " + batch + " per replica");
+      }
+      notes.add(0, rm.toString());
+      double tpot;
+      if (speculation.isPresent()) {
+        Deployment d = Deployment.builder().strategy(Deployment.Strategy.PD).primary(rm).secondary(rm).speculation(speculation).build();
+        tpot = d.point(batch, context, 1).tpot().seconds();
+      } else {
+        tpot = rm.decode(batch, context).seconds().seconds();
+      }
+      switch (m) {
+        case "tpot_ms":
+          return 1e3 * tpot;
+        case "out_tok_s_per_user":
+          return 1 / tpot;
+        default:
+          return batch / tpot / rm.replicaChips();
+      }
+    }
+
+    // ---- metrics ----
+
+    private double metric(FrontierPoint p, int isl, int osl) {
+      return metric(p, p.tokensPerSecondPerChip(), isl, osl);
+    }
+
+    private double metric(FrontierPoint p, double outPerChip, int isl, int osl) {
+      double ttft = p.ttft().seconds();
+      double tpot = p.tpot().seconds();
+      switch (c.metric()) {
+        case "ttft_ms":
+          return 1e3 * ttft;
+        case "tpot_ms":
+          return 1e3 * tpot;
+        case "e2e_s":
+          return ttft + (osl - 1) * tpot;
+        case "out_tok_s_per_user":
+          return p.tokensPerSecondPerUser();
+        case "out_tok_s_per_chip":
+          return outPerChip;
+        case "total_tok_s_per_chip":
+          return outPerChip * (isl + osl) / osl;
+        case "input_tok_s_per_chip":
+          return outPerChip * isl / osl;
+        default:
+          throw new Unpredictable("unknown metric: '" + c.metric() + "'");
+      }
+    }
+  }
+}
