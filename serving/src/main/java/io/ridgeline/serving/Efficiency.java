@@ -3,16 +3,25 @@ package io.ridgeline.serving;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import io.ridgeline.core.RidgelineStyle;
+import io.ridgeline.core.Seconds;
+import java.util.Locale;
 import org.immutables.value.Value;
 
 /**
- * Achieved fractions of a chip's peak FLOP/s, memory bandwidth and interconnect bandwidth. {@link
- * #ideal()} is 100% of each: the roofline bound.
+ * How much of a chip's roofline an engine achieves: fractions of peak FLOP/s, memory bandwidth and
+ * interconnect bandwidth, how GEMM efficiency falls for small token counts, and fixed costs per
+ * layer (kernel launches) and per step (scheduling). {@link #ideal()} is 100% of each with no fixed
+ * costs: the roofline bound.
+ *
+ * <p>Small-M GEMMs: a matrix product over M tokens reaches {@code compute × M / (M +
+ * gemmHalfTokens)} of peak, a saturating curve (decode GEMMs of a few tokens cannot fill the tensor
+ * cores; prefill GEMMs of thousands do). Fixed costs: each pass through a pipeline stage adds
+ * {@code stepOverhead + layers × layerOverhead}.
  */
 @Value.Immutable
 @RidgelineStyle
 public abstract class Efficiency {
-  /** Fraction of peak FLOP/s, in (0, 1]. */
+  /** Fraction of peak FLOP/s at large token counts, in (0, 1]. */
   @Value.Parameter
   public abstract double compute();
 
@@ -24,13 +33,31 @@ public abstract class Efficiency {
   @Value.Parameter
   public abstract double network();
 
-  /** 100% of peak and bandwidth. */
+  /** Tokens at which a GEMM reaches half of {@link #compute()}; 0 means no small-M penalty. */
+  @Value.Default
+  public double gemmHalfTokens() {
+    return 0;
+  }
+
+  /** Fixed cost per layer per pass (kernel launches). */
+  @Value.Default
+  public Seconds layerOverhead() {
+    return Seconds.ZERO;
+  }
+
+  /** Fixed cost per step per pipeline stage (scheduling, sampling, host work). */
+  @Value.Default
+  public Seconds stepOverhead() {
+    return Seconds.ZERO;
+  }
+
+  /** 100% of peak and bandwidth, no fixed costs. */
   public static Efficiency ideal() {
     return ImmutableEfficiency.of(1, 1, 1);
   }
 
   /**
-   * Explicit fractions.
+   * Explicit fractions, no small-M penalty or fixed costs.
    *
    * @throws IllegalArgumentException when a fraction is outside (0, 1] or not finite
    */
@@ -38,9 +65,29 @@ public abstract class Efficiency {
     return ImmutableEfficiency.of(compute, memory, network);
   }
 
-  /** Whether every fraction is 1. */
+  /** A new builder. */
+  public static ImmutableEfficiency.Builder builder() {
+    return ImmutableEfficiency.builder();
+  }
+
+  /** The compute fraction a GEMM over {@code tokens} tokens reaches: compute × M / (M + half). */
+  public double computeAt(double tokens) {
+    return gemmHalfTokens() == 0 ? compute() : compute() * tokens / (tokens + gemmHalfTokens());
+  }
+
+  /** Fixed seconds of one pass through a stage of {@code layers} layers. */
+  public double overheadSeconds(double layers) {
+    return stepOverhead().seconds() + layers * layerOverhead().seconds();
+  }
+
+  /** Whether every fraction is 1 and there are no fixed costs or small-M penalty. */
   public boolean isIdeal() {
-    return compute() == 1 && memory() == 1 && network() == 1;
+    return compute() == 1
+        && memory() == 1
+        && network() == 1
+        && gemmHalfTokens() == 0
+        && layerOverhead().seconds() == 0
+        && stepOverhead().seconds() == 0;
   }
 
   @Value.Check
@@ -48,6 +95,10 @@ public abstract class Efficiency {
     in("compute efficiency", compute());
     in("memory efficiency", memory());
     in("network efficiency", network());
+    checkArgument(
+        gemmHalfTokens() >= 0 && Double.isFinite(gemmHalfTokens()),
+        "gemm half tokens must be finite and >= 0: %s",
+        gemmHalfTokens());
   }
 
   private static void in(String what, double v) {
@@ -56,13 +107,22 @@ public abstract class Efficiency {
 
   @Override
   public String toString() {
-    return isIdeal()
-        ? "ideal"
-        : String.format(
-            java.util.Locale.ROOT,
+    if (isIdeal()) {
+      return "ideal";
+    }
+    String base =
+        String.format(
+            Locale.ROOT,
             "compute %.0f%%, memory %.0f%%, network %.0f%%",
             100 * compute(),
             100 * memory(),
             100 * network());
+    if (gemmHalfTokens() > 0) {
+      base += String.format(Locale.ROOT, ", GEMM half at %.0f tokens", gemmHalfTokens());
+    }
+    if (layerOverhead().seconds() > 0 || stepOverhead().seconds() > 0) {
+      base += ", overhead " + stepOverhead() + "/step + " + layerOverhead() + "/layer";
+    }
+    return base;
   }
 }

@@ -209,6 +209,14 @@ public abstract class RooflineModel {
         .build();
   }
 
+  /** {@code t} with the compute efficiency a GEMM over {@code tokens} tokens reaches. */
+  private ComputeTarget forTokens(ComputeTarget t, double tokens) {
+    if (efficiency().gemmHalfTokens() == 0) {
+      return t;
+    }
+    return ImmutableComputeTarget.copyOf(t).withComputeEfficiency(efficiency().computeAt(tokens));
+  }
+
   private ComputeTarget withLink(ComputeTarget t, int group) {
     Optional<Interconnect> link = linkFor(group);
     if (link.isEmpty()) {
@@ -308,8 +316,13 @@ public abstract class RooflineModel {
     int micro = Math.min(pp, batch);
     double mb = (double) batch / micro;
     List<Phase> phases = model().decodeStep(mb, context, precisions(), routing(), tokensPerSequence);
-    ComputeTarget t = placed(batch, context);
-    ImmutableStepResult.Builder b = ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
+    ComputeTarget t = forTokens(placed(batch, context), mb * tokensPerSequence);
+    ImmutableStepResult.Builder b =
+        ImmutableStepResult.builder()
+            .stages(pp)
+            .passes(pp)
+            .microBatches(micro)
+            .overheadSeconds(Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)));
     for (Phase p : phases) {
       b.addPhases(Roofline.phase(p.name(), perChip(p.operations()), t));
     }
@@ -340,7 +353,7 @@ public abstract class RooflineModel {
     double mb = prompts / micro;
     Phase prefill = model().prefill(mb, promptTokens, precisions(), routing());
     int context = promptTokens;
-    ComputeTarget t = placed((int) Math.max(1, Math.ceil(prompts)), context);
+    ComputeTarget t = forTokens(placed((int) Math.max(1, Math.ceil(prompts)), context), mb * promptTokens);
     List<OperationResult> ops = new ArrayList<>(Roofline.phase("prefill", perChip(prefill.operations()), t).operations());
     communication("prefill", mb * promptTokens).ifPresent(c -> ops.addAll(c.operations()));
     return ImmutableStepResult.builder()
@@ -348,6 +361,7 @@ public abstract class RooflineModel {
         .stages(pp)
         .microBatches(micro)
         .passes(micro + pp - 1)
+        .overheadSeconds(Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)))
         .p2pSeconds(handOff(mb * promptTokens))
         .build();
   }

@@ -47,6 +47,12 @@ public abstract class StepResult {
     return Seconds.ZERO;
   }
 
+  /** Fixed cost of one pass through a stage: scheduling and kernel launches (see {@link Efficiency}). */
+  @Value.Default
+  public Seconds overheadSeconds() {
+    return Seconds.ZERO;
+  }
+
   /** Sum of the phases: one stage's time for one micro-batch. */
   @Value.Derived
   public Seconds stageSeconds() {
@@ -57,9 +63,11 @@ public abstract class StepResult {
     return Seconds.of(s);
   }
 
-  /** The step's time: passes × (stage time + hand-off). */
+  /** The step's time: passes × (stage time + hand-off + fixed overhead). */
   public Seconds seconds() {
-    return Seconds.of(passes() * (stageSeconds().seconds() + p2pSeconds().seconds()));
+    return Seconds.of(
+        passes()
+            * (stageSeconds().seconds() + p2pSeconds().seconds() + overheadSeconds().seconds()));
   }
 
   /**
