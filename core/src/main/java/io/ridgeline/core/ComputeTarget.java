@@ -59,8 +59,8 @@ public abstract class ComputeTarget {
   public abstract Map<DataKind, String> placement();
 
   /**
-   * Where a data kind is split over several tiers (it spilled from a full tier): tier name →
-   * share of its bytes, the shares summing to 1. Kinds not listed live wholly in {@link
+   * Where a data kind is split over several tiers (it spilled from a full tier): tier name → share
+   * of its bytes, the shares summing to 1. Kinds not listed live wholly in {@link
    * #tierFor(DataKind)}.
    */
   public abstract Map<DataKind, Map<String, Double>> splitPlacement();

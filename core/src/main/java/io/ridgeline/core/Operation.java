@@ -94,7 +94,8 @@ public abstract class Operation {
 
   @Value.Check
   void check() {
-    checkArgument(kvShards() > 0, "operation %s: kv shards must be positive: %s", name(), kvShards());
+    checkArgument(
+        kvShards() > 0, "operation %s: kv shards must be positive: %s", name(), kvShards());
     checkArgument(!name().isBlank(), "operation name must not be blank");
     checkArgument(
         networkSteps() >= 0,

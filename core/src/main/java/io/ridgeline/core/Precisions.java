@@ -25,19 +25,29 @@ public abstract class Precisions {
    */
   public abstract Map<TensorClass, Precision> weightOverrides();
 
-  /** The storage precision of weights of class {@code tensors}: its override, else {@link #weights()}. */
+  /**
+   * The storage precision of weights of class {@code tensors}: its override, else {@link
+   * #weights()}.
+   */
   public Precision weights(TensorClass tensors) {
     return weightOverrides().getOrDefault(tensors, weights());
   }
 
-  /** The precision weight GEMMs of class {@code tensors} run at: the wider of their storage and activations. */
+  /**
+   * The precision weight GEMMs of class {@code tensors} run at: the wider of their storage and
+   * activations.
+   */
   public Precision matmul(TensorClass tensors) {
     return wider(weights(tensors), activations());
   }
 
   /** This with every weight class at {@code precision} (overrides cleared). */
   public Precisions withAllWeights(Precision precision) {
-    return ImmutablePrecisions.builder().from(this).weights(precision).weightOverrides(Map.of()).build();
+    return ImmutablePrecisions.builder()
+        .from(this)
+        .weights(precision)
+        .weightOverrides(Map.of())
+        .build();
   }
 
   /** KV-cache storage precision. */
@@ -88,7 +98,12 @@ public abstract class Precisions {
   @Override
   public String toString() {
     StringBuilder b = new StringBuilder("weights ").append(weights());
-    weightOverrides().forEach((k, v) -> b.append(" (").append(k.id()).append(" ").append(v).append(")"));
-    return b.append(", kv ").append(kvCache()).append(", activations ").append(activations()).toString();
+    weightOverrides()
+        .forEach((k, v) -> b.append(" (").append(k.id()).append(" ").append(v).append(")"));
+    return b.append(", kv ")
+        .append(kvCache())
+        .append(", activations ")
+        .append(activations())
+        .toString();
   }
 }

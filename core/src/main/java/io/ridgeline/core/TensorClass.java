@@ -1,8 +1,8 @@
 package io.ridgeline.core;
 
 /**
- * Classes of weight tensors that can be stored at different precisions, as checkpoints do
- * (gpt-oss: MXFP4 experts, BF16 attention; DeepSeek: FP8 blocks, BF16 embeddings).
+ * Classes of weight tensors that can be stored at different precisions, as checkpoints do (gpt-oss:
+ * MXFP4 experts, BF16 attention; DeepSeek: FP8 blocks, BF16 embeddings).
  */
 public enum TensorClass {
   /** Attention and linear-attention (Mamba, DeltaNet) projections and their norms. */

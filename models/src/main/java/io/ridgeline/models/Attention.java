@@ -112,7 +112,9 @@ public abstract class Attention {
     /** Indexer heads ({@code index_n_heads}). */
     public abstract int heads();
 
-    /** Indexer head dimension ({@code index_head_dim}); one key of this size is cached per token. */
+    /**
+     * Indexer head dimension ({@code index_head_dim}); one key of this size is cached per token.
+     */
     public abstract int headDim();
 
     /** A new builder. */
@@ -149,9 +151,9 @@ public abstract class Attention {
   }
 
   /**
-   * Cache elements per token: 2 × KV heads × head dim (K and V) for standard attention; the
-   * latent plus the shared rotary key ({@code kv_lora_rank + qk_rope_head_dim}) for MLA; plus the
-   * indexer key for DSA.
+   * Cache elements per token: 2 × KV heads × head dim (K and V) for standard attention; the latent
+   * plus the shared rotary key ({@code kv_lora_rank + qk_rope_head_dim}) for MLA; plus the indexer
+   * key for DSA.
    */
   public long cacheElementsPerToken() {
     long e =
@@ -161,7 +163,9 @@ public abstract class Attention {
     return e + indexer().map(Indexer::headDim).orElse(0);
   }
 
-  /** The most ways the cache splits over tensor-parallel chips: KV heads, or 1 for a shared latent. */
+  /**
+   * The most ways the cache splits over tensor-parallel chips: KV heads, or 1 for a shared latent.
+   */
   public int kvShards() {
     return mla().isPresent() ? 1 : kvHeads();
   }
@@ -195,7 +199,8 @@ public abstract class Attention {
     if (indexer().isPresent()) {
       Indexer ix = indexer().get();
       double qIn = mla().map(m -> m.qLoraRank() > 0 ? (double) m.qLoraRank() : h).orElse(h);
-      // wq_b: q_lora → heads × dim; wk: hidden → dim (+ LayerNorm weight and bias); weights_proj: hidden → heads
+      // wq_b: q_lora → heads × dim; wk: hidden → dim (+ LayerNorm weight and bias); weights_proj:
+      // hidden → heads
       p += qIn * ix.heads() * ix.headDim() + h * ix.headDim() + 2.0 * ix.headDim() + h * ix.heads();
     }
     return p;
@@ -206,7 +211,8 @@ public abstract class Attention {
     checkArgument(heads() > 0, "attention heads must be positive: %s", heads());
     checkArgument(kvHeads() > 0, "attention kv heads must be positive: %s", kvHeads());
     checkArgument(headDim() > 0, "attention head dim must be positive: %s", headDim());
-    checkArgument(valueHeadDim() > 0, "attention value head dim must be positive: %s", valueHeadDim());
+    checkArgument(
+        valueHeadDim() > 0, "attention value head dim must be positive: %s", valueHeadDim());
     checkArgument(
         mla().isPresent() || heads() % kvHeads() == 0,
         "attention heads (%s) must be a multiple of kv heads (%s)",
@@ -225,7 +231,13 @@ public abstract class Attention {
         mla().isPresent()
             ? (indexer().isPresent() ? "mla+dsa" : "mla")
             : kvHeads() == heads() ? "mha" : kvHeads() == 1 ? "mqa" : "gqa";
-    return kind + " " + heads() + "/" + kvHeads() + "×" + headDim()
+    return kind
+        + " "
+        + heads()
+        + "/"
+        + kvHeads()
+        + "×"
+        + headDim()
         + slidingWindow().map(w -> ", window " + w).orElse("")
         + (outputGate() ? ", gated" : "");
   }

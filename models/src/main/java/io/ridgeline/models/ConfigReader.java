@@ -29,16 +29,30 @@ import java.util.Set;
  * sliding_window_pattern}; Mistral/Qwen {@code sliding_window}), Qwen3-Next's {@code
  * full_attention_interval}, Nemotron-H's {@code hybrid_override_pattern}, MLA and DSA fields, LLM
  * fields nested under {@code text_config}, bare {@code Infinity}, and {@code quantization_config}
- * (FP8 blocks; MXFP4 with {@code modules_to_not_convert}). Keys a model class fills by default
- * come from per-type defaults written next to their use.
+ * (FP8 blocks; MXFP4 with {@code modules_to_not_convert}). Keys a model class fills by default come
+ * from per-type defaults written next to their use.
  */
 final class ConfigReader {
   /** The {@code model_type} values this reader understands. */
   static final Set<String> SUPPORTED =
       ImmutableSortedSet.of(
-          "bloom", "deepseek_v2", "deepseek_v3", "deepseek_v32", "gemma2", "gemma3", "gemma3_text",
-          "gpt_oss", "kimi_k2", "llama", "mistral", "mixtral", "nemotron_h", "qwen2", "qwen3",
-          "qwen3_moe", "qwen3_next");
+          "bloom",
+          "deepseek_v2",
+          "deepseek_v3",
+          "deepseek_v32",
+          "gemma2",
+          "gemma3",
+          "gemma3_text",
+          "gpt_oss",
+          "kimi_k2",
+          "llama",
+          "mistral",
+          "mixtral",
+          "nemotron_h",
+          "qwen2",
+          "qwen3",
+          "qwen3_moe",
+          "qwen3_next");
 
   private static final ObjectMapper MAPPER =
       JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
@@ -52,8 +66,14 @@ final class ConfigReader {
       root = MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
-          origin + ": malformed JSON at line " + e.getLocation().getLineNr() + ", column "
-              + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage(), e);
+          origin
+              + ": malformed JSON at line "
+              + e.getLocation().getLineNr()
+              + ", column "
+              + e.getLocation().getColumnNr()
+              + ": "
+              + e.getOriginalMessage(),
+          e);
     }
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(origin + ": expected a JSON object with a model_type");
@@ -68,11 +88,17 @@ final class ConfigReader {
     }
     if (type.isEmpty()) {
       throw new IllegalArgumentException(
-          origin + ": missing required field 'model_type'; supported: " + String.join(", ", SUPPORTED));
+          origin
+              + ": missing required field 'model_type'; supported: "
+              + String.join(", ", SUPPORTED));
     }
     if (!SUPPORTED.contains(type)) {
       throw new IllegalArgumentException(
-          origin + ": unsupported model_type '" + type + "'; supported: " + String.join(", ", SUPPORTED));
+          origin
+              + ": unsupported model_type '"
+              + type
+              + "'; supported: "
+              + String.join(", ", SUPPORTED));
     }
     // in a multimodal file the dtype, tying and quantization may sit beside text_config
     Fields f = new Fields(cfg, cfg == root ? null : root, origin);
@@ -114,15 +140,28 @@ final class ConfigReader {
               .source(source)
               .hiddenSize(hidden)
               // Gemma-3 omits vocab_size: its class default is 262,208
-              .vocabSize(is("gemma3", "gemma3_text") ? f.optionalPositiveInt("vocab_size").orElse(262_208) : f.positiveInt("vocab_size"))
+              .vocabSize(
+                  is("gemma3", "gemma3_text")
+                      ? f.optionalPositiveInt("vocab_size").orElse(262_208)
+                      : f.positiveInt("vocab_size"))
               .layers(stack)
               .normKind(bloom ? Model.NormKind.LAYER : Model.NormKind.RMS)
               // class defaults: BLOOM and Gemma tie the LM head to the embedding; the rest do not
               .tiedEmbeddings(f.bool("tie_word_embeddings").orElse(bloom || gemma))
               .embeddingNorm(bloom)
               // Gemma-3's hub config omits max_position_embeddings: its class default is 131,072
-              .maxContext(f.optionalPositiveInt("max_position_embeddings").or(() -> is("gemma3", "gemma3_text") ? Optional.of(131_072) : Optional.empty()))
-              .nativePrecision(f.text("torch_dtype").or(() -> f.text("dtype")).map(this::dtype).orElse(Precision.BF16))
+              .maxContext(
+                  f.optionalPositiveInt("max_position_embeddings")
+                      .or(
+                          () ->
+                              is("gemma3", "gemma3_text")
+                                  ? Optional.of(131_072)
+                                  : Optional.empty()))
+              .nativePrecision(
+                  f.text("torch_dtype")
+                      .or(() -> f.text("dtype"))
+                      .map(this::dtype)
+                      .orElse(Precision.BF16))
               .mtpLayers(f.optionalNonNegativeInt("num_nextn_predict_layers").orElse(0));
       quantization(b);
       return b.build();
@@ -138,13 +177,20 @@ final class ConfigReader {
       for (int i = 0; i < layers; i++) {
         Optional<Attention> attention = Optional.empty();
         Optional<LinearMixer> linear = Optional.empty();
-        if (is("qwen3_next") && (i + 1) % f.optionalPositiveInt("full_attention_interval").orElse(4) != 0) {
+        if (is("qwen3_next")
+            && (i + 1) % f.optionalPositiveInt("full_attention_interval").orElse(4) != 0) {
           linear = Optional.of(deltaNet());
         } else {
           attention = Optional.of(attention(i, layerTypes));
         }
         int norms = is("gemma2", "gemma3", "gemma3_text") ? 4 : 2;
-        out.add(ImmutableLayer.builder().attention(attention).linear(linear).ffn(ffn(i)).norms(norms).build());
+        out.add(
+            ImmutableLayer.builder()
+                .attention(attention)
+                .linear(linear)
+                .ffn(ffn(i))
+                .norms(norms)
+                .build());
       }
       return out;
     }
@@ -157,28 +203,34 @@ final class ConfigReader {
         int rope = f.positiveInt("qk_rope_head_dim");
         int v = f.positiveInt("v_head_dim");
         // q_lora_rank is null (HF) or 0 (DeepSeek's own schema) when Q is not compressed
-        a.kvHeads(heads).headDim(nope + rope).valueHeadDim(v)
-            .mla(Attention.Mla.builder()
-                .qLoraRank(f.optionalNonNegativeInt("q_lora_rank").orElse(0))
-                .kvLoraRank(f.positiveInt("kv_lora_rank"))
-                .qkNopeHeadDim(nope)
-                .qkRopeHeadDim(rope)
-                .vHeadDim(v)
-                .build());
+        a.kvHeads(heads)
+            .headDim(nope + rope)
+            .valueHeadDim(v)
+            .mla(
+                Attention.Mla.builder()
+                    .qLoraRank(f.optionalNonNegativeInt("q_lora_rank").orElse(0))
+                    .kvLoraRank(f.positiveInt("kv_lora_rank"))
+                    .qkNopeHeadDim(nope)
+                    .qkRopeHeadDim(rope)
+                    .vHeadDim(v)
+                    .build());
         if (f.optionalPositiveInt("index_topk").isPresent()) {
-          a.indexer(Attention.Indexer.builder()
-              .topK(f.positiveInt("index_topk"))
-              .heads(f.positiveInt("index_n_heads"))
-              .headDim(f.positiveInt("index_head_dim"))
-              .build());
+          a.indexer(
+              Attention.Indexer.builder()
+                  .topK(f.positiveInt("index_topk"))
+                  .heads(f.positiveInt("index_n_heads"))
+                  .headDim(f.positiveInt("index_head_dim"))
+                  .build());
         }
         return a.qkvBias(f.bool("attention_bias").orElse(false)).build();
       }
       int kvHeads = f.optionalPositiveInt("num_key_value_heads").orElse(heads);
-      int headDim = f.optionalPositiveInt("head_dim", "attention_head_dim")
-          .orElseGet(() -> f.divide(hidden, heads, "hidden_size", "num_attention_heads"));
+      int headDim =
+          f.optionalPositiveInt("head_dim", "attention_head_dim")
+              .orElseGet(() -> f.divide(hidden, heads, "hidden_size", "num_attention_heads"));
       a.kvHeads(kvHeads).headDim(headDim);
-      // class defaults for biases: BLOOM and Qwen2 bias Q/K/V; gpt-oss sets attention_bias for Q/K/V/O
+      // class defaults for biases: BLOOM and Qwen2 bias Q/K/V; gpt-oss sets attention_bias for
+      // Q/K/V/O
       boolean bias = f.bool("attention_bias").orElse(is("bloom", "qwen2"));
       a.qkvBias(bias).outputBias(is("bloom") || (is("gpt_oss") && bias));
       a.qkNorm(is("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"));
@@ -194,7 +246,12 @@ final class ConfigReader {
       if (!layerTypes.isEmpty()) {
         String t = layerTypes.get(i);
         if (t.equals("sliding_attention")) {
-          return Optional.of(window.orElseThrow(() -> f.error("sliding_window", "is required when layer_types lists sliding_attention")));
+          return Optional.of(
+              window.orElseThrow(
+                  () ->
+                      f.error(
+                          "sliding_window",
+                          "is required when layer_types lists sliding_attention")));
         }
         return Optional.empty();
       }
@@ -206,7 +263,8 @@ final class ConfigReader {
         return i % 2 == 0 ? window : Optional.empty();
       }
       if (is("gemma3", "gemma3_text")) {
-        // transformers Gemma3: every sliding_window_pattern-th layer is global (default 6: 5 local : 1)
+        // transformers Gemma3: every sliding_window_pattern-th layer is global (default 6: 5 local
+        // : 1)
         int pattern = f.optionalPositiveInt("sliding_window_pattern").orElse(6);
         return (i + 1) % pattern != 0 ? window : Optional.empty();
       }
@@ -215,7 +273,9 @@ final class ConfigReader {
         if (!f.bool("use_sliding_window").orElse(false)) {
           return Optional.empty();
         }
-        return i >= f.optionalNonNegativeInt("max_window_layers").orElse(0) ? window : Optional.empty();
+        return i >= f.optionalNonNegativeInt("max_window_layers").orElse(0)
+            ? window
+            : Optional.empty();
       }
       if (is("mistral", "mixtral", "llama")) {
         return window;
@@ -242,25 +302,27 @@ final class ConfigReader {
       }
       if (is("mixtral", "gpt_oss")) {
         // intermediate_size is the width of one expert; every layer is MoE
-        return Optional.of(Ffn.builder()
-            .innerSize(f.positiveInt("intermediate_size"))
-            .gated(true)
-            .experts(f.positiveInt("num_local_experts"))
-            .topK(f.positiveInt("num_experts_per_tok", "experts_per_token"))
-            .bias(is("gpt_oss"))
-            .routerBias(is("gpt_oss"))
-            .build());
+        return Optional.of(
+            Ffn.builder()
+                .innerSize(f.positiveInt("intermediate_size"))
+                .gated(true)
+                .experts(f.positiveInt("num_local_experts"))
+                .topK(f.positiveInt("num_experts_per_tok", "experts_per_token"))
+                .bias(is("gpt_oss"))
+                .routerBias(is("gpt_oss"))
+                .build());
       }
       if (is("qwen3_moe", "qwen3_next")) {
         Set<Integer> mlpOnly = new HashSet<>(f.intList("mlp_only_layers"));
         int step = f.optionalPositiveInt("decoder_sparse_step").orElse(1);
         int experts = f.optionalNonNegativeInt("num_experts").orElse(0);
         if (!mlpOnly.contains(i) && experts > 0 && (i + 1) % step == 0) {
-          ImmutableFfn.Builder b = Ffn.builder()
-              .innerSize(f.positiveInt("moe_intermediate_size"))
-              .gated(true)
-              .experts(experts)
-              .topK(f.positiveInt("num_experts_per_tok"));
+          ImmutableFfn.Builder b =
+              Ffn.builder()
+                  .innerSize(f.positiveInt("moe_intermediate_size"))
+                  .gated(true)
+                  .experts(experts)
+                  .topK(f.positiveInt("num_experts_per_tok"));
           // Qwen3-Next: one shared expert, scaled by a sigmoid gate (a hidden → 1 projection)
           f.optionalPositiveInt("shared_expert_intermediate_size")
               .ifPresent(s -> b.sharedExperts(1).sharedInnerSize(s).sharedExpertGate(true));
@@ -274,16 +336,17 @@ final class ConfigReader {
         int freq = f.optionalPositiveInt("moe_layer_freq").orElse(1);
         if (experts > 0 && i >= firstDense && i % freq == 0) {
           int moeInner = f.positiveInt("moe_intermediate_size");
-          return Optional.of(Ffn.builder()
-              .innerSize(moeInner)
-              .gated(true)
-              .experts(experts)
-              .topK(f.positiveInt("num_experts_per_tok"))
-              .sharedExperts(f.optionalNonNegativeInt("n_shared_experts").orElse(0))
-              .sharedInnerSize(moeInner)
-              // noaux_tc routing adds a per-expert score-correction bias
-              .routerBias(f.text("topk_method").map("noaux_tc"::equals).orElse(false))
-              .build());
+          return Optional.of(
+              Ffn.builder()
+                  .innerSize(moeInner)
+                  .gated(true)
+                  .experts(experts)
+                  .topK(f.positiveInt("num_experts_per_tok"))
+                  .sharedExperts(f.optionalNonNegativeInt("n_shared_experts").orElse(0))
+                  .sharedInnerSize(moeInner)
+                  // noaux_tc routing adds a per-expert score-correction bias
+                  .routerBias(f.text("topk_method").map("noaux_tc"::equals).orElse(false))
+                  .build());
         }
         return Optional.of(Ffn.dense(f.positiveInt("intermediate_size"), true));
       }
@@ -292,9 +355,12 @@ final class ConfigReader {
 
     /** Nemotron-H: one layer per character of hybrid_override_pattern. */
     private List<Layer> nemotron() {
-      String pattern = f.text("hybrid_override_pattern").orElseThrow(() -> f.missing("hybrid_override_pattern"));
+      String pattern =
+          f.text("hybrid_override_pattern").orElseThrow(() -> f.missing("hybrid_override_pattern"));
       if (pattern.length() != layers) {
-        throw f.error("hybrid_override_pattern", "must have num_hidden_layers (" + layers + ") characters, has " + pattern.length());
+        throw f.error(
+            "hybrid_override_pattern",
+            "must have num_hidden_layers (" + layers + ") characters, has " + pattern.length());
       }
       boolean plain = f.text("mlp_hidden_act").map(a -> a.startsWith("relu2")).orElse(true);
       List<Layer> out = new ArrayList<>(layers);
@@ -303,47 +369,61 @@ final class ConfigReader {
         ImmutableLayer.Builder b = Layer.builder();
         switch (c) {
           case 'M':
-            b.linear(LinearMixer.builder()
-                .kind(LinearMixer.Kind.MAMBA2)
-                .heads(f.positiveInt("mamba_num_heads"))
-                .valueHeadDim(f.positiveInt("mamba_head_dim"))
-                .keyHeads(f.positiveInt("n_groups"))
-                .keyHeadDim(f.positiveInt("ssm_state_size"))
-                .convKernel(f.positiveInt("conv_kernel"))
-                .convBias(f.bool("use_conv_bias").orElse(true))
-                .chunkSize(f.optionalPositiveInt("chunk_size").orElse(128))
-                .statePrecision(f.text("mamba_ssm_cache_dtype").map(this::dtype))
-                .build());
+            b.linear(
+                LinearMixer.builder()
+                    .kind(LinearMixer.Kind.MAMBA2)
+                    .heads(f.positiveInt("mamba_num_heads"))
+                    .valueHeadDim(f.positiveInt("mamba_head_dim"))
+                    .keyHeads(f.positiveInt("n_groups"))
+                    .keyHeadDim(f.positiveInt("ssm_state_size"))
+                    .convKernel(f.positiveInt("conv_kernel"))
+                    .convBias(f.bool("use_conv_bias").orElse(true))
+                    .chunkSize(f.optionalPositiveInt("chunk_size").orElse(128))
+                    .statePrecision(f.text("mamba_ssm_cache_dtype").map(this::dtype))
+                    .build());
             break;
           case '*':
             int heads = f.positiveInt("num_attention_heads");
-            b.attention(Attention.builder()
-                .heads(heads)
-                .kvHeads(f.optionalPositiveInt("num_key_value_heads").orElse(heads))
-                .headDim(f.optionalPositiveInt("head_dim", "attention_head_dim")
-                    .orElseGet(() -> f.divide(hidden, heads, "hidden_size", "num_attention_heads")))
-                .qkvBias(f.bool("attention_bias").orElse(false))
-                .outputBias(f.bool("attention_bias").orElse(false))
-                .build());
+            b.attention(
+                Attention.builder()
+                    .heads(heads)
+                    .kvHeads(f.optionalPositiveInt("num_key_value_heads").orElse(heads))
+                    .headDim(
+                        f.optionalPositiveInt("head_dim", "attention_head_dim")
+                            .orElseGet(
+                                () ->
+                                    f.divide(hidden, heads, "hidden_size", "num_attention_heads")))
+                    .qkvBias(f.bool("attention_bias").orElse(false))
+                    .outputBias(f.bool("attention_bias").orElse(false))
+                    .build());
             break;
           case '-':
-            b.ffn(Ffn.builder().innerSize(f.positiveInt("intermediate_size")).gated(!plain)
-                .bias(f.bool("mlp_bias").orElse(false)).build());
+            b.ffn(
+                Ffn.builder()
+                    .innerSize(f.positiveInt("intermediate_size"))
+                    .gated(!plain)
+                    .bias(f.bool("mlp_bias").orElse(false))
+                    .build());
             break;
           case 'E':
             int moeInner = f.positiveInt("moe_intermediate_size");
-            b.ffn(Ffn.builder()
-                .innerSize(moeInner)
-                .gated(!plain)
-                .experts(f.positiveInt("n_routed_experts"))
-                .topK(f.positiveInt("num_experts_per_tok"))
-                .sharedExperts(f.optionalNonNegativeInt("n_shared_experts").orElse(0))
-                .sharedInnerSize(f.optionalPositiveInt("moe_shared_expert_intermediate_size").orElse(moeInner))
-                .routerBias(true)
-                .build());
+            b.ffn(
+                Ffn.builder()
+                    .innerSize(moeInner)
+                    .gated(!plain)
+                    .experts(f.positiveInt("n_routed_experts"))
+                    .topK(f.positiveInt("num_experts_per_tok"))
+                    .sharedExperts(f.optionalNonNegativeInt("n_shared_experts").orElse(0))
+                    .sharedInnerSize(
+                        f.optionalPositiveInt("moe_shared_expert_intermediate_size")
+                            .orElse(moeInner))
+                    .routerBias(true)
+                    .build());
             break;
           default:
-            throw f.error("hybrid_override_pattern", "has '" + c + "' at position " + i + "; expected M, *, - or E");
+            throw f.error(
+                "hybrid_override_pattern",
+                "has '" + c + "' at position " + i + "; expected M, *, - or E");
         }
         out.add(b.build());
       }
@@ -371,7 +451,9 @@ final class ConfigReader {
           b.putQuantizedWeight(TensorClass.EXPERTS, Precision.MXFP4);
           break;
         default:
-          throw f.error("quantization_config.quant_method", "must be fp8 or mxfp4 (others are not modelled yet): '" + method + "'");
+          throw f.error(
+              "quantization_config.quant_method",
+              "must be fp8 or mxfp4 (others are not modelled yet): '" + method + "'");
       }
     }
 
@@ -482,7 +564,8 @@ final class ConfigReader {
         }
         long min = allowZero ? 0 : 1;
         if (!v.isIntegralNumber() || v.asLong() < min || v.asLong() > Integer.MAX_VALUE) {
-          throw error(name, "must be a " + (allowZero ? "non-negative" : "positive") + " integer: " + v);
+          throw error(
+              name, "must be a " + (allowZero ? "non-negative" : "positive") + " integer: " + v);
         }
         return Optional.of(v.intValue());
       }
@@ -503,17 +586,31 @@ final class ConfigReader {
           .orElseThrow(
               () ->
                   new IllegalArgumentException(
-                      origin + ": missing required field '" + names[0] + "'"
+                      origin
+                          + ": missing required field '"
+                          + names[0]
+                          + "'"
                           + (names.length > 1
-                              ? " (or " + String.join(", ", java.util.Arrays.copyOfRange(names, 1, names.length)) + ")"
+                              ? " (or "
+                                  + String.join(
+                                      ", ", java.util.Arrays.copyOfRange(names, 1, names.length))
+                                  + ")"
                               : "")));
     }
 
     int divide(int a, int b, String aName, String bName) {
       if (a % b != 0) {
         throw new IllegalArgumentException(
-            origin + ": head_dim is absent and " + aName + " (" + a + ") is not a multiple of "
-                + bName + " (" + b + ")");
+            origin
+                + ": head_dim is absent and "
+                + aName
+                + " ("
+                + a
+                + ") is not a multiple of "
+                + bName
+                + " ("
+                + b
+                + ")");
       }
       return a / b;
     }

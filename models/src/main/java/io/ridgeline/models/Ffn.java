@@ -6,9 +6,8 @@ import io.ridgeline.core.RidgelineStyle;
 import org.immutables.value.Value;
 
 /**
- * A feed-forward block: dense (one FFN) or mixture-of-experts (a router, {@link #experts()}
- * routed experts of which {@link #topK()} run per token, and {@link #sharedExperts()} that always
- * run).
+ * A feed-forward block: dense (one FFN) or mixture-of-experts (a router, {@link #experts()} routed
+ * experts of which {@link #topK()} run per token, and {@link #sharedExperts()} that always run).
  *
  * <p>Gated FFNs (SwiGLU, GeGLU) have 3 matrices of hidden × inner; plain ones (GELU, ReLU²) have 2.
  */
@@ -45,7 +44,10 @@ public abstract class Ffn {
     return innerSize();
   }
 
-  /** Whether the shared experts' output is scaled by a learned sigmoid gate (Qwen3-Next: hidden → 1). */
+  /**
+   * Whether the shared experts' output is scaled by a learned sigmoid gate (Qwen3-Next: hidden →
+   * 1).
+   */
   @Value.Default
   public boolean sharedExpertGate() {
     return false;
@@ -130,8 +132,15 @@ public abstract class Ffn {
   public String toString() {
     String act = gated() ? "gated" : "plain";
     return isMoe()
-        ? "moe " + experts() + "×" + innerSize() + " top-" + topK()
-            + (sharedExperts() > 0 ? " + " + sharedExperts() + " shared×" + sharedInnerSize() : "") + " " + act
+        ? "moe "
+            + experts()
+            + "×"
+            + innerSize()
+            + " top-"
+            + topK()
+            + (sharedExperts() > 0 ? " + " + sharedExperts() + " shared×" + sharedInnerSize() : "")
+            + " "
+            + act
         : "ffn " + innerSize() + " " + act;
   }
 }

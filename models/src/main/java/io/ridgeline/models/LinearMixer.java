@@ -6,8 +6,8 @@ import io.ridgeline.core.RidgelineStyle;
 import org.immutables.value.Value;
 
 /**
- * A token mixer with a fixed per-sequence state instead of a KV cache: Mamba2 (Nemotron-H) or
- * Gated DeltaNet (Qwen3-Next). Its work and state per token do not grow with context.
+ * A token mixer with a fixed per-sequence state instead of a KV cache: Mamba2 (Nemotron-H) or Gated
+ * DeltaNet (Qwen3-Next). Its work and state per token do not grow with context.
  *
  * <p>Dimensions: {@link #heads()} value heads of {@link #valueHeadDim()}; {@link #keyHeads()} key
  * heads (Mamba2: B/C groups) of {@link #keyHeadDim()} (Mamba2: the SSM state size). The recurrent
@@ -113,12 +113,13 @@ public abstract class LinearMixer {
    * delta update and the readout S·q are 7 FLOPs per state element.
    */
   public double stepFlopsPerToken() {
-    return (kind() == Kind.MAMBA2 ? 5.0 : 7.0) * stateElements() + 2.0 * convKernel() * convChannels();
+    return (kind() == Kind.MAMBA2 ? 5.0 : 7.0) * stateElements()
+        + 2.0 * convKernel() * convChannels();
   }
 
   /**
-   * Parameters: input and output projections, convolution, per-head A, dt bias (and D for
-   * Mamba2), and the gated output norm.
+   * Parameters: input and output projections, convolution, per-head A, dt bias (and D for Mamba2),
+   * and the gated output norm.
    */
   public double parameters(int hidden) {
     double p = (double) hidden * inputProjectionWidth();
@@ -134,13 +135,18 @@ public abstract class LinearMixer {
     checkArgument(heads() > 0, "linear mixer heads must be positive: %s", heads());
     checkArgument(valueHeadDim() > 0, "linear mixer head dim must be positive: %s", valueHeadDim());
     checkArgument(keyHeads() > 0, "linear mixer key heads/groups must be positive: %s", keyHeads());
-    checkArgument(keyHeadDim() > 0, "linear mixer key dim/state size must be positive: %s", keyHeadDim());
+    checkArgument(
+        keyHeadDim() > 0, "linear mixer key dim/state size must be positive: %s", keyHeadDim());
     checkArgument(convKernel() > 0, "linear mixer conv kernel must be positive: %s", convKernel());
   }
 
   @Override
   public String toString() {
-    return (kind() == Kind.MAMBA2 ? "mamba2 " : "gated-deltanet ") + heads() + "×" + valueHeadDim()
-        + ", state " + keyHeadDim();
+    return (kind() == Kind.MAMBA2 ? "mamba2 " : "gated-deltanet ")
+        + heads()
+        + "×"
+        + valueHeadDim()
+        + ", state "
+        + keyHeadDim();
   }
 }

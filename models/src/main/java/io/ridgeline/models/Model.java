@@ -18,8 +18,8 @@ import org.immutables.value.Value;
 
 /**
  * A decoder-only model as inference sees it: an embedding, a stack of {@link Layer}s (attention,
- * linear mixers, dense or MoE FFNs), a final norm and an LM head; its parameter counts, cache
- * sizes and per-phase operations.
+ * linear mixers, dense or MoE FFNs), a final norm and an LM head; its parameter counts, cache sizes
+ * and per-phase operations.
  *
  * <p>Build one from a HuggingFace {@code config.json} with {@link Models#fromConfig} or take one
  * from the catalog with {@link Models#byId}.
@@ -113,8 +113,8 @@ public abstract class Model {
   }
 
   /**
-   * The checkpoint's precisions: weights at the native precision, quantised classes at theirs;
-   * KV cache and activations at BF16 (or FP16 for FP16 checkpoints).
+   * The checkpoint's precisions: weights at the native precision, quantised classes at theirs; KV
+   * cache and activations at BF16 (or FP16 for FP16 checkpoints).
    */
   public Precisions defaultPrecisions() {
     Precision act = nativePrecision() == Precision.FP32 ? Precision.BF16 : nativePrecision();
@@ -185,7 +185,10 @@ public abstract class Model {
     for (Map.Entry<Layer, Integer> e : layerGroups().entrySet()) {
       Optional<Ffn> f = e.getKey().ffn();
       if (f.isPresent() && f.get().isMoe()) {
-        unused += e.getValue() * (f.get().experts() - f.get().topK()) * f.get().expertParameters(hiddenSize());
+        unused +=
+            e.getValue()
+                * (f.get().experts() - f.get().topK())
+                * f.get().expertParameters(hiddenSize());
       }
     }
     return totalParameters() - unused;
@@ -233,7 +236,8 @@ public abstract class Model {
     for (Map.Entry<Layer, Integer> g : layerGroups().entrySet()) {
       Optional<Attention> a = g.getKey().attention();
       if (a.isPresent() && a.get().slidingWindow().isPresent()) {
-        e += g.getValue() * (double) a.get().cacheElementsPerToken() * a.get().slidingWindow().get();
+        e +=
+            g.getValue() * (double) a.get().cacheElementsPerToken() * a.get().slidingWindow().get();
       }
       Optional<LinearMixer> l = g.getKey().linear();
       if (l.isPresent()) {
@@ -255,8 +259,11 @@ public abstract class Model {
     for (Map.Entry<Layer, Integer> g : layerGroups().entrySet()) {
       Optional<Attention> a = g.getKey().attention();
       if (a.isPresent()) {
-        e += g.getValue() * (double) a.get().cacheElementsPerToken() * a.get().cachedTokens(context)
-            / Math.min(tp, a.get().kvShards());
+        e +=
+            g.getValue()
+                * (double) a.get().cacheElementsPerToken()
+                * a.get().cachedTokens(context)
+                / Math.min(tp, a.get().kvShards());
       }
       Optional<LinearMixer> l = g.getKey().linear();
       if (l.isPresent()) {
@@ -277,12 +284,22 @@ public abstract class Model {
   public Optional<String> tensorParallelProblem(int tp) {
     for (Layer l : layerGroups().keySet()) {
       if (l.attention().isPresent() && l.attention().get().heads() % tp != 0) {
-        return Optional.of("tensor parallel degree (" + tp + ") must divide the " + l.attention().get().heads()
-            + " attention heads of " + id());
+        return Optional.of(
+            "tensor parallel degree ("
+                + tp
+                + ") must divide the "
+                + l.attention().get().heads()
+                + " attention heads of "
+                + id());
       }
       if (l.linear().isPresent() && l.linear().get().heads() % tp != 0) {
-        return Optional.of("tensor parallel degree (" + tp + ") must divide the " + l.linear().get().heads()
-            + " linear-mixer heads of " + id());
+        return Optional.of(
+            "tensor parallel degree ("
+                + tp
+                + ") must divide the "
+                + l.linear().get().heads()
+                + " linear-mixer heads of "
+                + id());
       }
     }
     return Optional.empty();
@@ -290,8 +307,8 @@ public abstract class Model {
 
   /**
    * The widest per-token activation of any layer, in elements, on one of {@code tp} chips: the
-   * residual stream (2 × hidden) plus the largest mixer projection and FFN inner width (gated
-   * FFNs hold gate and up; MoE tokens hold top-k experts' and shared experts' inner widths).
+   * residual stream (2 × hidden) plus the largest mixer projection and FFN inner width (gated FFNs
+   * hold gate and up; MoE tokens hold top-k experts' and shared experts' inner widths).
    */
   public double activationElementsPerToken(int tp) {
     double widest = 0;
@@ -307,7 +324,11 @@ public abstract class Model {
       if (l.ffn().isPresent()) {
         Ffn f = l.ffn().get();
         double inner = (f.gated() ? 2.0 : 1.0) * f.innerSize();
-        w += f.isMoe() ? f.topK() * inner + f.sharedExperts() * (f.gated() ? 2.0 : 1.0) * f.sharedInnerSize() : inner;
+        w +=
+            f.isMoe()
+                ? f.topK() * inner
+                    + f.sharedExperts() * (f.gated() ? 2.0 : 1.0) * f.sharedInnerSize()
+                : inner;
       }
       widest = Math.max(widest, w);
     }
@@ -323,10 +344,9 @@ public abstract class Model {
 
   /**
    * The operations of one decode step for {@code batch} sequences that each hold {@code context}
-   * tokens in the cache (the new token included), grouped into the phases this model has, in
-   * order: {@code decode_attention}, {@code decode_attention_sliding}, {@code
-   * decode_linear_attention}, {@code decode_projection}, {@code decode_ffn}, {@code decode_moe},
-   * {@code decode_other}.
+   * tokens in the cache (the new token included), grouped into the phases this model has, in order:
+   * {@code decode_attention}, {@code decode_attention_sliding}, {@code decode_linear_attention},
+   * {@code decode_projection}, {@code decode_ffn}, {@code decode_moe}, {@code decode_other}.
    *
    * @throws IllegalArgumentException when batch or context is not positive
    */
@@ -380,7 +400,8 @@ public abstract class Model {
   @Value.Check
   void check() {
     checkArgument(!id().isBlank(), "model id must not be blank");
-    checkArgument(hiddenSize() > 0, "model %s: hidden_size must be positive: %s", id(), hiddenSize());
+    checkArgument(
+        hiddenSize() > 0, "model %s: hidden_size must be positive: %s", id(), hiddenSize());
     checkArgument(vocabSize() > 0, "model %s: vocab_size must be positive: %s", id(), vocabSize());
     checkArgument(!layers().isEmpty(), "model %s: must have at least one layer", id());
   }
@@ -389,7 +410,10 @@ public abstract class Model {
   @Override
   public String toString() {
     StringBuilder kinds = new StringBuilder();
-    layerGroups().forEach((l, n) -> kinds.append(kinds.length() > 0 ? "; " : "").append(n).append("× ").append(l));
+    layerGroups()
+        .forEach(
+            (l, n) ->
+                kinds.append(kinds.length() > 0 ? "; " : "").append(n).append("× ").append(l));
     return String.format(
         Locale.ROOT,
         "%s (%s): %.2fB params (%.2fB active), %d layers [%s], hidden %d, vocab %d, KV %s/token at bf16",

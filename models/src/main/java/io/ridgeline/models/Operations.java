@@ -19,12 +19,12 @@ import java.util.Map;
 /**
  * FLOPs and bytes of each operation of a model, summed over the layers of one shape.
  *
- * <p>Conventions (see {@code io.ridgeline.core}): a matrix product of m tokens through a k×n
- * weight costs 2·m·k·n FLOPs, reads the k·n weights once, reads the m·k inputs and writes the m·n
- * outputs. Attention over L tokens costs, per query head, 2·L·d_qk for QKᵀ, 2·L·d_v for PV and 5·L
- * for the softmax (scale, max, exp, sum, divide). Norms cost 4 FLOPs per element and read and
- * write their activations. Identical layers are one operation: the roofline is linear in the layer
- * count, so the sum of per-layer times equals the time of the summed operation.
+ * <p>Conventions (see {@code io.ridgeline.core}): a matrix product of m tokens through a k×n weight
+ * costs 2·m·k·n FLOPs, reads the k·n weights once, reads the m·k inputs and writes the m·n outputs.
+ * Attention over L tokens costs, per query head, 2·L·d_qk for QKᵀ, 2·L·d_v for PV and 5·L for the
+ * softmax (scale, max, exp, sum, divide). Norms cost 4 FLOPs per element and read and write their
+ * activations. Identical layers are one operation: the roofline is linear in the layer count, so
+ * the sum of per-layer times equals the time of the summed operation.
  *
  * <p>MLA decode runs absorbed, as serving engines run it: the query's no-rope part is multiplied
  * into the latent space by W_UK and the latent output back by W_UV, so attention reads only the
@@ -37,6 +37,7 @@ import java.util.Map;
 final class Operations {
   private static final double NORM_FLOPS_PER_ELEMENT = 4;
   private static final double SOFTMAX_FLOPS_PER_SCORE = 5;
+
   /** FLOPs per inner element of the activation (SiLU/GELU ≈ 4, gate product 1). */
   private static final double ACTIVATION_FLOPS_PER_ELEMENT = 5;
 
@@ -47,7 +48,8 @@ final class Operations {
   static final String FFN = "decode_ffn";
   static final String MOE = "decode_moe";
   static final String OTHER = "decode_other";
-  private static final List<String> ORDER = List.of(ATTENTION, SLIDING, LINEAR, PROJECTION, FFN, MOE, OTHER);
+  private static final List<String> ORDER =
+      List.of(ATTENTION, SLIDING, LINEAR, PROJECTION, FFN, MOE, OTHER);
 
   private Operations() {}
 
@@ -95,11 +97,12 @@ final class Operations {
     phases.get(OTHER).add(norms(m, tokens, p));
     phases.get(OTHER).add(lmHead(m, tokens, p));
     List<Phase> out = new ArrayList<>();
-    phases.forEach((name, ops) -> {
-      if (!ops.isEmpty()) {
-        out.add(Phase.of(name, ops));
-      }
-    });
+    phases.forEach(
+        (name, ops) -> {
+          if (!ops.isEmpty()) {
+            out.add(Phase.of(name, ops));
+          }
+        });
     return out;
   }
 
@@ -180,7 +183,9 @@ final class Operations {
     return op("indexer", p.attention())
         .flops(Flops.of(scores * (2.0 * ix.headDim() + 2)))
         .putBytes(DataKind.KV_READ, p.kvCache().bytes(b * context * ix.headDim() * n))
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(b * q * ix.heads() * (ix.headDim() + 1.0) * n))
+        .putBytes(
+            DataKind.ACTIVATIONS,
+            p.activations().bytes(b * q * ix.heads() * (ix.headDim() + 1.0) * n))
         .kvShards(1)
         .build();
   }
@@ -193,13 +198,18 @@ final class Operations {
   }
 
   /** Prefill attention (expanded MLA), causal half of the score matrix, window and top-k capped. */
-  private static Operation prefillAttention(Attention a, double b, long prompt, double n, Precisions p) {
-    long cap = Math.min(
-        a.slidingWindow().map(Integer::longValue).orElse(Long.MAX_VALUE),
-        a.indexer().map(ix -> (long) ix.topK()).orElse(Long.MAX_VALUE));
+  private static Operation prefillAttention(
+      Attention a, double b, long prompt, double n, Precisions p) {
+    long cap =
+        Math.min(
+            a.slidingWindow().map(Integer::longValue).orElse(Long.MAX_VALUE),
+            a.indexer().map(ix -> (long) ix.topK()).orElse(Long.MAX_VALUE));
     double pairs = b * causalPairs(prompt, cap);
     double scores = pairs * a.heads() * n;
-    double qk = a.mla().map(m -> (double) m.qkNopeHeadDim() + m.qkRopeHeadDim()).orElse((double) a.headDim());
+    double qk =
+        a.mla()
+            .map(m -> (double) m.qkNopeHeadDim() + m.qkRopeHeadDim())
+            .orElse((double) a.headDim());
     double v = a.mla().map(m -> (double) m.vHeadDim()).orElse((double) a.valueHeadDim());
     double tokens = b * prompt;
     // flash attention: the layer's cache is written once and read once per sequence (tile reuse)
@@ -208,19 +218,23 @@ final class Operations {
         .flops(Flops.of(scores * (2 * qk + 2 * v) + SOFTMAX_FLOPS_PER_SCORE * scores))
         .putBytes(DataKind.KV_WRITE, p.kvCache().bytes(cache))
         .putBytes(DataKind.KV_READ, p.kvCache().bytes(cache))
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * a.heads() * (2 * qk + 2 * v) * n))
+        .putBytes(
+            DataKind.ACTIVATIONS, p.activations().bytes(tokens * a.heads() * (2 * qk + 2 * v) * n))
         .kvShards(a.kvShards())
         .build();
   }
 
   /** DSA indexer at prefill: every causal pair scored. */
-  private static Operation prefillIndexer(Attention a, double b, long prompt, double n, Precisions p) {
+  private static Operation prefillIndexer(
+      Attention a, double b, long prompt, double n, Precisions p) {
     Attention.Indexer ix = a.indexer().get();
     double scores = b * causalPairs(prompt, prompt) * ix.heads() * n;
     return op("indexer", p.attention())
         .flops(Flops.of(scores * (2.0 * ix.headDim() + 2)))
         .putBytes(DataKind.KV_READ, p.kvCache().bytes(b * prompt * ix.headDim() * n))
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(b * prompt * ix.heads() * (ix.headDim() + 1.0) * n))
+        .putBytes(
+            DataKind.ACTIVATIONS,
+            p.activations().bytes(b * prompt * ix.heads() * (ix.headDim() + 1.0) * n))
         .kvShards(1)
         .build();
   }
@@ -230,18 +244,26 @@ final class Operations {
    * (biases add one FLOP per output), all of MLA's projections (absorbed or expanded, each weight
    * is used once per token: 2 FLOPs per weight per token) and the DSA indexer's.
    */
-  private static List<Operation> attentionProjections(Model m, Attention a, double tokens, double n, Precisions p) {
+  private static List<Operation> attentionProjections(
+      Model m, Attention a, double tokens, double n, Precisions p) {
     int h = m.hiddenSize();
     if (a.mla().isPresent() || a.indexer().isPresent()) {
       double params = a.parameters(h);
       Attention.Mla mla = a.mla().orElseThrow();
-      double width = h + mla.kvLoraRank() + a.heads() * (2.0 * (mla.qkNopeHeadDim() + mla.qkRopeHeadDim()) + mla.vHeadDim());
+      double width =
+          h
+              + mla.kvLoraRank()
+              + a.heads() * (2.0 * (mla.qkNopeHeadDim() + mla.qkRopeHeadDim()) + mla.vHeadDim());
       return List.of(gemm("mla_proj", TensorClass.ATTENTION, params, tokens, width, n, p));
     }
     double q = (a.outputGate() ? 2.0 : 1.0) * a.queryWidth();
     double kv = 2.0 * a.kvHeads() * a.headDim();
-    double qkv = h * (q + kv) + (a.qkvBias() ? a.queryWidth() + kv : 0) + (a.qkNorm() ? 2.0 * a.headDim() : 0);
-    double o = (double) a.outputWidth() * h + (a.outputBias() ? h : 0) + (a.sinks() ? a.heads() : 0);
+    double qkv =
+        h * (q + kv)
+            + (a.qkvBias() ? a.queryWidth() + kv : 0)
+            + (a.qkNorm() ? 2.0 * a.headDim() : 0);
+    double o =
+        (double) a.outputWidth() * h + (a.outputBias() ? h : 0) + (a.sinks() ? a.heads() : 0);
     return List.of(
         gemm("qkv_proj", TensorClass.ATTENTION, qkv, tokens, h + q + kv, n, p),
         gemm("o_proj", TensorClass.ATTENTION, o, tokens, a.outputWidth() + h, n, p));
@@ -249,7 +271,8 @@ final class Operations {
 
   // ---- linear mixers ----
 
-  private static Operation linearProjection(Model m, LinearMixer l, double tokens, double n, Precisions p) {
+  private static Operation linearProjection(
+      Model m, LinearMixer l, double tokens, double n, Precisions p) {
     double params = l.parameters(m.hiddenSize());
     double width = 2.0 * m.hiddenSize() + l.inputProjectionWidth() + l.innerWidth();
     return gemm("linear_proj", TensorClass.ATTENTION, params, tokens, width, n, p);
@@ -262,7 +285,9 @@ final class Operations {
         .flops(Flops.of(b * q * l.stepFlopsPerToken() * n))
         .putBytes(DataKind.KV_READ, state)
         .putBytes(DataKind.KV_WRITE, state)
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(b * q * (l.convChannels() + l.innerWidth()) * n))
+        .putBytes(
+            DataKind.ACTIVATIONS,
+            p.activations().bytes(b * q * (l.convChannels() + l.innerWidth()) * n))
         .kvShards(l.heads())
         .build();
   }
@@ -272,15 +297,21 @@ final class Operations {
    * attention of 2·chunk·(key dim + value dim) FLOPs plus the inter-chunk state terms of 4·key ×
    * value dims; the state is written once per sequence.
    */
-  private static Operation prefillLinear(LinearMixer l, double b, long prompt, double n, Precisions p) {
+  private static Operation prefillLinear(
+      LinearMixer l, double b, long prompt, double n, Precisions p) {
     double tokens = b * prompt;
-    double perToken = l.heads() * (2.0 * l.chunkSize() * (l.keyHeadDim() + l.valueHeadDim())
-        + 4.0 * l.keyHeadDim() * l.valueHeadDim()) + 2.0 * l.convKernel() * l.convChannels();
+    double perToken =
+        l.heads()
+                * (2.0 * l.chunkSize() * (l.keyHeadDim() + l.valueHeadDim())
+                    + 4.0 * l.keyHeadDim() * l.valueHeadDim())
+            + 2.0 * l.convKernel() * l.convChannels();
     Bytes state = Bytes.of(b * l.stateBytes(p.kvCache()) * n);
     return op("linear_state", p.attention())
         .flops(Flops.of(tokens * perToken * n))
         .putBytes(DataKind.KV_WRITE, state)
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * (l.convChannels() + l.innerWidth()) * n))
+        .putBytes(
+            DataKind.ACTIVATIONS,
+            p.activations().bytes(tokens * (l.convChannels() + l.innerWidth()) * n))
         .kvShards(l.heads())
         .build();
   }
@@ -292,7 +323,8 @@ final class Operations {
     double inner = f.innerSize();
     double act = tokens * (2.0 * m.hiddenSize() + (f.gated() ? 3.0 : 2.0) * inner);
     return op("ffn", p.matmul(TensorClass.DENSE_FFN))
-        .flops(Flops.of((2.0 * tokens * params + ACTIVATION_FLOPS_PER_ELEMENT * tokens * inner) * n))
+        .flops(
+            Flops.of((2.0 * tokens * params + ACTIVATION_FLOPS_PER_ELEMENT * tokens * inner) * n))
         .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(params * n))
         .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(act * n))
         .build();
@@ -303,14 +335,18 @@ final class Operations {
    * token; weights for the expected number of distinct experts the tokens touch) and the shared
    * experts.
    */
-  private static List<Operation> moe(Model m, Ffn f, double tokens, double n, Precisions p, Routing routing) {
+  private static List<Operation> moe(
+      Model m, Ffn f, double tokens, double n, Precisions p, Routing routing) {
     int h = m.hiddenSize();
     List<Operation> ops = new ArrayList<>();
     ops.add(
         op("router", p.matmul(TensorClass.DENSE_FFN))
             .flops(Flops.of(2.0 * tokens * f.routerParameters(h) * n))
-            .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(f.routerParameters(h) * n))
-            .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * ((double) h + f.experts()) * n))
+            .putBytes(
+                DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(f.routerParameters(h) * n))
+            .putBytes(
+                DataKind.ACTIVATIONS,
+                p.activations().bytes(tokens * ((double) h + f.experts()) * n))
             .build());
     double expert = f.expertParameters(h);
     double distinct = routing.expectedDistinctExperts(f.experts(), f.topK(), tokens);
@@ -318,7 +354,9 @@ final class Operations {
     double inner = f.innerSize();
     ops.add(
         op("experts", p.matmul(TensorClass.EXPERTS))
-            .flops(Flops.of((2.0 * routed * expert + ACTIVATION_FLOPS_PER_ELEMENT * routed * inner) * n))
+            .flops(
+                Flops.of(
+                    (2.0 * routed * expert + ACTIVATION_FLOPS_PER_ELEMENT * routed * inner) * n))
             .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.EXPERTS).bytes(distinct * expert * n))
             .putBytes(
                 DataKind.ACTIVATIONS,
@@ -329,11 +367,15 @@ final class Operations {
       double sharedInner = (double) f.sharedExperts() * f.sharedInnerSize();
       ops.add(
           op("shared_experts", p.matmul(TensorClass.DENSE_FFN))
-              .flops(Flops.of((2.0 * tokens * shared + ACTIVATION_FLOPS_PER_ELEMENT * tokens * sharedInner) * n))
+              .flops(
+                  Flops.of(
+                      (2.0 * tokens * shared + ACTIVATION_FLOPS_PER_ELEMENT * tokens * sharedInner)
+                          * n))
               .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(shared * n))
               .putBytes(
                   DataKind.ACTIVATIONS,
-                  p.activations().bytes(tokens * (2.0 * h + (f.gated() ? 3.0 : 2.0) * sharedInner) * n))
+                  p.activations()
+                      .bytes(tokens * (2.0 * h + (f.gated() ? 3.0 : 2.0) * sharedInner) * n))
               .build());
     }
     return ops;
@@ -343,7 +385,13 @@ final class Operations {
 
   /** A {@code tokens} × in → out GEMM over {@code params} weights of a class, in n layers. */
   private static Operation gemm(
-      String name, TensorClass tensors, double params, double tokens, double ioWidth, double n, Precisions p) {
+      String name,
+      TensorClass tensors,
+      double params,
+      double tokens,
+      double ioWidth,
+      double n,
+      Precisions p) {
     return op(name, p.matmul(tensors))
         .flops(Flops.of(2.0 * tokens * params * n))
         .putBytes(DataKind.WEIGHTS, p.weights(tensors).bytes(params * n))
@@ -382,12 +430,13 @@ final class Operations {
     return op("lm_head", p.matmul(TensorClass.EMBEDDINGS))
         .flops(Flops.of(2.0 * rows * params))
         .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.EMBEDDINGS).bytes(params))
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(rows * ((double) m.hiddenSize() + m.vocabSize())))
+        .putBytes(
+            DataKind.ACTIVATIONS,
+            p.activations().bytes(rows * ((double) m.hiddenSize() + m.vocabSize())))
         .build();
   }
 
   private static ImmutableOperation.Builder op(String name, Precision precision) {
     return Operation.builder().name(name).precision(precision);
   }
-
 }

@@ -49,8 +49,10 @@ public abstract class Routing {
    */
   public double expectedDistinctExperts(int experts, int topK, double tokens) {
     checkArgument(experts > 0, "experts must be positive: %s", experts);
-    checkArgument(topK >= 1 && topK <= experts, "experts per token (%s) must be in [1, %s]", topK, experts);
-    checkArgument(tokens >= 0 && Double.isFinite(tokens), "tokens must be finite and >= 0: %s", tokens);
+    checkArgument(
+        topK >= 1 && topK <= experts, "experts per token (%s) must be in [1, %s]", topK, experts);
+    checkArgument(
+        tokens >= 0 && Double.isFinite(tokens), "tokens must be finite and >= 0: %s", tokens);
     if (zipfExponent() == 0) {
       return experts * (1 - Math.pow(1 - (double) topK / experts, tokens));
     }

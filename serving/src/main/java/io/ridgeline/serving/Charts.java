@@ -61,18 +61,18 @@ public final class Charts {
     double ridge = t.ridgePoint(precision).flopsPerByte();
     XYChart chart =
         chart(
-                String.format(
-                    Locale.ROOT,
-                    "Roofline: %s on %d× %s, %s (ridge %.0f FLOP/B)",
-                    model.model().id(),
-                    model.chips(),
-                    model.chip().id(),
-                    precision.id(),
-                    ridge),
-                "Arithmetic intensity (FLOP/B)",
-                "Attainable TFLOP/s per chip",
-                true,
-                true);
+            String.format(
+                Locale.ROOT,
+                "Roofline: %s on %d× %s, %s (ridge %.0f FLOP/B)",
+                model.model().id(),
+                model.chips(),
+                model.chip().id(),
+                precision.id(),
+                ridge),
+            "Arithmetic intensity (FLOP/B)",
+            "Attainable TFLOP/s per chip",
+            true,
+            true);
     double lo = ridge / 1000;
     double hi = ridge * 100;
     for (PhaseResult p : phases) {

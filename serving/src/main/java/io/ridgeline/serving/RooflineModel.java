@@ -56,9 +56,9 @@ import org.immutables.value.Value;
  * micro-batch's activations to the next (one hop). A decode step runs {@code min(pp, batch)}
  * micro-batches; a token crosses all pp stages, so small batches leave stages idle (the bubble).
  *
- * <p>Memory: weights, workspace and KV cache are placed, in that order, on the chip's tiers from the
- * fastest down (SRAM, HBM or GDDR, then host DDR or LPDDR), each spilling to the next tier when one
- * is full; an operation reads each byte at the bandwidth of the tier that holds it.
+ * <p>Memory: weights, workspace and KV cache are placed, in that order, on the chip's tiers from
+ * the fastest down (SRAM, HBM or GDDR, then host DDR or LPDDR), each spilling to the next tier when
+ * one is full; an operation reads each byte at the bandwidth of the tier that holds it.
  *
  * <p>Everything is per replica: {@code batch} is the number of requests one replica decodes
  * together; per-chip figures are one chip's share of one micro-batch in one stage.
@@ -74,16 +74,22 @@ import org.immutables.value.Value;
 public abstract class RooflineModel {
   /**
    * Tokens per prefill chunk assumed for the activation workspace: engines run chunked prefill with
-   * a bounded token budget per step (vLLM's {@code max_num_batched_tokens} is 8,192 for long-context
-   * serving).
+   * a bounded token budget per step (vLLM's {@code max_num_batched_tokens} is 8,192 for
+   * long-context serving).
    */
   public static final int PREFILL_CHUNK_TOKENS = 8192;
 
   /** Operation names that belong to the attention side (split by tp within a dp group). */
   static final Set<String> ATTENTION_OPS =
       Set.of(
-          "qkv_proj", "o_proj", "mla_proj", "attention", "attention_sliding", "indexer",
-          "linear_proj", "linear_state");
+          "qkv_proj",
+          "o_proj",
+          "mla_proj",
+          "attention",
+          "attention_sliding",
+          "indexer",
+          "linear_proj",
+          "linear_state");
 
   /** The model. */
   public abstract Model model();
@@ -115,7 +121,10 @@ public abstract class RooflineModel {
     return 1;
   }
 
-  /** Attention data-parallel groups per stage: each holds the attention weights and 1/dp of the batch. */
+  /**
+   * Attention data-parallel groups per stage: each holds the attention weights and 1/dp of the
+   * batch.
+   */
   @Value.Default
   public int attentionDataParallel() {
     return 1;
@@ -230,7 +239,8 @@ public abstract class RooflineModel {
   /** Memory tiers from the fastest down, with their tier names in the compute target. */
   private List<MemoryTier> tiersFastestFirst() {
     List<MemoryTier> tiers = new ArrayList<>(chip().memory());
-    tiers.sort(Comparator.comparingDouble((MemoryTier t) -> t.bandwidth().bytesPerSecond()).reversed());
+    tiers.sort(
+        Comparator.comparingDouble((MemoryTier t) -> t.bandwidth().bytesPerSecond()).reversed());
     return tiers;
   }
 
@@ -258,7 +268,11 @@ public abstract class RooflineModel {
     } else {
       single.put(DataKind.KV_WRITE, single.get(DataKind.KV_READ));
     }
-    return ImmutableComputeTarget.builder().from(base).placement(single).splitPlacement(split).build();
+    return ImmutableComputeTarget.builder()
+        .from(base)
+        .placement(single)
+        .splitPlacement(split)
+        .build();
   }
 
   private static void place(
@@ -315,14 +329,16 @@ public abstract class RooflineModel {
     int pp = pipelineParallel();
     int micro = Math.min(pp, batch);
     double mb = (double) batch / micro;
-    List<Phase> phases = model().decodeStep(mb, context, precisions(), routing(), tokensPerSequence);
+    List<Phase> phases =
+        model().decodeStep(mb, context, precisions(), routing(), tokensPerSequence);
     ComputeTarget t = forTokens(placed(batch, context), mb * tokensPerSequence);
     ImmutableStepResult.Builder b =
         ImmutableStepResult.builder()
             .stages(pp)
             .passes(pp)
             .microBatches(micro)
-            .overheadSeconds(Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)));
+            .overheadSeconds(
+                Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)));
     for (Phase p : phases) {
       b.addPhases(Roofline.phase(p.name(), perChip(p.operations()), t));
     }
@@ -353,23 +369,26 @@ public abstract class RooflineModel {
     double mb = prompts / micro;
     Phase prefill = model().prefill(mb, promptTokens, precisions(), routing());
     int context = promptTokens;
-    ComputeTarget t = forTokens(placed((int) Math.max(1, Math.ceil(prompts)), context), mb * promptTokens);
-    List<OperationResult> ops = new ArrayList<>(Roofline.phase("prefill", perChip(prefill.operations()), t).operations());
+    ComputeTarget t =
+        forTokens(placed((int) Math.max(1, Math.ceil(prompts)), context), mb * promptTokens);
+    List<OperationResult> ops =
+        new ArrayList<>(Roofline.phase("prefill", perChip(prefill.operations()), t).operations());
     communication("prefill", mb * promptTokens).ifPresent(c -> ops.addAll(c.operations()));
     return ImmutableStepResult.builder()
         .addPhases(ImmutablePhaseResult.builder().name("prefill").operations(ops).build())
         .stages(pp)
         .microBatches(micro)
         .passes(micro + pp - 1)
-        .overheadSeconds(Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)))
+        .overheadSeconds(
+            Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)))
         .p2pSeconds(handOff(mb * promptTokens))
         .build();
   }
 
   /**
-   * One chip's share of each operation: FLOPs and activations over tp·dp·pp; attention-side
-   * weights over tp·pp (each dp group holds a copy), other weights over tp·dp·pp; KV over
-   * dp·min(tp, the op's KV shards)·pp.
+   * One chip's share of each operation: FLOPs and activations over tp·dp·pp; attention-side weights
+   * over tp·pp (each dp group holds a copy), other weights over tp·dp·pp; KV over dp·min(tp, the
+   * op's KV shards)·pp.
    */
   List<Operation> perChip(List<Operation> ops) {
     int tp = tensorParallel();
@@ -398,7 +417,10 @@ public abstract class RooflineModel {
         }
         bytes.put(e.getKey(), e.getValue().dividedBy(divisor));
       }
-      out.add(ImmutableOperation.copyOf(op).withFlops(op.flops().dividedBy(all)).withBytes(bytes.build()));
+      out.add(
+          ImmutableOperation.copyOf(op)
+              .withFlops(op.flops().dividedBy(all))
+              .withBytes(bytes.build()));
     }
     return out;
   }
@@ -435,11 +457,18 @@ public abstract class RooflineModel {
     ImmutablePhaseResult.Builder phase = ImmutablePhaseResult.builder().name(name);
     if (tp > 1 && mixers > 0) {
       // after each attention block: all-reduce over the tp chips of a dp group of its tokens
-      phase.addOperation(allReduce("tp_allreduce", mixers / (double) pp, tokens / attentionDataParallel() * hidden, tp, a));
+      phase.addOperation(
+          allReduce(
+              "tp_allreduce",
+              mixers / (double) pp,
+              tokens / attentionDataParallel() * hidden,
+              tp,
+              a));
     }
     if (denseFfns > 0) {
       // after each FFN: all-reduce (all-gather + reduce-scatter when dp > 1) over the stage
-      phase.addOperation(allReduce("ffn_allreduce", denseFfns / (double) pp, tokens * hidden, stage, a));
+      phase.addOperation(
+          allReduce("ffn_allreduce", denseFfns / (double) pp, tokens * hidden, stage, a));
     }
     if (moeFfns > 0) {
       // MoE with ep > 1: each chip dispatches its 1/stage of the tokens to k experts and gets them
@@ -466,7 +495,8 @@ public abstract class RooflineModel {
    * 2·(n−1)/n of the message; a tree pays 2·⌈log2 n⌉ latency hops; reductions add one FLOP per
    * received element.
    */
-  private OperationResult allReduce(String name, double count, double elements, int group, Precision a) {
+  private OperationResult allReduce(
+      String name, double count, double elements, int group, Precision a) {
     double sent = count * elements * 2.0 * (group - 1) / group;
     int hops = 2 * (32 - Integer.numberOfLeadingZeros(group - 1));
     Operation op =
@@ -490,7 +520,8 @@ public abstract class RooflineModel {
             .name("pp_send")
             .precision(precisions().activations())
             .flops(Flops.ZERO)
-            .networkBytes(precisions().activations().bytes(tokens * model().hiddenSize() / stageChips()))
+            .networkBytes(
+                precisions().activations().bytes(tokens * model().hiddenSize() / stageChips()))
             .networkSteps(1)
             .build();
     return Roofline.evaluate(op, withLink(baseTarget(), replicaChips())).seconds();
@@ -515,10 +546,14 @@ public abstract class RooflineModel {
     int pp = pipelineParallel();
     double weights = 0;
     for (Map.Entry<TensorClass, Double> e : m.parametersByClass().entrySet()) {
-      double divisor = e.getKey() == TensorClass.ATTENTION ? (double) tp * pp : (double) tp * dp * pp;
+      double divisor =
+          e.getKey() == TensorClass.ATTENTION ? (double) tp * pp : (double) tp * dp * pp;
       weights += e.getValue() * precisions().weights(e.getKey()).bytesPerElement() / divisor;
     }
-    Bytes kv = m.cacheBytesPerSequence(context, precisions().kvCache(), tp).times(batch).dividedBy((double) dp * pp);
+    Bytes kv =
+        m.cacheBytesPerSequence(context, precisions().kvCache(), tp)
+            .times(batch)
+            .dividedBy((double) dp * pp);
     double chunk = runsPrefill() ? Math.min((double) batch * context, PREFILL_CHUNK_TOKENS) : batch;
     Bytes workspace =
         precisions()
@@ -618,7 +653,17 @@ public abstract class RooflineModel {
     if (attentionDataParallel() > 1) {
       par.append(", attention dp ").append(attentionDataParallel());
     }
-    return model().id() + " on " + chips() + "× " + chip().id() + " (" + par + ", " + precisions()
-        + ", " + efficiency() + ")";
+    return model().id()
+        + " on "
+        + chips()
+        + "× "
+        + chip().id()
+        + " ("
+        + par
+        + ", "
+        + precisions()
+        + ", "
+        + efficiency()
+        + ")";
   }
 }

@@ -23,11 +23,13 @@ public final class Sizing {
    * The lower bound on chips: every byte the model needs (weights, KV of {@code batch} sequences at
    * {@code context}) over one chip's total capacity, rounded up.
    */
-  public static int minimumChips(Model model, Chip chip, Precisions precisions, int batch, int context) {
+  public static int minimumChips(
+      Model model, Chip chip, Precisions precisions, int batch, int context) {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
     checkArgument(context > 0, "context must be positive: %s", context);
-    double need = model.weightBytes(precisions).bytes()
-        + model.cacheBytesPerSequence(context, precisions.kvCache(), 1).bytes() * batch;
+    double need =
+        model.weightBytes(precisions).bytes()
+            + model.cacheBytesPerSequence(context, precisions.kvCache(), 1).bytes() * batch;
     double capacity = chip.memory().stream().mapToDouble(t -> t.capacity().bytes()).sum();
     return (int) Math.ceil(need / capacity);
   }
@@ -37,7 +39,8 @@ public final class Sizing {
    * {@code batch} sequences at {@code context}; empty when no layout up to one layer per stage
    * fits.
    */
-  public static Optional<RooflineModel> fewestChips(RooflineModel template, int batch, int context) {
+  public static Optional<RooflineModel> fewestChips(
+      RooflineModel template, int batch, int context) {
     Model m = template.model();
     int domain = template.chip().scaleUp().map(u -> u.domainSize()).orElse(1);
     RooflineModel best = null;
@@ -53,7 +56,8 @@ public final class Sizing {
         return Optional.of(smaller(best, flat));
       }
       // pipeline stages of tp chips: at least the bytes over the group's capacity
-      int lower = Math.max(2, minimumChips(m, template.chip(), template.precisions(), batch, context) / tp);
+      int lower =
+          Math.max(2, minimumChips(m, template.chip(), template.precisions(), batch, context) / tp);
       for (int pp = lower; pp <= m.layerCount(); pp++) {
         if (template.chip().scaleUp().isEmpty() && template.chip().scaleOut().isEmpty()) {
           break;
@@ -82,7 +86,9 @@ public final class Sizing {
     RooflineModel best = null;
     int bestBatch = -1;
     for (int tp = Integer.highestOneBit(Math.min(chips, Math.max(1, domain))); tp >= 1; tp /= 2) {
-      if (chips % tp == 0 && m.tensorParallelProblem(tp).isEmpty() && chips / tp <= m.layerCount()) {
+      if (chips % tp == 0
+          && m.tensorParallelProblem(tp).isEmpty()
+          && chips / tp <= m.layerCount()) {
         RooflineModel candidate = layout(template, tp, chips / tp);
         int batch = candidate.maxBatch(context);
         if (batch > bestBatch) {

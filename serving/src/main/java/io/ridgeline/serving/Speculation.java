@@ -9,9 +9,9 @@ import java.util.Optional;
 import org.immutables.value.Value;
 
 /**
- * Speculative decoding: a draft (a smaller catalog model, or the target's own multi-token-prediction
- * heads) proposes {@link #length() γ} tokens; the target verifies them in one pass of γ + 1 tokens
- * per sequence and keeps each with probability {@link #acceptance() α}.
+ * Speculative decoding: a draft (a smaller catalog model, or the target's own
+ * multi-token-prediction heads) proposes {@link #length() γ} tokens; the target verifies them in
+ * one pass of γ + 1 tokens per sequence and keeps each with probability {@link #acceptance() α}.
  *
  * <p>Expected tokens per verify step (Leviathan et al., 2023): {@code (1 − α^(γ+1)) / (1 − α)}; for
  * α = 0.8, γ = 3: (1 − 0.8⁴) / 0.2 = 2.952.
@@ -30,7 +30,11 @@ public abstract class Speculation {
 
   /** A draft model proposing γ tokens accepted with probability α. */
   public static Speculation withDraft(Model draft, int length, double acceptance) {
-    return ImmutableSpeculation.builder().draft(draft).length(length).acceptance(acceptance).build();
+    return ImmutableSpeculation.builder()
+        .draft(draft)
+        .length(length)
+        .acceptance(acceptance)
+        .build();
   }
 
   /** The target's MTP heads proposing γ tokens accepted with probability α. */

@@ -13,8 +13,8 @@ import org.immutables.value.Value;
  * step's time.
  *
  * <p>Without pipeline parallelism the step's time is the sum of its phases. With {@link #stages()}
- * stages it is {@link #passes()} × (phase sum + {@link #p2pSeconds()}): a decode token crosses every
- * stage ({@code passes = stages}); a prefill of m micro-batches fills and drains the pipeline
+ * stages it is {@link #passes()} × (phase sum + {@link #p2pSeconds()}): a decode token crosses
+ * every stage ({@code passes = stages}); a prefill of m micro-batches fills and drains the pipeline
  * ({@code passes = m + stages − 1}).
  */
 @Value.Immutable
@@ -47,7 +47,10 @@ public abstract class StepResult {
     return Seconds.ZERO;
   }
 
-  /** Fixed cost of one pass through a stage: scheduling and kernel launches (see {@link Efficiency}). */
+  /**
+   * Fixed cost of one pass through a stage: scheduling and kernel launches (see {@link
+   * Efficiency}).
+   */
   @Value.Default
   public Seconds overheadSeconds() {
     return Seconds.ZERO;
@@ -82,15 +85,23 @@ public abstract class StepResult {
         .orElseThrow(
             () ->
                 new NoSuchElementException(
-                    "no phase '" + name + "' in " + phases().stream().map(PhaseResult::name).toList()));
+                    "no phase '"
+                        + name
+                        + "' in "
+                        + phases().stream().map(PhaseResult::name).toList()));
   }
 
   @Override
   public String toString() {
     StringBuilder b = new StringBuilder("step " + seconds() + ":");
     if (stages() > 1) {
-      b.append(" ").append(passes()).append(" passes of ").append(stageSeconds()).append(" + ")
-          .append(p2pSeconds()).append(" hand-off");
+      b.append(" ")
+          .append(passes())
+          .append(" passes of ")
+          .append(stageSeconds())
+          .append(" + ")
+          .append(p2pSeconds())
+          .append(" hand-off");
     }
     for (PhaseResult p : phases()) {
       b.append("\n  ").append(p);

@@ -111,9 +111,14 @@ final class DeploymentTest {
   void frontierBuild_poolTooSmallForModel_throwsDoesNotFit() {
     // 141.1e9 B of bf16 weights on one 80e9 B H100
     RooflineModel one = RooflineModel.of(LLAMA70, H100);
-    for (Deployment.Strategy s : new Deployment.Strategy[] {Deployment.Strategy.STATIC, Deployment.Strategy.COLOCATED}) {
+    for (Deployment.Strategy s :
+        new Deployment.Strategy[] {Deployment.Strategy.STATIC, Deployment.Strategy.COLOCATED}) {
       assertThatThrownBy(
-              () -> ParetoFrontier.builder(Deployment.of(s, one)).inputTokens(1024).outputTokens(1024).build())
+              () ->
+                  ParetoFrontier.builder(Deployment.of(s, one))
+                      .inputTokens(1024)
+                      .outputTokens(1024)
+                      .build())
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("llama-3.1-70b does not fit on 1× h100-sxm")
           .hasMessageContaining("142.157 GB per chip, capacity 80 GB");
@@ -222,7 +227,8 @@ final class DeploymentTest {
     FrontierPoint p = afd.point(8, 1024, 1024);
     assertThat(p.strategy()).isEqualTo("afd");
     assertThat(p.chipsTotal()).isEqualTo(3.0);
-    assertThat(p.tokensPerSecondPerChip()).isCloseTo(8 / p.tpot().seconds() / 3, withPercentage(1e-9));
+    assertThat(p.tokensPerSecondPerChip())
+        .isCloseTo(8 / p.tpot().seconds() / 3, withPercentage(1e-9));
   }
 
   @Test
@@ -235,7 +241,8 @@ final class DeploymentTest {
     assertThat(two.tpot().seconds()).isGreaterThanOrEqualTo(one.tpot().seconds());
     assertThat(two.tokensPerSecondPerChip()).isGreaterThan(one.tokensPerSecondPerChip());
     // batch 4 and 8 run micro-batches of 2 and 4: steps no shorter than at batch 2
-    assertThat(afd.point(4, 1024, 1024).tpot().seconds()).isGreaterThanOrEqualTo(two.tpot().seconds());
+    assertThat(afd.point(4, 1024, 1024).tpot().seconds())
+        .isGreaterThanOrEqualTo(two.tpot().seconds());
     assertThat(afd.point(8, 1024, 1024).tpot().seconds())
         .isGreaterThanOrEqualTo(afd.point(4, 1024, 1024).tpot().seconds());
   }
@@ -287,7 +294,8 @@ final class DeploymentTest {
     Chip mi300x = Chips.byId("mi300x");
     assertThat(mi300x.pricePerHour()).isEmpty();
     FrontierPoint p =
-        Deployment.of(Deployment.Strategy.STATIC, RooflineModel.of(LLAMA8, mi300x)).point(1, 128, 128);
+        Deployment.of(Deployment.Strategy.STATIC, RooflineModel.of(LLAMA8, mi300x))
+            .point(1, 128, 128);
     assertThat(p.dollarsPerMillionTokens()).isEmpty();
     assertThat(p.tokensPerJoule()).contains(p.tokensPerSecondPerChip() / 750);
   }

@@ -15,7 +15,8 @@ final class EfficiencyTest {
 
   @Test
   void computeAt_smallM_saturates() {
-    Efficiency e = Efficiency.builder().compute(0.8).memory(1).network(1).gemmHalfTokens(64).build();
+    Efficiency e =
+        Efficiency.builder().compute(0.8).memory(1).network(1).gemmHalfTokens(64).build();
     // 0.8 × 64 / (64 + 64) = 0.4 at M = 64; 0.8 × 6400 / 6464 ≈ 0.792 at M = 6400
     assertThat(e.computeAt(64)).isEqualTo(0.4);
     assertThat(e.computeAt(6400)).isCloseTo(0.792, withPercentage(0.1));
@@ -39,7 +40,8 @@ final class EfficiencyTest {
 
   @Test
   void smallMPenalty_slowsComputeBoundPrefillNotMemoryBoundDecode() {
-    Efficiency e = Efficiency.builder().compute(1).memory(1).network(1).gemmHalfTokens(2048).build();
+    Efficiency e =
+        Efficiency.builder().compute(1).memory(1).network(1).gemmHalfTokens(2048).build();
     RooflineModel rm = RooflineModel.builder().from(IDEAL).efficiency(e).build();
     // prefill of 2048 tokens: compute at 2048 / (2048 + 2048) = 50% → about twice as long
     assertThat(rm.prefill(1, 2048).seconds().seconds() / IDEAL.prefill(1, 2048).seconds().seconds())
@@ -47,7 +49,8 @@ final class EfficiencyTest {
     // with a tile-sized half point (64 tokens, the M of a tensor-core tile) a batch-1 decode GEMV
     // still gets 989.4 / 65 ≈ 15 TFLOP/s, above the 3.35 TFLOP/s its 1 FLOP/B × 3.35 TB/s needs:
     // it stays memory-bound and its time does not change
-    Efficiency tile = Efficiency.builder().compute(1).memory(1).network(1).gemmHalfTokens(64).build();
+    Efficiency tile =
+        Efficiency.builder().compute(1).memory(1).network(1).gemmHalfTokens(64).build();
     RooflineModel tiled = RooflineModel.builder().from(IDEAL).efficiency(tile).build();
     assertThat(tiled.decode(1, 1024).phase("decode_ffn").seconds())
         .isEqualTo(IDEAL.decode(1, 1024).phase("decode_ffn").seconds());
@@ -57,8 +60,10 @@ final class EfficiencyTest {
 
   @Test
   void badValues_named() {
-    assertThatThrownBy(() -> Efficiency.builder().compute(1).memory(1).network(1).gemmHalfTokens(-1).build())
+    assertThatThrownBy(
+            () -> Efficiency.builder().compute(1).memory(1).network(1).gemmHalfTokens(-1).build())
         .hasMessageContaining("gemm half tokens must be finite and >= 0: -1.0");
-    assertThatThrownBy(() -> Efficiency.of(0, 1, 1)).hasMessageContaining("compute efficiency must be in (0, 1]: 0.0");
+    assertThatThrownBy(() -> Efficiency.of(0, 1, 1))
+        .hasMessageContaining("compute efficiency must be in (0, 1]: 0.0");
   }
 }

@@ -6,8 +6,8 @@ import static org.assertj.core.data.Percentage.withPercentage;
 
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.OperationResult;
-import io.ridgeline.core.Precision;
 import io.ridgeline.core.PhaseResult;
+import io.ridgeline.core.Precision;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.hardware.MemoryTier;
@@ -71,7 +71,8 @@ final class ParallelismTest {
     assertThat(step.passes()).isEqualTo(4);
     assertThat(step.seconds().seconds())
         .isCloseTo(
-            4 * (step.stageSeconds().seconds() + step.p2pSeconds().seconds()), withPercentage(1e-9));
+            4 * (step.stageSeconds().seconds() + step.p2pSeconds().seconds()),
+            withPercentage(1e-9));
     assertThat(step.stageSeconds().seconds()).isCloseTo(1.13e-3, withPercentage(1));
     // the bubble: at batch 1 four stages are no faster than one chip holding every layer
     double oneChip = RooflineModel.of(LLAMA8, H100).decode(1, 1024).seconds().seconds();
@@ -117,7 +118,8 @@ final class ParallelismTest {
     // 8 tokens over 8 chips = 1 token per chip, sent to k = 8 experts of hidden 7168, 7/8 of the
     // copies leave the chip: 1 × 8 × 7168 × 7/8 = 50,176 elements; dispatch and combine over 58
     // MoE layers: × 2 × 58 = 5,820,416 elements × 2 B (bf16) = 11,640,832 B; 2 × 58 = 116 steps
-    assertThat(a2a.operation().networkBytes().bytes()).isCloseTo(11_640_832.0, withPercentage(1e-6));
+    assertThat(a2a.operation().networkBytes().bytes())
+        .isCloseTo(11_640_832.0, withPercentage(1e-6));
     assertThat(a2a.operation().networkSteps()).isEqualTo(116);
     // only the 3 dense FFN layers still all-reduce: 3 × 2·⌈log2 8⌉ = 18 hops
     assertThat(op(comm, "ffn_allreduce").operation().networkSteps()).isEqualTo(18);
@@ -204,7 +206,9 @@ final class ParallelismTest {
         Chip.builder()
             .from(GB200)
             .id("gb200-all-hbm")
-            .memory(List.of(MemoryTier.builder().from(hbm).capacity(Bytes.ofGigabytes(700)).build(), lpddr))
+            .memory(
+                List.of(
+                    MemoryTier.builder().from(hbm).capacity(Bytes.ofGigabytes(700)).build(), lpddr))
             .build();
     RooflineModel onBigHbm = RooflineModel.builder().from(onGb200).chip(bigHbm).build();
 
@@ -233,11 +237,21 @@ final class ParallelismTest {
             .id("gb200-all-hbm")
             .memory(
                 List.of(
-                    MemoryTier.builder().from(GB200.memory().get(0)).capacity(Bytes.ofGigabytes(700)).build(),
+                    MemoryTier.builder()
+                        .from(GB200.memory().get(0))
+                        .capacity(Bytes.ofGigabytes(700))
+                        .build(),
                     GB200.memory().get(1)))
             .build();
     double gb200 = onGb200.decode(1, 1024).seconds().seconds();
-    double big = RooflineModel.builder().from(onGb200).chip(bigHbm).build().decode(1, 1024).seconds().seconds();
+    double big =
+        RooflineModel.builder()
+            .from(onGb200)
+            .chip(bigHbm)
+            .build()
+            .decode(1, 1024)
+            .seconds()
+            .seconds();
     assertThat(gb200).isCloseTo(big, withPercentage(1e-6));
   }
 }

@@ -107,8 +107,7 @@ final class RooflineModelTest {
                     .tensorParallel(4)
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(
-            "chip count (6) must be a multiple of tp × dp × pp = 4 × 1 × 1");
+        .hasMessageContaining("chip count (6) must be a multiple of tp × dp × pp = 4 × 1 × 1");
     assertThatThrownBy(
             () -> RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), 3))
         .hasMessageContaining("tensor parallel degree (3) must divide the 32 attention heads");

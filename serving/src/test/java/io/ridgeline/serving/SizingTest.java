@@ -82,7 +82,12 @@ final class SizingTest {
         RooflineModel.builder().model(LLAMA70).chip(GROQ).precisions(FP8_WEIGHTS).build();
     // 4 × 76 = 304 chips: 70.55e9 / 304 = 232.1e6 B > 230e6 B
     RooflineModel fewer =
-        RooflineModel.builder().from(template).tensorParallel(4).pipelineParallel(76).chips(304).build();
+        RooflineModel.builder()
+            .from(template)
+            .tensorParallel(4)
+            .pipelineParallel(76)
+            .chips(304)
+            .build();
     assertThat(fewer.memory(1, 1).fits()).isFalse();
   }
 

@@ -39,11 +39,11 @@ final class SystemPropertiesTest {
    * <p>The domain bound is not a convenience: past it the tensor-parallel all-reduces leave NVLink
    * for the scale-out network (H100 and B200: 50 GB/s and 5 µs per hop instead of 1 µs), and at
    * small batch the extra latency outweighs the halved weight reads. Llama-3.1-8B on H100 decodes
-   * at ≈ 0.95 ms per step at tp 8 and ≈ 2.86 ms at tp 16 (see {@link ParallelismTest}). A sweep
-   * of the catalog (batch 1–64, context 1–32k) found most doublings past the domain losing
-   * throughput on H100 and B200, by up to 6×; MI300X, which has no scale-out link in the catalog,
-   * keeps its xGMI figures at 16 chips and loses from 16 to 32. Within the domain every doubling
-   * gained at least 11%.
+   * at ≈ 0.95 ms per step at tp 8 and ≈ 2.86 ms at tp 16 (see {@link ParallelismTest}). A sweep of
+   * the catalog (batch 1–64, context 1–32k) found most doublings past the domain losing throughput
+   * on H100 and B200, by up to 6×; MI300X, which has no scale-out link in the catalog, keeps its
+   * xGMI figures at 16 chips and loses from 16 to 32. Within the domain every doubling gained at
+   * least 11%.
    */
   private static final List<TpCase> TP_CASES = tpCases();
 
@@ -98,7 +98,8 @@ final class SystemPropertiesTest {
   @Test
   void decode_doublingTensorParallelWithinScaleUpDomain_neverLowersReplicaThroughput() {
     qt().withFixedSeed(SEED)
-        .forAll(arbitrary().pick(TP_CASES), integers().between(1, 64), integers().between(1, 32_768))
+        .forAll(
+            arbitrary().pick(TP_CASES), integers().between(1, 64), integers().between(1, 32_768))
         .checkAssert(
             (c, batch, context) -> {
               RooflineModel narrow = RooflineModel.of(c.model(), c.chip(), c.tp());
@@ -109,7 +110,8 @@ final class SystemPropertiesTest {
               // tokens per second of one replica: batch / step seconds
               double atTp = batch / narrow.decode(batch, context).seconds().seconds();
               double atTwiceTp = batch / wide.decode(batch, context).seconds().seconds();
-              assertThat(atTwiceTp).as("%s, batch %s, context %s", c, batch, context)
+              assertThat(atTwiceTp)
+                  .as("%s, batch %s, context %s", c, batch, context)
                   .isGreaterThanOrEqualTo(atTp);
             });
   }
@@ -129,7 +131,11 @@ final class SystemPropertiesTest {
               List<FrontierPoint> ownFrontiers = new ArrayList<>();
               for (Deployment d : strategies(m)) {
                 ParetoFrontier f =
-                    ParetoFrontier.builder(d).inputTokens(isl).outputTokens(osl).maxBatch(cap).build();
+                    ParetoFrontier.builder(d)
+                        .inputTokens(isl)
+                        .outputTokens(osl)
+                        .maxBatch(cap)
+                        .build();
                 allPoints.addAll(f.points());
                 ownFrontiers.addAll(f.frontier());
               }
@@ -150,7 +156,8 @@ final class SystemPropertiesTest {
   }
 
   @Test
-  void dollarsPerMillionTokens_anyStrategyAndPrice_isPriceOverThroughput_nonIncreasingAlongFrontier() {
+  void
+      dollarsPerMillionTokens_anyStrategyAndPrice_isPriceOverThroughput_nonIncreasingAlongFrontier() {
     qt().withFixedSeed(SEED)
         .withExamples(16)
         .forAll(
@@ -160,7 +167,8 @@ final class SystemPropertiesTest {
             integers().between(16, 2048))
         .checkAssert(
             (base, price, isl, osl) -> {
-              Deployment d = Deployment.builder().from(base).price(DollarsPerHour.of(price)).build();
+              Deployment d =
+                  Deployment.builder().from(base).price(DollarsPerHour.of(price)).build();
               ParetoFrontier f =
                   ParetoFrontier.builder(d).inputTokens(isl).outputTokens(osl).maxBatch(64).build();
               for (FrontierPoint p : f.points()) {

@@ -22,11 +22,13 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code ridgeline frontier}: interactivity against throughput across batch sizes and strategies. */
+/**
+ * {@code ridgeline frontier}: interactivity against throughput across batch sizes and strategies.
+ */
 @Command(
     name = "frontier",
     mixinStandardHelpOptions = true,
@@ -41,10 +43,16 @@ final class FrontierCommand implements Callable<Integer> {
 
   @Mixin SystemOptions system;
 
-  @Option(names = "--isl", defaultValue = "1024", description = "Input (prompt) tokens per request (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--isl",
+      defaultValue = "1024",
+      description = "Input (prompt) tokens per request (default: ${DEFAULT-VALUE}).")
   int isl;
 
-  @Option(names = "--osl", defaultValue = "1024", description = "Output tokens per request (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--osl",
+      defaultValue = "1024",
+      description = "Output tokens per request (default: ${DEFAULT-VALUE}).")
   int osl;
 
   @Option(names = "--max-batch", description = "Largest batch to sweep.")
@@ -60,43 +68,66 @@ final class FrontierCommand implements Callable<Integer> {
   @Option(names = "--prefill-chip", description = "PD: prefill pool chip (default: --chip).")
   String prefillChip;
 
-  @Option(names = "--prefill-count", description = "PD: chips per prefill replica (default: sized to hold the model).")
+  @Option(
+      names = "--prefill-count",
+      description = "PD: chips per prefill replica (default: sized to hold the model).")
   Integer prefillCount;
 
   @Option(names = "--decode-chip", description = "PD: decode pool chip (default: --chip).")
   String decodeChip;
 
-  @Option(names = "--decode-count", description = "PD: chips per decode replica (default: --count).")
+  @Option(
+      names = "--decode-count",
+      description = "PD: chips per decode replica (default: --count).")
   Integer decodeCount;
 
   @Option(names = "--attention-chip", description = "AFD: attention pool chip (default: --chip).")
   String attentionChip;
 
-  @Option(names = "--attention-count", description = "AFD: attention pool chips (default: --count, or 1).")
+  @Option(
+      names = "--attention-count",
+      description = "AFD: attention pool chips (default: --count, or 1).")
   Integer attentionCount;
 
   @Option(names = "--ffn-chip", description = "AFD: FFN pool chip (default: --chip).")
   String ffnChip;
 
-  @Option(names = "--ffn-count", description = "AFD: FFN pool chips (default: --count, or sized to hold the FFN weights).")
+  @Option(
+      names = "--ffn-count",
+      description = "AFD: FFN pool chips (default: --count, or sized to hold the FFN weights).")
   Integer ffnCount;
 
-  @Option(names = "--afd-microbatches", defaultValue = "2", description = "AFD: micro-batches in ping-pong (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--afd-microbatches",
+      defaultValue = "2",
+      description = "AFD: micro-batches in ping-pong (default: ${DEFAULT-VALUE}).")
   int afdMicroBatches;
 
-  @Option(names = "--pool-link-gbps", description = "PD/AFD: link between pools per chip, GB/s per direction (default: the chips' own).")
+  @Option(
+      names = "--pool-link-gbps",
+      description =
+          "PD/AFD: link between pools per chip, GB/s per direction (default: the chips' own).")
   Double poolLinkGbps;
 
   @Option(names = "--spec-draft", description = "Speculative decoding: a draft model id, or mtp.")
   String specDraft;
 
-  @Option(names = "--spec-length", defaultValue = "3", description = "Speculative decoding: draft tokens γ (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--spec-length",
+      defaultValue = "3",
+      description = "Speculative decoding: draft tokens γ (default: ${DEFAULT-VALUE}).")
   int specLength;
 
-  @Option(names = "--spec-acceptance", defaultValue = "0.8", description = "Speculative decoding: acceptance α in [0, 1) (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--spec-acceptance",
+      defaultValue = "0.8",
+      description = "Speculative decoding: acceptance α in [0, 1) (default: ${DEFAULT-VALUE}).")
   double specAcceptance;
 
-  @Option(names = "--price", description = "Price per chip-hour in dollars, for every chip (default: the catalog's, where known).")
+  @Option(
+      names = "--price",
+      description =
+          "Price per chip-hour in dollars, for every chip (default: the catalog's, where known).")
   Double price;
 
   @Option(names = "--csv", description = "Print CSV.")
@@ -126,10 +157,12 @@ final class FrontierCommand implements Callable<Integer> {
       String[] parts = token.trim().split(":");
       Deployment.Strategy s = Deployment.Strategy.of(parts[0]);
       if (parts.length > 1 && s != Deployment.Strategy.PD) {
-        throw new IllegalArgumentException("--strategy " + token + ": only pd takes a decode chip (pd:CHIP[:COUNT])");
+        throw new IllegalArgumentException(
+            "--strategy " + token + ": only pd takes a decode chip (pd:CHIP[:COUNT])");
       }
       String dChip = parts.length > 1 ? parts[1] : decodeChip;
-      Integer dCount = parts.length > 2 ? count(token, parts[2]) : parts.length > 1 ? null : decodeCount;
+      Integer dCount =
+          parts.length > 2 ? count(token, parts[2]) : parts.length > 1 ? null : decodeCount;
       deployments.add(deployment(s, m, dChip, dCount));
       labels.add(parts.length > 1 ? "pd, " + parts[1] + " decode" : s.id());
     }
@@ -182,7 +215,8 @@ final class FrontierCommand implements Callable<Integer> {
       }
       out.println(Json.write(o));
     } else if (csv) {
-      out.println("strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto");
+      out.println(
+          "strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto");
       for (FrontierPoint p : union.points()) {
         out.printf(
             Locale.ROOT,
@@ -201,8 +235,24 @@ final class FrontierCommand implements Callable<Integer> {
       }
     } else {
       deployments.forEach(out::println);
-      out.printf(Locale.ROOT, "ISL %d, OSL %d; * = Pareto-optimal%s%n", isl, osl, deployments.size() > 1 ? " across strategies" : "");
-      out.printf(Locale.ROOT, "%-9s %6s %12s %12s %11s %11s %7s %9s %6s%n", "strategy", "batch", "TTFT", "TPOT", "tok/s/user", "tok/s/chip", "chips", "$/Mtok", "");
+      out.printf(
+          Locale.ROOT,
+          "ISL %d, OSL %d; * = Pareto-optimal%s%n",
+          isl,
+          osl,
+          deployments.size() > 1 ? " across strategies" : "");
+      out.printf(
+          Locale.ROOT,
+          "%-9s %6s %12s %12s %11s %11s %7s %9s %6s%n",
+          "strategy",
+          "batch",
+          "TTFT",
+          "TPOT",
+          "tok/s/user",
+          "tok/s/chip",
+          "chips",
+          "$/Mtok",
+          "");
       for (FrontierPoint p : union.points()) {
         out.printf(
             Locale.ROOT,
@@ -227,10 +277,21 @@ final class FrontierCommand implements Callable<Integer> {
     }
     Path target = plot;
     if (target == null && !system.json && !csv) {
-      target = Path.of(String.format(Locale.ROOT, "frontier-%s-%sx%d.png", m.id(), first.chip().id(), first.chips()));
+      target =
+          Path.of(
+              String.format(
+                  Locale.ROOT, "frontier-%s-%sx%d.png", m.id(), first.chip().id(), first.chips()));
     }
     if (target != null) {
-      String title = String.format(Locale.ROOT, "%s, ISL %d / OSL %d", deployments.size() == 1 ? deployments.get(0).toString() : m.id() + " (" + first.chip().id() + ")", isl, osl);
+      String title =
+          String.format(
+              Locale.ROOT,
+              "%s, ISL %d / OSL %d",
+              deployments.size() == 1
+                  ? deployments.get(0).toString()
+                  : m.id() + " (" + first.chip().id() + ")",
+              isl,
+              osl);
       Charts.save(Charts.frontier(frontiers, labels, title), target);
       (system.json || csv ? spec.commandLine().getErr() : out).println("wrote " + target);
     }
@@ -248,9 +309,11 @@ final class FrontierCommand implements Callable<Integer> {
     }
   }
 
-  private Deployment deployment(Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount) {
+  private Deployment deployment(
+      Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount) {
     int context = isl + osl;
-    ImmutableDeployment.Builder b = Deployment.builder().strategy(s).afdMicroBatches(afdMicroBatches);
+    ImmutableDeployment.Builder b =
+        Deployment.builder().strategy(s).afdMicroBatches(afdMicroBatches);
     if (price != null) {
       b.price(DollarsPerHour.of(price));
     }
@@ -275,13 +338,15 @@ final class FrontierCommand implements Callable<Integer> {
         RooflineModel decode = system.pool(m, decodeC, dCount, dTp, 1, context);
         // sized for decoding only: no prefill chunk in its workspace
         RooflineModel prefill = system.pool(m, prefillC, prefillCount, null, 1, isl);
-        return b.primary(io.ridgeline.serving.ImmutableRooflineModel.copyOf(decode).withRunsPrefill(false))
+        return b.primary(
+                io.ridgeline.serving.ImmutableRooflineModel.copyOf(decode).withRunsPrefill(false))
             .secondary(prefill)
             .build();
       case AFD:
         Chip attC = SystemOptions.resolveChip(attentionChip != null ? attentionChip : system.chip);
         Chip ffnC = SystemOptions.resolveChip(ffnChip != null ? ffnChip : system.chip);
-        Integer attN = attentionCount != null ? attentionCount : attentionChip == null ? system.count : null;
+        Integer attN =
+            attentionCount != null ? attentionCount : attentionChip == null ? system.count : null;
         RooflineModel att = system.pool(m, attC, attN, attN, 1, context);
         int ffnN = ffnCount != null ? ffnCount : att.chips();
         RooflineModel ffn = system.pool(m, ffnC, ffnN, ffnN, 1, context);

@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       PlanCommand.class,
       SweepCommand.class,
       ValidateCommand.class,
+      CalibrateCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class RidgelineCli implements Runnable {

@@ -92,10 +92,16 @@ final class SystemOptions {
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
 
-  @Option(names = "--pp", defaultValue = "1", description = "Pipeline stages per replica (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--pp",
+      defaultValue = "1",
+      description = "Pipeline stages per replica (default: ${DEFAULT-VALUE}).")
   int pp;
 
-  @Option(names = "--ep", defaultValue = "1", description = "Chips of a stage that MoE experts spread over (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--ep",
+      defaultValue = "1",
+      description = "Chips of a stage that MoE experts spread over (default: ${DEFAULT-VALUE}).")
   int ep;
 
   @Option(
@@ -122,7 +128,10 @@ final class SystemOptions {
     return pool(m, resolveChip(chip), count, tp, batch, context);
   }
 
-  /** A pool of {@code chipId} chips serving {@code m} with these options' precisions and parallelism. */
+  /**
+   * A pool of {@code chipId} chips serving {@code m} with these options' precisions and
+   * parallelism.
+   */
   RooflineModel pool(Model m, Chip c, Integer chipCount, Integer tpDegree, int batch, int context) {
     positive("--pp", pp);
     positive("--ep", ep);
@@ -134,7 +143,9 @@ final class SystemOptions {
       positive("--tp", tpDegree);
     }
     int tpValue =
-        tpDegree != null ? tpDegree : chipCount != null ? Math.max(1, chipCount / (pp * attentionDp)) : 1;
+        tpDegree != null
+            ? tpDegree
+            : chipCount != null ? Math.max(1, chipCount / (pp * attentionDp)) : 1;
     io.ridgeline.serving.ImmutableRooflineModel.Builder b =
         RooflineModel.builder()
             .model(m)
@@ -158,7 +169,10 @@ final class SystemOptions {
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(
-                        "--count " + chipCount + " has no tensor × pipeline layout for " + m.id()
+                        "--count "
+                            + chipCount
+                            + " has no tensor × pipeline layout for "
+                            + m.id()
                             + "; give --tp and --pp"));
       }
     }
@@ -168,7 +182,10 @@ final class SystemOptions {
           .orElseThrow(
               () ->
                   new IllegalArgumentException(
-                      m.id() + " does not fit on any layout of " + c.id() + " chips up to one layer per pipeline stage"
+                      m.id()
+                          + " does not fit on any layout of "
+                          + c.id()
+                          + " chips up to one layer per pipeline stage"
                           + (c.scaleUp().isEmpty() && c.scaleOut().isEmpty()
                               ? " (the chip has no interconnect in the catalog, so it cannot be split over chips; give it a scale_up or scale_out link in a chip JSON)"
                               : "")));

@@ -32,9 +32,31 @@ public final class CaseFile {
   /** The header, in order. */
   public static final List<String> COLUMNS =
       List.of(
-          "case_id", "point_id", "model", "chip", "chips", "prefill_chips", "decode_chips", "tp",
-          "pp", "ep", "attention_dp", "weights", "kv_cache", "isl", "osl", "mode", "load",
-          "speculative", "engine", "metric", "measured", "confidence", "source", "url", "notes");
+          "case_id",
+          "point_id",
+          "model",
+          "chip",
+          "chips",
+          "prefill_chips",
+          "decode_chips",
+          "tp",
+          "pp",
+          "ep",
+          "attention_dp",
+          "weights",
+          "kv_cache",
+          "isl",
+          "osl",
+          "mode",
+          "load",
+          "speculative",
+          "engine",
+          "metric",
+          "measured",
+          "confidence",
+          "source",
+          "url",
+          "notes");
 
   /** Classpath location of the shipped case file. */
   public static final String SHIPPED_RESOURCE = "/io/ridgeline/serving/validation/cases.csv";
@@ -49,7 +71,8 @@ public final class CaseFile {
   public static List<ValidationCase> shipped() {
     try (InputStream in = CaseFile.class.getResourceAsStream(SHIPPED_RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException("shipped case file missing from the classpath: " + SHIPPED_RESOURCE);
+        throw new IllegalStateException(
+            "shipped case file missing from the classpath: " + SHIPPED_RESOURCE);
       }
       return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "cases.csv (shipped)");
     } catch (IOException e) {
@@ -67,7 +90,8 @@ public final class CaseFile {
     try {
       text = Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read case file " + path + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "cannot read case file " + path + ": " + e.getMessage(), e);
     }
     return parse(text, path.toString());
   }
@@ -80,20 +104,27 @@ public final class CaseFile {
   public static List<ValidationCase> parse(String text, String name) {
     List<Record> records = records(text, name);
     if (records.isEmpty()) {
-      throw new IllegalArgumentException(name + ": empty case file; expected the header " + String.join(",", COLUMNS));
+      throw new IllegalArgumentException(
+          name + ": empty case file; expected the header " + String.join(",", COLUMNS));
     }
     Record header = records.get(0);
     if (!header.fields().equals(COLUMNS)) {
       throw new IllegalArgumentException(
-          name + " line " + header.line() + ": wrong header; expected " + String.join(",", COLUMNS)
-              + " but found " + String.join(",", header.fields()));
+          name
+              + " line "
+              + header.line()
+              + ": wrong header; expected "
+              + String.join(",", COLUMNS)
+              + " but found "
+              + String.join(",", header.fields()));
     }
     List<ValidationCase> cases = new ArrayList<>();
     Set<String> ids = new HashSet<>();
     for (Record r : records.subList(1, records.size())) {
       ValidationCase c = toCase(r, name);
       if (!ids.add(c.caseId())) {
-        throw new IllegalArgumentException(name + " line " + r.line() + ": duplicate case_id '" + c.caseId() + "'");
+        throw new IllegalArgumentException(
+            name + " line " + r.line() + ": duplicate case_id '" + c.caseId() + "'");
       }
       cases.add(c);
     }
@@ -140,7 +171,12 @@ public final class CaseFile {
         case '"':
           if (field.length() > 0 || wasQuoted) {
             throw new IllegalArgumentException(
-                name + " line " + line + ": field " + (fields.size() + 1) + " has a quote inside an unquoted field");
+                name
+                    + " line "
+                    + line
+                    + ": field "
+                    + (fields.size() + 1)
+                    + " has a quote inside an unquoted field");
           }
           quoted = true;
           wasQuoted = true;
@@ -167,7 +203,12 @@ public final class CaseFile {
         default:
           if (wasQuoted) {
             throw new IllegalArgumentException(
-                name + " line " + line + ": field " + (fields.size() + 1) + " has text after its closing quote");
+                name
+                    + " line "
+                    + line
+                    + ": field "
+                    + (fields.size() + 1)
+                    + " has text after its closing quote");
           }
           field.append(ch);
           any = true;
@@ -187,7 +228,13 @@ public final class CaseFile {
     List<String> f = r.fields();
     if (f.size() != COLUMNS.size()) {
       throw new IllegalArgumentException(
-          name + " line " + r.line() + ": expected " + COLUMNS.size() + " fields, found " + f.size());
+          name
+              + " line "
+              + r.line()
+              + ": expected "
+              + COLUMNS.size()
+              + " fields, found "
+              + f.size());
     }
     Fields x = new Fields(f, name, r.line());
     return new ValidationCase(
@@ -268,7 +315,12 @@ public final class CaseFile {
       String v = text("measured");
       try {
         double d = Double.parseDouble(v);
-        if (Double.isFinite(d) && d > 0 && !v.endsWith("d") && !v.endsWith("f") && !v.endsWith("D") && !v.endsWith("F")) {
+        if (Double.isFinite(d)
+            && d > 0
+            && !v.endsWith("d")
+            && !v.endsWith("f")
+            && !v.endsWith("D")
+            && !v.endsWith("F")) {
           return d;
         }
       } catch (NumberFormatException e) {
@@ -279,7 +331,16 @@ public final class CaseFile {
 
     private IllegalArgumentException error(String column, String expected, String found) {
       return new IllegalArgumentException(
-          name + " line " + line + ": field '" + column + "' must be " + expected + ", found '" + found + "'");
+          name
+              + " line "
+              + line
+              + ": field '"
+              + column
+              + "' must be "
+              + expected
+              + ", found '"
+              + found
+              + "'");
     }
   }
 }

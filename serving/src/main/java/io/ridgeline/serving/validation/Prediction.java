@@ -12,12 +12,16 @@ import java.util.Locale;
  * @param predicted the predicted value, positive and finite
  * @param note how the value was obtained
  */
-public record Prediction(ValidationCase testCase, double predicted, String note) implements Outcome {
+public record Prediction(ValidationCase testCase, double predicted, String note)
+    implements Outcome {
   /**
    * @throws IllegalArgumentException when {@code predicted} is not positive and finite
    */
   public Prediction {
-    checkArgument(Double.isFinite(predicted) && predicted > 0, "predicted value must be positive and finite: %s", predicted);
+    checkArgument(
+        Double.isFinite(predicted) && predicted > 0,
+        "predicted value must be positive and finite: %s",
+        predicted);
   }
 
   /** Predicted over measured; above 1 the model overestimates the metric. */
@@ -32,7 +36,13 @@ public record Prediction(ValidationCase testCase, double predicted, String note)
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "%s %s: predicted %.4g, measured %.4g, ratio %.3f", testCase.caseId(),
-        testCase.metric(), predicted, testCase.measured(), ratio());
+    return String.format(
+        Locale.ROOT,
+        "%s %s: predicted %.4g, measured %.4g, ratio %.3f",
+        testCase.caseId(),
+        testCase.metric(),
+        predicted,
+        testCase.measured(),
+        ratio());
   }
 }

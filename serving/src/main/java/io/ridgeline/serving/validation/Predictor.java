@@ -27,17 +27,17 @@ import java.util.function.Function;
 
 /**
  * Predicts one case's metric from the configuration its row states, and nothing else: the model,
- * chip, system size, parallelism, precisions, lengths, mode, load and speculative method. Rows
- * that cannot be predicted become a {@link Skip} with the reason; none is dropped.
+ * chip, system size, parallelism, precisions, lengths, mode, load and speculative method. Rows that
+ * cannot be predicted become a {@link Skip} with the reason; none is dropped.
  *
  * <p><b>Layout.</b> An empty {@code tp} is derived: {@code chips / (pp · attention_dp)} when the
  * model's heads allow it, else {@link Sizing#layoutFor} (tensor × pipeline). With attention data
- * parallelism the row's {@code tp} is the stage (cases.md: "TP-N EP-M with attention DP" is
- * {@code tp = N, attention_dp = N}), so the model's tensor-parallel degree is {@code tp /
- * attention_dp}; DEP-N ({@code tp} empty) is tensor parallelism 1 over N attention groups. An
- * empty {@code chips} is sized with {@link Sizing#fewestChips}. Empty {@code weights} and {@code
- * kv_cache} are the checkpoint's precisions; {@code fp4} is NVFP4 ({@link Precision#FP4}) for every
- * weight. Loads are per system and split evenly over the model replicas.
+ * parallelism the row's {@code tp} is the stage (cases.md: "TP-N EP-M with attention DP" is {@code
+ * tp = N, attention_dp = N}), so the model's tensor-parallel degree is {@code tp / attention_dp};
+ * DEP-N ({@code tp} empty) is tensor parallelism 1 over N attention groups. An empty {@code chips}
+ * is sized with {@link Sizing#fewestChips}. Empty {@code weights} and {@code kv_cache} are the
+ * checkpoint's precisions; {@code fp4} is NVFP4 ({@link Precision#FP4}) for every weight. Loads are
+ * per system and split evenly over the model replicas.
  *
  * <p><b>Modes.</b>
  *
@@ -46,9 +46,10 @@ import java.util.function.Function;
  *       prefill of the batch's prompts, {@code tpot_ms} one decode step of the batch at the
  *       mid-generation context {@code isl + osl/2}.
  *   <li>{@code concurrency}: {@link Deployment.Strategy#COLOCATED} at batch = load (closed loop:
- *       steady-state batch = concurrency), capped at the largest batch that fits; TTFT has no
- *       queueing model.
- *   <li>{@code offline}: colocated at the largest batch that fits, or at the load if given (capped).
+ *       steady-state batch = concurrency), capped at the largest batch that fits; when the load
+ *       exceeds that batch the extra requests queue (see <b>Closed-loop queueing</b>).
+ *   <li>{@code offline}: colocated at the largest batch that fits, or at the load if given
+ *       (capped).
  *   <li>{@code single-stream}: colocated at batch 1.
  *   <li>{@code disagg-concurrency}: {@link Deployment.Strategy#PD} with the row's decode pool (its
  *       tp, ep, attention_dp) and prefill pool; per-chip throughput is the lower of the decode
@@ -60,6 +61,15 @@ import java.util.function.Function;
  *   <li>{@code server} and {@code production}: skipped (a latency-bounded rate search and fleet
  *       averages are not modelled).
  * </ul>
+ *
+ * <p><b>Closed-loop queueing</b> ({@code concurrency} and {@code disagg-concurrency}): C clients
+ * per replica each send a request as soon as their previous one completes, and the replica runs at
+ * most B of them at once (the largest batch that fits). When C &gt; B the other C − B wait. The
+ * replica completes requests at X = B / (TTFT₀ + (osl − 1)·TPOT) per second, TTFT₀ being the
+ * unqueued TTFT; by Little's law a closed system of C clients with throughput X has a mean response
+ * time of C / X, so a request's TTFT (its wait plus its prefill) is C / X − (osl − 1)·TPOT, used
+ * when it exceeds TTFT₀ (it does exactly when C &gt; B). {@code e2e_s} includes the wait;
+ * throughput and TPOT are those of batch B.
  *
  * <p><b>Speculative decoding</b> ({@code mtp}, {@code mtp3}): {@link Speculation#mtp} with γ =
  * {@value #MTP_LENGTH} draft tokens and acceptance α = {@value #MTP_ACCEPTANCE}, an assumption (the
@@ -82,16 +92,31 @@ public final class Predictor {
 
   /** Metrics this predictor knows. */
   public static final Set<String> METRICS =
-      Set.of("ttft_ms", "tpot_ms", "e2e_s", "out_tok_s_per_user", "out_tok_s_per_chip", "total_tok_s_per_chip",
+      Set.of(
+          "ttft_ms",
+          "tpot_ms",
+          "e2e_s",
+          "out_tok_s_per_user",
+          "out_tok_s_per_chip",
+          "total_tok_s_per_chip",
           "input_tok_s_per_chip");
 
   /** Modes of cases.md. */
   public static final Set<String> MODES =
-      Set.of("static", "concurrency", "offline", "server", "single-stream", "disagg-concurrency", "disagg-prefill",
-          "disagg-decode", "production");
+      Set.of(
+          "static",
+          "concurrency",
+          "offline",
+          "server",
+          "single-stream",
+          "disagg-concurrency",
+          "disagg-prefill",
+          "disagg-decode",
+          "production");
 
   /** Skip reason of server-mode rows. */
-  public static final String SERVER_REASON = "server mode needs a latency-bounded rate search (not modelled yet)";
+  public static final String SERVER_REASON =
+      "server mode needs a latency-bounded rate search (not modelled yet)";
 
   private final Function<ValidationCase, Efficiency> efficiency;
 
@@ -122,7 +147,8 @@ public final class Predictor {
     } catch (Unpredictable e) {
       return new Skip(c, e.getMessage());
     } catch (IllegalArgumentException | NoSuchElementException e) {
-      return new Skip(c, "invalid configuration: " + String.valueOf(e.getMessage()).replace('\n', ' '));
+      return new Skip(
+          c, "invalid configuration: " + String.valueOf(e.getMessage()).replace('\n', ' '));
     }
   }
 
@@ -150,7 +176,11 @@ public final class Predictor {
 
     Outcome predict() {
       if (!MODES.contains(c.mode())) {
-        throw new Unpredictable("unknown mode: '" + c.mode() + "'; known: " + String.join(", ", new java.util.TreeSet<>(MODES)));
+        throw new Unpredictable(
+            "unknown mode: '"
+                + c.mode()
+                + "'; known: "
+                + String.join(", ", new java.util.TreeSet<>(MODES)));
       }
       if (!METRICS.contains(c.metric())) {
         throw new Unpredictable("unknown metric: '" + c.metric() + "'");
@@ -161,10 +191,21 @@ public final class Predictor {
       if (c.mode().equals("production")) {
         throw new Unpredictable("production fleet averages: not a controlled operating point");
       }
-      model = Models.builtIn().find(c.model()).orElseThrow(() -> new Unpredictable("unknown model: '" + c.model() + "'"));
-      chip = Chips.builtIn().find(c.chip()).orElseThrow(() -> new Unpredictable("unknown chip: '" + c.chip() + "'"));
+      model =
+          Models.builtIn()
+              .find(c.model())
+              .orElseThrow(() -> new Unpredictable("unknown model: '" + c.model() + "'"));
+      chip =
+          Chips.builtIn()
+              .find(c.chip())
+              .orElseThrow(() -> new Unpredictable("unknown chip: '" + c.chip() + "'"));
       template =
-          RooflineModel.builder().model(model).chip(chip).precisions(precisions()).efficiency(efficiency.apply(c)).build();
+          RooflineModel.builder()
+              .model(model)
+              .chip(chip)
+              .precisions(precisions())
+              .efficiency(efficiency.apply(c))
+              .build();
       c.speculative().ifPresent(this::speculation);
       double value;
       switch (c.mode()) {
@@ -195,13 +236,18 @@ public final class Predictor {
         p = p.withAllWeights(precision("weights", c.weights().get()));
       }
       if (c.kvCache().isPresent()) {
-        p = ImmutablePrecisions.builder().from(p).kvCache(precision("kv_cache", c.kvCache().get())).build();
+        p =
+            ImmutablePrecisions.builder()
+                .from(p)
+                .kvCache(precision("kv_cache", c.kvCache().get()))
+                .build();
       }
       return p;
     }
 
     private Precision precision(String column, String id) {
-      return Precision.find(id).orElseThrow(() -> new Unpredictable("unknown precision: " + column + " '" + id + "'"));
+      return Precision.find(id)
+          .orElseThrow(() -> new Unpredictable("unknown precision: " + column + " '" + id + "'"));
     }
 
     private void speculation(String method) {
@@ -209,20 +255,34 @@ public final class Predictor {
         throw new Unpredictable("unknown speculative method: '" + method + "'");
       }
       speculation = Optional.of(Speculation.mtp(MTP_LENGTH, MTP_ACCEPTANCE));
-      notes.add(String.format(Locale.ROOT, "%s as MTP γ=%d with acceptance α=%.2f assumed (not reported by the source)",
-          method, MTP_LENGTH, MTP_ACCEPTANCE));
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "%s as MTP γ=%d with acceptance α=%.2f assumed (not reported by the source)",
+              method,
+              MTP_LENGTH,
+              MTP_ACCEPTANCE));
     }
 
     private int isl() {
-      return c.isl().orElseThrow(() -> new Unpredictable("isl/osl not stated: lengths of a dataset, production traffic or undisclosed"));
+      return c.isl()
+          .orElseThrow(
+              () ->
+                  new Unpredictable(
+                      "isl/osl not stated: lengths of a dataset, production traffic or undisclosed"));
     }
 
     private int osl() {
-      return c.osl().orElseThrow(() -> new Unpredictable("isl/osl not stated: lengths of a dataset, production traffic or undisclosed"));
+      return c.osl()
+          .orElseThrow(
+              () ->
+                  new Unpredictable(
+                      "isl/osl not stated: lengths of a dataset, production traffic or undisclosed"));
     }
 
     private int load() {
-      return c.load().orElseThrow(() -> new Unpredictable("load not stated: mode " + c.mode() + " needs it"));
+      return c.load()
+          .orElseThrow(() -> new Unpredictable("load not stated: mode " + c.mode() + " needs it"));
     }
 
     /** {@code load} requests split over the pool's replicas, at least 1. */
@@ -236,8 +296,14 @@ public final class Predictor {
      * The pool of {@code chips} chips (empty: sized to the fewest that hold {@code batch} at {@code
      * context}) with the given stated parallelism.
      */
-    private RooflineModel pool(OptionalInt chips, OptionalInt tpRow, OptionalInt ppRow, OptionalInt epRow, OptionalInt dpRow,
-        int batch, int context) {
+    private RooflineModel pool(
+        OptionalInt chips,
+        OptionalInt tpRow,
+        OptionalInt ppRow,
+        OptionalInt epRow,
+        OptionalInt dpRow,
+        int batch,
+        int context) {
       try {
         int dp = dpRow.orElse(1);
         int pp = ppRow.orElse(1);
@@ -245,15 +311,34 @@ public final class Predictor {
         if (chips.isEmpty() && tpRow.isEmpty() && ppRow.isEmpty() && dpRow.isEmpty()) {
           RooflineModel sized =
               Sizing.fewestChips(template, batch, context)
-                  .orElseThrow(() -> new Unpredictable("does not fit: no layout of " + chip.id() + " chips up to one layer per pipeline stage holds "
-                      + model.id() + " at batch " + batch + ", context " + context));
-          notes.add("chips not stated: sized to the fewest that hold batch " + batch + " at context " + context);
-          return epRow.isPresent() ? ImmutableRooflineModel.copyOf(sized).withExpertParallel(ep) : sized;
+                  .orElseThrow(
+                      () ->
+                          new Unpredictable(
+                              "does not fit: no layout of "
+                                  + chip.id()
+                                  + " chips up to one layer per pipeline stage holds "
+                                  + model.id()
+                                  + " at batch "
+                                  + batch
+                                  + ", context "
+                                  + context));
+          notes.add(
+              "chips not stated: sized to the fewest that hold batch "
+                  + batch
+                  + " at context "
+                  + context);
+          return epRow.isPresent()
+              ? ImmutableRooflineModel.copyOf(sized).withExpertParallel(ep)
+              : sized;
         }
         int tp;
         if (tpRow.isPresent()) {
           if (tpRow.getAsInt() % dp != 0) {
-            throw new Unpredictable("invalid layout: tp " + tpRow.getAsInt() + " is not a multiple of attention_dp " + dp);
+            throw new Unpredictable(
+                "invalid layout: tp "
+                    + tpRow.getAsInt()
+                    + " is not a multiple of attention_dp "
+                    + dp);
           }
           tp = tpRow.getAsInt() / dp;
         } else if (dpRow.isPresent()) {
@@ -265,11 +350,27 @@ public final class Predictor {
           } else if (ppRow.isEmpty()) {
             RooflineModel laid =
                 Sizing.layoutFor(template, n, context)
-                    .orElseThrow(() -> new Unpredictable("invalid layout: no tensor × pipeline layout of " + n + " chips for " + model.id()));
-            notes.add("tp not stated: laid out as tp " + laid.tensorParallel() + " × pp " + laid.pipelineParallel());
+                    .orElseThrow(
+                        () ->
+                            new Unpredictable(
+                                "invalid layout: no tensor × pipeline layout of "
+                                    + n
+                                    + " chips for "
+                                    + model.id()));
+            notes.add(
+                "tp not stated: laid out as tp "
+                    + laid.tensorParallel()
+                    + " × pp "
+                    + laid.pipelineParallel());
             return RooflineModel.builder().from(laid).expertParallel(ep).build();
           } else {
-            throw new Unpredictable("invalid layout: " + n + " chips over pp " + pp + " give no valid tensor-parallel degree for " + model.id());
+            throw new Unpredictable(
+                "invalid layout: "
+                    + n
+                    + " chips over pp "
+                    + pp
+                    + " give no valid tensor-parallel degree for "
+                    + model.id());
           }
         }
         int total = chips.orElse(tp * dp * pp);
@@ -297,10 +398,11 @@ public final class Predictor {
 
     private int capped(int batch, int max, int context) {
       if (max <= 0) {
-        throw new Unpredictable("does not fit: one request of " + context + " tokens does not fit the system");
+        throw new Unpredictable(
+            "does not fit: one request of " + context + " tokens does not fit the system");
       }
       if (batch > max) {
-        notes.add("batch " + batch + " capped at " + max + " by memory (the rest queue; queueing not modelled)");
+        notes.add("batch " + batch + " capped at " + max + " by memory (the rest queue)");
         return max;
       }
       return batch;
@@ -315,7 +417,8 @@ public final class Predictor {
       RooflineModel rm = system(load, isl + osl);
       int batch = perReplica(load, rm);
       if (!rm.memory(batch, isl + osl).fits()) {
-        throw new Unpredictable("does not fit: batch " + batch + " at context " + (isl + osl) + " on " + rm);
+        throw new Unpredictable(
+            "does not fit: batch " + batch + " at context " + (isl + osl) + " on " + rm);
       }
       FrontierPoint p = deployment(Deployment.Strategy.STATIC, rm).point(batch, isl, osl);
       notes.add(rm + ", static batch " + batch);
@@ -331,22 +434,55 @@ public final class Predictor {
       int isl = isl();
       int osl = osl();
       boolean single = c.mode().equals("single-stream");
-      int wanted = single ? 1 : c.mode().equals("concurrency") ? load() : c.load().orElse(Integer.MAX_VALUE);
+      int wanted =
+          single ? 1 : c.mode().equals("concurrency") ? load() : c.load().orElse(Integer.MAX_VALUE);
       RooflineModel rm = system(single || wanted == Integer.MAX_VALUE ? 1 : wanted, isl + osl);
       Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
       int max = d.maxBatch(isl + osl);
       int batch;
+      int clients;
       if (wanted == Integer.MAX_VALUE) {
         batch = capped(max, max, isl + osl);
+        clients = batch;
         notes.add("offline: largest batch that fits");
       } else {
-        batch = capped(perReplica(wanted, rm), max, isl + osl);
+        clients = perReplica(wanted, rm);
+        batch = capped(clients, max, isl + osl);
       }
       notes.add(0, rm + ", colocated batch " + batch + " per replica");
-      if (c.metric().equals("ttft_ms") && !single) {
+      FrontierPoint p = d.point(batch, isl, osl);
+      double ttft = p.ttft().seconds();
+      if (c.mode().equals("concurrency")) {
+        ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
+      } else if (c.metric().equals("ttft_ms") && !single) {
         notes.add("TTFT without queueing");
       }
-      return metric(d.point(batch, isl, osl), isl, osl);
+      return metric(p, p.tokensPerSecondPerChip(), ttft, isl, osl);
+    }
+
+    /**
+     * TTFT of {@code clients} closed-loop clients on a replica that runs at most {@code batch} at
+     * once (see the class javadoc): {@code C / X − (osl − 1)·TPOT} with {@code X = B / (TTFT₀ +
+     * (osl − 1)·TPOT)}, or {@code ttft0} when nobody waits.
+     */
+    private double queuedTtft(int clients, int batch, double ttft0, double tpot, int osl) {
+      if (clients <= batch) {
+        return ttft0;
+      }
+      double decoding = (osl - 1) * tpot;
+      double rate = batch / (ttft0 + decoding);
+      double queued = clients / rate - decoding;
+      if (queued <= ttft0) {
+        return ttft0;
+      }
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "closed loop: %d clients on batch %d, TTFT %.4g s with queueing (Little's law)",
+              clients,
+              batch,
+              queued));
+      return queued;
     }
 
     private double disaggConcurrency() {
@@ -358,21 +494,55 @@ public final class Predictor {
         throw new Unpredictable("pools not stated: disagg-concurrency needs decode_chips");
       }
       RooflineModel decode =
-          ImmutableRooflineModel.copyOf(pool(decodeChips, c.tp(), c.pp(), c.ep(), c.attentionDp(), load, isl + osl)).withRunsPrefill(false);
+          ImmutableRooflineModel.copyOf(
+                  pool(decodeChips, c.tp(), c.pp(), c.ep(), c.attentionDp(), load, isl + osl))
+              .withRunsPrefill(false);
       int promptsPerPass = Math.max(1, RooflineModel.PREFILL_CHUNK_TOKENS / isl);
       RooflineModel prefill;
       if (c.prefillChips().isPresent()) {
-        prefill = pool(c.prefillChips(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), promptsPerPass, isl);
+        prefill =
+            pool(
+                c.prefillChips(),
+                OptionalInt.empty(),
+                OptionalInt.empty(),
+                OptionalInt.empty(),
+                OptionalInt.empty(),
+                promptsPerPass,
+                isl);
       } else {
-        prefill = Sizing.fewestChips(template, promptsPerPass, isl)
-            .orElseThrow(() -> new Unpredictable("does not fit: no prefill pool of " + chip.id() + " holds " + model.id()));
-        notes.add("prefill pool not stated: sized to the fewest chips and balanced to the decode demand");
+        prefill =
+            Sizing.fewestChips(template, promptsPerPass, isl)
+                .orElseThrow(
+                    () ->
+                        new Unpredictable(
+                            "does not fit: no prefill pool of "
+                                + chip.id()
+                                + " holds "
+                                + model.id()));
+        notes.add(
+            "prefill pool not stated: sized to the fewest chips and balanced to the decode demand");
       }
-      Deployment d = Deployment.builder().strategy(Deployment.Strategy.PD).primary(decode).secondary(prefill).speculation(speculation).build();
-      int batch = capped(perReplica(load, decode), d.maxBatch(isl + osl), isl + osl);
+      Deployment d =
+          Deployment.builder()
+              .strategy(Deployment.Strategy.PD)
+              .primary(decode)
+              .secondary(prefill)
+              .speculation(speculation)
+              .build();
+      int clients = perReplica(load, decode);
+      int batch = capped(clients, d.maxBatch(isl + osl), isl + osl);
       FrontierPoint p = d.point(batch, isl, osl);
       if (!p.fits()) {
-        throw new Unpredictable("does not fit: " + d.fitProblem(isl, osl).orElse("prefill pass of " + promptsPerPass + " prompts of " + isl + " tokens on " + prefill));
+        throw new Unpredictable(
+            "does not fit: "
+                + d.fitProblem(isl, osl)
+                    .orElse(
+                        "prefill pass of "
+                            + promptsPerPass
+                            + " prompts of "
+                            + isl
+                            + " tokens on "
+                            + prefill));
       }
       notes.add(0, "decode " + decode + ", batch " + batch + " per replica; prefill " + prefill);
       double perChip = p.tokensPerSecondPerChip();
@@ -381,24 +551,36 @@ public final class Predictor {
         double pass = prefill.prefill(promptsPerPass, isl).seconds().seconds();
         double prefillRate = prefill.replicas() * promptsPerPass / pass * osl;
         if (prefillRate < decodeRate) {
-          notes.add("prefill-bound: prefill pool sustains " + String.format(Locale.ROOT, "%.0f", prefillRate) + " of "
-              + String.format(Locale.ROOT, "%.0f", decodeRate) + " output tok/s");
+          notes.add(
+              "prefill-bound: prefill pool sustains "
+                  + String.format(Locale.ROOT, "%.0f", prefillRate)
+                  + " of "
+                  + String.format(Locale.ROOT, "%.0f", decodeRate)
+                  + " output tok/s");
         }
         perChip = Math.min(decodeRate, prefillRate) / (prefill.chips() + decode.chips());
       }
-      return metric(p, perChip, isl, osl);
+      double ttft = queuedTtft(clients, batch, p.ttft().seconds(), p.tpot().seconds(), osl);
+      return metric(p, perChip, ttft, isl, osl);
     }
 
     private double disaggPrefill() {
       if (!c.metric().equals("input_tok_s_per_chip")) {
-        throw new Unpredictable("metric not predicted in this mode: " + c.metric() + " in disagg-prefill");
+        throw new Unpredictable(
+            "metric not predicted in this mode: " + c.metric() + " in disagg-prefill");
       }
       int isl = isl();
       int promptsPerPass = Math.max(1, RooflineModel.PREFILL_CHUNK_TOKENS / isl);
       OptionalInt chips = c.prefillChips().isPresent() ? c.prefillChips() : c.chips();
       RooflineModel rm = pool(chips, c.tp(), c.pp(), c.ep(), c.attentionDp(), promptsPerPass, isl);
       if (!rm.memory(promptsPerPass, isl).fits()) {
-        throw new Unpredictable("does not fit: prefill pass of " + promptsPerPass + " prompts of " + isl + " tokens on " + rm);
+        throw new Unpredictable(
+            "does not fit: prefill pass of "
+                + promptsPerPass
+                + " prompts of "
+                + isl
+                + " tokens on "
+                + rm);
       }
       double pass = rm.prefill(promptsPerPass, isl).seconds().seconds();
       notes.add(rm + ", " + promptsPerPass + " prompts of " + isl + " tokens per pass");
@@ -407,13 +589,16 @@ public final class Predictor {
 
     private double disaggDecode() {
       String m = c.metric();
-      if (!m.equals("out_tok_s_per_chip") && !m.equals("tpot_ms") && !m.equals("out_tok_s_per_user")) {
+      if (!m.equals("out_tok_s_per_chip")
+          && !m.equals("tpot_ms")
+          && !m.equals("out_tok_s_per_user")) {
         throw new Unpredictable("metric not predicted in this mode: " + m + " in disagg-decode");
       }
       int context = isl();
       OptionalInt chips = c.decodeChips().isPresent() ? c.decodeChips() : c.chips();
       RooflineModel rm =
-          ImmutableRooflineModel.copyOf(pool(chips, c.tp(), c.pp(), c.ep(), c.attentionDp(), c.load().orElse(1), context))
+          ImmutableRooflineModel.copyOf(
+                  pool(chips, c.tp(), c.pp(), c.ep(), c.attentionDp(), c.load().orElse(1), context))
               .withRunsPrefill(false);
       int max = rm.maxBatch(context + 1);
       int batch;
@@ -421,7 +606,11 @@ public final class Predictor {
         boolean perChip = c.notes().toLowerCase(Locale.ROOT).contains("per chip");
         int total = perChip ? c.load().getAsInt() * rm.chips() : c.load().getAsInt();
         batch = capped(perReplica(total, rm), max, context);
-        notes.add("decode batch " + batch + " per replica" + (perChip ? " (load per chip × " + rm.chips() + " chips)" : ""));
+        notes.add(
+            "decode batch "
+                + batch
+                + " per replica"
+                + (perChip ? " (load per chip × " + rm.chips() + " chips)" : ""));
       } else {
         batch = capped(max, max, context);
         notes.add("load not stated: largest decode batch that fits, " + batch + " per replica");
@@ -429,7 +618,13 @@ public final class Predictor {
       notes.add(0, rm.toString());
       double tpot;
       if (speculation.isPresent()) {
-        Deployment d = Deployment.builder().strategy(Deployment.Strategy.PD).primary(rm).secondary(rm).speculation(speculation).build();
+        Deployment d =
+            Deployment.builder()
+                .strategy(Deployment.Strategy.PD)
+                .primary(rm)
+                .secondary(rm)
+                .speculation(speculation)
+                .build();
         tpot = d.point(batch, context, 1).tpot().seconds();
       } else {
         tpot = rm.decode(batch, context).seconds().seconds();
@@ -447,11 +642,10 @@ public final class Predictor {
     // ---- metrics ----
 
     private double metric(FrontierPoint p, int isl, int osl) {
-      return metric(p, p.tokensPerSecondPerChip(), isl, osl);
+      return metric(p, p.tokensPerSecondPerChip(), p.ttft().seconds(), isl, osl);
     }
 
-    private double metric(FrontierPoint p, double outPerChip, int isl, int osl) {
-      double ttft = p.ttft().seconds();
+    private double metric(FrontierPoint p, double outPerChip, double ttft, int isl, int osl) {
       double tpot = p.tpot().seconds();
       switch (c.metric()) {
         case "ttft_ms":

@@ -19,7 +19,8 @@ import java.util.Locale;
  * @param within25 share of predictions with |ratio − 1| ≤ 0.25, in [0, 1]; NaN when count is 0
  * @param within50 share with |ratio − 1| ≤ 0.5; NaN when count is 0
  */
-public record Summary(int count, double medianApe, double geoMeanRatio, double within25, double within50) {
+public record Summary(
+    int count, double medianApe, double geoMeanRatio, double within25, double within50) {
   /** A summary of {@code predictions}. */
   public static Summary of(List<Prediction> predictions) {
     return ofRatios(predictions.stream().mapToDouble(Prediction::ratio).toArray());
@@ -55,7 +56,13 @@ public record Summary(int count, double medianApe, double geoMeanRatio, double w
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "%d predictions: median APE %.1f%%, geo-mean ratio %.3f, within ±25%% %.0f%%, within ±50%% %.0f%%",
-        count, 100 * medianApe, geoMeanRatio, 100 * within25, 100 * within50);
+    return String.format(
+        Locale.ROOT,
+        "%d predictions: median APE %.1f%%, geo-mean ratio %.3f, within ±25%% %.0f%%, within ±50%% %.0f%%",
+        count,
+        100 * medianApe,
+        geoMeanRatio,
+        100 * within25,
+        100 * within50);
   }
 }

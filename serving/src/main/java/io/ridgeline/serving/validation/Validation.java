@@ -65,7 +65,10 @@ public final class Validation {
   /** Statistics per value of {@code key} over the predictions, keys sorted. */
   public Map<String, Summary> by(Function<ValidationCase, String> key) {
     Map<String, List<Prediction>> groups =
-        predictions.stream().collect(Collectors.groupingBy(p -> key.apply(p.testCase()), TreeMap::new, Collectors.toList()));
+        predictions.stream()
+            .collect(
+                Collectors.groupingBy(
+                    p -> key.apply(p.testCase()), TreeMap::new, Collectors.toList()));
     Map<String, Summary> out = new TreeMap<>();
     groups.forEach((k, v) -> out.put(k, Summary.of(v)));
     return Collections.unmodifiableMap(out);
@@ -93,10 +96,15 @@ public final class Validation {
 
   /** Skipped cases counted by the category of their reason, most frequent first. */
   public Map<String, Long> skipReasons() {
-    Map<String, Long> counts = skipped.stream().collect(Collectors.groupingBy(Skip::category, TreeMap::new, Collectors.counting()));
+    Map<String, Long> counts =
+        skipped.stream()
+            .collect(Collectors.groupingBy(Skip::category, TreeMap::new, Collectors.counting()));
     Map<String, Long> sorted = new java.util.LinkedHashMap<>();
     counts.entrySet().stream()
-        .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+        .sorted(
+            Map.Entry.<String, Long>comparingByValue()
+                .reversed()
+                .thenComparing(Map.Entry.comparingByKey()))
         .forEach(e -> sorted.put(e.getKey(), e.getValue()));
     return Collections.unmodifiableMap(sorted);
   }

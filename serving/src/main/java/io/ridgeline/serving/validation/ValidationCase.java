@@ -5,7 +5,8 @@ import java.util.OptionalInt;
 
 /**
  * One row of a case file: one published metric at one operating point. Empty columns are empty
- * optionals: an empty {@code tp} means "not stated", not 1. Column meanings are in {@code cases.md}.
+ * optionals: an empty {@code tp} means "not stated", not 1. Column meanings are in {@code
+ * cases.md}.
  *
  * @param caseId unique id of the row, {@code point_id-metricshort}
  * @param pointId id of the operating point
@@ -65,6 +66,7 @@ public record ValidationCase(
 
   @Override
   public String toString() {
-    return caseId + " (" + model + " on " + chip + ", " + mode + ", " + metric + " = " + measured + ")";
+    return caseId + " (" + model + " on " + chip + ", " + mode + ", " + metric + " = " + measured
+        + ")";
   }
 }

@@ -1,11 +1,11 @@
 /**
- * Validation against published measurements: {@link io.ridgeline.serving.validation.CaseFile}
- * reads a case file (one published metric at one operating point per row, format in {@code
- * cases.md} next to the shipped {@code cases.csv}), {@link
- * io.ridgeline.serving.validation.Predictor} rebuilds each row's system from its stated
- * configuration and predicts the metric, and {@link io.ridgeline.serving.validation.Validation}
- * collects the predictions, the rows that could not be predicted (with their reasons) and {@link
- * io.ridgeline.serving.validation.Summary summary statistics}.
+ * Validation against published measurements: {@link io.ridgeline.serving.validation.CaseFile} reads
+ * a case file (one published metric at one operating point per row, format in {@code cases.md} next
+ * to the shipped {@code cases.csv}), {@link io.ridgeline.serving.validation.Predictor} rebuilds
+ * each row's system from its stated configuration and predicts the metric, and {@link
+ * io.ridgeline.serving.validation.Validation} collects the predictions, the rows that could not be
+ * predicted (with their reasons) and {@link io.ridgeline.serving.validation.Summary summary
+ * statistics}.
  *
  * <pre>{@code
  * Validation v = Validation.run(CaseFile.shipped(), Predictor.ideal());

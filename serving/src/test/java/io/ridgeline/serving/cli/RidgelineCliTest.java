@@ -207,7 +207,16 @@ final class RidgelineCliTest {
         run("frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--isl", "NaN");
     assertThat(notNumber.code()).isEqualTo(2);
     assertThat(notNumber.err()).contains("--isl");
-    Run noFit = run("frontier", "--model", "llama-3.1-405b", "--chip", "h100-sxm", "--count", "1", "--json");
+    Run noFit =
+        run(
+            "frontier",
+            "--model",
+            "llama-3.1-405b",
+            "--chip",
+            "h100-sxm",
+            "--count",
+            "1",
+            "--json");
     assertThat(noFit.code()).isEqualTo(1);
     assertThat(noFit.err()).contains("does not fit");
   }
@@ -344,7 +353,20 @@ final class RidgelineCliTest {
   void frontier_countOmitted_sizesPoolToFewestChips() throws Exception {
     // 405e9 × 2 B = 811 GB of weights: at least 11 H100s of 80 GB; sized to a tensor- and
     // pipeline-parallel layout that holds one request
-    Run r = run("frontier", "--model", "llama-3.1-405b", "--chip", "h100-sxm", "--isl", "128", "--osl", "64", "--max-batch", "4", "--json");
+    Run r =
+        run(
+            "frontier",
+            "--model",
+            "llama-3.1-405b",
+            "--chip",
+            "h100-sxm",
+            "--isl",
+            "128",
+            "--osl",
+            "64",
+            "--max-batch",
+            "4",
+            "--json");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.json().get("chips").asInt()).isGreaterThanOrEqualTo(11);
     assertThat(r.json().get("points").get(0).get("strategy").asText()).isEqualTo("colocated");

@@ -38,7 +38,8 @@ final class ValidateCommandTest {
       assertThat(summary.has(k)).as(k).isTrue();
     }
     JsonNode overall = summary.get("overall");
-    for (String k : new String[] {"count", "median_ape", "geo_mean_ratio", "within_25", "within_50"}) {
+    for (String k :
+        new String[] {"count", "median_ape", "geo_mean_ratio", "within_25", "within_50"}) {
       assertThat(overall.has(k)).as(k).isTrue();
     }
     assertThat(overall.get("count").asInt()).isEqualTo(root.get("cases").size());
@@ -49,12 +50,16 @@ final class ValidateCommandTest {
   void validate_text_printsSummaryAndSkipReasons() {
     String[] r = run("validate");
     assertThat(r[0]).isEqualTo("0");
-    assertThat(r[1]).contains("overall").contains("tpot_ms").contains("skipped, by reason").contains("server mode");
+    assertThat(r[1])
+        .contains("overall")
+        .contains("tpot_ms")
+        .contains("skipped, by reason")
+        .contains("server mode");
   }
 
   @Test
   void validate_otherEfficiency_isRejected() {
-    String[] r = run("validate", "--efficiency", "calibrated");
+    String[] r = run("validate", "--efficiency", "bogus");
     assertThat(r[0]).isEqualTo("1");
     assertThat(r[2]).startsWith("ridgeline: --efficiency must be 'ideal'");
   }

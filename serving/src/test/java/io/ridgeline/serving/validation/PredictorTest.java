@@ -20,17 +20,34 @@ final class PredictorTest {
   void predict_staticTpot_isOneDecodeStepAtMidGeneration() {
     // llama-2-70b, 2× a100 tp 2, fp16, isl 512, osl 128, batch 1 (as P139): tpot = one decode
     // step of batch 1 at context 512 + 128/2 = 576, in ms
-    ValidationCase c = one(CaseFileTest.row("P139-tpot", "llama-2-70b", "a100-sxm-80gb", "2", "2", "fp16", "fp16", "512",
-        "128", "static", "1", "tpot_ms", "54.86", ""));
+    ValidationCase c =
+        one(
+            CaseFileTest.row(
+                "P139-tpot",
+                "llama-2-70b",
+                "a100-sxm-80gb",
+                "2",
+                "2",
+                "fp16",
+                "fp16",
+                "512",
+                "128",
+                "static",
+                "1",
+                "tpot_ms",
+                "54.86",
+                ""));
     Outcome o = Predictor.ideal().predict(c);
     assertThat(o).isInstanceOf(Prediction.class);
-    RooflineModel rm = RooflineModel.builder()
-        .model(Models.byId("llama-2-70b"))
-        .chip(Chips.byId("a100-sxm-80gb"))
-        .chips(2)
-        .tensorParallel(2)
-        .precisions(Models.byId("llama-2-70b").defaultPrecisions().withAllWeights(Precision.FP16))
-        .build();
+    RooflineModel rm =
+        RooflineModel.builder()
+            .model(Models.byId("llama-2-70b"))
+            .chip(Chips.byId("a100-sxm-80gb"))
+            .chips(2)
+            .tensorParallel(2)
+            .precisions(
+                Models.byId("llama-2-70b").defaultPrecisions().withAllWeights(Precision.FP16))
+            .build();
     Precisions p = rm.precisions();
     assertThat(p.kvCache()).isEqualTo(Precision.FP16);
     double expected = 1e3 * rm.decode(1, 576).seconds().seconds();
@@ -40,14 +57,103 @@ final class PredictorTest {
 
   @Test
   void predict_unpredictableRows_carryReasons() {
-    List<String> rows = List.of(
-        CaseFileTest.row("S1-tpot", "llama-2-70b", "mi300x", "8", "", "fp8", "fp8", "", "", "server", "", "tpot_ms", "143", ""),
-        CaseFileTest.row("S2-tpot", "llama-2-70b", "h100-sx", "8", "8", "fp8", "", "128", "128", "static", "1", "tpot_ms", "1", ""),
-        CaseFileTest.row("S3-out", "llama-2-70b", "h100-sxm", "8", "", "fp8", "", "", "", "offline", "", "out_tok_s_per_chip", "1", ""),
-        CaseFileTest.row("S4-out", "llama-2-70b", "h100-sxm", "8", "8", "fp8", "", "128", "128", "static", "1", "joules", "1", ""),
-        CaseFileTest.row("S5-out", "llama-3.1-405b", "h100-sxm", "1", "1", "bf16", "", "128", "128", "static", "1", "tpot_ms", "1", ""),
-        CaseFileTest.row("S6-out", "llama-3.1-8b", "h100-sxm", "8", "3", "bf16", "", "128", "128", "static", "1", "tpot_ms", "1", ""));
-    List<String> reasons = rows.stream().map(r -> Predictor.ideal().predict(one(r))).map(o -> ((Skip) o).reason()).toList();
+    List<String> rows =
+        List.of(
+            CaseFileTest.row(
+                "S1-tpot",
+                "llama-2-70b",
+                "mi300x",
+                "8",
+                "",
+                "fp8",
+                "fp8",
+                "",
+                "",
+                "server",
+                "",
+                "tpot_ms",
+                "143",
+                ""),
+            CaseFileTest.row(
+                "S2-tpot",
+                "llama-2-70b",
+                "h100-sx",
+                "8",
+                "8",
+                "fp8",
+                "",
+                "128",
+                "128",
+                "static",
+                "1",
+                "tpot_ms",
+                "1",
+                ""),
+            CaseFileTest.row(
+                "S3-out",
+                "llama-2-70b",
+                "h100-sxm",
+                "8",
+                "",
+                "fp8",
+                "",
+                "",
+                "",
+                "offline",
+                "",
+                "out_tok_s_per_chip",
+                "1",
+                ""),
+            CaseFileTest.row(
+                "S4-out",
+                "llama-2-70b",
+                "h100-sxm",
+                "8",
+                "8",
+                "fp8",
+                "",
+                "128",
+                "128",
+                "static",
+                "1",
+                "joules",
+                "1",
+                ""),
+            CaseFileTest.row(
+                "S5-out",
+                "llama-3.1-405b",
+                "h100-sxm",
+                "1",
+                "1",
+                "bf16",
+                "",
+                "128",
+                "128",
+                "static",
+                "1",
+                "tpot_ms",
+                "1",
+                ""),
+            CaseFileTest.row(
+                "S6-out",
+                "llama-3.1-8b",
+                "h100-sxm",
+                "8",
+                "3",
+                "bf16",
+                "",
+                "128",
+                "128",
+                "static",
+                "1",
+                "tpot_ms",
+                "1",
+                ""));
+    List<String> reasons =
+        rows.stream()
+            .map(r -> Predictor.ideal().predict(one(r)))
+            .map(o -> ((Skip) o).reason())
+            .toList();
     assertThat(reasons.get(0)).isEqualTo(Predictor.SERVER_REASON);
     assertThat(reasons.get(1)).startsWith("unknown chip: 'h100-sx'");
     assertThat(reasons.get(2)).startsWith("isl/osl not stated");
@@ -58,8 +164,23 @@ final class PredictorTest {
 
   @Test
   void predict_mtp_saysAcceptanceIsAssumed() {
-    String row = CaseFileTest.row("M1-tps_user", "deepseek-v3", "b200", "8", "8", "fp4", "", "1024", "2048", "concurrency",
-        "1", "out_tok_s_per_user", "274.72", "").replace(",,trtllm,", ",mtp3,trtllm,");
+    String row =
+        CaseFileTest.row(
+                "M1-tps_user",
+                "deepseek-v3",
+                "b200",
+                "8",
+                "8",
+                "fp4",
+                "",
+                "1024",
+                "2048",
+                "concurrency",
+                "1",
+                "out_tok_s_per_user",
+                "274.72",
+                "")
+            .replace(",,trtllm,", ",mtp3,trtllm,");
     Outcome o = Predictor.ideal().predict(one(row));
     assertThat(o).isInstanceOf(Prediction.class);
     assertThat(((Prediction) o).note()).contains("α=0.70 assumed");
@@ -72,6 +193,7 @@ final class PredictorTest {
     assertThat(v.predictions().size() + v.skipped().size()).isEqualTo(223);
     assertThat(v.skipped()).allSatisfy(s -> assertThat(s.reason()).isNotBlank());
     assertThat(v.predictions()).allSatisfy(p -> assertThat(p.ratio()).isPositive().isFinite());
-    assertThat(v.skipReasons().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(v.skipped().size());
+    assertThat(v.skipReasons().values().stream().mapToLong(Long::longValue).sum())
+        .isEqualTo(v.skipped().size());
   }
 }

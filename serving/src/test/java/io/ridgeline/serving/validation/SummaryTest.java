@@ -24,11 +24,72 @@ final class SummaryTest {
     // four static llama rows; the predictions are whatever the model says, so the summary is
     // checked against the ratios themselves: median of the sorted APEs' middle pair, exp(mean ln).
     String h = CaseFileTest.HEADER + "\n";
-    String text = h
-        + CaseFileTest.row("P1-tpot", "llama-3.1-8b", "h100-sxm", "1", "1", "bf16", "bf16", "1024", "128", "static", "1", "tpot_ms", "10", "") + "\n"
-        + CaseFileTest.row("P2-tpot", "llama-3.1-8b", "h100-sxm", "1", "1", "bf16", "bf16", "1024", "128", "static", "1", "tpot_ms", "5", "") + "\n"
-        + CaseFileTest.row("P3-ttft", "llama-3.1-8b", "h100-sxm", "1", "1", "bf16", "bf16", "1024", "128", "static", "1", "ttft_ms", "40", "") + "\n"
-        + CaseFileTest.row("P4-ttft", "llama-3.1-8b", "h100-sxm", "1", "1", "bf16", "bf16", "1024", "128", "server", "", "ttft_ms", "40", "") + "\n";
+    String text =
+        h
+            + CaseFileTest.row(
+                "P1-tpot",
+                "llama-3.1-8b",
+                "h100-sxm",
+                "1",
+                "1",
+                "bf16",
+                "bf16",
+                "1024",
+                "128",
+                "static",
+                "1",
+                "tpot_ms",
+                "10",
+                "")
+            + "\n"
+            + CaseFileTest.row(
+                "P2-tpot",
+                "llama-3.1-8b",
+                "h100-sxm",
+                "1",
+                "1",
+                "bf16",
+                "bf16",
+                "1024",
+                "128",
+                "static",
+                "1",
+                "tpot_ms",
+                "5",
+                "")
+            + "\n"
+            + CaseFileTest.row(
+                "P3-ttft",
+                "llama-3.1-8b",
+                "h100-sxm",
+                "1",
+                "1",
+                "bf16",
+                "bf16",
+                "1024",
+                "128",
+                "static",
+                "1",
+                "ttft_ms",
+                "40",
+                "")
+            + "\n"
+            + CaseFileTest.row(
+                "P4-ttft",
+                "llama-3.1-8b",
+                "h100-sxm",
+                "1",
+                "1",
+                "bf16",
+                "bf16",
+                "1024",
+                "128",
+                "server",
+                "",
+                "ttft_ms",
+                "40",
+                "")
+            + "\n";
     Validation v = Validation.run(CaseFile.parse(text, "tiny.csv"), Predictor.ideal());
     assertThat(v.predictions()).hasSize(3);
     assertThat(v.skipped()).hasSize(1);

@@ -1,0 +1,404 @@
+package io.ridgeline.serving.validation;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.ridgeline.core.Seconds;
+import io.ridgeline.serving.Efficiency;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/**
+ * Fits engine {@link EngineProfile profiles} to a case file: six physically meaningful parameters
+ * per engine family, not per-case factors. Every prediction still comes from the row's stated
+ * configuration only; the fit chooses the {@link Efficiency} an engine family reaches.
+ *
+ * <p><b>Parameters and starting values.</b>
+ *
+ * <ul>
+ *   <li>compute fraction, start {@value #START_COMPUTE}: large dense BF16/FP8 GEMMs reach 60–80% of
+ *       the tensor-core peak (cuBLAS and CUTLASS profiles on H100; MLPerf submissions sit near 60%
+ *       of peak FLOP/s once attention and non-GEMM work are counted).
+ *   <li>memory fraction, start {@value #START_MEMORY}: streaming kernels reach 80–90% of HBM
+ *       bandwidth (STREAM-like copies on H100 and MI300X), decode kernels somewhat less.
+ *   <li>network fraction, start {@value #START_NETWORK}: NCCL all-reduce bus bandwidth on NVLink
+ *       reaches about 70% of the link's per-direction bandwidth at large messages (nccl-tests).
+ *   <li>GEMM half tokens, start {@value #START_HALF_TOKENS}: a GEMM with M rows reaches {@code
+ *       compute × M / (M + half)}; tensor-core tiles are 64–128 rows, so a decode GEMM of a few
+ *       tokens uses a small share of each tile, and half efficiency near M = 32 matches published
+ *       small-M GEMM sweeps.
+ *   <li>per-layer overhead, start {@value #START_LAYER_US} µs: a transformer layer launches about
+ *       ten kernels of a few microseconds' launch and tail cost each when CUDA graphs are not used,
+ *       less with them.
+ *   <li>per-step overhead, start {@value #START_STEP_US} µs: scheduling, sampling and host-device
+ *       synchronisation per engine step, of the order of a millisecond in vLLM and SGLang profiles.
+ * </ul>
+ *
+ * <p><b>Loss.</b> The sum over the predicted rows of the Huber loss (δ = {@value #HUBER_DELTA}) of
+ * ln(predicted / measured): quadratic for errors within about ±30%, linear beyond, so that a few
+ * rows the model cannot describe (queueing, unstated engine settings) do not dominate the fit. A
+ * row that the profile leaves unpredictable (it never happens with the shipped cases: fitting and
+ * capacity do not depend on efficiency) costs the loss of a factor of {@code e^3}.
+ *
+ * <p><b>Search.</b> Nelder–Mead in transformed coordinates (logit of the three fractions, log of
+ * the half-tokens and of the two overheads, each logit scaled to the parameter's plausible range in
+ * {@link #RANGES}, so every point is valid and physical), from the starts above with a unit step
+ * per coordinate, restarted from its best point while the evaluation budget lasts.
+ *
+ * <p><b>Families.</b> Each engine family with at least {@value #MIN_ROWS} predicted rows gets its
+ * own fit; the {@value Profiles#DEFAULT} profile is fitted on all predicted rows pooled, and the
+ * families of {@link #FAMILIES} with fewer rows get a copy of it that says so.
+ *
+ * <pre>{@code
+ * Calibration.Result r = Calibration.fit(CaseFile.shipped(), "the shipped cases", 400);
+ * r.profiles().write(Path.of("profile.json"));
+ * }</pre>
+ */
+public final class Calibration {
+  /** Huber threshold on |ln(predicted / measured)|. */
+  public static final double HUBER_DELTA = 0.3;
+
+  /** Predicted rows an engine family needs for its own fit. */
+  public static final int MIN_ROWS = 8;
+
+  /** Engine families always listed in a fitted profile file. */
+  public static final List<String> FAMILIES =
+      List.of("trtllm", "sglang", "vllm", "nim", "jetstream");
+
+  /** Default evaluation budget per family. */
+  public static final int DEFAULT_EVALUATIONS = 1500;
+
+  static final double START_COMPUTE = 0.6;
+  static final double START_MEMORY = 0.8;
+  static final double START_NETWORK = 0.7;
+  static final double START_HALF_TOKENS = 32;
+  static final double START_LAYER_US = 5;
+  static final double START_STEP_US = 1000;
+
+  /** The loss charged for a row the candidate leaves unpredictable. */
+  private static final double UNPREDICTABLE_LOSS = huber(3);
+
+  private Calibration() {}
+
+  /**
+   * The fitted profiles and what they achieve.
+   *
+   * @param profiles one profile per fitted family, the known {@link #FAMILIES} and {@value
+   *     Profiles#DEFAULT}
+   * @param rows predicted rows per fitted profile name
+   * @param before the validation with {@link Efficiency#ideal()}
+   * @param after the validation with {@code profiles}
+   */
+  public record Result(
+      Profiles profiles, Map<String, Integer> rows, Validation before, Validation after) {}
+
+  /** The starting efficiency of every fit (see the class javadoc for each value's source). */
+  public static Efficiency start() {
+    return Efficiency.builder()
+        .compute(START_COMPUTE)
+        .memory(START_MEMORY)
+        .network(START_NETWORK)
+        .gemmHalfTokens(START_HALF_TOKENS)
+        .layerOverhead(Seconds.ofMicros(START_LAYER_US))
+        .stepOverhead(Seconds.ofMicros(START_STEP_US))
+        .build();
+  }
+
+  /**
+   * Fits profiles on {@code cases}; {@code label} names the case file in each profile's source
+   * ("fitted on {label} (N rows) on DATE").
+   *
+   * @param maxEvaluations loss evaluations per family, at least 10
+   * @throws IllegalArgumentException when no row is predictable or the budget is below 10
+   */
+  public static Result fit(List<ValidationCase> cases, String label, int maxEvaluations) {
+    checkArgument(maxEvaluations >= 10, "evaluations must be at least 10: %s", maxEvaluations);
+    Validation before = Validation.run(cases, Predictor.ideal());
+    List<ValidationCase> rows =
+        before.predictions().stream().map(Prediction::testCase).collect(Collectors.toList());
+    checkArgument(!rows.isEmpty(), "no predictable row in %s to fit on", label);
+    String date = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+    Map<String, List<ValidationCase>> byEngine =
+        rows.stream()
+            .collect(
+                Collectors.groupingBy(ValidationCase::engine, TreeMap::new, Collectors.toList()));
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    List<EngineProfile> out = new ArrayList<>();
+    Efficiency pooled = fitEfficiency(rows, maxEvaluations);
+    String pooledSource =
+        "fitted on " + label + " (" + rows.size() + " rows, all engines pooled) on " + date;
+    for (String family : FAMILIES) {
+      List<ValidationCase> mine = byEngine.getOrDefault(family, List.of());
+      if (mine.size() < MIN_ROWS) {
+        out.add(
+            new EngineProfile(
+                family,
+                pooled,
+                "too few rows of this engine ("
+                    + mine.size()
+                    + " < "
+                    + MIN_ROWS
+                    + "): the default profile, "
+                    + pooledSource));
+        counts.put(family, rows.size());
+      }
+    }
+    for (Map.Entry<String, List<ValidationCase>> e : byEngine.entrySet()) {
+      if (e.getValue().size() >= MIN_ROWS && !e.getKey().equals(Profiles.DEFAULT)) {
+        Efficiency fitted = fitEfficiency(e.getValue(), maxEvaluations);
+        out.add(
+            new EngineProfile(
+                e.getKey(),
+                fitted,
+                "fitted on "
+                    + label
+                    + " ("
+                    + e.getValue().size()
+                    + " "
+                    + e.getKey()
+                    + " rows) on "
+                    + date));
+        counts.put(e.getKey(), e.getValue().size());
+      }
+    }
+    out.sort(
+        Comparator.comparingInt(
+                (EngineProfile p) -> {
+                  int i = FAMILIES.indexOf(p.name());
+                  return i < 0 ? FAMILIES.size() : i;
+                })
+            .thenComparing(EngineProfile::name));
+    out.add(new EngineProfile(Profiles.DEFAULT, pooled, pooledSource));
+    counts.put(Profiles.DEFAULT, rows.size());
+    Profiles profiles = Profiles.of(out);
+    return new Result(profiles, counts, before, Validation.run(cases, profiles.predictor()));
+  }
+
+  /**
+   * The efficiency that minimises {@link #loss} on {@code rows}, from {@link #start()}, within
+   * {@code maxEvaluations} evaluations of the loss.
+   */
+  public static Efficiency fitEfficiency(List<ValidationCase> rows, int maxEvaluations) {
+    double[] best =
+        minimize(x -> loss(rows, fromCoordinates(x)), toCoordinates(start()), 1.0, maxEvaluations);
+    return fromCoordinates(best);
+  }
+
+  /**
+   * Sum over {@code rows} of the Huber loss of ln(predicted / measured) with {@code efficiency} for
+   * every row; rows it cannot predict cost the loss of a factor of e³. Rows are predicted in
+   * parallel.
+   */
+  public static double loss(List<ValidationCase> rows, Efficiency efficiency) {
+    Predictor p = Predictor.of(efficiency);
+    return rows.parallelStream()
+        .mapToDouble(
+            c -> {
+              Outcome o = p.predict(c);
+              return o instanceof Prediction
+                  ? huber(Math.log(((Prediction) o).ratio()))
+                  : UNPREDICTABLE_LOSS;
+            })
+        .sum();
+  }
+
+  /** Huber loss with δ = {@value #HUBER_DELTA}: x²/2 within ±δ, δ(|x| − δ/2) beyond. */
+  static double huber(double x) {
+    double a = Math.abs(x);
+    return a <= HUBER_DELTA ? a * a / 2 : HUBER_DELTA * (a - HUBER_DELTA / 2);
+  }
+
+  // ---- coordinates ----
+
+  /**
+   * Physically plausible range of each parameter, in fit order (compute, memory, network, GEMM half
+   * tokens, layer overhead µs, step overhead µs). Without them the fit trades parameters against
+   * each other into corners no engine occupies (100% of peak FLOP/s with 7% of NVLink bandwidth).
+   * Fractions: no engine sustains more than 95% of a peak; below 20% (30% for memory, which
+   * streaming decode kernels use well) a deployment is broken rather than slow. GEMM half tokens
+   * from 1 to 1,024 (beyond a prefill chunk's share it would penalise prefill GEMMs too).
+   * Overheads: 0.1–50 µs per layer (CUDA graphs to eager launches of ~10 kernels), 10 µs–20 ms per
+   * step (a tight C++ scheduler to a Python scheduler with sampling and detokenisation).
+   */
+  static final double[][] RANGES = {
+    {0.2, 0.95}, {0.3, 0.95}, {0.2, 0.95}, {1, 1024}, {0.1, 50}, {10, 20_000}
+  };
+
+  /**
+   * Coordinates of {@code e}: a logit scaled to each range, in log space for the last three (see
+   * {@link #RANGES}); values outside a range are clamped just inside it.
+   */
+  static double[] toCoordinates(Efficiency e) {
+    double[] v = {
+      e.compute(),
+      e.memory(),
+      e.network(),
+      e.gemmHalfTokens(),
+      e.layerOverhead().seconds() * 1e6,
+      e.stepOverhead().seconds() * 1e6
+    };
+    double[] x = new double[v.length];
+    for (int i = 0; i < v.length; i++) {
+      boolean log = i >= 3;
+      double lo = log ? Math.log(RANGES[i][0]) : RANGES[i][0];
+      double hi = log ? Math.log(RANGES[i][1]) : RANGES[i][1];
+      double y = log ? Math.log(Math.max(v[i], 1e-12)) : v[i];
+      double u = Math.min(Math.max((y - lo) / (hi - lo), 1e-6), 1 - 1e-6);
+      x[i] = Math.log(u / (1 - u));
+    }
+    return x;
+  }
+
+  /** The efficiency at transformed coordinates {@code x} (inverse of {@link #toCoordinates}). */
+  static Efficiency fromCoordinates(double[] x) {
+    double[] v = new double[x.length];
+    for (int i = 0; i < x.length; i++) {
+      boolean log = i >= 3;
+      double lo = log ? Math.log(RANGES[i][0]) : RANGES[i][0];
+      double hi = log ? Math.log(RANGES[i][1]) : RANGES[i][1];
+      double y = lo + (hi - lo) / (1 + Math.exp(-x[i]));
+      v[i] = log ? Math.exp(y) : y;
+    }
+    return Efficiency.builder()
+        .compute(v[0])
+        .memory(v[1])
+        .network(v[2])
+        .gemmHalfTokens(v[3])
+        .layerOverhead(Seconds.ofMicros(v[4]))
+        .stepOverhead(Seconds.ofMicros(v[5]))
+        .build();
+  }
+
+  // ---- Nelder–Mead ----
+
+  /**
+   * A minimum of {@code f} found by Nelder–Mead (reflection 1, expansion 2, contraction ½, shrink
+   * ½) from {@code x0} with an initial simplex of {@code step} along each axis, restarted from the
+   * best point after convergence (simplex spread in f below 1e-9 relative) while fewer than {@code
+   * maxEvaluations} evaluations are spent. Non-finite values of f count as +∞.
+   */
+  static double[] minimize(
+      ToDoubleFunction<double[]> f, double[] x0, double step, int maxEvaluations) {
+    int n = x0.length;
+    double[] best = x0.clone();
+    double bestF = eval(f, best);
+    int[] used = {1};
+    while (used[0] < maxEvaluations) {
+      double[][] s = new double[n + 1][];
+      double[] v = new double[n + 1];
+      s[0] = best.clone();
+      v[0] = bestF;
+      for (int i = 0; i < n && used[0] < maxEvaluations; i++) {
+        s[i + 1] = best.clone();
+        s[i + 1][i] += step;
+        v[i + 1] = eval(f, s[i + 1]);
+        used[0]++;
+      }
+      if (used[0] >= maxEvaluations) {
+        break;
+      }
+      double before = bestF;
+      nelderMead(f, s, v, used, maxEvaluations);
+      int b = argMin(v);
+      if (v[b] < bestF) {
+        bestF = v[b];
+        best = s[b].clone();
+      }
+      if (before - bestF <= 1e-9 * Math.max(1, Math.abs(bestF))) {
+        break; // a restart gained nothing: converged
+      }
+    }
+    return best;
+  }
+
+  private static void nelderMead(
+      ToDoubleFunction<double[]> f, double[][] s, double[] v, int[] used, int max) {
+    int n = s.length - 1;
+    while (used[0] < max) {
+      Integer[] order = new Integer[n + 1];
+      for (int i = 0; i <= n; i++) {
+        order[i] = i;
+      }
+      Arrays.sort(order, Comparator.comparingDouble(i -> v[i]));
+      int lo = order[0];
+      int hi = order[n];
+      int second = order[n - 1];
+      if (Math.abs(v[hi] - v[lo]) <= 1e-9 * Math.max(1, Math.abs(v[lo]))) {
+        return;
+      }
+      double[] centroid = new double[n];
+      for (int i = 0; i <= n; i++) {
+        if (i != hi) {
+          for (int j = 0; j < n; j++) {
+            centroid[j] += s[i][j] / n;
+          }
+        }
+      }
+      double[] r = along(centroid, s[hi], -1);
+      double fr = eval(f, r);
+      used[0]++;
+      if (fr < v[lo]) {
+        double[] e = along(centroid, s[hi], -2);
+        double fe = used[0] < max ? eval(f, e) : Double.POSITIVE_INFINITY;
+        used[0]++;
+        if (fe < fr) {
+          s[hi] = e;
+          v[hi] = fe;
+        } else {
+          s[hi] = r;
+          v[hi] = fr;
+        }
+      } else if (fr < v[second]) {
+        s[hi] = r;
+        v[hi] = fr;
+      } else {
+        boolean outside = fr < v[hi];
+        double[] c = along(centroid, s[hi], outside ? -0.5 : 0.5);
+        double fc = eval(f, c);
+        used[0]++;
+        if (fc < (outside ? fr : v[hi])) {
+          s[hi] = c;
+          v[hi] = fc;
+        } else {
+          for (int i = 0; i <= n && used[0] < max; i++) {
+            if (i != lo) {
+              s[i] = along(s[lo], s[i], 0.5);
+              v[i] = eval(f, s[i]);
+              used[0]++;
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** {@code from + t × (to − from)}. */
+  private static double[] along(double[] from, double[] to, double t) {
+    double[] x = new double[from.length];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = from[i] + t * (to[i] - from[i]);
+    }
+    return x;
+  }
+
+  private static double eval(ToDoubleFunction<double[]> f, double[] x) {
+    double y = f.applyAsDouble(x);
+    return Double.isFinite(y) ? y : Double.POSITIVE_INFINITY;
+  }
+
+  private static int argMin(double[] v) {
+    int b = 0;
+    for (int i = 1; i < v.length; i++) {
+      if (v[i] < v[b]) {
+        b = i;
+      }
+    }
+    return b;
+  }
+}

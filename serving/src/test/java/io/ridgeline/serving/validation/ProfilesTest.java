@@ -1,0 +1,116 @@
+package io.ridgeline.serving.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.ridgeline.core.Seconds;
+import io.ridgeline.serving.Efficiency;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class ProfilesTest {
+  private static final Efficiency TRT =
+      Efficiency.builder()
+          .compute(0.7)
+          .memory(0.85)
+          .network(0.6)
+          .gemmHalfTokens(24)
+          .layerOverhead(Seconds.ofMicros(3))
+          .stepOverhead(Seconds.ofMicros(800))
+          .build();
+
+  private static Profiles sample() {
+    return Profiles.of(
+        List.of(
+            new EngineProfile("trtllm", TRT, "hand-written"),
+            new EngineProfile(Profiles.DEFAULT, Calibration.start(), "the starting values")));
+  }
+
+  @Test
+  void write_thenRead_roundTrips(@TempDir Path dir) {
+    Path f = dir.resolve("p.json");
+    sample().write(f);
+    Profiles back = Profiles.read(f);
+    assertThat(back.profiles().keySet()).containsExactly("trtllm", "default");
+    Efficiency e = back.forEngine("trtllm").efficiency();
+    assertThat(e.compute()).isEqualTo(0.7);
+    assertThat(e.memory()).isEqualTo(0.85);
+    assertThat(e.network()).isEqualTo(0.6);
+    assertThat(e.gemmHalfTokens()).isEqualTo(24);
+    assertThat(e.layerOverhead().seconds())
+        .isCloseTo(3e-6, org.assertj.core.api.Assertions.within(1e-15));
+    assertThat(e.stepOverhead().seconds())
+        .isCloseTo(800e-6, org.assertj.core.api.Assertions.within(1e-15));
+    assertThat(back.forEngine("trtllm").source()).isEqualTo("hand-written");
+    assertThat(back.toJson()).isEqualTo(sample().toJson());
+  }
+
+  @Test
+  void forEngine_unknown_fallsBackToDefault() {
+    assertThat(sample().forEngine("some-engine").name()).isEqualTo("default");
+  }
+
+  @Test
+  void builtIn_listsEveryFamily_fittedOnShippedCases() {
+    Profiles p = Profiles.builtIn();
+    assertThat(p.profiles().keySet())
+        .contains("trtllm", "sglang", "vllm", "nim", "jetstream", "default");
+    p.profiles().values().forEach(x -> assertThat(x.source()).contains("shipped cases"));
+  }
+
+  @Test
+  void parse_missingField_namesFileAndField() {
+    String text =
+        "{\"profiles\": {\"default\": {\"compute\": 0.5, \"memory\": 0.5, \"network\": 0.5,"
+            + " \"gemm_half_tokens\": 1, \"layer_overhead_us\": 1}}}";
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Profiles.parse(text, "my.json"));
+    assertThat(e)
+        .hasMessageContaining("my.json")
+        .hasMessageContaining("profiles.default.step_overhead_us");
+  }
+
+  @Test
+  void parse_fractionOutOfRange_namesField() {
+    String text =
+        "{\"profiles\": {\"default\": {\"compute\": 1.5, \"memory\": 0.5, \"network\": 0.5,"
+            + " \"gemm_half_tokens\": 1, \"layer_overhead_us\": 1, \"step_overhead_us\": 1}}}";
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Profiles.parse(text, "my.json"));
+    assertThat(e)
+        .hasMessageContaining("my.json")
+        .hasMessageContaining("profiles.default.compute")
+        .hasMessageContaining("1.5");
+  }
+
+  @Test
+  void parse_noDefault_orNotJson_isRejected() {
+    assertThat(
+            assertThrows(
+                IllegalArgumentException.class,
+                () -> Profiles.parse("{\"profiles\": {}}", "a.json")))
+        .hasMessageContaining("a.json")
+        .hasMessageContaining("profiles.default");
+    assertThat(
+            assertThrows(
+                IllegalArgumentException.class, () -> Profiles.parse("{not json", "b.json")))
+        .hasMessageContaining("b.json");
+    assertThat(assertThrows(IllegalArgumentException.class, () -> Profiles.parse("[]", "c.json")))
+        .hasMessageContaining("c.json")
+        .hasMessageContaining("'profiles'");
+  }
+
+  @Test
+  void read_missingFile_namesIt(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("absent.json");
+    assertThat(assertThrows(IllegalArgumentException.class, () -> Profiles.read(f)))
+        .hasMessageContaining("absent.json");
+    Files.writeString(f, "", StandardCharsets.UTF_8);
+    assertThat(assertThrows(IllegalArgumentException.class, () -> Profiles.read(f)))
+        .hasMessageContaining("absent.json");
+  }
+}
