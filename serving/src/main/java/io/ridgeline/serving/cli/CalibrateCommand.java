@@ -58,7 +58,7 @@ final class CalibrateCommand implements Callable<Integer> {
         r.before().predictions().size());
     w.printf(
         Locale.ROOT,
-        "%-10s %5s %8s %8s %8s %9s %10s %10s%n",
+        "%-10s %5s %8s %8s %8s %9s %10s %10s %9s%n",
         "engine",
         "rows",
         "compute",
@@ -66,12 +66,13 @@ final class CalibrateCommand implements Callable<Integer> {
         "network",
         "half tok",
         "layer µs",
-        "step µs");
+        "step µs",
+        "max run");
     for (EngineProfile p : r.profiles().profiles().values()) {
       Efficiency e = p.efficiency();
       w.printf(
           Locale.ROOT,
-          "%-10s %5d %8.3f %8.3f %8.3f %9.1f %10.2f %10.1f%n",
+          "%-10s %5d %8.3f %8.3f %8.3f %9.1f %10.2f %10.1f %9.1f%n",
           p.name(),
           r.rows().get(p.name()),
           e.compute(),
@@ -79,7 +80,8 @@ final class CalibrateCommand implements Callable<Integer> {
           e.network(),
           e.gemmHalfTokens(),
           e.layerOverhead().seconds() * 1e6,
-          e.stepOverhead().seconds() * 1e6);
+          e.stepOverhead().seconds() * 1e6,
+          p.maxRunningRequests());
     }
     w.println();
     w.printf(Locale.ROOT, "%-22s %6s %12s %12s%n", "metric", "count", "ideal APE", "fitted APE");

@@ -15,9 +15,10 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
- * Fits engine {@link EngineProfile profiles} to a case file: six physically meaningful parameters
+ * Fits engine {@link EngineProfile profiles} to a case file: seven physically meaningful parameters
  * per engine family, not per-case factors. Every prediction still comes from the row's stated
- * configuration only; the fit chooses the {@link Efficiency} an engine family reaches.
+ * configuration only; the fit chooses the {@link Efficiency} an engine family reaches and the
+ * number of requests its scheduler runs at once.
  *
  * <p><b>Parameters and starting values.</b>
  *
@@ -38,6 +39,10 @@ import java.util.stream.Collectors;
  *       less with them.
  *   <li>per-step overhead, start {@value #START_STEP_US} µs: scheduling, sampling and host-device
  *       synchronisation per engine step, of the order of a millisecond in vLLM and SGLang profiles.
+ *   <li>max running requests per replica ({@link EngineProfile#maxRunningRequests()}), start
+ *       {@value #START_MAX_RUNNING}: vLLM's default {@code max_num_seqs} and TensorRT-LLM's former
+ *       default {@code max_batch_size}; engines also stop admitting requests below their KV limit
+ *       (CUDA-graph capture sizes, KV-utilisation watermarks, block allocation).
  * </ul>
  *
  * <p><b>Loss.</b> The sum over the predicted rows of the Huber loss (δ = {@value #HUBER_DELTA}) of
@@ -47,9 +52,10 @@ import java.util.stream.Collectors;
  * capacity do not depend on efficiency) costs the loss of a factor of {@code e^3}.
  *
  * <p><b>Search.</b> Nelder–Mead in transformed coordinates (logit of the three fractions, log of
- * the half-tokens and of the two overheads, each logit scaled to the parameter's plausible range in
- * {@link #RANGES}, so every point is valid and physical), from the starts above with a unit step
- * per coordinate, restarted from its best point while the evaluation budget lasts.
+ * the half-tokens, of the two overheads and of the running-request cap, each logit scaled to the
+ * parameter's plausible range in {@link #RANGES}, so every point is valid and physical), from the
+ * starts above with a unit step per coordinate, restarted from its best point while the evaluation
+ * budget lasts.
  *
  * <p><b>Families.</b> Each engine family with at least {@value #MIN_ROWS} predicted rows gets its
  * own fit; the {@value Profiles#DEFAULT} profile is fitted on all predicted rows pooled, and the
@@ -80,6 +86,7 @@ public final class Calibration {
   static final double START_HALF_TOKENS = 32;
   static final double START_LAYER_US = 5;
   static final double START_STEP_US = 1000;
+  static final double START_MAX_RUNNING = 256;
 
   /** The loss charged for a row the candidate leaves unpredictable. */
   private static final double UNPREDICTABLE_LOSS = huber(3);
@@ -111,6 +118,14 @@ public final class Calibration {
   }
 
   /**
+   * The starting profile of every fit: {@link #start()} and {@value #START_MAX_RUNNING} running
+   * requests per replica.
+   */
+  public static EngineProfile startProfile() {
+    return new EngineProfile(Profiles.DEFAULT, start(), START_MAX_RUNNING, "the starting values");
+  }
+
+  /**
    * Fits profiles on {@code cases}; {@code label} names the case file in each profile's source
    * ("fitted on {label} (N rows) on DATE").
    *
@@ -130,7 +145,7 @@ public final class Calibration {
                 Collectors.groupingBy(ValidationCase::engine, TreeMap::new, Collectors.toList()));
     Map<String, Integer> counts = new LinkedHashMap<>();
     List<EngineProfile> out = new ArrayList<>();
-    Efficiency pooled = fitEfficiency(rows, maxEvaluations);
+    EngineProfile pooledFit = fitProfile(rows, maxEvaluations);
     String pooledSource =
         "fitted on " + label + " (" + rows.size() + " rows, all engines pooled) on " + date;
     for (String family : FAMILIES) {
@@ -139,7 +154,8 @@ public final class Calibration {
         out.add(
             new EngineProfile(
                 family,
-                pooled,
+                pooledFit.efficiency(),
+                pooledFit.maxRunningRequests(),
                 "too few rows of this engine ("
                     + mine.size()
                     + " < "
@@ -151,11 +167,12 @@ public final class Calibration {
     }
     for (Map.Entry<String, List<ValidationCase>> e : byEngine.entrySet()) {
       if (e.getValue().size() >= MIN_ROWS && !e.getKey().equals(Profiles.DEFAULT)) {
-        Efficiency fitted = fitEfficiency(e.getValue(), maxEvaluations);
+        EngineProfile fitted = fitProfile(e.getValue(), maxEvaluations);
         out.add(
             new EngineProfile(
                 e.getKey(),
-                fitted,
+                fitted.efficiency(),
+                fitted.maxRunningRequests(),
                 "fitted on "
                     + label
                     + " ("
@@ -174,29 +191,44 @@ public final class Calibration {
                   return i < 0 ? FAMILIES.size() : i;
                 })
             .thenComparing(EngineProfile::name));
-    out.add(new EngineProfile(Profiles.DEFAULT, pooled, pooledSource));
+    out.add(
+        new EngineProfile(
+            Profiles.DEFAULT,
+            pooledFit.efficiency(),
+            pooledFit.maxRunningRequests(),
+            pooledSource));
     counts.put(Profiles.DEFAULT, rows.size());
     Profiles profiles = Profiles.of(out);
     return new Result(profiles, counts, before, Validation.run(cases, profiles.predictor()));
   }
 
   /**
-   * The efficiency that minimises {@link #loss} on {@code rows}, from {@link #start()}, within
-   * {@code maxEvaluations} evaluations of the loss.
+   * The profile (efficiency and running-request cap) that minimises {@link #loss} on {@code rows},
+   * from {@link #startProfile()}, within {@code maxEvaluations} evaluations of the loss; named
+   * {@value Profiles#DEFAULT} with an empty source, for the caller to rename.
    */
-  public static Efficiency fitEfficiency(List<ValidationCase> rows, int maxEvaluations) {
+  public static EngineProfile fitProfile(List<ValidationCase> rows, int maxEvaluations) {
     double[] best =
-        minimize(x -> loss(rows, fromCoordinates(x)), toCoordinates(start()), 1.0, maxEvaluations);
+        minimize(
+            x -> loss(rows, fromCoordinates(x)),
+            toCoordinates(startProfile()),
+            1.0,
+            maxEvaluations);
     return fromCoordinates(best);
   }
 
+  /** {@link #loss(List, EngineProfile)} with no cap on running requests beyond memory. */
+  public static double loss(List<ValidationCase> rows, Efficiency efficiency) {
+    return loss(rows, new EngineProfile(Profiles.DEFAULT, efficiency, ""));
+  }
+
   /**
-   * Sum over {@code rows} of the Huber loss of ln(predicted / measured) with {@code efficiency} for
+   * Sum over {@code rows} of the Huber loss of ln(predicted / measured) with {@code profile} for
    * every row; rows it cannot predict cost the loss of a factor of e³. Rows are predicted in
    * parallel.
    */
-  public static double loss(List<ValidationCase> rows, Efficiency efficiency) {
-    Predictor p = Predictor.of(efficiency);
+  public static double loss(List<ValidationCase> rows, EngineProfile profile) {
+    Predictor p = Predictor.of(profile);
     return rows.parallelStream()
         .mapToDouble(
             c -> {
@@ -218,30 +250,34 @@ public final class Calibration {
 
   /**
    * Physically plausible range of each parameter, in fit order (compute, memory, network, GEMM half
-   * tokens, layer overhead µs, step overhead µs). Without them the fit trades parameters against
-   * each other into corners no engine occupies (100% of peak FLOP/s with 7% of NVLink bandwidth).
-   * Fractions: no engine sustains more than 95% of a peak; below 20% (30% for memory, which
-   * streaming decode kernels use well) a deployment is broken rather than slow. GEMM half tokens
-   * from 1 to 1,024 (beyond a prefill chunk's share it would penalise prefill GEMMs too).
-   * Overheads: 0.1–50 µs per layer (CUDA graphs to eager launches of ~10 kernels), 10 µs–20 ms per
-   * step (a tight C++ scheduler to a Python scheduler with sampling and detokenisation).
+   * tokens, layer overhead µs, step overhead µs, max running requests). Without them the fit trades
+   * parameters against each other into corners no engine occupies (100% of peak FLOP/s with 7% of
+   * NVLink bandwidth). Fractions: no engine sustains more than 95% of a peak; below 20% (30% for
+   * memory, which streaming decode kernels use well) a deployment is broken rather than slow. GEMM
+   * half tokens from 1 to 1,024 (beyond a prefill chunk's share it would penalise prefill GEMMs
+   * too). Overheads: 0.1–50 µs per layer (CUDA graphs to eager launches of ~10 kernels), 10 µs–20
+   * ms per step (a tight C++ scheduler to a Python scheduler with sampling and detokenisation).
+   * Running requests per replica from 8 (a latency-tuned deployment) to 4,096 (beyond every
+   * engine's default; in effect no cap).
    */
   static final double[][] RANGES = {
-    {0.2, 0.95}, {0.3, 0.95}, {0.2, 0.95}, {1, 1024}, {0.1, 50}, {10, 20_000}
+    {0.2, 0.95}, {0.3, 0.95}, {0.2, 0.95}, {1, 1024}, {0.1, 50}, {10, 20_000}, {8, 4096}
   };
 
   /**
-   * Coordinates of {@code e}: a logit scaled to each range, in log space for the last three (see
-   * {@link #RANGES}); values outside a range are clamped just inside it.
+   * Coordinates of {@code p}: a logit scaled to each range, in log space for the last four (see
+   * {@link #RANGES}); values outside a range (an infinite cap included) are clamped just inside it.
    */
-  static double[] toCoordinates(Efficiency e) {
+  static double[] toCoordinates(EngineProfile p) {
+    Efficiency e = p.efficiency();
     double[] v = {
       e.compute(),
       e.memory(),
       e.network(),
       e.gemmHalfTokens(),
       e.layerOverhead().seconds() * 1e6,
-      e.stepOverhead().seconds() * 1e6
+      e.stepOverhead().seconds() * 1e6,
+      Math.min(p.maxRunningRequests(), Double.MAX_VALUE)
     };
     double[] x = new double[v.length];
     for (int i = 0; i < v.length; i++) {
@@ -255,8 +291,11 @@ public final class Calibration {
     return x;
   }
 
-  /** The efficiency at transformed coordinates {@code x} (inverse of {@link #toCoordinates}). */
-  static Efficiency fromCoordinates(double[] x) {
+  /**
+   * The profile at transformed coordinates {@code x} (inverse of {@link #toCoordinates}), named
+   * {@value Profiles#DEFAULT} with an empty source.
+   */
+  static EngineProfile fromCoordinates(double[] x) {
     double[] v = new double[x.length];
     for (int i = 0; i < x.length; i++) {
       boolean log = i >= 3;
@@ -265,14 +304,16 @@ public final class Calibration {
       double y = lo + (hi - lo) / (1 + Math.exp(-x[i]));
       v[i] = log ? Math.exp(y) : y;
     }
-    return Efficiency.builder()
-        .compute(v[0])
-        .memory(v[1])
-        .network(v[2])
-        .gemmHalfTokens(v[3])
-        .layerOverhead(Seconds.ofMicros(v[4]))
-        .stepOverhead(Seconds.ofMicros(v[5]))
-        .build();
+    Efficiency e =
+        Efficiency.builder()
+            .compute(v[0])
+            .memory(v[1])
+            .network(v[2])
+            .gemmHalfTokens(v[3])
+            .layerOverhead(Seconds.ofMicros(v[4]))
+            .stepOverhead(Seconds.ofMicros(v[5]))
+            .build();
+    return new EngineProfile(Profiles.DEFAULT, e, v[6], "");
   }
 
   // ---- Nelder–Mead ----

@@ -46,14 +46,16 @@ import java.util.function.Function;
  *       prefill of the batch's prompts, {@code tpot_ms} one decode step of the batch at the
  *       mid-generation context {@code isl + osl/2}.
  *   <li>{@code concurrency}: {@link Deployment.Strategy#COLOCATED} at batch = load (closed loop:
- *       steady-state batch = concurrency), capped at the largest batch that fits; when the load
+ *       steady-state batch = concurrency), capped at the largest batch that fits and at the engine
+ *       profile's {@link EngineProfile#maxRunningRequests() max_running_requests}; when the load
  *       exceeds that batch the extra requests queue (see <b>Closed-loop queueing</b>).
- *   <li>{@code offline}: colocated at the largest batch that fits, or at the load if given
- *       (capped).
+ *   <li>{@code offline}: colocated at the largest batch that fits, or at the load if given, capped
+ *       in both cases at the engine's max_running_requests.
  *   <li>{@code single-stream}: colocated at batch 1.
  *   <li>{@code disagg-concurrency}: {@link Deployment.Strategy#PD} with the row's decode pool (its
- *       tp, ep, attention_dp) and prefill pool; per-chip throughput is the lower of the decode
- *       pool's output rate and the prefill pool's request rate × osl, over all chips of both pools.
+ *       tp, ep, attention_dp) and prefill pool, the decode batch capped like {@code concurrency};
+ *       per-chip throughput is the lower of the decode pool's output rate and the prefill pool's
+ *       request rate × osl, over all chips of both pools.
  *   <li>{@code disagg-prefill}: prompts per pass of up to 8,192 tokens over the pass time, per chip
  *       of the prefill pool.
  *   <li>{@code disagg-decode}: the decode pool alone at batch = load (× chips when the notes say
@@ -64,12 +66,12 @@ import java.util.function.Function;
  *
  * <p><b>Closed-loop queueing</b> ({@code concurrency} and {@code disagg-concurrency}): C clients
  * per replica each send a request as soon as their previous one completes, and the replica runs at
- * most B of them at once (the largest batch that fits). When C &gt; B the other C − B wait. The
- * replica completes requests at X = B / (TTFT₀ + (osl − 1)·TPOT) per second, TTFT₀ being the
- * unqueued TTFT; by Little's law a closed system of C clients with throughput X has a mean response
- * time of C / X, so a request's TTFT (its wait plus its prefill) is C / X − (osl − 1)·TPOT, used
- * when it exceeds TTFT₀ (it does exactly when C &gt; B). {@code e2e_s} includes the wait;
- * throughput and TPOT are those of batch B.
+ * most B of them at once: B = min(C, the largest batch that fits, the engine's max_running_requests
+ * per replica). When C &gt; B the other C − B wait. The replica completes requests at X = B /
+ * (TTFT₀ + (osl − 1)·TPOT) per second, TTFT₀ being the unqueued TTFT; by Little's law a closed
+ * system of C clients with throughput X has a mean response time of C / X, so a request's TTFT (its
+ * wait plus its prefill) is C / X − (osl − 1)·TPOT, used when it exceeds TTFT₀ (it does exactly
+ * when C &gt; B). {@code e2e_s} includes the wait; throughput and TPOT are those of batch B.
  *
  * <p><b>Speculative decoding</b> ({@code mtp}, {@code mtp3}): {@link Speculation#mtp} with γ =
  * {@value #MTP_LENGTH} draft tokens and acceptance α = {@value #MTP_ACCEPTANCE}, an assumption (the
@@ -80,8 +82,9 @@ import java.util.function.Function;
  * is TTFT + (osl − 1) × TPOT; {@code total_tok_s_per_chip} and {@code input_tok_s_per_chip} scale
  * output throughput by {@code (isl + osl) / osl} and {@code isl / osl}.
  *
- * <p>The efficiency is a function of the case, so that calibrated profiles (per chip, engine or
- * mode) can replace {@link Efficiency#ideal()} later.
+ * <p>The efficiency and the cap on running requests are a function of the case (the engine profile
+ * of its {@code engine} column, see {@link Profiles#predictor()}); {@link #of(Efficiency)} and
+ * {@link #ideal()} put no cap beyond memory.
  */
 public final class Predictor {
   /** Draft tokens assumed for {@code mtp} and {@code mtp3}. */
@@ -118,10 +121,10 @@ public final class Predictor {
   public static final String SERVER_REASON =
       "server mode needs a latency-bounded rate search (not modelled yet)";
 
-  private final Function<ValidationCase, Efficiency> efficiency;
+  private final Function<ValidationCase, EngineProfile> profile;
 
-  private Predictor(Function<ValidationCase, Efficiency> efficiency) {
-    this.efficiency = checkNotNull(efficiency, "efficiency");
+  private Predictor(Function<ValidationCase, EngineProfile> profile) {
+    this.profile = checkNotNull(profile, "profile");
   }
 
   /** 100% of peak FLOP/s and bandwidth for every case: the roofline bound. */
@@ -132,12 +135,45 @@ public final class Predictor {
   /** The same {@code efficiency} for every case. */
   public static Predictor of(Efficiency efficiency) {
     checkNotNull(efficiency, "efficiency");
-    return new Predictor(c -> efficiency);
+    return of(new EngineProfile("fixed", efficiency, "fixed efficiency"));
   }
 
-  /** An efficiency chosen per case (for example by chip and engine). */
+  /**
+   * An efficiency chosen per case (for example by chip and engine), with no running-request cap.
+   */
   public static Predictor of(Function<ValidationCase, Efficiency> efficiency) {
-    return new Predictor(efficiency);
+    checkNotNull(efficiency, "efficiency");
+    return new Predictor(c -> new EngineProfile("per-case", efficiency.apply(c), "per case"));
+  }
+
+  /** The same engine profile (efficiency and running-request cap) for every case. */
+  public static Predictor of(EngineProfile profile) {
+    checkNotNull(profile, "profile");
+    return new Predictor(c -> profile);
+  }
+
+  /** An engine profile chosen per case, as {@link Profiles#predictor()} does by engine family. */
+  public static Predictor byProfile(Function<ValidationCase, EngineProfile> profile) {
+    return new Predictor(profile);
+  }
+
+  /**
+   * TTFT in seconds of {@code clients} closed-loop clients on a replica that runs {@code batch} of
+   * them at once (see the class javadoc): {@code C / X − (osl − 1)·TPOT} with {@code X = B / (TTFT₀
+   * + (osl − 1)·TPOT)}, or {@code ttft0} when nobody waits. The end-to-end latency is then {@code C
+   * / X}.
+   *
+   * @param ttft0 the unqueued TTFT in seconds
+   * @param tpot the time per output token in seconds at batch {@code batch}
+   */
+  public static double queuedTtft(int clients, int batch, double ttft0, double tpot, int osl) {
+    if (clients <= batch) {
+      return ttft0;
+    }
+    double decoding = (osl - 1) * tpot;
+    double rate = batch / (ttft0 + decoding);
+    double queued = clients / rate - decoding;
+    return Math.max(queued, ttft0);
   }
 
   /** The prediction of {@code c}'s metric, or a {@link Skip} saying why there is none. */
@@ -169,6 +205,7 @@ public final class Predictor {
     private Chip chip;
     private RooflineModel template;
     private Optional<Speculation> speculation = Optional.empty();
+    private EngineProfile engine;
 
     Run(ValidationCase c) {
       this.c = c;
@@ -195,6 +232,7 @@ public final class Predictor {
           Models.builtIn()
               .find(c.model())
               .orElseThrow(() -> new Unpredictable("unknown model: '" + c.model() + "'"));
+      engine = checkNotNull(profile.apply(c), "profile of case");
       chip =
           Chips.builtIn()
               .find(c.chip())
@@ -204,7 +242,7 @@ public final class Predictor {
               .model(model)
               .chip(chip)
               .precisions(precisions())
-              .efficiency(efficiency.apply(c))
+              .efficiency(engine.efficiency())
               .build();
       c.speculative().ifPresent(this::speculation);
       double value;
@@ -408,6 +446,24 @@ public final class Predictor {
       return batch;
     }
 
+    /** {@code batch} capped at the engine's max_running_requests (at least 1). */
+    private int engineCapped(int batch) {
+      if (!engine.capsRunningRequests()) {
+        return batch;
+      }
+      double cap = Math.max(1, Math.floor(engine.maxRunningRequests()));
+      if (batch > cap) {
+        notes.add(
+            "batch "
+                + batch
+                + " capped at "
+                + (int) cap
+                + " by the engine's max_running_requests (the rest queue)");
+        return (int) cap;
+      }
+      return batch;
+    }
+
     // ---- modes ----
 
     private double staticMode() {
@@ -442,12 +498,12 @@ public final class Predictor {
       int batch;
       int clients;
       if (wanted == Integer.MAX_VALUE) {
-        batch = capped(max, max, isl + osl);
+        batch = engineCapped(capped(max, max, isl + osl));
         clients = batch;
         notes.add("offline: largest batch that fits");
       } else {
         clients = perReplica(wanted, rm);
-        batch = capped(clients, max, isl + osl);
+        batch = engineCapped(capped(clients, max, isl + osl));
       }
       notes.add(0, rm + ", colocated batch " + batch + " per replica");
       FrontierPoint p = d.point(batch, isl, osl);
@@ -460,18 +516,9 @@ public final class Predictor {
       return metric(p, p.tokensPerSecondPerChip(), ttft, isl, osl);
     }
 
-    /**
-     * TTFT of {@code clients} closed-loop clients on a replica that runs at most {@code batch} at
-     * once (see the class javadoc): {@code C / X − (osl − 1)·TPOT} with {@code X = B / (TTFT₀ +
-     * (osl − 1)·TPOT)}, or {@code ttft0} when nobody waits.
-     */
+    /** {@link Predictor#queuedTtft}, with a note when requests wait. */
     private double queuedTtft(int clients, int batch, double ttft0, double tpot, int osl) {
-      if (clients <= batch) {
-        return ttft0;
-      }
-      double decoding = (osl - 1) * tpot;
-      double rate = batch / (ttft0 + decoding);
-      double queued = clients / rate - decoding;
+      double queued = Predictor.queuedTtft(clients, batch, ttft0, tpot, osl);
       if (queued <= ttft0) {
         return ttft0;
       }
@@ -530,7 +577,7 @@ public final class Predictor {
               .speculation(speculation)
               .build();
       int clients = perReplica(load, decode);
-      int batch = capped(clients, d.maxBatch(isl + osl), isl + osl);
+      int batch = engineCapped(capped(clients, d.maxBatch(isl + osl), isl + osl));
       FrontierPoint p = d.point(batch, isl, osl);
       if (!p.fits()) {
         throw new Unpredictable(

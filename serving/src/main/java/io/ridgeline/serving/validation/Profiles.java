@@ -28,12 +28,15 @@ import java.util.Map;
  * {@link Calibration} on the shipped cases only (each profile's {@link EngineProfile#source()} says
  * so and on which rows); {@link Efficiency#ideal()} stays the roofline bound.
  *
- * <p>JSON form (times in microseconds):
+ * <p>JSON form (times in microseconds; {@code max_running_requests}, the engine's cap on requests
+ * running at once per model replica, is optional: absent or {@code null} means no cap beyond
+ * memory, see {@link EngineProfile#maxRunningRequests()}):
  *
  * <pre>{@code
  * {"profiles": {
  *   "trtllm": {"compute": 0.6, "memory": 0.8, "network": 0.7, "gemm_half_tokens": 32,
- *              "layer_overhead_us": 5, "step_overhead_us": 1000, "fitted_on": "..."},
+ *              "layer_overhead_us": 5, "step_overhead_us": 1000, "max_running_requests": 256,
+ *              "fitted_on": "..."},
  *   "default": {...}}}
  * }</pre>
  *
@@ -166,6 +169,19 @@ public final class Profiles {
     double step =
         nonNegative(
             number(node, where, "step_overhead_us", file), where + ".step_overhead_us", file);
+    double maxRunning = Double.POSITIVE_INFINITY;
+    JsonNode cap = node.get("max_running_requests");
+    if (cap != null && !cap.isNull()) {
+      maxRunning = number(node, where, "max_running_requests", file);
+      if (!(maxRunning > 0 && Double.isFinite(maxRunning))) {
+        throw new IllegalArgumentException(
+            file
+                + ": field '"
+                + where
+                + ".max_running_requests' must be a finite number > 0 (omit it for no cap), found "
+                + maxRunning);
+      }
+    }
     JsonNode fitted = node.get("fitted_on");
     if (fitted != null && !fitted.isTextual()) {
       throw new IllegalArgumentException(
@@ -180,7 +196,7 @@ public final class Profiles {
             .layerOverhead(Seconds.ofMicros(layer))
             .stepOverhead(Seconds.ofMicros(step))
             .build();
-    return new EngineProfile(engine, eff, fitted == null ? "" : fitted.asText());
+    return new EngineProfile(engine, eff, maxRunning, fitted == null ? "" : fitted.asText());
   }
 
   private static double number(JsonNode node, String where, String field, String file) {
@@ -226,7 +242,7 @@ public final class Profiles {
 
   /** A predictor that uses each row's engine profile. */
   public Predictor predictor() {
-    return Predictor.of(c -> forEngine(c.engine()).efficiency());
+    return Predictor.byProfile(c -> forEngine(c.engine()));
   }
 
   /** These profiles with {@code profile} added or replacing the one of its name. */
@@ -250,6 +266,9 @@ public final class Profiles {
           o.put("gemm_half_tokens", round(e.gemmHalfTokens()));
           o.put("layer_overhead_us", round(e.layerOverhead().seconds() * 1e6));
           o.put("step_overhead_us", round(e.stepOverhead().seconds() * 1e6));
+          if (p.capsRunningRequests()) {
+            o.put("max_running_requests", round(p.maxRunningRequests()));
+          }
           o.put("fitted_on", p.source());
         });
     try {

@@ -32,8 +32,12 @@ final class CalibrationTest {
 
   @Test
   void coordinates_roundTrip() {
-    Efficiency e = Calibration.start();
-    Efficiency back = Calibration.fromCoordinates(Calibration.toCoordinates(e));
+    EngineProfile start = Calibration.startProfile();
+    Efficiency e = start.efficiency();
+    EngineProfile backProfile = Calibration.fromCoordinates(Calibration.toCoordinates(start));
+    Efficiency back = backProfile.efficiency();
+    assertThat(backProfile.maxRunningRequests())
+        .isCloseTo(start.maxRunningRequests(), within(1e-6));
     assertThat(back.compute()).isCloseTo(e.compute(), within(1e-6));
     assertThat(back.memory()).isCloseTo(e.memory(), within(1e-6));
     assertThat(back.gemmHalfTokens()).isCloseTo(e.gemmHalfTokens(), within(1e-4));
@@ -57,7 +61,7 @@ final class CalibrationTest {
     }
     assertThat(synthetic).hasSizeGreaterThan(20);
     assertThat(Calibration.loss(synthetic, truth)).isCloseTo(0, within(1e-9));
-    Efficiency fitted = Calibration.fitEfficiency(synthetic, 600);
+    Efficiency fitted = Calibration.fitProfile(synthetic, 600).efficiency();
     assertThat(fitted.memory()).isCloseTo(0.65, within(0.03));
     assertThat(Calibration.loss(synthetic, fitted))
         .isLessThan(0.01 * Calibration.loss(synthetic, Calibration.start()));

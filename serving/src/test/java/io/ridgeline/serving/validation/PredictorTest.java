@@ -196,4 +196,82 @@ final class PredictorTest {
     assertThat(v.skipReasons().values().stream().mapToLong(Long::longValue).sum())
         .isEqualTo(v.skipped().size());
   }
+
+  @Test
+  void queuedTtft_closedLoop_handComputed() {
+    // C = 100 clients, B = 50 running, TTFT₀ = 1 s, TPOT = 10 ms, osl = 101:
+    // decoding (osl − 1)·TPOT = 1 s, cycle 2 s, X = 50 / 2 = 25 req/s,
+    // response C / X = 4 s, TTFT = 4 − 1 = 3 s (2 s of queue + 1 s of prefill)
+    assertThat(Predictor.queuedTtft(100, 50, 1.0, 0.010, 101)).isCloseTo(3.0, within(1e-12));
+    // P091-like: C = 128, B = 54, TTFT₀ = 2 s, TPOT = 72 ms, osl = 800:
+    // decoding 799 × 0.072 = 57.528 s, cycle 59.528 s, C / X = 128 × 59.528 / 54 = 141.10341 s,
+    // TTFT = 141.10341 − 57.528 = 83.57541 s
+    assertThat(Predictor.queuedTtft(128, 54, 2.0, 0.072, 800)).isCloseTo(83.575407, within(1e-5));
+    // nobody waits when the clients fit in the running batch
+    assertThat(Predictor.queuedTtft(50, 50, 1.0, 0.010, 101)).isEqualTo(1.0);
+    assertThat(Predictor.queuedTtft(8, 54, 2.0, 0.072, 800)).isEqualTo(2.0);
+  }
+
+  @Test
+  void predict_concurrencyAboveEngineCap_runsCapAndQueuesRest() {
+    // 64 clients on one replica of llama-2-70b (8× a100 tp 8, fp16, isl 512, osl 128) whose
+    // engine runs at most 16 requests: batch 16, the other 48 queue
+    EngineProfile capped =
+        new EngineProfile("capped", Calibration.start(), 16.5, "a cap of 16 (floored)");
+    EngineProfile free = new EngineProfile("free", Calibration.start(), "no cap");
+    double ttft0 = predict(free, "16", "ttft_ms") / 1e3;
+    double tpot = predict(free, "16", "tpot_ms") / 1e3;
+    // per-chip throughput and TPOT are those of the running batch of 16
+    assertThat(predict(capped, "64", "out_tok_s_per_chip"))
+        .isCloseTo(predict(free, "16", "out_tok_s_per_chip"), within(1e-9));
+    assertThat(predict(capped, "64", "tpot_ms")).isCloseTo(1e3 * tpot, within(1e-9));
+    // X = 16 / (TTFT₀ + 127·TPOT); e2e = C / X = 4 (TTFT₀ + 127·TPOT); TTFT = e2e − 127·TPOT
+    double e2e = 64 / (16 / (ttft0 + 127 * tpot));
+    assertThat(predict(capped, "64", "e2e_s")).isCloseTo(e2e, within(1e-9 * e2e));
+    assertThat(predict(capped, "64", "ttft_ms"))
+        .isCloseTo(1e3 * (e2e - 127 * tpot), within(1e-6 * e2e * 1e3));
+    // at or below the cap the cap changes nothing
+    assertThat(predict(capped, "16", "ttft_ms")).isCloseTo(1e3 * ttft0, within(1e-9));
+    // the prediction says why it queued
+    assertThat(notes(capped, "64", "ttft_ms")).contains("max_running_requests");
+  }
+
+  @Test
+  void engineProfile_nonPositiveCap_isRejected() {
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> new EngineProfile("x", Calibration.start(), 0, "zero"));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> new EngineProfile("x", Calibration.start(), Double.NaN, "nan"));
+  }
+
+  private static ValidationCase concurrencyRow(String load, String metric) {
+    return one(
+        CaseFileTest.row(
+            "X1-" + metric,
+            "llama-2-70b",
+            "a100-sxm-80gb",
+            "8",
+            "8",
+            "fp16",
+            "fp16",
+            "512",
+            "128",
+            "concurrency",
+            load,
+            metric,
+            "1",
+            ""));
+  }
+
+  private static double predict(EngineProfile profile, String load, String metric) {
+    Outcome o = Predictor.of(profile).predict(concurrencyRow(load, metric));
+    assertThat(o).as(o.toString()).isInstanceOf(Prediction.class);
+    return ((Prediction) o).predicted();
+  }
+
+  private static String notes(EngineProfile profile, String load, String metric) {
+    return ((Prediction) Predictor.of(profile).predict(concurrencyRow(load, metric))).note();
+  }
 }

@@ -113,4 +113,33 @@ final class ProfilesTest {
     assertThat(assertThrows(IllegalArgumentException.class, () -> Profiles.read(f)))
         .hasMessageContaining("absent.json");
   }
+
+  @Test
+  void maxRunningRequests_roundTripsAndAbsentMeansNoCap(@TempDir Path dir) {
+    Profiles p =
+        Profiles.of(
+            List.of(
+                new EngineProfile("vllm", TRT, 54, "hand-written"),
+                new EngineProfile(Profiles.DEFAULT, Calibration.start(), "no cap")));
+    assertThat(p.toJson()).contains("\"max_running_requests\" : 54");
+    Path f = dir.resolve("p.json");
+    p.write(f);
+    Profiles back = Profiles.read(f);
+    assertThat(back.forEngine("vllm").maxRunningRequests()).isEqualTo(54);
+    assertThat(back.forEngine("default").capsRunningRequests()).isFalse();
+    assertThat(back.forEngine("default").maxRunningRequests()).isEqualTo(Double.POSITIVE_INFINITY);
+  }
+
+  @Test
+  void parse_nonPositiveMaxRunningRequests_namesField() {
+    String text =
+        "{\"profiles\": {\"default\": {\"compute\": 0.5, \"memory\": 0.5, \"network\": 0.5,"
+            + " \"gemm_half_tokens\": 1, \"layer_overhead_us\": 1, \"step_overhead_us\": 1,"
+            + " \"max_running_requests\": 0}}}";
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Profiles.parse(text, "my.json"));
+    assertThat(e)
+        .hasMessageContaining("my.json")
+        .hasMessageContaining("profiles.default.max_running_requests");
+  }
 }
