@@ -381,6 +381,21 @@ public final class Predictor {
           tp = tpRow.getAsInt() / dp;
         } else if (dpRow.isPresent()) {
           tp = 1; // DEP-N: attention data parallel over N chips
+        } else if (ppRow.isEmpty() && chips.orElse(1) > 1 && latentAttention()) {
+          // MLA models (DeepSeek) are served with data-parallel attention and expert parallelism
+          // when the layout is not stated (DEP-N, the layout of SGLang's and TensorRT-LLM's
+          // published large-scale runs): tensor parallelism would replicate the shared latent cache
+          int n = chips.getAsInt();
+          notes.add(
+              "tp not stated: MLA served as DEP-" + n + " (attention dp " + n + ", ep " + n + ")");
+          return RooflineModel.builder()
+              .from(template)
+              .chips(n)
+              .tensorParallel(1)
+              .pipelineParallel(1)
+              .expertParallel(epRow.orElse(n))
+              .attentionDataParallel(n)
+              .build();
         } else {
           int n = chips.orElse(1);
           if (n % pp == 0 && model.tensorParallelProblem(n / pp).isEmpty()) {
@@ -423,6 +438,12 @@ public final class Predictor {
       } catch (IllegalArgumentException e) {
         throw new Unpredictable("invalid layout: " + e.getMessage());
       }
+    }
+
+    /** Whether the model's attention keeps a latent cache shared by all heads (MLA). */
+    private boolean latentAttention() {
+      return model.layers().stream()
+          .anyMatch(l -> l.attention().map(a -> a.mla().isPresent()).orElse(false));
     }
 
     /** The measured system: the row's chips and parallelism. */
