@@ -208,29 +208,13 @@ public abstract class Deployment {
   /** The largest batch the decode (or attention) pool holds at {@code context}. */
   public int maxBatch(int context) {
     if (strategy() == Strategy.AFD) {
-      int lo = 0;
-      int hi = 1;
-      while (hi < (1 << 24) && afdFits(hi, context)) {
-        lo = hi;
-        hi *= 2;
-      }
-      while (hi - lo > 1) {
-        int mid = (lo + hi) >>> 1;
-        if (afdFits(mid, context)) {
-          lo = mid;
-        } else {
-          hi = mid;
-        }
-      }
-      return lo;
+      return BatchSearch.largest(b -> afdFits(b, context));
     }
-    int max = primary().maxBatch(context);
     if (speculation().isPresent() && speculation().get().draft().isPresent()) {
-      while (max > 0 && !fitsWithDraft(max, context)) {
-        max--;
-      }
+      return BatchSearch.largest(
+          b -> primary().memory(b, context).fits() && fitsWithDraft(b, context));
     }
-    return max;
+    return primary().maxBatch(context);
   }
 
   /**

@@ -574,24 +574,7 @@ public abstract class RooflineModel {
    * sequence fits.
    */
   public int maxBatch(int context) {
-    if (!memory(1, context).fits()) {
-      return 0;
-    }
-    int lo = 1;
-    int hi = 2;
-    while (hi < (1 << 24) && memory(hi, context).fits()) {
-      lo = hi;
-      hi *= 2;
-    }
-    while (hi - lo > 1) {
-      int mid = (lo + hi) >>> 1;
-      if (memory(mid, context).fits()) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    return BatchSearch.largest(b -> memory(b, context).fits());
   }
 
   @Value.Check
