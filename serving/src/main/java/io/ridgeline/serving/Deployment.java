@@ -318,7 +318,7 @@ public abstract class Deployment {
         speculation().isPresent()
             ? speculativeTpot(decode, batch, context)
             : decode.decode(batch, context).seconds().seconds();
-    int promptsPerPass = Math.max(1, RooflineModel.PREFILL_CHUNK_TOKENS / isl);
+    int promptsPerPass = prefill.promptsPerPrefillPass(isl);
     double pass = prefill.prefill(promptsPerPass, isl).seconds().seconds();
     double prefillRate = promptsPerPass / pass; // prompts per second per prefill replica
     double demand = batch / (tpot * osl); // requests per second per decode replica

@@ -16,7 +16,9 @@ import org.immutables.value.Value;
  * <p>Small-M GEMMs: a matrix product over M tokens reaches {@code compute × M / (M +
  * gemmHalfTokens)} of peak, a saturating curve (decode GEMMs of a few tokens cannot fill the tensor
  * cores; prefill GEMMs of thousands do). Fixed costs: each pass through a pipeline stage adds
- * {@code stepOverhead + layers × layerOverhead}.
+ * {@code stepOverhead + layers × layerOverhead}. Attention kernels reach {@link #attention()} of
+ * the other kernels' fractions; each collective hop pays {@link #collectiveLatency()} on top of the
+ * link's latency.
  */
 @Value.Immutable
 @RidgelineStyle
@@ -37,6 +39,28 @@ public abstract class Efficiency {
   @Value.Default
   public double gemmHalfTokens() {
     return 0;
+  }
+
+  /**
+   * Fraction of the roofline that attention kernels reach relative to other kernels, in (0, 1]: it
+   * multiplies the compute and memory fractions for the operations that read the KV cache
+   * (attention over the cache, sliding-window attention, the DSA indexer). FlashAttention-style
+   * decode kernels split the cache over thread blocks and reduce the partial results, and reach
+   * less of HBM bandwidth than a weight-streaming GEMV at short contexts and few heads per chip.
+   */
+  @Value.Default
+  public double attention() {
+    return 1;
+  }
+
+  /**
+   * Software latency per hop of a collective (kernel launch, synchronisation and the communication
+   * library's protocol), added to the link's own latency; NCCL all-reduce on NVLink measures a few
+   * to tens of microseconds per step for small messages.
+   */
+  @Value.Default
+  public Seconds collectiveLatency() {
+    return Seconds.ZERO;
   }
 
   /** Fixed cost per layer per pass (kernel launches). */
@@ -86,6 +110,8 @@ public abstract class Efficiency {
         && memory() == 1
         && network() == 1
         && gemmHalfTokens() == 0
+        && attention() == 1
+        && collectiveLatency().seconds() == 0
         && layerOverhead().seconds() == 0
         && stepOverhead().seconds() == 0;
   }
@@ -95,6 +121,11 @@ public abstract class Efficiency {
     in("compute efficiency", compute());
     in("memory efficiency", memory());
     in("network efficiency", network());
+    in("attention efficiency", attention());
+    checkArgument(
+        collectiveLatency().seconds() >= 0 && Double.isFinite(collectiveLatency().seconds()),
+        "collective latency must be finite and >= 0: %s",
+        collectiveLatency());
     checkArgument(
         gemmHalfTokens() >= 0 && Double.isFinite(gemmHalfTokens()),
         "gemm half tokens must be finite and >= 0: %s",
@@ -119,6 +150,12 @@ public abstract class Efficiency {
             100 * network());
     if (gemmHalfTokens() > 0) {
       base += String.format(Locale.ROOT, ", GEMM half at %.0f tokens", gemmHalfTokens());
+    }
+    if (attention() < 1) {
+      base += String.format(Locale.ROOT, ", attention %.0f%%", 100 * attention());
+    }
+    if (collectiveLatency().seconds() > 0) {
+      base += ", collectives +" + collectiveLatency() + "/hop";
     }
     if (layerOverhead().seconds() > 0 || stepOverhead().seconds() > 0) {
       base += ", overhead " + stepOverhead() + "/step + " + layerOverhead() + "/layer";

@@ -302,7 +302,7 @@ public final class Planner {
               ? "batch " + batch + " (" + context + " tokens each)"
               : "one request of " + context + " tokens";
       if (d.secondary().isPresent() && d.strategy() == Deployment.Strategy.PD) {
-        int prompts = Math.max(1, RooflineModel.PREFILL_CHUNK_TOKENS / isl);
+        int prompts = d.secondary().get().promptsPerPrefillPass(isl);
         MemoryUse prefill = d.secondary().get().memory(prompts, isl);
         if (ratio(prefill) > ratio(worst)) {
           worst = prefill;

@@ -80,6 +80,9 @@ public abstract class RooflineModel {
   public static final int PREFILL_CHUNK_TOKENS = 8192;
 
   /** Operation names that belong to the attention side (split by tp within a dp group). */
+  /** Operations that read the KV cache: attention kernels. */
+  static final Set<String> KV_OPS = Set.of("attention", "attention_sliding", "indexer");
+
   static final Set<String> ATTENTION_OPS =
       Set.of(
           "qkv_proj",
@@ -90,6 +93,17 @@ public abstract class RooflineModel {
           "indexer",
           "linear_proj",
           "linear_state");
+
+  /**
+   * Prompts of {@code isl} tokens in one prefill pass of a replica: ⌊{@value #PREFILL_CHUNK_TOKENS}
+   * / isl⌋ (at least 1) per attention data-parallel group, each group scheduling its own chunk.
+   *
+   * @throws IllegalArgumentException when isl is not positive
+   */
+  public int promptsPerPrefillPass(int isl) {
+    checkArgument(isl > 0, "input tokens (isl) must be positive: %s", isl);
+    return Math.max(1, PREFILL_CHUNK_TOKENS / isl) * attentionDataParallel();
+  }
 
   /** The model. */
   public abstract Model model();
@@ -218,22 +232,47 @@ public abstract class RooflineModel {
         .build();
   }
 
-  /** {@code t} with the compute efficiency a GEMM over {@code tokens} tokens reaches. */
-  private ComputeTarget forTokens(ComputeTarget t, double tokens) {
-    if (efficiency().gemmHalfTokens() == 0) {
-      return t;
-    }
-    return ImmutableComputeTarget.copyOf(t).withComputeEfficiency(efficiency().computeAt(tokens));
-  }
-
   private ComputeTarget withLink(ComputeTarget t, int group) {
     Optional<Interconnect> link = linkFor(group);
     if (link.isEmpty()) {
       return t;
     }
+    // hop latency = the link's + the efficiency's software latency per collective hop
     return ImmutableComputeTarget.copyOf(t)
         .withLinkBandwidth(link.get().bandwidthPerDirection())
-        .withLinkLatency(link.get().latency());
+        .withLinkLatency(link.get().latency().plus(efficiency().collectiveLatency()));
+  }
+
+  /**
+   * The phase {@code name} of {@code ops} on {@code t} for a step of {@code tokens} tokens. With a
+   * small-M GEMM curve ({@link Efficiency#gemmHalfTokens()}), each operation that multiplies
+   * weights runs at the compute fraction of its own rows: M = FLOPs / (2 × weight elements read),
+   * the step's tokens for a dense GEMM and the mean tokens per expert read for routed experts
+   * (tokens × k / distinct experts); other operations use the step's tokens. The ops that read the
+   * KV cache ({@link #KV_OPS}) run at {@link Efficiency#attention()} of the compute and memory
+   * fractions.
+   */
+  private PhaseResult phase(String name, List<Operation> ops, ComputeTarget t, double tokens) {
+    Efficiency e = efficiency();
+    if (e.attention() == 1 && e.gemmHalfTokens() == 0) {
+      return Roofline.phase(name, ops, t);
+    }
+    ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().name(name);
+    for (Operation op : ops) {
+      double rows = tokens;
+      double weights = op.bytes(DataKind.WEIGHTS).bytes();
+      if (weights > 0 && op.flops().flops() > 0) {
+        // a GEMM of M rows: FLOPs = 2·M·elements → M = FLOPs / (2 · weight bytes / bytes each)
+        rows = op.flops().flops() / (2 * weights / op.precision().bytesPerElement());
+      }
+      double attention = KV_OPS.contains(op.name()) ? e.attention() : 1;
+      ComputeTarget target =
+          ImmutableComputeTarget.copyOf(t)
+              .withComputeEfficiency(e.computeAt(rows) * attention)
+              .withMemoryEfficiency(t.memoryEfficiency() * attention);
+      b.addOperation(Roofline.evaluate(op, target));
+    }
+    return b.build();
   }
 
   /** Memory tiers from the fastest down, with their tier names in the compute target. */
@@ -331,7 +370,8 @@ public abstract class RooflineModel {
     double mb = (double) batch / micro;
     List<Phase> phases =
         model().decodeStep(mb, context, precisions(), routing(), tokensPerSequence);
-    ComputeTarget t = forTokens(placed(batch, context), mb * tokensPerSequence);
+    ComputeTarget t = placed(batch, context);
+    double tokens = mb * tokensPerSequence;
     ImmutableStepResult.Builder b =
         ImmutableStepResult.builder()
             .stages(pp)
@@ -340,7 +380,7 @@ public abstract class RooflineModel {
             .overheadSeconds(
                 Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)));
     for (Phase p : phases) {
-      b.addPhases(Roofline.phase(p.name(), perChip(p.operations()), t));
+      b.addPhases(phase(p.name(), perChip(p.operations()), t, tokens));
     }
     communication("decode_communication", mb * tokensPerSequence).ifPresent(b::addPhases);
     b.p2pSeconds(handOff(mb * tokensPerSequence));
@@ -369,10 +409,10 @@ public abstract class RooflineModel {
     double mb = prompts / micro;
     Phase prefill = model().prefill(mb, promptTokens, precisions(), routing());
     int context = promptTokens;
-    ComputeTarget t =
-        forTokens(placed((int) Math.max(1, Math.ceil(prompts)), context), mb * promptTokens);
+    ComputeTarget t = placed((int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops =
-        new ArrayList<>(Roofline.phase("prefill", perChip(prefill.operations()), t).operations());
+        new ArrayList<>(
+            phase("prefill", perChip(prefill.operations()), t, mb * promptTokens).operations());
     communication("prefill", mb * promptTokens).ifPresent(c -> ops.addAll(c.operations()));
     return ImmutableStepResult.builder()
         .addPhases(ImmutablePhaseResult.builder().name("prefill").operations(ops).build())

@@ -66,4 +66,69 @@ final class EfficiencyTest {
     assertThatThrownBy(() -> Efficiency.of(0, 1, 1))
         .hasMessageContaining("compute efficiency must be in (0, 1]: 0.0");
   }
+
+  @Test
+  void attention_slowsOnlyTheKvReadingKernels() {
+    Efficiency e = Efficiency.builder().compute(1).memory(1).network(1).attention(0.5).build();
+    RooflineModel rm = RooflineModel.builder().from(IDEAL).efficiency(e).build();
+    // decode attention reads the KV cache at half the bandwidth: twice as long; the FFN is
+    // unchanged
+    assertThat(rm.decode(8, 8192).phase("decode_attention").seconds().seconds())
+        .isCloseTo(
+            2 * IDEAL.decode(8, 8192).phase("decode_attention").seconds().seconds(),
+            withPercentage(1e-6));
+    assertThat(rm.decode(8, 8192).phase("decode_ffn").seconds())
+        .isEqualTo(IDEAL.decode(8, 8192).phase("decode_ffn").seconds());
+    assertThat(e.toString()).contains("attention 50%");
+    assertThatThrownBy(
+            () -> Efficiency.builder().compute(1).memory(1).network(1).attention(1.5).build())
+        .hasMessageContaining("attention efficiency must be in (0, 1]: 1.5");
+  }
+
+  @Test
+  void collectiveLatency_addsPerHop_onlyWhenChipsTalk() {
+    Efficiency e =
+        Efficiency.builder()
+            .compute(1)
+            .memory(1)
+            .network(1)
+            .collectiveLatency(Seconds.ofMicros(10))
+            .build();
+    // one chip: no collectives, no change
+    RooflineModel one = RooflineModel.builder().from(IDEAL).efficiency(e).build();
+    assertThat(one.decode(1, 1024).seconds()).isEqualTo(IDEAL.decode(1, 1024).seconds());
+    // tp 8: 32 all-reduces after attention + 32 after the FFN per step, each 2·⌈log2 8⌉ = 6 hops:
+    // 64 × 6 × 10 µs = 3.84 ms more per decode step
+    RooflineModel ideal8 = RooflineModel.builder().from(IDEAL).chips(8).tensorParallel(8).build();
+    RooflineModel tp8 = RooflineModel.builder().from(ideal8).efficiency(e).build();
+    assertThat(tp8.decode(1, 1024).seconds().seconds() - ideal8.decode(1, 1024).seconds().seconds())
+        .isCloseTo(3.84e-3, withPercentage(0.01));
+    assertThatThrownBy(
+            () ->
+                Efficiency.builder()
+                    .compute(1)
+                    .memory(1)
+                    .network(1)
+                    .collectiveLatency(Seconds.ofMicros(-1))
+                    .build())
+        .hasMessageContaining("collective latency must be finite and >= 0");
+  }
+
+  @Test
+  void promptsPerPrefillPass_isChunkOverPromptPerAttentionGroup() {
+    // 8,192 / 1,024 = 8 prompts per group; 4 attention groups → 32
+    RooflineModel dp4 =
+        RooflineModel.builder()
+            .model(Models.byId("deepseek-v3"))
+            .chip(Chips.byId("h200-sxm"))
+            .chips(4)
+            .tensorParallel(1)
+            .attentionDataParallel(4)
+            .expertParallel(4)
+            .build();
+    assertThat(dp4.promptsPerPrefillPass(1024)).isEqualTo(32);
+    // a prompt longer than the chunk still makes one per group
+    assertThat(dp4.promptsPerPrefillPass(10_000)).isEqualTo(4);
+    assertThat(IDEAL.promptsPerPrefillPass(1024)).isEqualTo(8);
+  }
 }

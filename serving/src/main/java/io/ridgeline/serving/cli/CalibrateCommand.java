@@ -58,29 +58,33 @@ final class CalibrateCommand implements Callable<Integer> {
         r.before().predictions().size());
     w.printf(
         Locale.ROOT,
-        "%-10s %5s %8s %8s %8s %9s %10s %10s %9s%n",
+        "%-10s %5s %8s %8s %8s %8s %9s %10s %10s %9s %9s%n",
         "engine",
         "rows",
         "compute",
         "memory",
         "network",
+        "attn",
         "half tok",
         "layer µs",
         "step µs",
+        "coll µs",
         "max run");
     for (EngineProfile p : r.profiles().profiles().values()) {
       Efficiency e = p.efficiency();
       w.printf(
           Locale.ROOT,
-          "%-10s %5d %8.3f %8.3f %8.3f %9.1f %10.2f %10.1f %9.1f%n",
+          "%-10s %5d %8.3f %8.3f %8.3f %8.3f %9.1f %10.2f %10.1f %9.2f %9.1f%n",
           p.name(),
           r.rows().get(p.name()),
           e.compute(),
           e.memory(),
           e.network(),
+          e.attention(),
           e.gemmHalfTokens(),
           e.layerOverhead().seconds() * 1e6,
           e.stepOverhead().seconds() * 1e6,
+          e.collectiveLatency().seconds() * 1e6,
           p.maxRunningRequests());
     }
     w.println();

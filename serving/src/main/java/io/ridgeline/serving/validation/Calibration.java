@@ -15,7 +15,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
- * Fits engine {@link EngineProfile profiles} to a case file: seven physically meaningful parameters
+ * Fits engine {@link EngineProfile profiles} to a case file: nine physically meaningful parameters
  * per engine family, not per-case factors. Every prediction still comes from the row's stated
  * configuration only; the fit chooses the {@link Efficiency} an engine family reaches and the
  * number of requests its scheduler runs at once.
@@ -51,11 +51,11 @@ import java.util.stream.Collectors;
  * row that the profile leaves unpredictable (it never happens with the shipped cases: fitting and
  * capacity do not depend on efficiency) costs the loss of a factor of {@code e^3}.
  *
- * <p><b>Search.</b> Nelder–Mead in transformed coordinates (logit of the three fractions, log of
- * the half-tokens, of the two overheads and of the running-request cap, each logit scaled to the
- * parameter's plausible range in {@link #RANGES}, so every point is valid and physical), from the
- * starts above with a unit step per coordinate, restarted from its best point while the evaluation
- * budget lasts.
+ * <p><b>Search.</b> Nelder–Mead in transformed coordinates (logit of the four fractions, log of the
+ * half-tokens, of the two overheads, of the collective latency and of the running-request cap, each
+ * logit scaled to the parameter's plausible range in {@link #RANGES}, so every point is valid and
+ * physical), from the starts above with a unit step per coordinate, restarted from its best point
+ * while the evaluation budget lasts.
  *
  * <p><b>Families.</b> Each engine family with at least {@value #MIN_ROWS} predicted rows gets its
  * own fit; the {@value Profiles#DEFAULT} profile is fitted on all predicted rows pooled, and the
@@ -83,7 +83,9 @@ public final class Calibration {
   static final double START_COMPUTE = 0.6;
   static final double START_MEMORY = 0.8;
   static final double START_NETWORK = 0.7;
+  static final double START_ATTENTION = 0.8;
   static final double START_HALF_TOKENS = 32;
+  static final double START_COLLECTIVE_US = 10;
   static final double START_LAYER_US = 5;
   static final double START_STEP_US = 1000;
   static final double START_MAX_RUNNING = 256;
@@ -111,9 +113,11 @@ public final class Calibration {
         .compute(START_COMPUTE)
         .memory(START_MEMORY)
         .network(START_NETWORK)
+        .attention(START_ATTENTION)
         .gemmHalfTokens(START_HALF_TOKENS)
         .layerOverhead(Seconds.ofMicros(START_LAYER_US))
         .stepOverhead(Seconds.ofMicros(START_STEP_US))
+        .collectiveLatency(Seconds.ofMicros(START_COLLECTIVE_US))
         .build();
   }
 
@@ -249,24 +253,39 @@ public final class Calibration {
   // ---- coordinates ----
 
   /**
-   * Physically plausible range of each parameter, in fit order (compute, memory, network, GEMM half
-   * tokens, layer overhead µs, step overhead µs, max running requests). Without them the fit trades
-   * parameters against each other into corners no engine occupies (100% of peak FLOP/s with 7% of
-   * NVLink bandwidth). Fractions: no engine sustains more than 95% of a peak; below 20% (30% for
-   * memory, which streaming decode kernels use well) a deployment is broken rather than slow. GEMM
-   * half tokens from 1 to 1,024 (beyond a prefill chunk's share it would penalise prefill GEMMs
-   * too). Overheads: 0.1–50 µs per layer (CUDA graphs to eager launches of ~10 kernels), 10 µs–20
-   * ms per step (a tight C++ scheduler to a Python scheduler with sampling and detokenisation).
-   * Running requests per replica from 8 (a latency-tuned deployment) to 4,096 (beyond every
-   * engine's default; in effect no cap).
+   * Physically plausible range of each parameter, in fit order (compute, memory, network,
+   * attention, GEMM half tokens, layer overhead µs, step overhead µs, collective latency µs per
+   * hop, max running requests). Without them the fit trades parameters against each other into
+   * corners no engine occupies (100% of peak FLOP/s with 7% of NVLink bandwidth). Fractions: no
+   * engine sustains more than 95% of a peak; below 20% (30% for memory, which streaming decode
+   * kernels use well) a deployment is broken rather than slow. GEMM half tokens from 1 to 128 (the
+   * rows of a tensor-core tile; a larger half point would make a one-row GEMV slower than streaming
+   * its weights, which no GEMV kernel is). Overheads: 0.1–50 µs per layer (CUDA graphs to eager
+   * launches of ~10 kernels), 10 µs–20 ms per step (a tight C++ scheduler to a Python scheduler
+   * with sampling and detokenisation). Attention kernels at 30–100% of the other kernels'
+   * fractions; 0.5–200 µs of software latency per collective hop (a fused NVLink all-reduce to a
+   * host-synchronised multi-node exchange). Running requests per replica from 8 (a latency-tuned
+   * deployment) to 4,096 (beyond every engine's default; in effect no cap).
    */
   static final double[][] RANGES = {
-    {0.2, 0.95}, {0.3, 0.95}, {0.2, 0.95}, {1, 1024}, {0.1, 50}, {10, 20_000}, {8, 4096}
+    {0.2, 0.95},
+    {0.3, 0.95},
+    {0.2, 0.95},
+    {0.3, 1},
+    {1, 128},
+    {0.1, 50},
+    {10, 20_000},
+    {0.5, 200},
+    {8, 4096}
   };
 
+  /** Which coordinates are fitted in log space (see {@link #RANGES}). */
+  private static final boolean[] LOG = {false, false, false, false, true, true, true, true, true};
+
   /**
-   * Coordinates of {@code p}: a logit scaled to each range, in log space for the last four (see
-   * {@link #RANGES}); values outside a range (an infinite cap included) are clamped just inside it.
+   * Coordinates of {@code p}: a logit scaled to each range, in log space for the positive scales
+   * (see {@link #RANGES}); values outside a range (an infinite cap included) are clamped just
+   * inside it.
    */
   static double[] toCoordinates(EngineProfile p) {
     Efficiency e = p.efficiency();
@@ -274,14 +293,16 @@ public final class Calibration {
       e.compute(),
       e.memory(),
       e.network(),
+      e.attention(),
       e.gemmHalfTokens(),
       e.layerOverhead().seconds() * 1e6,
       e.stepOverhead().seconds() * 1e6,
+      e.collectiveLatency().seconds() * 1e6,
       Math.min(p.maxRunningRequests(), Double.MAX_VALUE)
     };
     double[] x = new double[v.length];
     for (int i = 0; i < v.length; i++) {
-      boolean log = i >= 3;
+      boolean log = LOG[i];
       double lo = log ? Math.log(RANGES[i][0]) : RANGES[i][0];
       double hi = log ? Math.log(RANGES[i][1]) : RANGES[i][1];
       double y = log ? Math.log(Math.max(v[i], 1e-12)) : v[i];
@@ -298,7 +319,7 @@ public final class Calibration {
   static EngineProfile fromCoordinates(double[] x) {
     double[] v = new double[x.length];
     for (int i = 0; i < x.length; i++) {
-      boolean log = i >= 3;
+      boolean log = LOG[i];
       double lo = log ? Math.log(RANGES[i][0]) : RANGES[i][0];
       double hi = log ? Math.log(RANGES[i][1]) : RANGES[i][1];
       double y = lo + (hi - lo) / (1 + Math.exp(-x[i]));
@@ -309,11 +330,13 @@ public final class Calibration {
             .compute(v[0])
             .memory(v[1])
             .network(v[2])
-            .gemmHalfTokens(v[3])
-            .layerOverhead(Seconds.ofMicros(v[4]))
-            .stepOverhead(Seconds.ofMicros(v[5]))
+            .attention(Math.min(1, v[3]))
+            .gemmHalfTokens(v[4])
+            .layerOverhead(Seconds.ofMicros(v[5]))
+            .stepOverhead(Seconds.ofMicros(v[6]))
+            .collectiveLatency(Seconds.ofMicros(v[7]))
             .build();
-    return new EngineProfile(Profiles.DEFAULT, e, v[6], "");
+    return new EngineProfile(Profiles.DEFAULT, e, v[8], "");
   }
 
   // ---- Nelder–Mead ----

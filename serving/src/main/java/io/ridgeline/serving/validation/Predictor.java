@@ -1,10 +1,12 @@
 package io.ridgeline.serving.validation;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.ridgeline.core.ImmutablePrecisions;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
+import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
@@ -17,6 +19,7 @@ import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Sizing;
 import io.ridgeline.serving.Speculation;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.NoSuchElementException;
@@ -24,6 +27,9 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.IntToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Predicts one case's metric from the configuration its row states, and nothing else: the model,
@@ -60,9 +66,26 @@ import java.util.function.Function;
  *       of the prefill pool.
  *   <li>{@code disagg-decode}: the decode pool alone at batch = load (× chips when the notes say
  *       the load is per chip; the largest batch that fits when no load is given), context isl.
- *   <li>{@code server} and {@code production}: skipped (a latency-bounded rate search and fleet
- *       averages are not modelled).
+ *   <li>{@code server} (MLPerf Server): colocated under Poisson arrivals at the highest rate whose
+ *       p99 TTFT and TPOT meet the bounds the notes give ("SLO TTFT 2 s / TPOT 200 ms"); each batch
+ *       B up to the largest that fits (and the engine cap) is a steady state of rate λ = B / (TTFT₀
+ *       + (osl − 1)·TPOT) by Little's law, prompts wait for the prefill server as in an M/D/1 queue
+ *       (mean) with an exponential tail (p99); the metrics are those of the best batch, TTFT the
+ *       mean with the wait.
+ *   <li>{@code production}: skipped (fleet averages are not a controlled operating point).
  * </ul>
+ *
+ * <p><b>Closed-loop TTFT</b> ({@code concurrency} and {@code disagg-concurrency}): benchmark
+ * clients start together and send fixed-length requests, so prompts arrive in rounds: all of a
+ * round at once when every request has the same lengths, spread out as the clients drift apart by
+ * the spread of their output lengths (InferenceMAX draws lengths uniformly from [r·L, L] with range
+ * ratio r = {@value #DEFAULT_RANGE_RATIO} and sends 10 prompts per client; a row's notes may state
+ * "range ratio R" and "N prompts"). Round k's arrivals spread over min(1, √k·(1 − r)) of the decode
+ * time (a sum of k uniform drifts); the prefill server (the colocated replica, or the decode
+ * replica's share of the prefill pool plus the KV transfer) takes them in passes of at most {@link
+ * RooflineModel#promptsPerPrefillPass} prompts, and a prompt's TTFT is the end of its pass minus
+ * its arrival ({@link #closedLoopTtft}), averaged over the rounds. This TTFT₀ then enters the
+ * queueing below.
  *
  * <p><b>Closed-loop queueing</b> ({@code concurrency} and {@code disagg-concurrency}): C clients
  * per replica each send a request as soon as their previous one completes, and the replica runs at
@@ -104,6 +127,15 @@ public final class Predictor {
           "total_tok_s_per_chip",
           "input_tok_s_per_chip");
 
+  /** Length range ratio of closed-loop benchmarks whose notes do not state one (InferenceMAX). */
+  public static final double DEFAULT_RANGE_RATIO = 0.8;
+
+  /** Rounds per client of closed-loop benchmarks whose notes do not state the prompt count. */
+  public static final int DEFAULT_CYCLES = 10;
+
+  private static final Pattern RANGE_RATIO = Pattern.compile("range ratio ([0-9]+(?:\\.[0-9]+)?)");
+  private static final Pattern PROMPTS = Pattern.compile("([0-9]+) prompts");
+
   /** Modes of cases.md. */
   public static final Set<String> MODES =
       Set.of(
@@ -117,9 +149,13 @@ public final class Predictor {
           "disagg-decode",
           "production");
 
-  /** Skip reason of server-mode rows. */
+  /** Skip reason of server-mode rows whose notes give no latency bounds. */
   public static final String SERVER_REASON =
-      "server mode needs a latency-bounded rate search (not modelled yet)";
+      "server mode needs the latency bounds in notes ('SLO TTFT <n> s / TPOT <n> ms')";
+
+  private static final Pattern SLO =
+      Pattern.compile(
+          "(?:SLO|constraints) TTFT ([0-9]+(?:\\.[0-9]+)?) (ms|s) / TPOT ([0-9]+(?:\\.[0-9]+)?) (ms|s)");
 
   private final Function<ValidationCase, EngineProfile> profile;
 
@@ -176,6 +212,99 @@ public final class Predictor {
     return Math.max(queued, ttft0);
   }
 
+  /**
+   * Mean TTFT in seconds of a closed-loop benchmark's prompts on one prefill server, over {@code
+   * cycles} rounds of {@code prompts} prompts each (see the class javadoc, <b>Closed-loop
+   * TTFT</b>).
+   *
+   * <p>In round k (from 0) the prompts arrive evenly over a window of {@code min(1, √k·(1 − r))} ×
+   * {@code decodeSeconds}, r being the benchmark's length range ratio: all clients start together,
+   * and they drift apart by the spread of their output lengths. The server runs steps of at most
+   * {@code perStep} waiting prompts; a step of m prompts takes {@code stepSeconds(m)} plus, in
+   * rounds whose arrivals are spread out, {@code decodeStepSeconds} (the running batch's decode
+   * when prefill shares steps with it, which also makes a prompt arriving at an idle queue wait
+   * half a step). A prompt's TTFT is the end of its step minus its arrival.
+   *
+   * <p>Worked example: 4 prompts, 2 per step of 0.1 s each, one round of range ratio 1 (all arrive
+   * at 0): two prompts finish at 0.1 s and two at 0.2 s, mean TTFT 0.15 s.
+   *
+   * @param stepSeconds seconds of a prefill step of m prompts, m from 1 to {@code perStep}
+   * @throws IllegalArgumentException when a count is not positive, a time is negative or the range
+   *     ratio is outside [0, 1]
+   */
+  public static double closedLoopTtft(
+      int prompts,
+      int perStep,
+      IntToDoubleFunction stepSeconds,
+      double decodeStepSeconds,
+      double decodeSeconds,
+      double rangeRatio,
+      int cycles) {
+    checkArgument(prompts > 0, "prompts must be positive: %s", prompts);
+    checkArgument(perStep > 0, "prompts per step must be positive: %s", perStep);
+    checkArgument(cycles > 0, "cycles must be positive: %s", cycles);
+    checkArgument(
+        rangeRatio >= 0 && rangeRatio <= 1, "range ratio must be in [0, 1]: %s", rangeRatio);
+    checkArgument(
+        decodeStepSeconds >= 0 && decodeSeconds >= 0,
+        "decode times must be >= 0: %s, %s",
+        decodeStepSeconds,
+        decodeSeconds);
+    double[] step = new double[perStep + 1];
+    double total = 0;
+    for (int k = 0; k < cycles; k++) {
+      double window = Math.min(1, Math.sqrt(k) * (1 - rangeRatio)) * decodeSeconds;
+      // in a round that arrives all at once nobody is decoding yet
+      double shared = window > 0 ? decodeStepSeconds : 0;
+      double t = 0;
+      int i = 0;
+      while (i < prompts) {
+        double arrival = window * i / prompts;
+        if (t < arrival) {
+          t = arrival + shared / 2; // the running step finishes first
+        }
+        int j = i;
+        double arrivals = 0;
+        while (j < prompts && j - i < perStep && window * j / prompts <= t) {
+          arrivals += window * j / prompts;
+          j++;
+        }
+        int m = j - i;
+        if (step[m] == 0) {
+          step[m] = stepSeconds.applyAsDouble(m);
+        }
+        t += step[m] + shared;
+        total += m * t - arrivals;
+        i = j;
+      }
+    }
+    return total / ((double) prompts * cycles);
+  }
+
+  /**
+   * A colocated point under Poisson arrivals: its request rate per replica, and the mean and p99
+   * TTFT with the wait for the prefill server.
+   */
+  private record ServerPoint(FrontierPoint point, double rate, double meanTtft, double p99Ttft) {}
+
+  /**
+   * {@code p} (batch B) as the steady state of Poisson arrivals: by Little's law the rate is λ = B
+   * / (TTFT₀ + (osl − 1)·TPOT); prompts queue for prefill, a server of utilisation ρ = λ·τ (τ = one
+   * prompt's prefill): mean wait ρτ / (2(1 − ρ)) (M/D/1), p99 wait τ·ln(100ρ) / (1 − ρ) (the
+   * exponential tail of an M/M/1 queue, 0 when ρ ≤ 1%); ρ ≥ 1 has no steady state (infinite TTFT).
+   */
+  private static ServerPoint serverPoint(FrontierPoint p, double prefill, int osl) {
+    double ttft0 = p.ttft().seconds();
+    double rate = p.batch() / (ttft0 + (osl - 1) * p.tpot().seconds());
+    double rho = rate * prefill;
+    if (rho >= 1) {
+      return new ServerPoint(p, rate, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
+    }
+    double mean = ttft0 + rho * prefill / (2 * (1 - rho));
+    double p99 = ttft0 + Math.max(0, prefill * Math.log(100 * rho) / (1 - rho));
+    return new ServerPoint(p, rate, mean, p99);
+  }
+
   /** The prediction of {@code c}'s metric, or a {@link Skip} saying why there is none. */
   public Outcome predict(ValidationCase c) {
     try {
@@ -222,9 +351,6 @@ public final class Predictor {
       if (!METRICS.contains(c.metric())) {
         throw new Unpredictable("unknown metric: '" + c.metric() + "'");
       }
-      if (c.mode().equals("server")) {
-        throw new Unpredictable(SERVER_REASON);
-      }
       if (c.mode().equals("production")) {
         throw new Unpredictable("production fleet averages: not a controlled operating point");
       }
@@ -259,6 +385,9 @@ public final class Predictor {
         case "disagg-decode":
           value = disaggDecode();
           break;
+        case "server":
+          value = server();
+          break;
         default:
           value = colocated();
       }
@@ -279,8 +408,26 @@ public final class Predictor {
                 .from(p)
                 .kvCache(precision("kv_cache", c.kvCache().get()))
                 .build();
+      } else if (quantizedCheckpoint(p)) {
+        // FP8/FP4 weights of a 16-bit checkpoint come from a quantization recipe (NVIDIA ModelOpt,
+        // whose FP8 and NVFP4 checkpoints set kv_cache_quant_algo FP8): KV in FP8 unless stated
+        p = ImmutablePrecisions.builder().from(p).kvCache(Precision.FP8).build();
+        notes.add("kv_cache not stated: FP8, as in FP8/FP4 quantized checkpoints of 16-bit models");
       }
       return p;
+    }
+
+    /**
+     * Whether the row runs FP8 or FP4 weights of a model whose checkpoint is 16-bit: a quantized
+     * checkpoint made by a recipe rather than the model's own release.
+     */
+    private boolean quantizedCheckpoint(Precisions row) {
+      Precisions checkpoint = model.defaultPrecisions();
+      Precision w = row.weights();
+      return c.weights().isPresent()
+          && Arrays.stream(TensorClass.values())
+              .allMatch(t -> checkpoint.weights(t).bytesPerElement() >= 2)
+          && (w == Precision.FP8 || w == Precision.FP4 || w == Precision.MXFP4);
     }
 
     private Precision precision(String column, String id) {
@@ -519,9 +666,13 @@ public final class Predictor {
       int batch;
       int clients;
       if (wanted == Integer.MAX_VALUE) {
-        batch = engineCapped(capped(max, max, isl + osl));
+        int top = engineCapped(capped(max, max, isl + osl));
+        batch = bestThroughputBatch(d, top, isl, osl);
         clients = batch;
-        notes.add("offline: largest batch that fits");
+        notes.add(
+            batch == top
+                ? "offline: largest batch that fits"
+                : "offline: batch " + batch + " of at most " + top + " gives the most tokens/s");
       } else {
         clients = perReplica(wanted, rm);
         batch = engineCapped(capped(clients, max, isl + osl));
@@ -530,11 +681,111 @@ public final class Predictor {
       FrontierPoint p = d.point(batch, isl, osl);
       double ttft = p.ttft().seconds();
       if (c.mode().equals("concurrency")) {
+        double decodeStep = rm.decode(batch, isl + Math.max(1, osl / 2)).seconds().seconds();
+        ttft = closedLoopTtft(rm, batch, isl, osl, decodeStep, p.tpot().seconds(), 0);
         ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
       } else if (c.metric().equals("ttft_ms") && !single) {
         notes.add("TTFT without queueing");
       }
       return metric(p, p.tokensPerSecondPerChip(), ttft, isl, osl);
+    }
+
+    /**
+     * The batch in [1, {@code top}] with the highest output tokens/s per chip: the one a scheduler
+     * maximising throughput settles on. Throughput grows with batch until the KV cache spills to a
+     * slower tier or the per-step prefill share dominates; a grid of ratio 1.25 down from {@code
+     * top}, then a grid of ratio 1.02 around the best, finds it.
+     */
+    private int bestThroughputBatch(Deployment d, int top, int isl, int osl) {
+      int best = top;
+      double bestRate = d.point(top, isl, osl).tokensPerSecondPerChip();
+      for (double b = top / 1.25; b >= 1; b /= 1.25) {
+        double rate = d.point((int) b, isl, osl).tokensPerSecondPerChip();
+        if (rate > bestRate) {
+          best = (int) b;
+          bestRate = rate;
+        }
+      }
+      int lo = Math.max(1, (int) (best / 1.25));
+      int hi = Math.min(top, (int) Math.ceil(best * 1.25));
+      for (double b = lo; b <= hi; b = Math.max(b + 1, b * 1.02)) {
+        double rate = d.point((int) b, isl, osl).tokensPerSecondPerChip();
+        if (rate > bestRate) {
+          best = (int) b;
+          bestRate = rate;
+        }
+      }
+      return best;
+    }
+
+    /**
+     * Closed-loop TTFT ({@link Predictor#closedLoopTtft}) of {@code prompts} prompts per round on
+     * one replica of {@code prefill}, plus {@code transfer} seconds of KV transfer, with a note.
+     *
+     * @param decodeStep the decode step that prefill steps share (colocated), or 0 (a prefill pool)
+     * @param tpot the decode pool's time per output token
+     */
+    private double closedLoopTtft(
+        RooflineModel prefill,
+        int prompts,
+        int isl,
+        int osl,
+        double decodeStep,
+        double tpot,
+        double transfer) {
+      int perStep = prefill.promptsPerPrefillPass(isl);
+      double ratio = rangeRatio();
+      int cycles = cycles();
+      double ttft =
+          Predictor.closedLoopTtft(
+                  prompts,
+                  perStep,
+                  m -> prefill.prefill(m, isl).seconds().seconds(),
+                  decodeStep,
+                  (osl - 1) * tpot,
+                  ratio,
+                  cycles)
+              + transfer;
+      if (c.metric().equals("ttft_ms") || c.metric().equals("e2e_s")) {
+        notes.add(
+            String.format(
+                Locale.ROOT,
+                "closed loop: %d prompts per round, %d rounds, length range ratio %.2f, up to %d"
+                    + " prompts per prefill step: mean TTFT %.4g s",
+                prompts,
+                cycles,
+                ratio,
+                perStep,
+                ttft));
+      }
+      return ttft;
+    }
+
+    /**
+     * The benchmark's length range ratio: "range ratio R" in the notes, else {@value
+     * #DEFAULT_RANGE_RATIO} (InferenceMAX's {@code --random-range-ratio}).
+     */
+    private double rangeRatio() {
+      Matcher m = RANGE_RATIO.matcher(c.notes());
+      if (m.find()) {
+        double r = Double.parseDouble(m.group(1));
+        if (r >= 0 && r <= 1) {
+          return r;
+        }
+      }
+      return DEFAULT_RANGE_RATIO;
+    }
+
+    /**
+     * Rounds per client: "N prompts" in the notes over the load, else {@value #DEFAULT_CYCLES}
+     * (InferenceMAX sends 10 × concurrency prompts).
+     */
+    private int cycles() {
+      Matcher m = PROMPTS.matcher(c.notes());
+      if (m.find() && c.load().isPresent()) {
+        return Math.max(1, Integer.parseInt(m.group(1)) / c.load().getAsInt());
+      }
+      return DEFAULT_CYCLES;
     }
 
     /** {@link Predictor#queuedTtft}, with a note when requests wait. */
@@ -551,6 +802,57 @@ public final class Predictor {
               batch,
               queued));
       return queued;
+    }
+
+    /**
+     * MLPerf Server: Poisson arrivals at the highest rate whose p99 TTFT and TPOT meet the bounds
+     * in the notes (see the class javadoc, <b>Server</b>).
+     */
+    private double server() {
+      int isl = isl();
+      int osl = osl();
+      Matcher m = SLO.matcher(c.notes());
+      if (!m.find()) {
+        throw new Unpredictable(SERVER_REASON);
+      }
+      double ttftBound = Double.parseDouble(m.group(1)) * (m.group(2).equals("ms") ? 1e-3 : 1);
+      double tpotBound = Double.parseDouble(m.group(3)) * (m.group(4).equals("ms") ? 1e-3 : 1);
+      RooflineModel rm = system(1, isl + osl);
+      Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
+      int top = engineCapped(capped(d.maxBatch(isl + osl), d.maxBatch(isl + osl), isl + osl));
+      double prefill = rm.prefill(1, isl).seconds().seconds();
+      ServerPoint best = null;
+      for (double b = 1; b <= top; b = Math.max(b + 1, b * 1.05)) {
+        ServerPoint sp = serverPoint(d.point((int) b, isl, osl), prefill, osl);
+        if (sp.p99Ttft <= ttftBound
+            && sp.point.tpot().seconds() <= tpotBound
+            && (best == null || sp.rate > best.rate)) {
+          best = sp;
+        }
+      }
+      if (best == null) {
+        throw new Unpredictable(
+            String.format(
+                Locale.ROOT,
+                "no rate meets the bounds (p99 TTFT %.4g s, TPOT %.4g s) on %s",
+                ttftBound,
+                tpotBound,
+                rm));
+      }
+      FrontierPoint p = best.point;
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "%s; server: %.4g requests/s per replica (batch %d) is the highest rate with p99 TTFT"
+                  + " %.4g s ≤ %.4g s and TPOT %.4g s ≤ %.4g s",
+              rm,
+              best.rate,
+              p.batch(),
+              best.p99Ttft,
+              ttftBound,
+              p.tpot().seconds(),
+              tpotBound));
+      return metric(p, p.tokensPerSecondPerChip(), best.meanTtft, isl, osl);
     }
 
     private double disaggConcurrency() {
@@ -616,8 +918,9 @@ public final class Predictor {
       double perChip = p.tokensPerSecondPerChip();
       if (c.prefillChips().isPresent()) {
         double decodeRate = decode.replicas() * batch / p.tpot().seconds();
-        double pass = prefill.prefill(promptsPerPass, isl).seconds().seconds();
-        double prefillRate = prefill.replicas() * promptsPerPass / pass * osl;
+        int perPass = prefill.promptsPerPrefillPass(isl);
+        double pass = prefill.prefill(perPass, isl).seconds().seconds();
+        double prefillRate = prefill.replicas() * perPass / pass * osl;
         if (prefillRate < decodeRate) {
           notes.add(
               "prefill-bound: prefill pool sustains "
@@ -628,7 +931,22 @@ public final class Predictor {
         }
         perChip = Math.min(decodeRate, prefillRate) / (prefill.chips() + decode.chips());
       }
-      double ttft = queuedTtft(clients, batch, p.ttft().seconds(), p.tpot().seconds(), osl);
+      // a wave of the decode replica's batch is prefilled by its share of the prefill replicas
+      double prefillReplicas =
+          c.prefillChips().isPresent()
+              ? (double) prefill.replicas() / decode.replicas()
+              : (p.chipsTotal() - decode.replicaChips()) / prefill.replicaChips();
+      int wave = (int) Math.max(1, Math.ceil(batch / Math.max(1e-9, prefillReplicas)));
+      double ttft =
+          closedLoopTtft(
+              prefill,
+              wave,
+              isl,
+              osl,
+              0,
+              p.tpot().seconds(),
+              d.kvTransferSeconds(isl, prefill, decode));
+      ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
       return metric(p, perChip, ttft, isl, osl);
     }
 
@@ -638,9 +956,22 @@ public final class Predictor {
             "metric not predicted in this mode: " + c.metric() + " in disagg-prefill");
       }
       int isl = isl();
-      int promptsPerPass = Math.max(1, RooflineModel.PREFILL_CHUNK_TOKENS / isl);
       OptionalInt chips = c.prefillChips().isPresent() ? c.prefillChips() : c.chips();
-      RooflineModel rm = pool(chips, c.tp(), c.pp(), c.ep(), c.attentionDp(), promptsPerPass, isl);
+      RooflineModel rm =
+          pool(
+              chips,
+              c.tp(),
+              c.pp(),
+              c.ep(),
+              c.attentionDp(),
+              Math.max(1, RooflineModel.PREFILL_CHUNK_TOKENS / isl),
+              isl);
+      // the load is prefill tokens per chip per pass when stated
+      int promptsPerPass =
+          c.load().isPresent()
+              ? (int)
+                  Math.max(1, Math.round((double) c.load().getAsInt() * rm.replicaChips() / isl))
+              : rm.promptsPerPrefillPass(isl);
       if (!rm.memory(promptsPerPass, isl).fits()) {
         throw new Unpredictable(
             "does not fit: prefill pass of "

@@ -30,13 +30,14 @@ import java.util.Map;
  *
  * <p>JSON form (times in microseconds; {@code max_running_requests}, the engine's cap on requests
  * running at once per model replica, is optional: absent or {@code null} means no cap beyond
- * memory, see {@link EngineProfile#maxRunningRequests()}):
+ * memory, see {@link EngineProfile#maxRunningRequests()}; {@code attention} (default 1) and {@code
+ * collective_latency_us} (default 0) are optional too):
  *
  * <pre>{@code
  * {"profiles": {
- *   "trtllm": {"compute": 0.6, "memory": 0.8, "network": 0.7, "gemm_half_tokens": 32,
- *              "layer_overhead_us": 5, "step_overhead_us": 1000, "max_running_requests": 256,
- *              "fitted_on": "..."},
+ *   "trtllm": {"compute": 0.6, "memory": 0.8, "network": 0.7, "attention": 0.8,
+ *              "gemm_half_tokens": 32, "layer_overhead_us": 5, "step_overhead_us": 1000,
+ *              "collective_latency_us": 10, "max_running_requests": 256, "fitted_on": "..."},
  *   "default": {...}}}
  * }</pre>
  *
@@ -169,6 +170,19 @@ public final class Profiles {
     double step =
         nonNegative(
             number(node, where, "step_overhead_us", file), where + ".step_overhead_us", file);
+    double attention = 1;
+    if (node.has("attention")) {
+      attention = number(node, where, "attention", file);
+      fraction(attention, where + ".attention", file);
+    }
+    double collective = 0;
+    if (node.has("collective_latency_us")) {
+      collective =
+          nonNegative(
+              number(node, where, "collective_latency_us", file),
+              where + ".collective_latency_us",
+              file);
+    }
     double maxRunning = Double.POSITIVE_INFINITY;
     JsonNode cap = node.get("max_running_requests");
     if (cap != null && !cap.isNull()) {
@@ -192,9 +206,11 @@ public final class Profiles {
             .compute(compute)
             .memory(memory)
             .network(network)
+            .attention(attention)
             .gemmHalfTokens(half)
             .layerOverhead(Seconds.ofMicros(layer))
             .stepOverhead(Seconds.ofMicros(step))
+            .collectiveLatency(Seconds.ofMicros(collective))
             .build();
     return new EngineProfile(engine, eff, maxRunning, fitted == null ? "" : fitted.asText());
   }
@@ -263,9 +279,11 @@ public final class Profiles {
           o.put("compute", round(e.compute()));
           o.put("memory", round(e.memory()));
           o.put("network", round(e.network()));
+          o.put("attention", round(e.attention()));
           o.put("gemm_half_tokens", round(e.gemmHalfTokens()));
           o.put("layer_overhead_us", round(e.layerOverhead().seconds() * 1e6));
           o.put("step_overhead_us", round(e.stepOverhead().seconds() * 1e6));
+          o.put("collective_latency_us", round(e.collectiveLatency().seconds() * 1e6));
           if (p.capsRunningRequests()) {
             o.put("max_running_requests", round(p.maxRunningRequests()));
           }

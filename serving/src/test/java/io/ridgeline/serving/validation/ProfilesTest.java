@@ -47,6 +47,24 @@ final class ProfilesTest {
         .isCloseTo(800e-6, org.assertj.core.api.Assertions.within(1e-15));
     assertThat(back.forEngine("trtllm").source()).isEqualTo("hand-written");
     assertThat(back.toJson()).isEqualTo(sample().toJson());
+    // the starting profile's attention fraction and collective latency survive the round trip
+    Efficiency d = back.forEngine("default").efficiency();
+    assertThat(d.attention()).isEqualTo(Calibration.start().attention());
+    assertThat(d.collectiveLatency().seconds())
+        .isCloseTo(
+            Calibration.start().collectiveLatency().seconds(),
+            org.assertj.core.api.Assertions.within(1e-15));
+  }
+
+  @Test
+  void parse_withoutAttentionOrCollectiveLatency_defaultsToNoPenalty() {
+    Profiles p =
+        Profiles.parse(
+            "{\"profiles\": {\"default\": {\"compute\": 0.5, \"memory\": 0.8, \"network\": 0.7,"
+                + " \"gemm_half_tokens\": 1, \"layer_overhead_us\": 1, \"step_overhead_us\": 1}}}",
+            "old.json");
+    assertThat(p.forEngine("x").efficiency().attention()).isEqualTo(1);
+    assertThat(p.forEngine("x").efficiency().collectiveLatency().seconds()).isZero();
   }
 
   @Test
