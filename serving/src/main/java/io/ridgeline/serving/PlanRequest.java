@@ -115,6 +115,15 @@ public abstract class PlanRequest {
   /** Weight, KV-cache and activation precisions; the checkpoint's own when absent. */
   public abstract Optional<Precisions> precisions();
 
+  /**
+   * The efficiency of every pool searched; {@link Efficiency#ideal()} (the roofline bound) by
+   * default. {@code ridgeline plan} passes an engine profile's efficiency unless asked for ideal.
+   */
+  @Value.Default
+  public Efficiency efficiency() {
+    return Efficiency.ideal();
+  }
+
   /** A new builder. */
   public static ImmutablePlanRequest.Builder builder() {
     return ImmutablePlanRequest.builder();
@@ -162,6 +171,7 @@ public abstract class PlanRequest {
             objective().id(),
             top())
         + price().map(p -> ", price " + p).orElse("")
-        + precisions().map(p -> ", " + p).orElse("");
+        + precisions().map(p -> ", " + p).orElse("")
+        + (efficiency().isIdeal() ? "" : ", efficiency " + efficiency());
   }
 }

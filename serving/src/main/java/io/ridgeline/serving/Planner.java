@@ -51,8 +51,10 @@ import java.util.TreeSet;
  * then chip, strategy, layout and batch) and the first {@link PlanRequest#top()} reported.
  *
  * <p><b>Failures</b> are counted over every evaluated candidate (see {@link
- * PlanResult#failures()}). Every figure is an ideal roofline bound (100% of peak and bandwidth), as
- * everywhere in Ridgeline: real engines need more chips.
+ * PlanResult#failures()}). Every figure is at the request's {@linkplain PlanRequest#efficiency()
+ * efficiency}: by default the ideal roofline bound (100% of peak and bandwidth), which real engines
+ * need more chips than; an engine profile's efficiency ({@code ridgeline plan}'s default) estimates
+ * what they reach.
  *
  * <p>Cost: each candidate point is evaluated once; one {@link RooflineModel} per layout and one
  * {@link Deployment} per layout and strategy are reused across batch sizes, and a layout's largest
@@ -229,6 +231,7 @@ public final class Planner {
           .precisions(precisions)
           .tensorParallel(tp)
           .chips(tp)
+          .efficiency(request.efficiency())
           .build();
     }
 

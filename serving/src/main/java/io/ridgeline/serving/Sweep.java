@@ -62,7 +62,9 @@ import java.util.function.IntFunction;
  * {@code ridgeline frontier} does without {@code --prefill-count}, a prefill pool of the same chip
  * with the fewest chips that hold one prompt ({@link Sizing#fewestChips}). Unlike {@code frontier},
  * a count that tp does not divide the heads of is not laid out over pipeline stages: tp is the
- * count unless given, and such a combination is an invalid row.
+ * count unless given, and such a combination is an invalid row. Every pool has the sweep's
+ * efficiency: {@link Efficiency#ideal()} under {@link #run(Grid, RowSink)}, the one given to {@link
+ * #run(Grid, Efficiency, RowSink)} otherwise.
  *
  * <p><b>Invalid combinations.</b> A combination that cannot be built or evaluated (tp does not
  * divide the heads, count is not a multiple of tp, ep does not divide the stage, the chip lacks a
@@ -101,15 +103,31 @@ public final class Sweep {
    * Evaluates every combination of {@code grid}, in odometer order (batch fastest, model slowest),
    * handing each row to {@code sink} as soon as it is computed.
    *
+   * <p>Every pool is at {@link Efficiency#ideal()}, the roofline bound.
+   *
    * @return the number of rows handed to the sink, {@link Grid#size()}
    * @throws NullPointerException when an argument is null
    * @throws RuntimeException whatever the sink throws, which ends the sweep
    */
   @CanIgnoreReturnValue
   public static long run(Grid grid, RowSink sink) {
+    return run(grid, Efficiency.ideal(), sink);
+  }
+
+  /**
+   * Evaluates every combination of {@code grid} as {@link #run(Grid, RowSink)} does, with every
+   * pool (the pd prefill pool included) at {@code efficiency}.
+   *
+   * @return the number of rows handed to the sink, {@link Grid#size()}
+   * @throws NullPointerException when an argument is null
+   * @throws RuntimeException whatever the sink throws, which ends the sweep
+   */
+  @CanIgnoreReturnValue
+  public static long run(Grid grid, Efficiency efficiency, RowSink sink) {
     checkNotNull(grid, "grid");
+    checkNotNull(efficiency, "efficiency");
     checkNotNull(sink, "sink");
-    Evaluator evaluator = new Evaluator(grid);
+    Evaluator evaluator = new Evaluator(grid, efficiency);
     int[] length = evaluator.lengths();
     int[] index = new int[DIGITS];
     int changed = 0; // outermost digit that changed since the last row
@@ -760,6 +778,7 @@ public final class Sweep {
     private final int[] osls;
     private final Precision[] weights; // null: the checkpoint's
     private final Precision[] kvs; // null: the checkpoint's
+    private final Efficiency efficiency;
 
     // the combination of the outer digits, and what was built for it
     private Model model;
@@ -779,7 +798,8 @@ public final class Sweep {
     private int fitOsl = -1;
     private String fitError;
 
-    Evaluator(Grid g) {
+    Evaluator(Grid g, Efficiency efficiency) {
+      this.efficiency = efficiency;
       models = g.models().toArray(new Model[0]);
       chips = g.chips().toArray(new Chip[0]);
       counts = g.counts().isEmpty() ? new int[] {0} : Ints.toArray(g.counts());
@@ -881,6 +901,7 @@ public final class Sweep {
                 .tensorParallel(tp)
                 .expertParallel(ep)
                 .precisions(precisions)
+                .efficiency(efficiency)
                 // a pd decode pool never prefills: its workspace holds one decode step
                 .runsPrefill(strategy != Deployment.Strategy.PD)
                 .build();
@@ -923,7 +944,12 @@ public final class Sweep {
      */
     private RooflineModel prefillPool(int isl) {
       RooflineModel one =
-          RooflineModel.builder().model(model).chip(chip).precisions(precisions).build();
+          RooflineModel.builder()
+              .model(model)
+              .chip(chip)
+              .precisions(precisions)
+              .efficiency(efficiency)
+              .build();
       if (one.memory(1, isl).fits()) {
         return one;
       }

@@ -41,6 +41,46 @@ final class PlannerTest {
   }
 
   @Test
+  void plan_efficiency_idealByDefault_appliedToEveryPool() {
+    PlanRequest ideal =
+        request(LLAMA_8B, Chips.H100_SXM)
+            .ttftSlo(Seconds.of(1))
+            .tpotSlo(Seconds.ofMillis(100))
+            .top(100)
+            .build();
+    assertThat(ideal.efficiency()).isEqualTo(Efficiency.ideal());
+    assertThat(ideal.toString()).doesNotContain("efficiency");
+    Efficiency half = Efficiency.of(0.5, 0.5, 0.5);
+    PlanResult r = Planner.plan(PlanRequest.builder().from(ideal).efficiency(half).build());
+    assertThat(r.request().toString()).endsWith(", efficiency " + half);
+    assertThat(r.configurations()).isNotEmpty();
+    for (PlanConfiguration c : r.configurations()) {
+      FrontierPoint atHalf = point(c, half);
+      assertThat(c.point()).as(c.toString()).isEqualTo(atHalf);
+      assertThat(atHalf.tpot().seconds())
+          .as(c.toString())
+          .isGreaterThan(point(c, Efficiency.ideal()).tpot().seconds());
+    }
+  }
+
+  /** The point of {@code c}'s layout, strategy and batch with every pool at {@code e}. */
+  private static FrontierPoint point(PlanConfiguration c, Efficiency e) {
+    RooflineModel layout =
+        RooflineModel.builder()
+            .model(LLAMA_8B)
+            .chip(c.chip())
+            .tensorParallel(c.tensorParallel())
+            .chips(c.tensorParallel())
+            .efficiency(e)
+            .build();
+    ImmutableDeployment.Builder b = Deployment.builder().strategy(c.strategy()).primary(layout);
+    if (c.strategy() == Deployment.Strategy.PD) {
+      b.secondary(layout);
+    }
+    return b.build().point(c.batch(), 1024, 256);
+  }
+
+  @Test
   void plan_generousSlo_returnsConfigurationsSortedByTotalChipsEachMeetingBothSlos() {
     PlanResult r = generous8b();
     assertThat(r.found()).isTrue();

@@ -43,6 +43,43 @@ final class SweepTest {
   }
 
   @Test
+  void run_withEfficiency_everyPoolHasIt_idealByDefault() {
+    Sweep.Grid grid =
+        Sweep.Grid.builder()
+            .models(LLAMA_70B)
+            .counts(4)
+            .strategies(
+                Deployment.Strategy.COLOCATED, Deployment.Strategy.PD, Deployment.Strategy.AFD)
+            .batches(1, 16)
+            .build();
+    Efficiency half = Efficiency.of(0.5, 0.5, 0.5);
+    List<Sweep.Row> ideal = rows(grid);
+    List<Sweep.Row> explicitIdeal = new ArrayList<>();
+    Sweep.run(grid, Efficiency.ideal(), explicitIdeal::add);
+    List<Sweep.Row> halved = new ArrayList<>();
+    Sweep.run(grid, half, halved::add);
+    assertThat(halved).hasSameSizeAs(ideal);
+    for (int i = 0; i < ideal.size(); i++) {
+      FrontierPoint p = ideal.get(i).point().orElseThrow();
+      assertThat(explicitIdeal.get(i).point().orElseThrow()).isEqualTo(p);
+      FrontierPoint h = halved.get(i).point().orElseThrow();
+      assertThat(h.tpot().seconds()).as(halved.get(i).toString()).isGreaterThan(p.tpot().seconds());
+      assertThat(h.ttft().seconds()).as(halved.get(i).toString()).isGreaterThan(p.ttft().seconds());
+    }
+    // the colocated row equals the point of a pool built with the efficiency
+    RooflineModel pool =
+        RooflineModel.builder()
+            .model(LLAMA_70B)
+            .chip(H100)
+            .chips(4)
+            .tensorParallel(4)
+            .efficiency(half)
+            .build();
+    assertThat(halved.get(0).point().orElseThrow())
+        .isEqualTo(Deployment.of(Deployment.Strategy.COLOCATED, pool).point(1, 1024, 1024));
+  }
+
+  @Test
   void run_emptyBuilder_oneRowOfDefaults() {
     List<Sweep.Row> rows = rows(Sweep.Grid.builder().build());
     assertThat(rows).hasSize(1);

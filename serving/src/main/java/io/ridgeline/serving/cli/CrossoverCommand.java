@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "The smallest context at which one decode step's attention time (full, sliding and linear",
-      "attention) reaches its FFN/MoE time, for a model, chip, precision and batch."
+      "attention) reaches its FFN/MoE time, for a model, chip, precision and batch.",
+      "Calibrated times by default; --efficiency ideal gives the roofline bound."
     })
 final class CrossoverCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -33,11 +34,12 @@ final class CrossoverCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     SystemOptions.positive("--batch", batch);
+    system.efficiency();
     RooflineModel rm = system.build();
     Crossover c = Crossover.find(rm, batch);
     PrintWriter out = spec.commandLine().getOut();
     if (system.json) {
-      ObjectNode o = Json.system(rm);
+      ObjectNode o = Json.system(rm, system.efficiency());
       o.put("batch", batch);
       if (c.context().isPresent()) {
         o.put("crossover_context", c.context().get());
@@ -58,6 +60,7 @@ final class CrossoverCommand implements Callable<Integer> {
       out.println(Json.write(o));
     } else {
       out.println(c);
+      out.println(system.efficiency().line());
     }
     return 0;
   }

@@ -36,7 +36,9 @@ import picocli.CommandLine.Spec;
       "Sweep batch sizes (1, 2, 4, ... up to the largest that fits, and that largest) and print",
       "TTFT, TPOT, tokens/s per user and tokens/s per chip, marking Pareto-optimal points (*), for",
       "a serving strategy: colocated (default), pd, afd, static, or all of them on one chart.",
-      "The table view also writes a chart (default frontier-<model>-<chip>x<count>.png)."
+      "The table view also writes a chart (default frontier-<model>-<chip>x<count>.png).",
+      "Calibrated estimates by default (an engine profile fitted on the shipped validation",
+      "cases, applied to every pool); --efficiency ideal gives the roofline bound."
     })
 final class FrontierCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -143,6 +145,7 @@ final class FrontierCommand implements Callable<Integer> {
     if (system.json && csv) {
       throw new IllegalArgumentException("--json and --csv are exclusive");
     }
+    system.efficiency();
     List<String> tokens = new ArrayList<>();
     if (strategy.equalsIgnoreCase("all")) {
       tokens.addAll(List.of("colocated", "pd", "afd"));
@@ -183,7 +186,7 @@ final class FrontierCommand implements Callable<Integer> {
     RooflineModel first = deployments.get(0).primary();
     PrintWriter out = spec.commandLine().getOut();
     if (system.json) {
-      ObjectNode o = Json.system(first);
+      ObjectNode o = Json.system(first, system.efficiency());
       o.put("chips", first.chips());
       o.put("isl", isl);
       o.put("osl", osl);
@@ -215,6 +218,7 @@ final class FrontierCommand implements Callable<Integer> {
       }
       out.println(Json.write(o));
     } else if (csv) {
+      spec.commandLine().getErr().println(system.efficiency().line());
       out.println(
           "strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto");
       for (FrontierPoint p : union.points()) {
@@ -235,6 +239,7 @@ final class FrontierCommand implements Callable<Integer> {
       }
     } else {
       deployments.forEach(out::println);
+      out.println(system.efficiency().line());
       out.printf(
           Locale.ROOT,
           "ISL %d, OSL %d; * = Pareto-optimal%s%n",

@@ -23,7 +23,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Each decode phase's arithmetic intensity (FLOP/B) for batches 1, 2, 4 ... 1024 at a context,",
-      "against the chip's ridge point; phases above it are compute-bound."
+      "against the chip's ridge point; phases above it are compute-bound. Calibrated by default",
+      "(the ridge point and bounds with an engine profile's efficiency); --efficiency ideal gives",
+      "the chip's own ridge point."
     })
 final class IntensityCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -53,6 +55,7 @@ final class IntensityCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     SystemOptions.positive("--context", context);
+    system.efficiency();
     List<Integer> sizes = batches == null ? IntensitySweep.defaultBatches() : batches;
     for (int b : sizes) {
       SystemOptions.positive("--batches", b);
@@ -62,7 +65,7 @@ final class IntensityCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     double ridge = sweep.ridgePoint().flopsPerByte();
     if (system.json) {
-      ObjectNode o = Json.system(rm);
+      ObjectNode o = Json.system(rm, system.efficiency());
       o.put("context", context);
       o.put("precision", rm.precisions().matmul().id());
       o.put("ridge_point", ridge);
@@ -82,6 +85,7 @@ final class IntensityCommand implements Callable<Integer> {
       out.println(Json.write(o));
     } else {
       out.println(rm);
+      out.println(system.efficiency().line());
       out.printf(
           Locale.ROOT,
           "context %d; intensity in FLOP/B; ridge point (%s) %.1f FLOP/B; * = compute-bound%n",

@@ -22,14 +22,18 @@ final class Json {
     return MAPPER.createArrayNode();
   }
 
-  /** A new object that starts with the system's keys: model, chip, chips, tp, efficiency. */
-  static ObjectNode system(io.ridgeline.serving.RooflineModel rm) {
+  /**
+   * A new object that starts with the system's keys: model, chip, chips, tp, efficiency ({@code
+   * efficiency}: "ideal" or "calibrated: NAME profile (…)", see {@link EfficiencyOptions.Choice}).
+   */
+  static ObjectNode system(
+      io.ridgeline.serving.RooflineModel rm, EfficiencyOptions.Choice efficiency) {
     ObjectNode o = object();
     o.put("model", rm.model().id());
     o.put("chip", rm.chip().id());
     o.put("chips", rm.chips());
     o.put("tp", rm.tensorParallel());
-    o.put("efficiency", rm.efficiency().toString());
+    o.put("efficiency", efficiency.description());
     return o;
   }
 

@@ -25,7 +25,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Per-phase roofline of one decode step (batch sequences at a context) and of the prefill of",
-      "the batch's prompts. FLOPs and bytes are totals across all chips; seconds are wall time."
+      "the batch's prompts. FLOPs and bytes are totals across all chips; seconds are wall time.",
+      "Calibrated estimates by default (an engine profile fitted on the shipped validation",
+      "cases); --efficiency ideal gives the roofline bound."
     })
 final class RooflineCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -56,6 +58,7 @@ final class RooflineCommand implements Callable<Integer> {
   public Integer call() {
     SystemOptions.positive("--batch", batch);
     SystemOptions.positive("--context", context);
+    system.efficiency();
     int promptTokens = prompt != null ? prompt : context;
     SystemOptions.positive("--prompt", promptTokens);
     RooflineModel rm = system.build();
@@ -66,7 +69,7 @@ final class RooflineCommand implements Callable<Integer> {
     phases.addAll(decode.phases());
     PrintWriter out = spec.commandLine().getOut();
     if (system.json) {
-      ObjectNode o = Json.system(rm);
+      ObjectNode o = Json.system(rm, system.efficiency());
       o.put("replicas", rm.replicas());
       o.put("batch", batch);
       o.put("context", context);
@@ -91,6 +94,7 @@ final class RooflineCommand implements Callable<Integer> {
       out.println(Json.write(o));
     } else {
       out.println(rm);
+      out.println(system.efficiency().line());
       out.printf(
           Locale.ROOT,
           "batch %d, context %d, prompt %d; FLOPs and bytes per chip%n",

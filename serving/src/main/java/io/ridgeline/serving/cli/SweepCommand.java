@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -42,7 +43,10 @@ import picocli.CommandLine.Spec;
       "ep 1, strategy colocated, batch 1, isl 1024, osl 1024, weights and kv the",
       "checkpoint's. Invalid combinations (tp not dividing the heads, a model that",
       "does not fit, ...) get a row with fits=false and the reason in `error`.",
-      "The last line on stderr is `sweep: N points in S s, R points/s`."
+      "Calibrated estimates by default (an engine profile fitted on the shipped",
+      "validation cases); --efficiency ideal gives the roofline bound. The line",
+      "before the last on stderr names the efficiency; the last line on stderr is",
+      "`sweep: N points in S s, R points/s`."
     })
 final class SweepCommand implements Callable<Integer> {
   /** Output columns (CSV header) and JSON keys, in order. */
@@ -89,23 +93,26 @@ final class SweepCommand implements Callable<Integer> {
               + " (default: CSV on stdout).")
   Path out;
 
+  @Mixin EfficiencyOptions efficiencyOptions;
+
   @Override
   public Integer call() {
     boolean jsonl = out != null && jsonLines(out);
+    EfficiencyOptions.Choice efficiency = efficiencyOptions.resolve();
     Sweep.Grid g = Sweep.Grid.fromJson(grid);
     PrintWriter err = spec.commandLine().getErr();
     long start = System.nanoTime();
     long rows;
     if (out == null) {
       PrintWriter stdout = spec.commandLine().getOut();
-      rows = write(g, checked(stdout), false);
+      rows = write(g, efficiency, checked(stdout), false);
       if (stdout.checkError()) {
         throw new UncheckedIOException(
             "cannot write to standard output", new IOException("stream error"));
       }
     } else {
       try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-        rows = write(g, w, jsonl);
+        rows = write(g, efficiency, w, jsonl);
       } catch (IOException e) {
         String why = e instanceof NoSuchFileException ? "no such directory" : e.getMessage();
         throw new UncheckedIOException("cannot write " + out + ": " + why, e);
@@ -115,6 +122,7 @@ final class SweepCommand implements Callable<Integer> {
     if (out != null) {
       err.println("wrote " + out);
     }
+    err.println("sweep: " + efficiency.line());
     err.printf(
         Locale.ROOT, "sweep: %d points in %.3f s, %.1f points/s%n", rows, seconds, rows / seconds);
     err.flush();
@@ -139,16 +147,18 @@ final class SweepCommand implements Callable<Integer> {
   }
 
   /** Streams the sweep's rows to {@code w}; returns the row count. */
-  private static long write(Sweep.Grid g, Writer w, boolean jsonl) {
+  private static long write(
+      Sweep.Grid g, EfficiencyOptions.Choice efficiency, Writer w, boolean jsonl) {
     try {
       if (jsonl) {
-        return Sweep.run(g, row -> line(w, jsonLine(row)));
+        return Sweep.run(g, efficiency.efficiency(), row -> line(w, jsonLine(row)));
       }
       w.write(String.join(",", COLUMNS));
       w.write('\n');
       StringBuilder b = new StringBuilder(256);
       return Sweep.run(
           g,
+          efficiency.efficiency(),
           row -> {
             b.setLength(0);
             line(w, csv(row, b).toString());

@@ -9,15 +9,18 @@ import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
 import io.ridgeline.models.Routing;
-import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.RooflineModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Options shared by {@code roofline} and {@code frontier}: what runs where, at which precision. */
+/**
+ * Options shared by {@code roofline}, {@code frontier}, {@code crossover} and {@code intensity}:
+ * what runs where, at which precision and efficiency ({@link EfficiencyOptions}).
+ */
 final class SystemOptions {
   @Option(
       names = "--model",
@@ -83,11 +86,9 @@ final class SystemOptions {
       description = "Zipf exponent of MoE expert popularity; 0 = uniform routing (default).")
   double routingSkew;
 
-  @Option(
-      names = "--efficiency",
-      defaultValue = "ideal",
-      description = "Efficiency mode: ideal (100%% of peak and bandwidth).")
-  String efficiency;
+  @Mixin EfficiencyOptions efficiencyOptions;
+
+  private EfficiencyOptions.Choice choice;
 
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
@@ -120,17 +121,26 @@ final class SystemOptions {
    * {@code batch} sequences at {@code context}, the pool is sized to the fewest chips that can.
    */
   RooflineModel build(int batch, int context) {
-    if (!efficiency.equals("ideal")) {
-      throw new IllegalArgumentException(
-          "--efficiency must be 'ideal' (the only mode so far): '" + efficiency + "'");
-    }
+    efficiency();
     Model m = Models.resolve(model);
     return pool(m, resolveChip(chip), count, tp, batch, context);
   }
 
   /**
-   * A pool of {@code chipId} chips serving {@code m} with these options' precisions and
-   * parallelism.
+   * The efficiency of every pool, from --efficiency, --engine and --profile (resolved once).
+   *
+   * @throws IllegalArgumentException when those options are bad
+   */
+  EfficiencyOptions.Choice efficiency() {
+    if (choice == null) {
+      choice = efficiencyOptions.resolve();
+    }
+    return choice;
+  }
+
+  /**
+   * A pool of {@code chipId} chips serving {@code m} with these options' precisions, parallelism
+   * and efficiency.
    */
   RooflineModel pool(Model m, Chip c, Integer chipCount, Integer tpDegree, int batch, int context) {
     positive("--pp", pp);
@@ -156,7 +166,7 @@ final class SystemOptions {
             .attentionDataParallel(attentionDp)
             .precisions(precisions(m))
             .routing(Routing.zipf(routingSkew))
-            .efficiency(Efficiency.ideal());
+            .efficiency(efficiency().efficiency());
     if (chipCount != null) {
       b.chips(chipCount);
       if (tpDegree == null

@@ -78,6 +78,8 @@ final class RidgelineCliTest {
             "1",
             "--context",
             "1024",
+            "--efficiency",
+            "ideal",
             "--json",
             "--plot",
             plot.toString());
@@ -260,7 +262,17 @@ final class RidgelineCliTest {
   @Test
   void crossoverJson_llama8b_hasContextOrReason() throws Exception {
     Run r =
-        run("crossover", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1", "--json");
+        run(
+            "crossover",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--efficiency",
+            "ideal",
+            "--json");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.json().get("crossover_context").asInt()).isBetween(84_000, 88_000);
     assertThat(r.json().get("reason").isNull()).isTrue();
@@ -278,6 +290,8 @@ final class RidgelineCliTest {
             "h100-sxm",
             "--batches",
             "1,8,64",
+            "--efficiency",
+            "ideal",
             "--json",
             "--plot",
             plot.toString());

@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -188,48 +189,56 @@ final class SweepCommandTest {
 
   @Test
   void sweep_rowsOfOneCombination_equalFrontierCsv(@TempDir Path dir) throws Exception {
-    for (String strategy : new String[] {"colocated", "pd"}) {
-      Run f =
-          run(
-              "frontier",
-              "--model",
-              "llama-3.1-70b",
-              "--chip",
-              "h100-sxm",
-              "--count",
-              "4",
-              "--isl",
-              "2048",
-              "--osl",
-              "512",
-              "--max-batch",
-              "64",
-              "--strategy",
-              strategy,
-              "--csv");
-      assertThat(f.code()).as(f.err()).isZero();
-      Map<String, String> frontierByBatch = new HashMap<>();
-      for (String line : f.out().strip().lines().skip(1).toList()) {
-        String[] c = line.split(",", -1);
-        // tokens_per_second_per_chip and fits
-        frontierByBatch.put(c[1], c[5] + "," + c[9]);
-      }
-      Path g =
-          grid(
-              dir,
-              "{\"model\": \"llama-3.1-70b\", \"count\": 4, \"isl\": 2048, \"osl\": 512,"
-                  + " \"strategy\": \""
-                  + strategy
-                  + "\", \"batch\": [1, 2, 4, 8, 16, 32, 64]}");
-      Run s = run("sweep", "--grid", g.toString());
-      assertThat(s.code()).as(s.err()).isZero();
-      List<String> rows = s.out().strip().lines().skip(1).toList();
-      assertThat(rows).hasSize(7);
-      for (String line : rows) {
-        String[] c = line.split(",", -1);
-        assertThat(c[14] + "," + c[18])
-            .as(strategy + " batch " + c[10])
-            .isEqualTo(frontierByBatch.get(c[10]));
+    // at the default (calibrated) efficiency and at the ideal bound
+    for (List<String> efficiency : List.of(List.<String>of(), List.of("--efficiency", "ideal"))) {
+      for (String strategy : new String[] {"colocated", "pd"}) {
+        List<String> frontier =
+            new ArrayList<>(
+                List.of(
+                    "frontier",
+                    "--model",
+                    "llama-3.1-70b",
+                    "--chip",
+                    "h100-sxm",
+                    "--count",
+                    "4",
+                    "--isl",
+                    "2048",
+                    "--osl",
+                    "512",
+                    "--max-batch",
+                    "64",
+                    "--strategy",
+                    strategy,
+                    "--csv"));
+        frontier.addAll(efficiency);
+        Run f = run(frontier.toArray(String[]::new));
+        assertThat(f.code()).as(f.err()).isZero();
+        Map<String, String> frontierByBatch = new HashMap<>();
+        for (String line : f.out().strip().lines().skip(1).toList()) {
+          String[] c = line.split(",", -1);
+          // tokens_per_second_per_chip and fits
+          frontierByBatch.put(c[1], c[5] + "," + c[9]);
+        }
+        Path g =
+            grid(
+                dir,
+                "{\"model\": \"llama-3.1-70b\", \"count\": 4, \"isl\": 2048, \"osl\": 512,"
+                    + " \"strategy\": \""
+                    + strategy
+                    + "\", \"batch\": [1, 2, 4, 8, 16, 32, 64]}");
+        List<String> sweep = new ArrayList<>(List.of("sweep", "--grid", g.toString()));
+        sweep.addAll(efficiency);
+        Run s = run(sweep.toArray(String[]::new));
+        assertThat(s.code()).as(s.err()).isZero();
+        List<String> rows = s.out().strip().lines().skip(1).toList();
+        assertThat(rows).hasSize(7);
+        for (String line : rows) {
+          String[] c = line.split(",", -1);
+          assertThat(c[14] + "," + c[18])
+              .as(strategy + " " + efficiency + " batch " + c[10])
+              .isEqualTo(frontierByBatch.get(c[10]));
+        }
       }
     }
   }
