@@ -43,9 +43,10 @@ final class EfficiencyTest {
     Efficiency e =
         Efficiency.builder().compute(1).memory(1).network(1).gemmHalfTokens(2048).build();
     RooflineModel rm = RooflineModel.builder().from(IDEAL).efficiency(e).build();
-    // prefill of 2048 tokens: compute at 2048 / (2048 + 2048) = 50% → about twice as long
+    // prefill of 2048 tokens: its GEMMs at 2048 / (2048 + 2048) = 50% → about twice as long (a
+    // little more: the LM head multiplies one row per prompt and runs far below 50%)
     assertThat(rm.prefill(1, 2048).seconds().seconds() / IDEAL.prefill(1, 2048).seconds().seconds())
-        .isBetween(1.7, 2.01);
+        .isBetween(1.7, 2.05);
     // with a tile-sized half point (64 tokens, the M of a tensor-core tile) a batch-1 decode GEMV
     // still gets 989.4 / 65 ≈ 15 TFLOP/s, above the 3.35 TFLOP/s its 1 FLOP/B × 3.35 TB/s needs:
     // it stays memory-bound and its time does not change
@@ -111,7 +112,7 @@ final class EfficiencyTest {
                     .network(1)
                     .collectiveLatency(Seconds.ofMicros(-1))
                     .build())
-        .hasMessageContaining("collective latency must be finite and >= 0");
+        .hasMessageContaining("must not be negative");
   }
 
   @Test

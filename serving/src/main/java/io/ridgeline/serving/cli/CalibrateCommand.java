@@ -58,7 +58,7 @@ final class CalibrateCommand implements Callable<Integer> {
         r.before().predictions().size());
     w.printf(
         Locale.ROOT,
-        "%-10s %5s %8s %8s %8s %8s %9s %10s %10s %9s %9s%n",
+        "%-10s %5s %8s %8s %8s %8s %9s %10s %10s %9s %9s %9s%n",
         "engine",
         "rows",
         "compute",
@@ -69,12 +69,13 @@ final class CalibrateCommand implements Callable<Integer> {
         "layer µs",
         "step µs",
         "coll µs",
-        "max run");
+        "max run",
+        "admit ms");
     for (EngineProfile p : r.profiles().profiles().values()) {
       Efficiency e = p.efficiency();
       w.printf(
           Locale.ROOT,
-          "%-10s %5d %8.3f %8.3f %8.3f %8.3f %9.1f %10.2f %10.1f %9.2f %9.1f%n",
+          "%-10s %5d %8.3f %8.3f %8.3f %8.3f %9.1f %10.2f %10.1f %9.2f %9.1f %9.1f%n",
           p.name(),
           r.rows().get(p.name()),
           e.compute(),
@@ -85,7 +86,8 @@ final class CalibrateCommand implements Callable<Integer> {
           e.layerOverhead().seconds() * 1e6,
           e.stepOverhead().seconds() * 1e6,
           e.collectiveLatency().seconds() * 1e6,
-          p.maxRunningRequests());
+          p.maxRunningRequests(),
+          p.admissionSeconds() * 1e3);
     }
     w.println();
     w.printf(Locale.ROOT, "%-22s %6s %12s %12s%n", "metric", "count", "ideal APE", "fitted APE");

@@ -15,7 +15,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
- * Fits engine {@link EngineProfile profiles} to a case file: nine physically meaningful parameters
+ * Fits engine {@link EngineProfile profiles} to a case file: ten physically meaningful parameters
  * per engine family, not per-case factors. Every prediction still comes from the row's stated
  * configuration only; the fit chooses the {@link Efficiency} an engine family reaches and the
  * number of requests its scheduler runs at once.
@@ -89,6 +89,7 @@ public final class Calibration {
   static final double START_LAYER_US = 5;
   static final double START_STEP_US = 1000;
   static final double START_MAX_RUNNING = 256;
+  static final double START_ADMISSION_MS = 100;
 
   /** The loss charged for a row the candidate leaves unpredictable. */
   private static final double UNPREDICTABLE_LOSS = huber(3);
@@ -126,7 +127,12 @@ public final class Calibration {
    * requests per replica.
    */
   public static EngineProfile startProfile() {
-    return new EngineProfile(Profiles.DEFAULT, start(), START_MAX_RUNNING, "the starting values");
+    return new EngineProfile(
+        Profiles.DEFAULT,
+        start(),
+        START_MAX_RUNNING,
+        START_ADMISSION_MS / 1e3,
+        "the starting values");
   }
 
   /**
@@ -160,6 +166,7 @@ public final class Calibration {
                 family,
                 pooledFit.efficiency(),
                 pooledFit.maxRunningRequests(),
+                pooledFit.admissionSeconds(),
                 "too few rows of this engine ("
                     + mine.size()
                     + " < "
@@ -177,6 +184,7 @@ public final class Calibration {
                 e.getKey(),
                 fitted.efficiency(),
                 fitted.maxRunningRequests(),
+                fitted.admissionSeconds(),
                 "fitted on "
                     + label
                     + " ("
@@ -200,6 +208,7 @@ public final class Calibration {
             Profiles.DEFAULT,
             pooledFit.efficiency(),
             pooledFit.maxRunningRequests(),
+            pooledFit.admissionSeconds(),
             pooledSource));
     counts.put(Profiles.DEFAULT, rows.size());
     Profiles profiles = Profiles.of(out);
@@ -255,17 +264,17 @@ public final class Calibration {
   /**
    * Physically plausible range of each parameter, in fit order (compute, memory, network,
    * attention, GEMM half tokens, layer overhead µs, step overhead µs, collective latency µs per
-   * hop, max running requests). Without them the fit trades parameters against each other into
-   * corners no engine occupies (100% of peak FLOP/s with 7% of NVLink bandwidth). Fractions: no
-   * engine sustains more than 95% of a peak; below 20% (30% for memory, which streaming decode
-   * kernels use well) a deployment is broken rather than slow. GEMM half tokens from 1 to 128 (the
-   * rows of a tensor-core tile; a larger half point would make a one-row GEMV slower than streaming
-   * its weights, which no GEMV kernel is). Overheads: 0.1–50 µs per layer (CUDA graphs to eager
-   * launches of ~10 kernels), 10 µs–20 ms per step (a tight C++ scheduler to a Python scheduler
-   * with sampling and detokenisation). Attention kernels at 30–100% of the other kernels'
-   * fractions; 0.5–200 µs of software latency per collective hop (a fused NVLink all-reduce to a
-   * host-synchronised multi-node exchange). Running requests per replica from 8 (a latency-tuned
-   * deployment) to 4,096 (beyond every engine's default; in effect no cap).
+   * hop, max running requests, admission latency ms). Without them the fit trades parameters
+   * against each other into corners no engine occupies (100% of peak FLOP/s with 7% of NVLink
+   * bandwidth). Fractions: no engine sustains more than 95% of a peak; below 20% (30% for memory,
+   * which streaming decode kernels use well) a deployment is broken rather than slow. GEMM half
+   * tokens from 1 to 128 (the rows of a tensor-core tile; a larger half point would make a one-row
+   * GEMV slower than streaming its weights, which no GEMV kernel is). Overheads: 0.1–50 µs per
+   * layer (CUDA graphs to eager launches of ~10 kernels), 10 µs–20 ms per step (a tight C++
+   * scheduler to a Python scheduler with sampling and detokenisation). Attention kernels at 30–100%
+   * of the other kernels' fractions; 0.5–200 µs of software latency per collective hop (a fused
+   * NVLink all-reduce to a host-synchronised multi-node exchange). Running requests per replica
+   * from 8 (a latency-tuned deployment) to 4,096 (beyond every engine's default; in effect no cap).
    */
   static final double[][] RANGES = {
     {0.2, 0.95},
@@ -276,11 +285,14 @@ public final class Calibration {
     {0.1, 50},
     {10, 20_000},
     {0.5, 200},
-    {8, 4096}
+    {8, 4096},
+    {1, 1000}
   };
 
   /** Which coordinates are fitted in log space (see {@link #RANGES}). */
-  private static final boolean[] LOG = {false, false, false, false, true, true, true, true, true};
+  private static final boolean[] LOG = {
+    false, false, false, false, true, true, true, true, true, true
+  };
 
   /**
    * Coordinates of {@code p}: a logit scaled to each range, in log space for the positive scales
@@ -298,7 +310,8 @@ public final class Calibration {
       e.layerOverhead().seconds() * 1e6,
       e.stepOverhead().seconds() * 1e6,
       e.collectiveLatency().seconds() * 1e6,
-      Math.min(p.maxRunningRequests(), Double.MAX_VALUE)
+      Math.min(p.maxRunningRequests(), Double.MAX_VALUE),
+      p.admissionSeconds() * 1e3
     };
     double[] x = new double[v.length];
     for (int i = 0; i < v.length; i++) {
@@ -336,7 +349,7 @@ public final class Calibration {
             .stepOverhead(Seconds.ofMicros(v[6]))
             .collectiveLatency(Seconds.ofMicros(v[7]))
             .build();
-    return new EngineProfile(Profiles.DEFAULT, e, v[8], "");
+    return new EngineProfile(Profiles.DEFAULT, e, v[8], v[9] / 1e3, "");
   }
 
   // ---- Nelder–Mead ----

@@ -28,14 +28,23 @@ import io.ridgeline.serving.Efficiency;
  * @param efficiency the fitted efficiency
  * @param maxRunningRequests the engine's cap on requests running at once per model replica,
  *     positive; {@link Double#POSITIVE_INFINITY} when only memory limits the batch
+ * @param admissionSeconds the time from a request's arrival at a served endpoint to its admission
+ *     into the engine's batch and from its first token to the client (HTTP, tokenisation, the
+ *     scheduler's admission, streaming), in seconds, added to TTFT in served modes ({@code
+ *     concurrency}, {@code disagg-concurrency}, {@code server}); not GPU time, so it does not slow
+ *     the steps
  * @param source how the values were obtained (e.g. "fitted on the shipped cases (110 rows) on
  *     2025-01-01")
  */
 public record EngineProfile(
-    String name, Efficiency efficiency, double maxRunningRequests, String source) {
+    String name,
+    Efficiency efficiency,
+    double maxRunningRequests,
+    double admissionSeconds,
+    String source) {
   /**
-   * @throws IllegalArgumentException when the name is blank or {@code maxRunningRequests} is not
-   *     positive (NaN included)
+   * @throws IllegalArgumentException when the name is blank, {@code maxRunningRequests} is not
+   *     positive (NaN included) or {@code admissionSeconds} is negative or not finite
    */
   public EngineProfile {
     checkNotNull(name, "name");
@@ -46,11 +55,21 @@ public record EngineProfile(
         maxRunningRequests > 0,
         "max_running_requests must be positive (infinite for no cap): %s",
         maxRunningRequests);
+    checkArgument(
+        admissionSeconds >= 0 && Double.isFinite(admissionSeconds),
+        "admission latency must be finite and >= 0 s: %s",
+        admissionSeconds);
+  }
+
+  /** A profile without admission latency. */
+  public EngineProfile(
+      String name, Efficiency efficiency, double maxRunningRequests, String source) {
+    this(name, efficiency, maxRunningRequests, 0, source);
   }
 
   /** A profile without a cap on running requests: only memory limits the batch. */
   public EngineProfile(String name, Efficiency efficiency, String source) {
-    this(name, efficiency, Double.POSITIVE_INFINITY, source);
+    this(name, efficiency, Double.POSITIVE_INFINITY, 0, source);
   }
 
   /** Whether the engine caps its running requests below what memory allows. */
@@ -66,6 +85,9 @@ public record EngineProfile(
         + (capsRunningRequests()
             ? String.format(
                 java.util.Locale.ROOT, ", max running requests %.4g", maxRunningRequests)
+            : "")
+        + (admissionSeconds > 0
+            ? String.format(java.util.Locale.ROOT, ", admission %.4g ms", 1e3 * admissionSeconds)
             : "")
         + " ("
         + source

@@ -84,8 +84,8 @@ import java.util.regex.Pattern;
  * time (a sum of k uniform drifts); the prefill server (the colocated replica, or the decode
  * replica's share of the prefill pool plus the KV transfer) takes them in passes of at most {@link
  * RooflineModel#promptsPerPrefillPass} prompts, and a prompt's TTFT is the end of its pass minus
- * its arrival ({@link #closedLoopTtft}), averaged over the rounds. This TTFT₀ then enters the
- * queueing below.
+ * its arrival ({@link #closedLoopTtft}), averaged over the rounds, plus the engine profile's {@link
+ * EngineProfile#admissionSeconds() admission latency}. This TTFT₀ then enters the queueing below.
  *
  * <p><b>Closed-loop queueing</b> ({@code concurrency} and {@code disagg-concurrency}): C clients
  * per replica each send a request as soon as their previous one completes, and the replica runs at
@@ -293,8 +293,9 @@ public final class Predictor {
    * prompt's prefill): mean wait ρτ / (2(1 − ρ)) (M/D/1), p99 wait τ·ln(100ρ) / (1 − ρ) (the
    * exponential tail of an M/M/1 queue, 0 when ρ ≤ 1%); ρ ≥ 1 has no steady state (infinite TTFT).
    */
-  private static ServerPoint serverPoint(FrontierPoint p, double prefill, int osl) {
-    double ttft0 = p.ttft().seconds();
+  private static ServerPoint serverPoint(
+      FrontierPoint p, double prefill, int osl, double admission) {
+    double ttft0 = p.ttft().seconds() + admission;
     double rate = p.batch() / (ttft0 + (osl - 1) * p.tpot().seconds());
     double rho = rate * prefill;
     if (rho >= 1) {
@@ -682,7 +683,9 @@ public final class Predictor {
       double ttft = p.ttft().seconds();
       if (c.mode().equals("concurrency")) {
         double decodeStep = rm.decode(batch, isl + Math.max(1, osl / 2)).seconds().seconds();
-        ttft = closedLoopTtft(rm, batch, isl, osl, decodeStep, p.tpot().seconds(), 0);
+        ttft =
+            closedLoopTtft(rm, batch, isl, osl, decodeStep, p.tpot().seconds(), 0)
+                + engine.admissionSeconds();
         ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
       } else if (c.metric().equals("ttft_ms") && !single) {
         notes.add("TTFT without queueing");
@@ -823,7 +826,8 @@ public final class Predictor {
       double prefill = rm.prefill(1, isl).seconds().seconds();
       ServerPoint best = null;
       for (double b = 1; b <= top; b = Math.max(b + 1, b * 1.05)) {
-        ServerPoint sp = serverPoint(d.point((int) b, isl, osl), prefill, osl);
+        ServerPoint sp =
+            serverPoint(d.point((int) b, isl, osl), prefill, osl, engine.admissionSeconds());
         if (sp.p99Ttft <= ttftBound
             && sp.point.tpot().seconds() <= tpotBound
             && (best == null || sp.rate > best.rate)) {
@@ -939,13 +943,14 @@ public final class Predictor {
       int wave = (int) Math.max(1, Math.ceil(batch / Math.max(1e-9, prefillReplicas)));
       double ttft =
           closedLoopTtft(
-              prefill,
-              wave,
-              isl,
-              osl,
-              0,
-              p.tpot().seconds(),
-              d.kvTransferSeconds(isl, prefill, decode));
+                  prefill,
+                  wave,
+                  isl,
+                  osl,
+                  0,
+                  p.tpot().seconds(),
+                  d.kvTransferSeconds(isl, prefill, decode))
+              + engine.admissionSeconds();
       ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
       return metric(p, perChip, ttft, isl, osl);
     }

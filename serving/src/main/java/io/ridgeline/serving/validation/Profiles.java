@@ -31,7 +31,9 @@ import java.util.Map;
  * <p>JSON form (times in microseconds; {@code max_running_requests}, the engine's cap on requests
  * running at once per model replica, is optional: absent or {@code null} means no cap beyond
  * memory, see {@link EngineProfile#maxRunningRequests()}; {@code attention} (default 1) and {@code
- * collective_latency_us} (default 0) are optional too):
+ * collective_latency_us} (default 0) are optional too, as is {@code admission_ms}, the engine's
+ * request admission latency in milliseconds, default 0, see {@link
+ * EngineProfile#admissionSeconds()}):
  *
  * <pre>{@code
  * {"profiles": {
@@ -183,6 +185,12 @@ public final class Profiles {
               where + ".collective_latency_us",
               file);
     }
+    double admission = 0;
+    if (node.has("admission_ms")) {
+      admission =
+          nonNegative(number(node, where, "admission_ms", file), where + ".admission_ms", file)
+              / 1e3;
+    }
     double maxRunning = Double.POSITIVE_INFINITY;
     JsonNode cap = node.get("max_running_requests");
     if (cap != null && !cap.isNull()) {
@@ -212,7 +220,8 @@ public final class Profiles {
             .stepOverhead(Seconds.ofMicros(step))
             .collectiveLatency(Seconds.ofMicros(collective))
             .build();
-    return new EngineProfile(engine, eff, maxRunning, fitted == null ? "" : fitted.asText());
+    return new EngineProfile(
+        engine, eff, maxRunning, admission, fitted == null ? "" : fitted.asText());
   }
 
   private static double number(JsonNode node, String where, String field, String file) {
@@ -287,6 +296,7 @@ public final class Profiles {
           if (p.capsRunningRequests()) {
             o.put("max_running_requests", round(p.maxRunningRequests()));
           }
+          o.put("admission_ms", round(p.admissionSeconds() * 1e3));
           o.put("fitted_on", p.source());
         });
     try {

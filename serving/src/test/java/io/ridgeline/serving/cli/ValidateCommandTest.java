@@ -54,7 +54,7 @@ final class ValidateCommandTest {
         .contains("overall")
         .contains("tpot_ms")
         .contains("skipped, by reason")
-        .contains("server mode");
+        .contains("isl/osl not stated");
   }
 
   @Test
