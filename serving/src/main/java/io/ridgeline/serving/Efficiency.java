@@ -4,6 +4,8 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Seconds;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.hardware.MemoryKind;
 import java.util.Locale;
 import org.immutables.value.Value;
 
@@ -102,6 +104,21 @@ public abstract class Efficiency {
   /** Fixed seconds of one pass through a stage of {@code layers} layers. */
   public double overheadSeconds(double layers) {
     return stepOverhead().seconds() + layers * layerOverhead().seconds();
+  }
+
+  /**
+   * This efficiency for pools of {@code chip}: itself, except that a chip whose every memory tier
+   * is on-chip SRAM (statically scheduled dataflow machines such as Groq's LPU and Cerebras' WSE)
+   * keeps the {@link #ideal()} bound. The engine profiles are fitted on GPU-class chips with
+   * off-chip memory, whose kernel launches, scheduler steps and HBM efficiency do not carry over to
+   * compiled dataflow execution; no published measurement in the shipped cases is enough to fit
+   * such a chip's own profile.
+   */
+  public Efficiency forChip(Chip chip) {
+    boolean sramOnly =
+        !chip.memory().isEmpty()
+            && chip.memory().stream().allMatch(t -> t.kind() == MemoryKind.SRAM);
+    return sramOnly ? ideal() : this;
   }
 
   /** Whether every fraction is 1 and there are no fixed costs or small-M penalty. */

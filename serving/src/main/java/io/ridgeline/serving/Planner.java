@@ -231,7 +231,7 @@ public final class Planner {
           .precisions(precisions)
           .tensorParallel(tp)
           .chips(tp)
-          .efficiency(request.efficiency())
+          .efficiency(request.efficiency().forChip(chip))
           .build();
     }
 

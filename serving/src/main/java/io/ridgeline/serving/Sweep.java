@@ -901,7 +901,7 @@ public final class Sweep {
                 .tensorParallel(tp)
                 .expertParallel(ep)
                 .precisions(precisions)
-                .efficiency(efficiency)
+                .efficiency(efficiency.forChip(chip))
                 // a pd decode pool never prefills: its workspace holds one decode step
                 .runsPrefill(strategy != Deployment.Strategy.PD)
                 .build();
@@ -948,7 +948,7 @@ public final class Sweep {
               .model(model)
               .chip(chip)
               .precisions(precisions)
-              .efficiency(efficiency)
+              .efficiency(efficiency.forChip(chip))
               .build();
       if (one.memory(1, isl).fits()) {
         return one;

@@ -132,4 +132,14 @@ final class EfficiencyTest {
     assertThat(dp4.promptsPerPrefillPass(10_000)).isEqualTo(4);
     assertThat(IDEAL.promptsPerPrefillPass(1024)).isEqualTo(8);
   }
+
+  @Test
+  void forChip_sramOnlyChipsKeepTheIdealBound() {
+    Efficiency e = Efficiency.of(0.6, 0.8, 0.7);
+    // Groq's LPU holds everything in on-chip SRAM: no GPU-fitted profile applies
+    assertThat(e.forChip(Chips.byId("groq-lpu")).isIdeal()).isTrue();
+    assertThat(e.forChip(Chips.byId("cerebras-wse3")).isIdeal()).isTrue();
+    // an HBM GPU keeps the profile
+    assertThat(e.forChip(Chips.byId("h100-sxm"))).isSameAs(e);
+  }
 }

@@ -166,7 +166,7 @@ final class SystemOptions {
             .attentionDataParallel(attentionDp)
             .precisions(precisions(m))
             .routing(Routing.zipf(routingSkew))
-            .efficiency(efficiency().efficiency());
+            .efficiency(efficiency().efficiency().forChip(c));
     if (chipCount != null) {
       b.chips(chipCount);
       if (tpDegree == null

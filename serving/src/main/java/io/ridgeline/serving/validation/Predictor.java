@@ -364,6 +364,12 @@ public final class Predictor {
           Chips.builtIn()
               .find(c.chip())
               .orElseThrow(() -> new Unpredictable("unknown chip: '" + c.chip() + "'"));
+      if (!engine.efficiency().isIdeal() && engine.efficiency().forChip(chip).isIdeal()) {
+        // no engine profile is fitted on SRAM-only chips (Efficiency#forChip): the whole profile,
+        // admission and running-request cap included, gives way to the roofline bound
+        engine = new EngineProfile("ideal", Efficiency.ideal(), "SRAM-only chip");
+        notes.add("SRAM-only chip: no engine profile is fitted on such chips, ideal roofline");
+      }
       template =
           RooflineModel.builder()
               .model(model)

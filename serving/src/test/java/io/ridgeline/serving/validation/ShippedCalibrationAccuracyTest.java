@@ -16,7 +16,7 @@ final class ShippedCalibrationAccuracyTest {
    */
   private static final Map<String, Double> MEASURED =
       Map.of(
-          "e2e_s", 0.2335,
+          "e2e_s", 0.2123,
           "input_tok_s_per_chip", 0.0983,
           "out_tok_s_per_chip", 0.1297,
           "out_tok_s_per_user", 0.1006,
@@ -24,7 +24,7 @@ final class ShippedCalibrationAccuracyTest {
           "tpot_ms", 0.1185,
           "ttft_ms", 0.2586);
 
-  private static final double OVERALL = 0.1429;
+  private static final double OVERALL = 0.138;
 
   private static final double SLACK = 0.02;
 
