@@ -278,7 +278,10 @@ public abstract class Deployment {
     double tpot = decode + prefillShare;
     int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
     int chunks = (isl + chunk - 1) / chunk;
-    double ttft = chunks * (decode + prefillWithoutWeights(rm, (double) chunk / isl, isl));
+    // TTFT = its chunks, each a step with the running batch's decode, + the request's admission
+    double ttft =
+        chunks * (decode + prefillWithoutWeights(rm, (double) chunk / isl, isl))
+            + rm.efficiency().admission().seconds();
     double perChip = batch / tpot / rm.replicaChips();
     return finish(
         ImmutableFrontierPoint.builder()
@@ -325,7 +328,10 @@ public abstract class Deployment {
     double ratio = demand / prefillRate; // prefill replicas per decode replica
     double chips = decode.replicaChips() + ratio * prefill.replicaChips();
     double transfer = kvTransferSeconds(isl, prefill, decode);
-    double ttft = prefill.prefill(1, isl).seconds().seconds() + transfer;
+    double ttft =
+        prefill.prefill(1, isl).seconds().seconds()
+            + transfer
+            + decode.efficiency().admission().seconds();
     double perChip = batch / tpot / chips;
     boolean fits =
         decode.memory(batch, isl + osl).fits()
@@ -401,7 +407,8 @@ public abstract class Deployment {
     double ttft =
         side(att.prefill(1, isl), false)
             + side(ffn.prefill(1, isl), true)
-            + afdTransferSeconds(isl);
+            + afdTransferSeconds(isl)
+            + att.efficiency().admission().seconds();
     double chips = att.replicaChips() + ffn.replicaChips();
     double perChip = batch / step / chips;
     double needed = afdBandwidthNeeded(micro, Math.max(ta, tf));

@@ -65,6 +65,17 @@ public abstract class Efficiency {
     return Seconds.ZERO;
   }
 
+  /**
+   * Latency of each request outside the accelerators, added to its TTFT in served deployments
+   * (colocated, PD, AFD; not a static batch): the serving frontend's HTTP handling, tokenisation,
+   * hand-over to the scheduler, the scheduler's admission and the streaming of the first token. It
+   * is not accelerator time, so steps and throughput do not change.
+   */
+  @Value.Default
+  public Seconds admission() {
+    return Seconds.ZERO;
+  }
+
   /** Fixed cost per layer per pass (kernel launches). */
   @Value.Default
   public Seconds layerOverhead() {
@@ -129,6 +140,7 @@ public abstract class Efficiency {
         && gemmHalfTokens() == 0
         && attention() == 1
         && collectiveLatency().seconds() == 0
+        && admission().seconds() == 0
         && layerOverhead().seconds() == 0
         && stepOverhead().seconds() == 0;
   }
@@ -173,6 +185,9 @@ public abstract class Efficiency {
     }
     if (collectiveLatency().seconds() > 0) {
       base += ", collectives +" + collectiveLatency() + "/hop";
+    }
+    if (admission().seconds() > 0) {
+      base += ", admission " + admission();
     }
     if (layerOverhead().seconds() > 0 || stepOverhead().seconds() > 0) {
       base += ", overhead " + stepOverhead() + "/step + " + layerOverhead() + "/layer";

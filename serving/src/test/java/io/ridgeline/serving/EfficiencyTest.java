@@ -142,4 +142,33 @@ final class EfficiencyTest {
     // an HBM GPU keeps the profile
     assertThat(e.forChip(Chips.byId("h100-sxm"))).isSameAs(e);
   }
+
+  @Test
+  void admission_addsToServedTtftOnly() {
+    Efficiency e =
+        Efficiency.builder()
+            .compute(1)
+            .memory(1)
+            .network(1)
+            .admission(Seconds.ofMillis(200))
+            .build();
+    RooflineModel rm = RooflineModel.builder().from(IDEAL).efficiency(e).build();
+    Deployment served =
+        Deployment.builder().strategy(Deployment.Strategy.COLOCATED).primary(rm).build();
+    Deployment ideal =
+        Deployment.builder().strategy(Deployment.Strategy.COLOCATED).primary(IDEAL).build();
+    // colocated: 200 ms more to the first token, the same steps and throughput
+    FrontierPoint p = served.point(8, 1024, 256);
+    FrontierPoint q = ideal.point(8, 1024, 256);
+    assertThat(p.ttft().seconds() - q.ttft().seconds()).isCloseTo(0.2, withPercentage(1e-6));
+    assertThat(p.tpot()).isEqualTo(q.tpot());
+    assertThat(p.tokensPerSecondPerChip()).isEqualTo(q.tokensPerSecondPerChip());
+    // a static batch has no request path
+    Deployment batch =
+        Deployment.builder().strategy(Deployment.Strategy.STATIC).primary(rm).build();
+    Deployment idealBatch =
+        Deployment.builder().strategy(Deployment.Strategy.STATIC).primary(IDEAL).build();
+    assertThat(batch.point(8, 1024, 256).ttft()).isEqualTo(idealBatch.point(8, 1024, 256).ttft());
+    assertThat(e.toString()).contains("admission 200");
+  }
 }

@@ -87,7 +87,7 @@ final class CalibrateCommand implements Callable<Integer> {
           e.stepOverhead().seconds() * 1e6,
           e.collectiveLatency().seconds() * 1e6,
           p.maxRunningRequests(),
-          p.admissionSeconds() * 1e3);
+          e.admission().seconds() * 1e3);
     }
     w.println();
     w.printf(Locale.ROOT, "%-22s %6s %12s %12s%n", "metric", "count", "ideal APE", "fitted APE");

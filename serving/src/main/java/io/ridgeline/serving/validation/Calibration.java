@@ -119,6 +119,7 @@ public final class Calibration {
         .layerOverhead(Seconds.ofMicros(START_LAYER_US))
         .stepOverhead(Seconds.ofMicros(START_STEP_US))
         .collectiveLatency(Seconds.ofMicros(START_COLLECTIVE_US))
+        .admission(Seconds.ofMillis(START_ADMISSION_MS))
         .build();
   }
 
@@ -127,12 +128,7 @@ public final class Calibration {
    * requests per replica.
    */
   public static EngineProfile startProfile() {
-    return new EngineProfile(
-        Profiles.DEFAULT,
-        start(),
-        START_MAX_RUNNING,
-        START_ADMISSION_MS / 1e3,
-        "the starting values");
+    return new EngineProfile(Profiles.DEFAULT, start(), START_MAX_RUNNING, "the starting values");
   }
 
   /**
@@ -166,7 +162,6 @@ public final class Calibration {
                 family,
                 pooledFit.efficiency(),
                 pooledFit.maxRunningRequests(),
-                pooledFit.admissionSeconds(),
                 "too few rows of this engine ("
                     + mine.size()
                     + " < "
@@ -184,7 +179,6 @@ public final class Calibration {
                 e.getKey(),
                 fitted.efficiency(),
                 fitted.maxRunningRequests(),
-                fitted.admissionSeconds(),
                 "fitted on "
                     + label
                     + " ("
@@ -208,7 +202,6 @@ public final class Calibration {
             Profiles.DEFAULT,
             pooledFit.efficiency(),
             pooledFit.maxRunningRequests(),
-            pooledFit.admissionSeconds(),
             pooledSource));
     counts.put(Profiles.DEFAULT, rows.size());
     Profiles profiles = Profiles.of(out);
@@ -311,7 +304,7 @@ public final class Calibration {
       e.stepOverhead().seconds() * 1e6,
       e.collectiveLatency().seconds() * 1e6,
       Math.min(p.maxRunningRequests(), Double.MAX_VALUE),
-      p.admissionSeconds() * 1e3
+      e.admission().seconds() * 1e3
     };
     double[] x = new double[v.length];
     for (int i = 0; i < v.length; i++) {
@@ -348,8 +341,9 @@ public final class Calibration {
             .layerOverhead(Seconds.ofMicros(v[5]))
             .stepOverhead(Seconds.ofMicros(v[6]))
             .collectiveLatency(Seconds.ofMicros(v[7]))
+            .admission(Seconds.ofMillis(v[9]))
             .build();
-    return new EngineProfile(Profiles.DEFAULT, e, v[8], v[9] / 1e3, "");
+    return new EngineProfile(Profiles.DEFAULT, e, v[8], "");
   }
 
   // ---- Nelder–Mead ----

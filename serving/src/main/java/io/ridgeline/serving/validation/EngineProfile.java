@@ -14,7 +14,8 @@ import io.ridgeline.serving.Efficiency;
  * fraction of interconnect bandwidth ({@link Efficiency#network()}), the tokens at which a GEMM
  * reaches half of its large-M efficiency ({@link Efficiency#gemmHalfTokens()}), and the fixed costs
  * per layer ({@link Efficiency#layerOverhead()}, kernel launches) and per step ({@link
- * Efficiency#stepOverhead()}, scheduler, sampling and host work).
+ * Efficiency#stepOverhead()}, scheduler, sampling and host work), and the admission latency of each
+ * request outside the accelerators ({@link Efficiency#admission()}).
  *
  * <p>Besides the roofline efficiency, a profile holds one scheduler property: the engine's cap on
  * the requests it runs at once per model replica ({@code max_running_requests}: vLLM's {@code
@@ -28,23 +29,14 @@ import io.ridgeline.serving.Efficiency;
  * @param efficiency the fitted efficiency
  * @param maxRunningRequests the engine's cap on requests running at once per model replica,
  *     positive; {@link Double#POSITIVE_INFINITY} when only memory limits the batch
- * @param admissionSeconds the time from a request's arrival at a served endpoint to its admission
- *     into the engine's batch and from its first token to the client (HTTP, tokenisation, the
- *     scheduler's admission, streaming), in seconds, added to TTFT in served modes ({@code
- *     concurrency}, {@code disagg-concurrency}, {@code server}); not GPU time, so it does not slow
- *     the steps
  * @param source how the values were obtained (e.g. "fitted on the shipped cases (110 rows) on
  *     2025-01-01")
  */
 public record EngineProfile(
-    String name,
-    Efficiency efficiency,
-    double maxRunningRequests,
-    double admissionSeconds,
-    String source) {
+    String name, Efficiency efficiency, double maxRunningRequests, String source) {
   /**
-   * @throws IllegalArgumentException when the name is blank, {@code maxRunningRequests} is not
-   *     positive (NaN included) or {@code admissionSeconds} is negative or not finite
+   * @throws IllegalArgumentException when the name is blank or {@code maxRunningRequests} is not
+   *     positive (NaN included)
    */
   public EngineProfile {
     checkNotNull(name, "name");
@@ -55,21 +47,11 @@ public record EngineProfile(
         maxRunningRequests > 0,
         "max_running_requests must be positive (infinite for no cap): %s",
         maxRunningRequests);
-    checkArgument(
-        admissionSeconds >= 0 && Double.isFinite(admissionSeconds),
-        "admission latency must be finite and >= 0 s: %s",
-        admissionSeconds);
-  }
-
-  /** A profile without admission latency. */
-  public EngineProfile(
-      String name, Efficiency efficiency, double maxRunningRequests, String source) {
-    this(name, efficiency, maxRunningRequests, 0, source);
   }
 
   /** A profile without a cap on running requests: only memory limits the batch. */
   public EngineProfile(String name, Efficiency efficiency, String source) {
-    this(name, efficiency, Double.POSITIVE_INFINITY, 0, source);
+    this(name, efficiency, Double.POSITIVE_INFINITY, source);
   }
 
   /** Whether the engine caps its running requests below what memory allows. */
@@ -85,9 +67,6 @@ public record EngineProfile(
         + (capsRunningRequests()
             ? String.format(
                 java.util.Locale.ROOT, ", max running requests %.4g", maxRunningRequests)
-            : "")
-        + (admissionSeconds > 0
-            ? String.format(java.util.Locale.ROOT, ", admission %.4g ms", 1e3 * admissionSeconds)
             : "")
         + " ("
         + source

@@ -293,9 +293,8 @@ public final class Predictor {
    * prompt's prefill): mean wait ρτ / (2(1 − ρ)) (M/D/1), p99 wait τ·ln(100ρ) / (1 − ρ) (the
    * exponential tail of an M/M/1 queue, 0 when ρ ≤ 1%); ρ ≥ 1 has no steady state (infinite TTFT).
    */
-  private static ServerPoint serverPoint(
-      FrontierPoint p, double prefill, int osl, double admission) {
-    double ttft0 = p.ttft().seconds() + admission;
+  private static ServerPoint serverPoint(FrontierPoint p, double prefill, int osl) {
+    double ttft0 = p.ttft().seconds(); // admission included
     double rate = p.batch() / (ttft0 + (osl - 1) * p.tpot().seconds());
     double rho = rate * prefill;
     if (rho >= 1) {
@@ -691,7 +690,7 @@ public final class Predictor {
         double decodeStep = rm.decode(batch, isl + Math.max(1, osl / 2)).seconds().seconds();
         ttft =
             closedLoopTtft(rm, batch, isl, osl, decodeStep, p.tpot().seconds(), 0)
-                + engine.admissionSeconds();
+                + engine.efficiency().admission().seconds();
         ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
       } else if (c.metric().equals("ttft_ms") && !single) {
         notes.add("TTFT without queueing");
@@ -832,8 +831,7 @@ public final class Predictor {
       double prefill = rm.prefill(1, isl).seconds().seconds();
       ServerPoint best = null;
       for (double b = 1; b <= top; b = Math.max(b + 1, b * 1.05)) {
-        ServerPoint sp =
-            serverPoint(d.point((int) b, isl, osl), prefill, osl, engine.admissionSeconds());
+        ServerPoint sp = serverPoint(d.point((int) b, isl, osl), prefill, osl);
         if (sp.p99Ttft <= ttftBound
             && sp.point.tpot().seconds() <= tpotBound
             && (best == null || sp.rate > best.rate)) {
@@ -956,7 +954,7 @@ public final class Predictor {
                   0,
                   p.tpot().seconds(),
                   d.kvTransferSeconds(isl, prefill, decode))
-              + engine.admissionSeconds();
+              + engine.efficiency().admission().seconds();
       ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
       return metric(p, perChip, ttft, isl, osl);
     }

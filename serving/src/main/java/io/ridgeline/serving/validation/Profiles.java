@@ -32,8 +32,7 @@ import java.util.Map;
  * running at once per model replica, is optional: absent or {@code null} means no cap beyond
  * memory, see {@link EngineProfile#maxRunningRequests()}; {@code attention} (default 1) and {@code
  * collective_latency_us} (default 0) are optional too, as is {@code admission_ms}, the engine's
- * request admission latency in milliseconds, default 0, see {@link
- * EngineProfile#admissionSeconds()}):
+ * request admission latency in milliseconds, default 0, see {@link Efficiency#admission()}):
  *
  * <pre>{@code
  * {"profiles": {
@@ -219,9 +218,9 @@ public final class Profiles {
             .layerOverhead(Seconds.ofMicros(layer))
             .stepOverhead(Seconds.ofMicros(step))
             .collectiveLatency(Seconds.ofMicros(collective))
+            .admission(Seconds.of(admission))
             .build();
-    return new EngineProfile(
-        engine, eff, maxRunning, admission, fitted == null ? "" : fitted.asText());
+    return new EngineProfile(engine, eff, maxRunning, fitted == null ? "" : fitted.asText());
   }
 
   private static double number(JsonNode node, String where, String field, String file) {
@@ -296,7 +295,7 @@ public final class Profiles {
           if (p.capsRunningRequests()) {
             o.put("max_running_requests", round(p.maxRunningRequests()));
           }
-          o.put("admission_ms", round(p.admissionSeconds() * 1e3));
+          o.put("admission_ms", round(e.admission().seconds() * 1e3));
           o.put("fitted_on", p.source());
         });
     try {
