@@ -10,8 +10,6 @@ import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.validation.EngineProfile;
 import io.ridgeline.serving.validation.Profiles;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,22 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
 final class EfficiencyOptionsTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  /** Exit code, stdout, stderr of one run. */
-  private record Run(int code, String out, String err) {
-    JsonNode json() throws Exception {
-      return MAPPER.readTree(out);
-    }
-  }
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = RidgelineCli.execute(args, new PrintWriter(out), new PrintWriter(err));
-    return new Run(code, out.toString(), err.toString());
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   /** roofline for llama-3.1-8b on one H100, batch 1, context 1024, JSON, plus {@code extra}. */
-  private static Run roofline8b(String... extra) {
+  private static CliRun roofline8b(String... extra) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -64,7 +52,7 @@ final class EfficiencyOptionsTest {
   }
 
   /** frontier for llama-3.1-8b on one H100, ISL 256, OSL 64, batches to 16, plus {@code extra}. */
-  private static Run frontier8b(String... extra) {
+  private static CliRun frontier8b(String... extra) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -83,7 +71,7 @@ final class EfficiencyOptionsTest {
     return run(args.toArray(String[]::new));
   }
 
-  private static Run plan8b(String... extra) {
+  private static CliRun plan8b(String... extra) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -131,7 +119,7 @@ final class EfficiencyOptionsTest {
     return keys;
   }
 
-  private static void assertOneLineError(Run r, String message) {
+  private static void assertOneLineError(CliRun r, String message) {
     assertThat(r.code()).as(r.out()).isNotZero();
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).isEqualTo("ridgeline: " + message + "\n");
@@ -139,8 +127,8 @@ final class EfficiencyOptionsTest {
 
   @Test
   void roofline_default_isCalibratedWithTheDefaultProfile_slowerThanIdeal() throws Exception {
-    Run calibrated = roofline8b();
-    Run ideal = roofline8b("--efficiency", "ideal");
+    CliRun calibrated = roofline8b();
+    CliRun ideal = roofline8b("--efficiency", "ideal");
     assertThat(calibrated.code()).as(calibrated.err()).isZero();
     assertThat(ideal.code()).as(ideal.err()).isZero();
     assertThat(calibrated.json().get("efficiency").asText()).isEqualTo(builtIn("default"));
@@ -159,7 +147,7 @@ final class EfficiencyOptionsTest {
 
   @Test
   void roofline_text_headerNamesTheEfficiency() {
-    Run calibrated =
+    CliRun calibrated =
         run(
             "roofline",
             "--model",
@@ -174,7 +162,7 @@ final class EfficiencyOptionsTest {
     assertThat(calibrated.out().lines().toList().get(1))
         .isEqualTo(
             "efficiency: " + builtIn("default") + "; --efficiency ideal for the roofline bound");
-    Run ideal =
+    CliRun ideal =
         run(
             "roofline",
             "--model",
@@ -194,8 +182,8 @@ final class EfficiencyOptionsTest {
 
   @Test
   void frontier_default_isCalibrated_everyPointSlowerThanIdeal() throws Exception {
-    Run calibrated = frontier8b("--json");
-    Run ideal = frontier8b("--json", "--efficiency", "ideal");
+    CliRun calibrated = frontier8b("--json");
+    CliRun ideal = frontier8b("--json", "--efficiency", "ideal");
     assertThat(calibrated.code()).as(calibrated.err()).isZero();
     assertThat(ideal.code()).as(ideal.err()).isZero();
     assertThat(calibrated.json().get("efficiency").asText()).isEqualTo(builtIn("default"));
@@ -213,7 +201,7 @@ final class EfficiencyOptionsTest {
 
   @Test
   void frontier_text_headerNamesTheProfile(@TempDir Path dir) {
-    Run r = frontier8b("--plot", dir.resolve("f.png").toString());
+    CliRun r = frontier8b("--plot", dir.resolve("f.png").toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out().lines().toList().get(1))
         .isEqualTo(
@@ -224,7 +212,7 @@ final class EfficiencyOptionsTest {
   void frontier_pdAndAfd_everyPoolCarriesTheProfile() throws Exception {
     Efficiency e = Profiles.builtIn().forEngine("vllm").efficiency();
     for (String strategy : new String[] {"pd", "afd"}) {
-      Run r =
+      CliRun r =
           run(
               "frontier",
               "--model",
@@ -252,7 +240,7 @@ final class EfficiencyOptionsTest {
 
   @Test
   void engine_vllm_usesTheVllmProfile() throws Exception {
-    Run r = roofline8b("--engine", "vllm");
+    CliRun r = roofline8b("--engine", "vllm");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.json().get("efficiency").asText()).isEqualTo(builtIn("vllm"));
     assertThat(r.json().get("decode_step_seconds").asDouble())
@@ -263,7 +251,7 @@ final class EfficiencyOptionsTest {
 
   @Test
   void engine_withoutProfile_fallsBackToDefaultAndSaysSo() throws Exception {
-    Run r = roofline8b("--engine", "my-engine");
+    CliRun r = roofline8b("--engine", "my-engine");
     assertThat(r.code()).as(r.err()).isZero();
     EngineProfile d = Profiles.builtIn().forEngine(Profiles.DEFAULT);
     assertThat(r.json().get("efficiency").asText())
@@ -282,12 +270,12 @@ final class EfficiencyOptionsTest {
                 new EngineProfile("default", half, "test"),
                 new EngineProfile("vllm", quarter, "test")))
         .write(file);
-    Run r = roofline8b("--profile", file.toString());
+    CliRun r = roofline8b("--profile", file.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.json().get("efficiency").asText())
         .isEqualTo("calibrated: default profile of " + file + " (" + half + ")");
     assertThat(r.json().get("decode_step_seconds").asDouble()).isEqualTo(decodeSeconds(half));
-    Run v = roofline8b("--profile", file.toString(), "--engine", "vllm");
+    CliRun v = roofline8b("--profile", file.toString(), "--engine", "vllm");
     assertThat(v.json().get("efficiency").asText())
         .isEqualTo("calibrated: vllm profile of " + file + " (" + quarter + ")");
     assertThat(v.json().get("decode_step_seconds").asDouble()).isEqualTo(decodeSeconds(quarter));
@@ -299,13 +287,13 @@ final class EfficiencyOptionsTest {
   @Test
   void profileFile_missingOrMalformed_oneLineError(@TempDir Path dir) throws Exception {
     Path missing = dir.resolve("nope.json");
-    Run r = roofline8b("--profile", missing.toString());
+    CliRun r = roofline8b("--profile", missing.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).startsWith("ridgeline: cannot read profile file " + missing);
     assertThat(r.err().strip().lines().count()).isEqualTo(1);
     Path bad = dir.resolve("bad.json");
     Files.writeString(bad, "{\"profiles\": {}}", StandardCharsets.UTF_8);
-    Run b = roofline8b("--profile", bad.toString());
+    CliRun b = roofline8b("--profile", bad.toString());
     assertThat(b.code()).isEqualTo(1);
     assertThat(b.err()).startsWith("ridgeline: " + bad + ": field 'profiles.default' is missing");
     assertThat(b.err().strip().lines().count()).isEqualTo(1);
@@ -362,19 +350,19 @@ final class EfficiencyOptionsTest {
 
   @Test
   void plan_default_isCalibrated_idealOnRequest() throws Exception {
-    Run calibrated = plan8b("--json", "--engine", "trtllm");
+    CliRun calibrated = plan8b("--json", "--engine", "trtllm");
     assertThat(calibrated.code()).as(calibrated.err()).isZero();
     assertThat(calibrated.json().get("efficiency").asText()).isEqualTo(builtIn("trtllm"));
-    Run ideal = plan8b("--json", "--efficiency", "ideal");
+    CliRun ideal = plan8b("--json", "--efficiency", "ideal");
     assertThat(ideal.code()).as(ideal.err()).isZero();
     assertThat(ideal.json().get("efficiency").asText()).isEqualTo("ideal");
     // the same keys either way
     assertThat(keys(calibrated.json())).isEqualTo(keys(ideal.json()));
-    Run text = plan8b();
+    CliRun text = plan8b();
     assertThat(text.code()).as(text.err()).isZero();
     assertThat(text.out().lines().toList().get(1))
         .startsWith("searched h100-sxm with colocated, pd (" + builtIn("default") + "): ");
-    Run idealText = plan8b("--efficiency", "ideal");
+    CliRun idealText = plan8b("--efficiency", "ideal");
     assertThat(idealText.out().lines().toList().get(1))
         .startsWith("searched h100-sxm with colocated, pd (ideal roofline bounds): ");
   }
@@ -385,8 +373,8 @@ final class EfficiencyOptionsTest {
     Path grid = dir.resolve("grid.json");
     Files.writeString(
         grid, "{\"strategy\": [\"colocated\", \"pd\"], \"batch\": [1, 8]}", StandardCharsets.UTF_8);
-    Run calibrated = run("sweep", "--grid", grid.toString());
-    Run ideal = run("sweep", "--grid", grid.toString(), "--efficiency", "ideal");
+    CliRun calibrated = run("sweep", "--grid", grid.toString());
+    CliRun ideal = run("sweep", "--grid", grid.toString(), "--efficiency", "ideal");
     assertThat(calibrated.code()).as(calibrated.err()).isZero();
     assertThat(ideal.code()).as(ideal.err()).isZero();
     List<String> errLines = calibrated.err().strip().lines().toList();
@@ -412,7 +400,7 @@ final class EfficiencyOptionsTest {
 
   @Test
   void crossoverAndIntensity_shareTheOptions() throws Exception {
-    Run crossover =
+    CliRun crossover =
         run(
             "crossover",
             "--model",
@@ -424,7 +412,7 @@ final class EfficiencyOptionsTest {
             "--json");
     assertThat(crossover.code()).as(crossover.err()).isZero();
     assertThat(crossover.json().get("efficiency").asText()).isEqualTo(builtIn("sglang"));
-    Run intensity =
+    CliRun intensity =
         run(
             "intensity",
             "--model",
@@ -441,7 +429,7 @@ final class EfficiencyOptionsTest {
   @Test
   void help_documentsTheOptionsAndTheCap() {
     for (String command : new String[] {"roofline", "frontier", "plan", "sweep"}) {
-      Run r = run(command, "--help");
+      CliRun r = run(command, "--help");
       assertThat(r.code()).isZero();
       assertThat(r.out().replaceAll("\\s+", " "))
           .as(command)

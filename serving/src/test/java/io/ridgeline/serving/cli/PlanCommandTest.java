@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,25 +12,15 @@ import org.junit.jupiter.api.Test;
 final class PlanCommandTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  /** Exit code, stdout, stderr of one run. */
-  private record Run(int code, String out, String err) {
-    JsonNode json() throws Exception {
-      return MAPPER.readTree(out);
-    }
-  }
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = RidgelineCli.execute(args, new PrintWriter(out), new PrintWriter(err));
-    return new Run(code, out.toString(), err.toString());
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   /**
    * plan for llama-3.1-8b at ISL 1024, OSL 256, 10 requests/s with the given objectives and extra
    * arguments.
    */
-  private static Run plan8b(String ttft, String tpot, String... extra) {
+  private static CliRun plan8b(String ttft, String tpot, String... extra) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -58,7 +46,7 @@ final class PlanCommandTest {
 
   @Test
   void plan_generousSlo_printsAlignedTableWithUnits() {
-    Run r = plan8b("1", "0.05");
+    CliRun r = plan8b("1", "0.05");
     assertThat(r.code()).as(r.err()).isZero();
     String[] lines = r.out().split("\n");
     assertThat(lines[0])
@@ -82,7 +70,7 @@ final class PlanCommandTest {
 
   @Test
   void plan_json_hasContractKeysAndSatisfiesTheRate() throws Exception {
-    Run r = plan8b("1", "0.05", "--json", "--chips", "h100-sxm,b200", "--top", "3");
+    CliRun r = plan8b("1", "0.05", "--json", "--chips", "h100-sxm,b200", "--top", "3");
     assertThat(r.code()).as(r.err()).isZero();
     JsonNode j = r.json();
     assertThat(j.get("configurations")).hasSize(3);
@@ -127,7 +115,7 @@ final class PlanCommandTest {
 
   @Test
   void plan_objectiveCost_ordersByDollarsPerHour() throws Exception {
-    Run r =
+    CliRun r =
         plan8b(
             "1",
             "0.05",
@@ -158,7 +146,7 @@ final class PlanCommandTest {
   void plan_impossibleSlo_exitsThreeWithOneLinePerReason() {
     // TTFT ≤ 2 s is met by every layout (the calibrated default adds an admission latency of a few
     // hundred ms); TPOT ≤ 1 µs by none
-    Run r = plan8b("2", "1e-6");
+    CliRun r = plan8b("2", "1e-6");
     assertThat(r.code()).isEqualTo(3);
     assertThat(r.err()).isEmpty();
     String[] lines = r.out().strip().split("\n");
@@ -173,7 +161,7 @@ final class PlanCommandTest {
 
   @Test
   void plan_impossibleSloJson_exitsThreeWithEmptyConfigurations() throws Exception {
-    Run r = plan8b("2", "1e-6", "--json");
+    CliRun r = plan8b("2", "1e-6", "--json");
     assertThat(r.code()).isEqualTo(3);
     JsonNode j = r.json();
     assertThat(j.get("configurations")).isEmpty();
@@ -185,7 +173,7 @@ final class PlanCommandTest {
 
   @Test
   void plan_modelLargerThanOneChip_reportsMemoryFailuresAndPlansOnSeveral() throws Exception {
-    Run r =
+    CliRun r =
         run(
             "plan",
             "--model",
@@ -213,7 +201,7 @@ final class PlanCommandTest {
 
   @Test
   void plan_badInputs_printOneLineAndExitNonZero() {
-    Run rate =
+    CliRun rate =
         run(
             "plan",
             "--model",
@@ -233,31 +221,31 @@ final class PlanCommandTest {
     assertThat(rate.code()).isEqualTo(1);
     assertThat(rate.err())
         .isEqualTo("ridgeline: --rate must be a positive number (requests/s): 0.0\n");
-    Run ttft = plan8b("0", "0.05");
+    CliRun ttft = plan8b("0", "0.05");
     assertThat(ttft.code()).isEqualTo(1);
     assertThat(ttft.err()).isEqualTo("ridgeline: --ttft must be a positive number (s): 0.0\n");
-    Run tpot = plan8b("1", "-0.05");
+    CliRun tpot = plan8b("1", "-0.05");
     assertThat(tpot.code()).isEqualTo(1);
     assertThat(tpot.err()).isEqualTo("ridgeline: --tpot must be a positive number (s): -0.05\n");
-    Run chips = plan8b("1", "0.05", "--chips", ",");
+    CliRun chips = plan8b("1", "0.05", "--chips", ",");
     assertThat(chips.code()).isEqualTo(1);
     assertThat(chips.err()).startsWith("ridgeline: --chips must name at least one chip");
-    Run chip = plan8b("1", "0.05", "--chips", "h100-sxm,h100-sx");
+    CliRun chip = plan8b("1", "0.05", "--chips", "h100-sxm,h100-sx");
     assertThat(chip.code()).isEqualTo(1);
     assertThat(chip.err())
         .startsWith(
             "ridgeline: unknown chip 'h100-sx'; did you mean 'h100-sxm'? known: a100-sxm-80gb, h100-sxm");
-    Run strategy = plan8b("1", "0.05", "--strategies", "colocate");
+    CliRun strategy = plan8b("1", "0.05", "--strategies", "colocate");
     assertThat(strategy.code()).isEqualTo(1);
     assertThat(strategy.err())
         .isEqualTo(
             "ridgeline: unknown strategy 'colocate'; did you mean 'colocated'? known: static, colocated, pd\n");
-    Run afd = plan8b("1", "0.05", "--strategies", "pd,afd");
+    CliRun afd = plan8b("1", "0.05", "--strategies", "pd,afd");
     assertThat(afd.code()).isEqualTo(1);
     assertThat(afd.err())
         .isEqualTo(
             "ridgeline: strategy afd is not searched by plan; known: static, colocated, pd\n");
-    Run objective = plan8b("1", "0.05", "--objective", "money");
+    CliRun objective = plan8b("1", "0.05", "--objective", "money");
     assertThat(objective.code()).isEqualTo(1);
     assertThat(objective.err())
         .isEqualTo("ridgeline: unknown objective 'money'; known: chips, cost\n");
@@ -265,7 +253,7 @@ final class PlanCommandTest {
 
   @Test
   void plan_missingOption_exitsTwo() {
-    Run r =
+    CliRun r =
         run(
             "plan",
             "--model",
@@ -286,7 +274,7 @@ final class PlanCommandTest {
 
   @Test
   void plan_help_documentsExitStatusThree() {
-    Run r = run("plan", "--help");
+    CliRun r = run("plan", "--help");
     assertThat(r.code()).isZero();
     assertThat(r.out())
         .contains("Exit status:")

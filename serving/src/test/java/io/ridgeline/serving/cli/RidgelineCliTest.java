@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -14,23 +12,13 @@ import org.junit.jupiter.api.io.TempDir;
 final class RidgelineCliTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  /** Exit code, stdout, stderr of one run. */
-  private record Run(int code, String out, String err) {
-    JsonNode json() throws Exception {
-      return MAPPER.readTree(out);
-    }
-  }
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = RidgelineCli.execute(args, new PrintWriter(out), new PrintWriter(err));
-    return new Run(code, out.toString(), err.toString());
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   @Test
   void chipsJson_listsCatalogWithContractKeys() throws Exception {
-    Run r = run("chips", "--json");
+    CliRun r = run("chips", "--json");
     assertThat(r.code()).isZero();
     JsonNode h100 = null;
     for (JsonNode c : r.json()) {
@@ -49,7 +37,7 @@ final class RidgelineCliTest {
 
   @Test
   void modelsJson_llama70b_hasCounts() throws Exception {
-    Run r = run("models", "--json");
+    CliRun r = run("models", "--json");
     assertThat(r.code()).isZero();
     boolean found = false;
     for (JsonNode m : r.json()) {
@@ -67,7 +55,7 @@ final class RidgelineCliTest {
   @Test
   void rooflineJson_hasContractKeys(@TempDir Path dir) throws Exception {
     Path plot = dir.resolve("roof.svg");
-    Run r =
+    CliRun r =
         run(
             "roofline",
             "--model",
@@ -99,7 +87,7 @@ final class RidgelineCliTest {
   @Test
   void frontier_table_writesChart(@TempDir Path dir) throws Exception {
     Path plot = dir.resolve("f.png");
-    Run r =
+    CliRun r =
         run(
             "frontier",
             "--model",
@@ -121,7 +109,7 @@ final class RidgelineCliTest {
 
   @Test
   void frontierJson_pointsHaveContractKeys() throws Exception {
-    Run r =
+    CliRun r =
         run(
             "frontier",
             "--model",
@@ -154,7 +142,7 @@ final class RidgelineCliTest {
 
   @Test
   void unknownChip_oneLineWithClosestMatch() {
-    Run r =
+    CliRun r =
         run(
             "roofline",
             "--model",
@@ -172,7 +160,7 @@ final class RidgelineCliTest {
 
   @Test
   void badInput_clearOneLineErrors() {
-    Run zero =
+    CliRun zero =
         run(
             "roofline",
             "--model",
@@ -185,7 +173,7 @@ final class RidgelineCliTest {
             "8");
     assertThat(zero.code()).isNotZero();
     assertThat(zero.err().strip()).isEqualTo("ridgeline: --batch must be positive: 0");
-    Run precision =
+    CliRun precision =
         run(
             "roofline",
             "--model",
@@ -203,13 +191,13 @@ final class RidgelineCliTest {
         .contains("--weights")
         .contains("unknown precision 'fp12'")
         .contains("mxfp4");
-    Run model = run("frontier", "--model", "llama-9", "--chip", "h100-sxm");
+    CliRun model = run("frontier", "--model", "llama-9", "--chip", "h100-sxm");
     assertThat(model.err()).contains("unknown model 'llama-9'");
-    Run notNumber =
+    CliRun notNumber =
         run("frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--isl", "NaN");
     assertThat(notNumber.code()).isEqualTo(2);
     assertThat(notNumber.err()).contains("--isl");
-    Run noFit =
+    CliRun noFit =
         run(
             "frontier",
             "--model",
@@ -229,7 +217,7 @@ final class RidgelineCliTest {
     Files.writeString(
         cfg,
         "{\"model_type\":\"llama\",\"hidden_size\":512,\"num_hidden_layers\":4,\"num_attention_heads\":8,\"intermediate_size\":1024,\"vocab_size\":1000}");
-    Run r =
+    CliRun r =
         run(
             "roofline",
             "--model",
@@ -245,7 +233,7 @@ final class RidgelineCliTest {
     assertThat(r.json().get("model").asText()).isEqualTo("tiny");
     Path bad = dir.resolve("bad.json");
     Files.writeString(bad, "{\"model_type\":\"llama\"}");
-    Run b =
+    CliRun b =
         run(
             "roofline",
             "--model",
@@ -261,7 +249,7 @@ final class RidgelineCliTest {
 
   @Test
   void crossoverJson_llama8b_hasContextOrReason() throws Exception {
-    Run r =
+    CliRun r =
         run(
             "crossover",
             "--model",
@@ -281,7 +269,7 @@ final class RidgelineCliTest {
   @Test
   void intensityJson_rowsPerBatchWithRidge(@TempDir Path dir) throws Exception {
     Path plot = dir.resolve("i.png");
-    Run r =
+    CliRun r =
         run(
             "intensity",
             "--model",
@@ -301,13 +289,14 @@ final class RidgelineCliTest {
     assertThat(r.json().get("rows").get(0).get("phases").findValuesAsText("phase"))
         .contains("decode_moe");
     assertThat(Files.size(plot)).isPositive();
-    Run bad = run("intensity", "--model", "mixtral-8x7b", "--chip", "h100-sxm", "--batches", "1,0");
+    CliRun bad =
+        run("intensity", "--model", "mixtral-8x7b", "--chip", "h100-sxm", "--batches", "1,0");
     assertThat(bad.err().strip()).isEqualTo("ridgeline: --batches must be positive: 0");
   }
 
   @Test
   void modelsJson_listsEveryArchitecture() throws Exception {
-    Run r = run("models", "--json");
+    CliRun r = run("models", "--json");
     assertThat(r.json().findValuesAsText("id"))
         .contains(
             "mixtral-8x7b",
@@ -328,7 +317,7 @@ final class RidgelineCliTest {
 
   @Test
   void weightOverrides_expertPrecisionChangesMemory() throws Exception {
-    Run native_ =
+    CliRun native_ =
         run(
             "roofline",
             "--model",
@@ -342,7 +331,7 @@ final class RidgelineCliTest {
             "--context",
             "1024",
             "--json");
-    Run bf16 =
+    CliRun bf16 =
         run(
             "roofline",
             "--model",
@@ -367,7 +356,7 @@ final class RidgelineCliTest {
   void frontier_countOmitted_sizesPoolToFewestChips() throws Exception {
     // 405e9 × 2 B = 811 GB of weights: at least 11 H100s of 80 GB; sized to a tensor- and
     // pipeline-parallel layout that holds one request
-    Run r =
+    CliRun r =
         run(
             "frontier",
             "--model",

@@ -32,19 +32,8 @@ final class SweepCommandTest {
   private static final Pattern SUMMARY =
       Pattern.compile("sweep: (\\d+) points in (\\d+\\.\\d+) s, (\\d+\\.\\d+) points/s");
 
-  /** Exit code, stdout, stderr of one run. */
-  private record Run(int code, String out, String err) {
-    String lastErrLine() {
-      List<String> lines = err.strip().lines().toList();
-      return lines.get(lines.size() - 1);
-    }
-  }
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = RidgelineCli.execute(args, new PrintWriter(out), new PrintWriter(err));
-    return new Run(code, out.toString(), err.toString());
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   private static Path grid(Path dir, String json) throws Exception {
@@ -61,7 +50,7 @@ final class SweepCommandTest {
             dir,
             "{\"chip\": [\"h100-sxm\", \"h200-sxm\"], \"strategy\": [\"colocated\", \"pd\"],"
                 + " \"batch\": [1, 8, 64]}");
-    Run r = run("sweep", "--grid", g.toString());
+    CliRun r = run("sweep", "--grid", g.toString());
     assertThat(r.code()).as(r.err()).isZero();
     List<String> lines = r.out().strip().lines().toList();
     assertThat(lines.get(0)).isEqualTo(HEADER);
@@ -77,7 +66,7 @@ final class SweepCommandTest {
   @Test
   void sweep_stderr_lastLineIsSummaryWithPointCount(@TempDir Path dir) throws Exception {
     Path g = grid(dir, "{\"batch\": [1, 2, 4, 8], \"isl\": [512, 2048]}");
-    Run r = run("sweep", "--grid", g.toString(), "--out", dir.resolve("x.csv").toString());
+    CliRun r = run("sweep", "--grid", g.toString(), "--out", dir.resolve("x.csv").toString());
     assertThat(r.code()).as(r.err()).isZero();
     // tests run under hi-IN (see the parent pom): Locale.ROOT keeps a dot as decimal separator
     Matcher m = SUMMARY.matcher(r.lastErrLine());
@@ -92,7 +81,7 @@ final class SweepCommandTest {
             dir,
             "{\"model\": [\"llama-3.1-8b\", \"llama-3.1-70b\"], \"count\": 8, \"batch\": [1, 16]}");
     Path out = dir.resolve("rows.csv");
-    Run r = run("sweep", "--grid", g.toString(), "--out", out.toString());
+    CliRun r = run("sweep", "--grid", g.toString(), "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).contains("wrote " + out);
@@ -107,7 +96,7 @@ final class SweepCommandTest {
     Path g =
         grid(dir, "{\"strategy\": [\"colocated\", \"afd\"], \"count\": 2, \"batch\": [1, 32]}");
     Path out = dir.resolve("rows.jsonl");
-    Run r = run("sweep", "--grid", g.toString(), "--out", out.toString());
+    CliRun r = run("sweep", "--grid", g.toString(), "--out", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
     assertThat(lines).hasSize(4);
@@ -128,7 +117,7 @@ final class SweepCommandTest {
   void sweep_outWithOtherExtension_oneLineErrorAndNoFile(@TempDir Path dir) throws Exception {
     Path g = grid(dir, "{\"batch\": 1}");
     Path out = dir.resolve("rows.txt");
-    Run r = run("sweep", "--grid", g.toString(), "--out", out.toString());
+    CliRun r = run("sweep", "--grid", g.toString(), "--out", out.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err().strip()).isEqualTo("ridgeline: --out must end in .csv or .jsonl: " + out);
     assertThat(out).doesNotExist();
@@ -137,7 +126,7 @@ final class SweepCommandTest {
   @Test
   void sweep_unknownKey_errorNamesKeyAndListsKnown(@TempDir Path dir) throws Exception {
     Path g = grid(dir, "{\"modle\": [\"llama-3.1-8b\"]}");
-    Run r = run("sweep", "--grid", g.toString());
+    CliRun r = run("sweep", "--grid", g.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
     assertThat(r.err().strip().lines().count()).isEqualTo(1);
@@ -149,7 +138,7 @@ final class SweepCommandTest {
   @Test
   void sweep_unknownModelId_errorNamesKeyAndValue(@TempDir Path dir) throws Exception {
     Path g = grid(dir, "{\"model\": [\"llama-3.1-8b\", \"lama-3.1-70b\"]}");
-    Run r = run("sweep", "--grid", g.toString());
+    CliRun r = run("sweep", "--grid", g.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err().strip().lines().count()).isEqualTo(1);
     assertThat(r.err())
@@ -163,7 +152,7 @@ final class SweepCommandTest {
   void sweep_invalidCombination_rowWithFitsFalseAndErrorThenContinues(@TempDir Path dir)
       throws Exception {
     Path g = grid(dir, "{\"tp\": [3, 4], \"batch\": [1, 2]}");
-    Run r = run("sweep", "--grid", g.toString());
+    CliRun r = run("sweep", "--grid", g.toString());
     assertThat(r.code()).as(r.err()).isZero();
     List<String> lines = r.out().strip().lines().toList();
     assertThat(lines).hasSize(1 + 4);
@@ -180,7 +169,7 @@ final class SweepCommandTest {
   @Test
   void sweep_modelTooLarge_errorCellQuotedBecauseItHoldsCommas(@TempDir Path dir) throws Exception {
     Path g = grid(dir, "{\"model\": \"llama-3.1-70b\"}");
-    Run r = run("sweep", "--grid", g.toString());
+    CliRun r = run("sweep", "--grid", g.toString());
     assertThat(r.code()).as(r.err()).isZero();
     String row = r.out().strip().lines().toList().get(1);
     assertThat(row)
@@ -212,7 +201,7 @@ final class SweepCommandTest {
                     strategy,
                     "--csv"));
         frontier.addAll(efficiency);
-        Run f = run(frontier.toArray(String[]::new));
+        CliRun f = run(frontier.toArray(String[]::new));
         assertThat(f.code()).as(f.err()).isZero();
         Map<String, String> frontierByBatch = new HashMap<>();
         for (String line : f.out().strip().lines().skip(1).toList()) {
@@ -229,7 +218,7 @@ final class SweepCommandTest {
                     + "\", \"batch\": [1, 2, 4, 8, 16, 32, 64]}");
         List<String> sweep = new ArrayList<>(List.of("sweep", "--grid", g.toString()));
         sweep.addAll(efficiency);
-        Run s = run(sweep.toArray(String[]::new));
+        CliRun s = run(sweep.toArray(String[]::new));
         assertThat(s.code()).as(s.err()).isZero();
         List<String> rows = s.out().strip().lines().skip(1).toList();
         assertThat(rows).hasSize(7);
