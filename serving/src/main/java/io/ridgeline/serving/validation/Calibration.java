@@ -30,6 +30,10 @@ import java.util.stream.Collectors;
  *       bandwidth (STREAM-like copies on H100 and MI300X), decode kernels somewhat less.
  *   <li>network fraction, start {@value #START_NETWORK}: NCCL all-reduce bus bandwidth on NVLink
  *       reaches about 70% of the link's per-direction bandwidth at large messages (nccl-tests).
+ *   <li>attention fraction, start {@value #START_ATTENTION} (relative to the other kernels'
+ *       fractions, {@link Efficiency#attention()}): FlashAttention/FlashMLA decode kernels reach
+ *       70–90% of the bandwidth a weight-streaming GEMV reaches, less at short contexts where the
+ *       split-KV reduction and launch dominate.
  *   <li>GEMM half tokens, start {@value #START_HALF_TOKENS}: a GEMM with M rows reaches {@code
  *       compute × M / (M + half)}; tensor-core tiles are 64–128 rows, so a decode GEMM of a few
  *       tokens uses a small share of each tile, and half efficiency near M = 32 matches published
@@ -39,6 +43,16 @@ import java.util.stream.Collectors;
  *       less with them.
  *   <li>per-step overhead, start {@value #START_STEP_US} µs: scheduling, sampling and host-device
  *       synchronisation per engine step, of the order of a millisecond in vLLM and SGLang profiles.
+ *   <li>collective latency per hop, start {@value #START_COLLECTIVE_US} µs ({@link
+ *       Efficiency#collectiveLatency()}): small-message NCCL all-reduce on NVLink takes 10–30 µs
+ *       over 8 GPUs (nccl-tests), a few hops of a few microseconds each beyond the wire latency;
+ *       expert-parallel dispatch kernels (DeepEP low-latency mode) are of the same order per hop.
+ *   <li>admission latency, start {@value #START_ADMISSION_MS} ms ({@link Efficiency#admission()}):
+ *       an OpenAI-compatible server's HTTP handling, tokenisation, hand-over to the scheduler and
+ *       streaming of the first token, from about ten milliseconds per request when idle to hundreds
+ *       when a Python frontend serves hundreds of streams. The start matters: from 20 ms the search
+ *       settles in a local minimum with a worse TTFT (median APE 30.7% against 25.9% from 100 ms on
+ *       the shipped cases, the other metrics alike), so it starts from 100 ms.
  *   <li>max running requests per replica ({@link EngineProfile#maxRunningRequests()}), start
  *       {@value #START_MAX_RUNNING}: vLLM's default {@code max_num_seqs} and TensorRT-LLM's former
  *       default {@code max_batch_size}; engines also stop admitting requests below their KV limit
@@ -52,10 +66,10 @@ import java.util.stream.Collectors;
  * capacity do not depend on efficiency) costs the loss of a factor of {@code e^3}.
  *
  * <p><b>Search.</b> Nelder–Mead in transformed coordinates (logit of the four fractions, log of the
- * half-tokens, of the two overheads, of the collective latency and of the running-request cap, each
- * logit scaled to the parameter's plausible range in {@link #RANGES}, so every point is valid and
- * physical), from the starts above with a unit step per coordinate, restarted from its best point
- * while the evaluation budget lasts.
+ * half-tokens, of the two overheads, of the collective latency, of the running-request cap and of
+ * the admission latency, each logit scaled to the parameter's plausible range in {@link #RANGES},
+ * so every point is valid and physical), from the starts above with a unit step per coordinate,
+ * restarted from its best point while the evaluation budget lasts.
  *
  * <p><b>Families.</b> Each engine family with at least {@value #MIN_ROWS} predicted rows gets its
  * own fit; the {@value Profiles#DEFAULT} profile is fitted on all predicted rows pooled, and the
