@@ -5,7 +5,6 @@ import io.ridgeline.serving.validation.EngineProfile;
 import io.ridgeline.serving.validation.Profiles;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
@@ -85,19 +84,21 @@ final class EfficiencyOptions {
     return new Choice(p.efficiency(), label + " (" + p.efficiency() + ")");
   }
 
-  /** {@code name}'s profile (ignoring case), else the default one, as {@link Profiles} does. */
+  /**
+   * {@code name}'s profile ({@link Profiles#forEngine}), else one whose name differs only in case,
+   * else the default one.
+   */
   private static EngineProfile find(Profiles profiles, String name) {
-    for (Map.Entry<String, EngineProfile> e : profiles.profiles().entrySet()) {
-      if (e.getKey().equals(name)) {
-        return e.getValue();
+    EngineProfile exact = profiles.forEngine(name);
+    if (exact.name().equals(name)) {
+      return exact;
+    }
+    for (EngineProfile p : profiles.profiles().values()) {
+      if (p.name().equalsIgnoreCase(name)) {
+        return p;
       }
     }
-    for (Map.Entry<String, EngineProfile> e : profiles.profiles().entrySet()) {
-      if (e.getKey().equalsIgnoreCase(name)) {
-        return e.getValue();
-      }
-    }
-    return profiles.forEngine(name);
+    return exact;
   }
 
   /**
