@@ -827,7 +827,8 @@ public final class Predictor {
       double tpotBound = Double.parseDouble(m.group(3)) * (m.group(4).equals("ms") ? 1e-3 : 1);
       RooflineModel rm = system(1, isl + osl);
       Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
-      int top = engineCapped(capped(d.maxBatch(isl + osl), d.maxBatch(isl + osl), isl + osl));
+      int max = d.maxBatch(isl + osl);
+      int top = engineCapped(capped(max, max, isl + osl));
       double prefill = rm.prefill(1, isl).seconds().seconds();
       ServerPoint best = null;
       for (double b = 1; b <= top; b = Math.max(b + 1, b * 1.05)) {
