@@ -1,0 +1,126 @@
+package io.ridgeline.cli;
+
+import io.ridgeline.serving.Efficiency;
+import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.Profiles;
+import java.nio.file.Path;
+import java.util.Locale;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --efficiency}, {@code --engine} and {@code --profile}: the efficiency every pool of {@code
+ * roofline}, {@code frontier}, {@code crossover}, {@code intensity}, {@code plan} and {@code sweep}
+ * is built with. Calibrated (an engine profile's {@link Efficiency}) by default; {@code ideal} is
+ * the roofline bound. The profile's {@code max_running_requests} is not applied: batches are
+ * limited by memory (and the commands' own batch options) only.
+ */
+final class EfficiencyOptions {
+  @Option(
+      names = "--efficiency",
+      paramLabel = "MODE",
+      description =
+          "Efficiency mode: calibrated (an engine profile fitted on the shipped validation cases;"
+              + " default) or ideal (100%% of peak and bandwidth, no overheads: the roofline bound)."
+              + " The profile's cap on running requests is not applied: memory limits the batch.")
+  String efficiency;
+
+  @Option(
+      names = "--engine",
+      paramLabel = "NAME",
+      description =
+          "Engine family whose built-in profile calibrated uses: trtllm, sglang, vllm, nim,"
+              + " jetstream, unknown or default (default: default; names without a profile use"
+              + " default).")
+  String engine;
+
+  @Option(
+      names = "--profile",
+      paramLabel = "FILE",
+      description =
+          "Engine profiles fitted by 'ridgeline calibrate --out' (JSON), used instead of the"
+              + " built-in ones; implies calibrated.")
+  Path profile;
+
+  /**
+   * The efficiency the options ask for.
+   *
+   * @throws IllegalArgumentException for a mode other than ideal or calibrated, for --profile or
+   *     --engine with --efficiency ideal, and for a profile file that cannot be read
+   */
+  Choice resolve() {
+    String mode = efficiency == null ? "calibrated" : efficiency.trim().toLowerCase(Locale.ROOT);
+    if (!mode.equals("ideal") && !mode.equals("calibrated")) {
+      throw new IllegalArgumentException(
+          "--efficiency must be 'ideal' or 'calibrated': '" + efficiency + "'");
+    }
+    if (mode.equals("ideal")) {
+      if (profile != null) {
+        throw new IllegalArgumentException(
+            "--profile needs --efficiency calibrated (or no --efficiency): '"
+                + profile
+                + "' with --efficiency ideal");
+      }
+      if (engine != null) {
+        throw new IllegalArgumentException(
+            "--engine needs --efficiency calibrated (or no --efficiency): '"
+                + engine
+                + "' with --efficiency ideal");
+      }
+      return Choice.IDEAL;
+    }
+    String asked = engine == null ? Profiles.DEFAULT : engine.trim();
+    if (asked.isEmpty()) {
+      throw new IllegalArgumentException("--engine must name an engine family: '" + engine + "'");
+    }
+    Profiles profiles = profile == null ? Profiles.builtIn() : Profiles.read(profile);
+    EngineProfile p = find(profiles, asked);
+    StringBuilder label = new StringBuilder("calibrated: ").append(p.name()).append(" profile");
+    if (profile != null) {
+      label.append(" of ").append(profile);
+    }
+    if (!p.name().equalsIgnoreCase(asked)) {
+      label.append(", no '").append(asked).append("' profile");
+    }
+    return new Choice(p.efficiency(), label + " (" + p.efficiency() + ")");
+  }
+
+  /**
+   * {@code name}'s profile ({@link Profiles#forEngine}), else one whose name differs only in case,
+   * else the default one.
+   */
+  private static EngineProfile find(Profiles profiles, String name) {
+    EngineProfile exact = profiles.forEngine(name);
+    if (exact.name().equals(name)) {
+      return exact;
+    }
+    for (EngineProfile p : profiles.profiles().values()) {
+      if (p.name().equalsIgnoreCase(name)) {
+        return p;
+      }
+    }
+    return exact;
+  }
+
+  /**
+   * An efficiency and what it is.
+   *
+   * @param efficiency the efficiency of every pool
+   * @param description {@code ideal}, or {@code calibrated: NAME profile[ of FILE][, no 'ENGINE'
+   *     profile] (compute …, memory …, …)}: the JSON {@code efficiency} field
+   */
+  record Choice(Efficiency efficiency, String description) {
+    static final Choice IDEAL = new Choice(Efficiency.ideal(), "ideal");
+
+    /** Whether this is the roofline bound. */
+    boolean ideal() {
+      return description.equals("ideal");
+    }
+
+    /** One line for text output. */
+    String line() {
+      return ideal()
+          ? "efficiency: ideal (100% of peak and bandwidth, no overheads: the roofline bound)"
+          : "efficiency: " + description + "; --efficiency ideal for the roofline bound";
+    }
+  }
+}

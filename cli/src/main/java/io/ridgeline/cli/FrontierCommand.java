@@ -1,0 +1,362 @@
+package io.ridgeline.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.core.BytesPerSecond;
+import io.ridgeline.core.DollarsPerHour;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Models;
+import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.FrontierPoint;
+import io.ridgeline.serving.ImmutableDeployment;
+import io.ridgeline.serving.ParetoFrontier;
+import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.Speculation;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ridgeline frontier}: interactivity against throughput across batch sizes and strategies.
+ */
+@Command(
+    name = "frontier",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Sweep batch sizes (1, 2, 4, ... up to the largest that fits, and that largest) and print",
+      "TTFT, TPOT, tokens/s per user and tokens/s per chip, marking Pareto-optimal points (*), for",
+      "a serving strategy: colocated (default), pd, afd, static, or all of them on one chart.",
+      "The table view also writes a chart (default frontier-<model>-<chip>x<count>.png).",
+      "Calibrated estimates by default (an engine profile fitted on the shipped validation",
+      "cases, applied to every pool); --efficiency ideal gives the roofline bound."
+    })
+final class FrontierCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin SystemOptions system;
+
+  @Option(
+      names = "--isl",
+      defaultValue = "1024",
+      description = "Input (prompt) tokens per request (default: ${DEFAULT-VALUE}).")
+  int isl;
+
+  @Option(
+      names = "--osl",
+      defaultValue = "1024",
+      description = "Output tokens per request (default: ${DEFAULT-VALUE}).")
+  int osl;
+
+  @Option(names = "--max-batch", description = "Largest batch to sweep.")
+  Integer maxBatch;
+
+  @Option(
+      names = "--strategy",
+      defaultValue = "colocated",
+      description =
+          "colocated, pd, afd, static, all, or a comma-separated list; pd:CHIP[:COUNT] puts decode on another chip (default: ${DEFAULT-VALUE}).")
+  String strategy;
+
+  @Option(names = "--prefill-chip", description = "PD: prefill pool chip (default: --chip).")
+  String prefillChip;
+
+  @Option(
+      names = "--prefill-count",
+      description = "PD: chips per prefill replica (default: sized to hold the model).")
+  Integer prefillCount;
+
+  @Option(names = "--decode-chip", description = "PD: decode pool chip (default: --chip).")
+  String decodeChip;
+
+  @Option(
+      names = "--decode-count",
+      description = "PD: chips per decode replica (default: --count).")
+  Integer decodeCount;
+
+  @Option(names = "--attention-chip", description = "AFD: attention pool chip (default: --chip).")
+  String attentionChip;
+
+  @Option(
+      names = "--attention-count",
+      description = "AFD: attention pool chips (default: --count, or 1).")
+  Integer attentionCount;
+
+  @Option(names = "--ffn-chip", description = "AFD: FFN pool chip (default: --chip).")
+  String ffnChip;
+
+  @Option(
+      names = "--ffn-count",
+      description = "AFD: FFN pool chips (default: --count, or sized to hold the FFN weights).")
+  Integer ffnCount;
+
+  @Option(
+      names = "--afd-microbatches",
+      defaultValue = "2",
+      description = "AFD: micro-batches in ping-pong (default: ${DEFAULT-VALUE}).")
+  int afdMicroBatches;
+
+  @Option(
+      names = "--pool-link-gbps",
+      description =
+          "PD/AFD: link between pools per chip, GB/s per direction (default: the chips' own).")
+  Double poolLinkGbps;
+
+  @Option(names = "--spec-draft", description = "Speculative decoding: a draft model id, or mtp.")
+  String specDraft;
+
+  @Option(
+      names = "--spec-length",
+      defaultValue = "3",
+      description = "Speculative decoding: draft tokens γ (default: ${DEFAULT-VALUE}).")
+  int specLength;
+
+  @Option(
+      names = "--spec-acceptance",
+      defaultValue = "0.8",
+      description = "Speculative decoding: acceptance α in [0, 1) (default: ${DEFAULT-VALUE}).")
+  double specAcceptance;
+
+  @Option(
+      names = "--price",
+      description =
+          "Price per chip-hour in dollars, for every chip (default: the catalog's, where known).")
+  Double price;
+
+  @Option(names = "--csv", description = "Print CSV.")
+  boolean csv;
+
+  @Option(names = "--plot", description = "Write the frontier chart here (.png or .svg).")
+  Path plot;
+
+  @Override
+  public Integer call() {
+    SystemOptions.positive("--isl", isl);
+    SystemOptions.positive("--osl", osl);
+    if (system.json && csv) {
+      throw new IllegalArgumentException("--json and --csv are exclusive");
+    }
+    system.efficiency();
+    List<String> tokens = new ArrayList<>();
+    if (strategy.equalsIgnoreCase("all")) {
+      tokens.addAll(List.of("colocated", "pd", "afd"));
+    } else {
+      tokens.addAll(List.of(strategy.split(",")));
+    }
+    Model m = Models.resolve(system.model);
+    List<Deployment> deployments = new ArrayList<>();
+    List<String> labels = new ArrayList<>();
+    for (String token : tokens) {
+      // name, or pd:CHIP[:COUNT] for a decode pool of another chip (e.g. pd:groq-lpu:576)
+      String[] parts = token.trim().split(":");
+      Deployment.Strategy s = Deployment.Strategy.of(parts[0]);
+      if (parts.length > 1 && s != Deployment.Strategy.PD) {
+        throw new IllegalArgumentException(
+            "--strategy " + token + ": only pd takes a decode chip (pd:CHIP[:COUNT])");
+      }
+      String dChip = parts.length > 1 ? parts[1] : decodeChip;
+      Integer dCount =
+          parts.length > 2 ? count(token, parts[2]) : parts.length > 1 ? null : decodeCount;
+      deployments.add(deployment(s, m, dChip, dCount));
+      labels.add(parts.length > 1 ? "pd, " + parts[1] + " decode" : s.id());
+    }
+    List<ParetoFrontier> frontiers = new ArrayList<>();
+    List<FrontierPoint> all = new ArrayList<>();
+    for (Deployment d : deployments) {
+      ParetoFrontier.Builder b = ParetoFrontier.builder(d).inputTokens(isl).outputTokens(osl);
+      if (maxBatch != null) {
+        SystemOptions.positive("--max-batch", maxBatch);
+        b.maxBatch(maxBatch);
+      }
+      ParetoFrontier f = b.build();
+      frontiers.add(f);
+      all.addAll(f.points());
+    }
+    // with several strategies, Pareto flags are those of the union
+    ParetoFrontier union = ParetoFrontier.of(all);
+    RooflineModel first = deployments.get(0).primary();
+    PrintWriter out = spec.commandLine().getOut();
+    if (system.json) {
+      ObjectNode o = Json.system(first, system.efficiency());
+      o.put("chips", first.chips());
+      o.put("isl", isl);
+      o.put("osl", osl);
+      ArrayNode ds = o.putArray("deployments");
+      deployments.forEach(d -> ds.add(d.toString()));
+      ArrayNode arr = o.putArray("points");
+      for (FrontierPoint p : union.points()) {
+        ObjectNode n = arr.addObject();
+        n.put("strategy", p.strategy());
+        n.put("batch", p.batch());
+        n.put("ttft_seconds", p.ttft().seconds());
+        n.put("tpot_seconds", p.tpot().seconds());
+        n.put("tokens_per_second_per_user", p.tokensPerSecondPerUser());
+        n.put("tokens_per_second_per_chip", p.tokensPerSecondPerChip());
+        n.put("chips_total", p.chipsTotal());
+        if (p.dollarsPerMillionTokens().isPresent()) {
+          n.put("dollars_per_million_tokens", p.dollarsPerMillionTokens().get());
+        } else {
+          n.putNull("dollars_per_million_tokens");
+        }
+        if (p.tokensPerJoule().isPresent()) {
+          n.put("tokens_per_joule", p.tokensPerJoule().get());
+        } else {
+          n.putNull("tokens_per_joule");
+        }
+        n.put("fits", p.fits());
+        n.put("pareto", p.pareto());
+        n.put("note", p.note());
+      }
+      out.println(Json.write(o));
+    } else if (csv) {
+      spec.commandLine().getErr().println(system.efficiency().line());
+      out.println(
+          "strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto");
+      for (FrontierPoint p : union.points()) {
+        out.printf(
+            Locale.ROOT,
+            "%s,%d,%s,%s,%s,%s,%s,%s,%s,%b,%b%n",
+            p.strategy(),
+            p.batch(),
+            p.ttft().seconds(),
+            p.tpot().seconds(),
+            p.tokensPerSecondPerUser(),
+            p.tokensPerSecondPerChip(),
+            p.chipsTotal(),
+            p.dollarsPerMillionTokens().map(String::valueOf).orElse(""),
+            p.tokensPerJoule().map(String::valueOf).orElse(""),
+            p.fits(),
+            p.pareto());
+      }
+    } else {
+      deployments.forEach(out::println);
+      out.println(system.efficiency().line());
+      out.printf(
+          Locale.ROOT,
+          "ISL %d, OSL %d; * = Pareto-optimal%s%n",
+          isl,
+          osl,
+          deployments.size() > 1 ? " across strategies" : "");
+      out.printf(
+          Locale.ROOT,
+          "%-9s %6s %12s %12s %11s %11s %7s %9s %6s%n",
+          "strategy",
+          "batch",
+          "TTFT",
+          "TPOT",
+          "tok/s/user",
+          "tok/s/chip",
+          "chips",
+          "$/Mtok",
+          "");
+      for (FrontierPoint p : union.points()) {
+        out.printf(
+            Locale.ROOT,
+            "%-9s %6d %12s %12s %11.1f %11.1f %7.2f %9s %6s%n",
+            p.strategy(),
+            p.batch(),
+            p.ttft(),
+            p.tpot(),
+            p.tokensPerSecondPerUser(),
+            p.tokensPerSecondPerChip(),
+            p.chipsTotal(),
+            p.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"),
+            (p.pareto() ? "*" : "") + (p.fits() ? "" : " oom"));
+      }
+      for (ParetoFrontier f : frontiers) {
+        List<FrontierPoint> front = f.frontier();
+        if (!front.isEmpty() && !front.get(front.size() - 1).note().isEmpty()) {
+          FrontierPoint top = front.get(front.size() - 1);
+          out.println(top.strategy() + " at batch " + top.batch() + ": " + top.note());
+        }
+      }
+    }
+    Path target = plot;
+    if (target == null && !system.json && !csv) {
+      target =
+          Path.of(
+              String.format(
+                  Locale.ROOT, "frontier-%s-%sx%d.png", m.id(), first.chip().id(), first.chips()));
+    }
+    if (target != null) {
+      String title =
+          String.format(
+              Locale.ROOT,
+              "%s, ISL %d / OSL %d",
+              deployments.size() == 1
+                  ? deployments.get(0).toString()
+                  : m.id() + " (" + first.chip().id() + ")",
+              isl,
+              osl);
+      Charts.save(Charts.frontier(frontiers, labels, title), target);
+      (system.json || csv ? spec.commandLine().getErr() : out).println("wrote " + target);
+    }
+    return 0;
+  }
+
+  private static Integer count(String token, String text) {
+    try {
+      int n = Integer.parseInt(text);
+      SystemOptions.positive("--strategy " + token + " chip count", n);
+      return n;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--strategy " + token + ": the chip count must be a whole number: '" + text + "'", e);
+    }
+  }
+
+  private Deployment deployment(
+      Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount) {
+    int context = isl + osl;
+    ImmutableDeployment.Builder b =
+        Deployment.builder().strategy(s).afdMicroBatches(afdMicroBatches);
+    if (price != null) {
+      b.price(DollarsPerHour.of(price));
+    }
+    if (poolLinkGbps != null) {
+      b.poolLink(BytesPerSecond.ofGigabytes(poolLinkGbps));
+    }
+    if (specDraft != null) {
+      SystemOptions.positive("--spec-length", specLength);
+      b.speculation(
+          specDraft.equalsIgnoreCase("mtp")
+              ? Speculation.mtp(specLength, specAcceptance)
+              : Speculation.withDraft(Models.resolve(specDraft), specLength, specAcceptance));
+    }
+    switch (s) {
+      case PD:
+        Chip decodeC = SystemOptions.resolveChip(decodeChip != null ? decodeChip : system.chip);
+        Chip prefillC = SystemOptions.resolveChip(prefillChip != null ? prefillChip : system.chip);
+        // --count/--tp describe the decode pool unless it has a chip of its own
+        boolean ownDecodeChip = decodeChip != null;
+        Integer dCount = decodeCount != null ? decodeCount : ownDecodeChip ? null : system.count;
+        Integer dTp = decodeCount != null || ownDecodeChip ? null : system.tp;
+        RooflineModel decode = system.pool(m, decodeC, dCount, dTp, 1, context);
+        // sized for decoding only: no prefill chunk in its workspace
+        RooflineModel prefill = system.pool(m, prefillC, prefillCount, null, 1, isl);
+        return b.primary(
+                io.ridgeline.serving.ImmutableRooflineModel.copyOf(decode).withRunsPrefill(false))
+            .secondary(prefill)
+            .build();
+      case AFD:
+        Chip attC = SystemOptions.resolveChip(attentionChip != null ? attentionChip : system.chip);
+        Chip ffnC = SystemOptions.resolveChip(ffnChip != null ? ffnChip : system.chip);
+        Integer attN =
+            attentionCount != null ? attentionCount : attentionChip == null ? system.count : null;
+        RooflineModel att = system.pool(m, attC, attN, attN, 1, context);
+        int ffnN = ffnCount != null ? ffnCount : att.chips();
+        RooflineModel ffn = system.pool(m, ffnC, ffnN, ffnN, 1, context);
+        return b.primary(att).secondary(ffn).build();
+      default:
+        return b.primary(system.build(1, context)).build();
+    }
+  }
+}

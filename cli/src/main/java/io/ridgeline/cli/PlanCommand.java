@@ -1,0 +1,388 @@
+package io.ridgeline.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.core.DollarsPerHour;
+import io.ridgeline.core.ImmutablePrecisions;
+import io.ridgeline.core.Names;
+import io.ridgeline.core.Precision;
+import io.ridgeline.core.Precisions;
+import io.ridgeline.core.Seconds;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Models;
+import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.ImmutablePlanRequest;
+import io.ridgeline.serving.PlanConfiguration;
+import io.ridgeline.serving.PlanFailure;
+import io.ridgeline.serving.PlanMiss;
+import io.ridgeline.serving.PlanRequest;
+import io.ridgeline.serving.PlanResult;
+import io.ridgeline.serving.Planner;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ridgeline plan}: the configurations that serve a workload within TTFT and TPOT objectives
+ * with the fewest chips or at the lowest cost ({@link Planner}). Exits 3, after printing why, when
+ * no configuration meets the objectives.
+ */
+@Command(
+    name = "plan",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Find the configurations (chip, strategy, tensor/pipeline parallelism, batch) that serve",
+      "--rate requests/s of --isl prompt and --osl output tokens within a mean TTFT of --ttft",
+      "and a mean TPOT of --tpot seconds, with the fewest chips (or the lowest cost), and say why",
+      "the others fail (memory, TTFT, TPOT). Calibrated estimates by default (an engine profile",
+      "fitted on the shipped validation cases); --efficiency ideal gives the roofline bounds."
+    },
+    exitCodeListHeading = "Exit status:%n",
+    exitCodeList = {
+      "0:at least one configuration meets the objectives",
+      "1:bad input (one line on stderr)",
+      "2:malformed option",
+      "3:no configuration meets the objectives (why, on stdout)"
+    })
+final class PlanCommand implements Callable<Integer> {
+  /** The exit status when nothing meets the objectives. */
+  static final int NOTHING_MEETS = 3;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--model",
+      required = true,
+      description = "Model id (see `ridgeline models`) or a path to a HuggingFace config.json.")
+  String model;
+
+  @Option(names = "--isl", required = true, description = "Input (prompt) tokens per request.")
+  int isl;
+
+  @Option(names = "--osl", required = true, description = "Output tokens per request.")
+  int osl;
+
+  @Option(names = "--rate", required = true, description = "Requests per second to serve.")
+  double rate;
+
+  @Option(
+      names = "--ttft",
+      required = true,
+      description = "Objective on mean time to first token, seconds.")
+  double ttft;
+
+  @Option(
+      names = "--tpot",
+      required = true,
+      description = "Objective on mean time per output token, seconds.")
+  double tpot;
+
+  @Option(
+      names = "--chips",
+      required = true,
+      split = ",",
+      description =
+          "Chips to search, comma-separated ids (see `ridgeline chips`) or chip JSON files.")
+  List<String> chips;
+
+  @Option(
+      names = "--strategies",
+      split = ",",
+      defaultValue = "colocated,pd",
+      description = "Strategies to search: static, colocated, pd (default: ${DEFAULT-VALUE}).")
+  List<String> strategies;
+
+  @Option(
+      names = "--objective",
+      defaultValue = "chips",
+      description =
+          "chips (fewest, then cost) or cost (lowest $/h; unknown prices last) (default: ${DEFAULT-VALUE}).")
+  String objective;
+
+  @Option(
+      names = "--top",
+      defaultValue = "5",
+      description = "Configurations to report (default: ${DEFAULT-VALUE}).")
+  int top;
+
+  @Option(
+      names = "--price",
+      description =
+          "Price per chip-hour in dollars, for every chip (default: the catalog's, where known).")
+  Double price;
+
+  @Option(
+      names = "--weights",
+      description = "Precision of every weight (default: the checkpoint's).")
+  Precision weights;
+
+  @Option(names = "--kv", description = "KV-cache precision (default: the checkpoint's).")
+  Precision kv;
+
+  @Option(names = "--json", description = "Print JSON.")
+  boolean json;
+
+  @Mixin EfficiencyOptions efficiencyOptions;
+
+  @Override
+  public Integer call() {
+    SystemOptions.positive("--isl", isl);
+    SystemOptions.positive("--osl", osl);
+    SystemOptions.positive("--top", top);
+    positive("--rate", rate, "requests/s");
+    positive("--ttft", ttft, "s");
+    positive("--tpot", tpot, "s");
+    if (price != null && !(price >= 0 && Double.isFinite(price))) {
+      throw new IllegalArgumentException(
+          "--price must be a non-negative number of dollars per chip-hour: " + price);
+    }
+    List<Chip> resolved = new ArrayList<>();
+    for (String id : chips) {
+      if (!id.isBlank()) {
+        resolved.add(SystemOptions.resolveChip(id.trim()));
+      }
+    }
+    if (resolved.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--chips must name at least one chip, e.g. --chips h100-sxm,b200");
+    }
+    Set<Deployment.Strategy> searched = EnumSet.noneOf(Deployment.Strategy.class);
+    for (String s : strategies) {
+      if (!s.isBlank()) {
+        searched.add(strategy(s.trim()));
+      }
+    }
+    if (searched.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--strategies must name at least one of static, colocated, pd");
+    }
+    EfficiencyOptions.Choice efficiency = efficiencyOptions.resolve();
+    Model m = Models.resolve(model);
+    ImmutablePlanRequest.Builder b =
+        PlanRequest.builder()
+            .model(m)
+            .chips(resolved)
+            .inputTokens(isl)
+            .outputTokens(osl)
+            .requestsPerSecond(rate)
+            .ttftSlo(Seconds.of(ttft))
+            .tpotSlo(Seconds.of(tpot))
+            .strategies(searched)
+            .objective(PlanRequest.Objective.of(objective))
+            .top(top)
+            .efficiency(efficiency.efficiency());
+    if (price != null) {
+      b.price(DollarsPerHour.of(price));
+    }
+    if (weights != null || kv != null) {
+      b.precisions(precisions(m));
+    }
+    PlanResult r = Planner.plan(b.build());
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(Json.write(json(r, efficiency)));
+    } else if (!r.found()) {
+      out.println(r.summary());
+      out.println(efficiency.line());
+    } else {
+      table(r, efficiency, out);
+    }
+    return r.found() ? 0 : NOTHING_MEETS;
+  }
+
+  private Precisions precisions(Model m) {
+    Precisions p = m.defaultPrecisions();
+    if (weights != null) {
+      p = p.withAllWeights(weights);
+    }
+    return kv == null ? p : ImmutablePrecisions.builder().from(p).kvCache(kv).build();
+  }
+
+  /** A strategy the planner searches, by id; the message lists those and the closest. */
+  private static Deployment.Strategy strategy(String id) {
+    List<String> known = List.of("static", "colocated", "pd");
+    for (String k : known) {
+      if (k.equalsIgnoreCase(id)) {
+        return Deployment.Strategy.of(k);
+      }
+    }
+    if (id.equalsIgnoreCase("afd")) {
+      throw new IllegalArgumentException(
+          "strategy afd is not searched by plan; known: " + String.join(", ", known));
+    }
+    String hint = Names.closest(id, known).map(c -> "; did you mean '" + c + "'?").orElse(";");
+    throw new IllegalArgumentException(
+        "unknown strategy '" + id + "'" + hint + " known: " + String.join(", ", known));
+  }
+
+  private static void positive(String option, double value, String unit) {
+    if (!(value > 0) || !Double.isFinite(value)) {
+      throw new IllegalArgumentException(
+          option + " must be a positive number (" + unit + "): " + value);
+    }
+  }
+
+  private static void table(PlanResult r, EfficiencyOptions.Choice efficiency, PrintWriter out) {
+    PlanRequest q = r.request();
+    out.printf(
+        Locale.ROOT,
+        "%s: ISL %d, OSL %d, %s requests/s (%s output tok/s); objectives: mean TTFT ≤ %s, mean TPOT ≤ %s%n",
+        q.model().id(),
+        q.inputTokens(),
+        q.outputTokens(),
+        number(q.requestsPerSecond()),
+        number(q.outputTokensPerSecond()),
+        q.ttftSlo(),
+        q.tpotSlo());
+    out.printf(
+        Locale.ROOT,
+        "searched %s with %s (%s): %d candidates, %d configurations meet the objectives; best %d by %s%n",
+        String.join(", ", q.chips().stream().map(Chip::id).distinct().toList()),
+        String.join(", ", q.strategies().stream().map(Deployment.Strategy::id).toList()),
+        efficiency.ideal() ? "ideal roofline bounds" : efficiency.description(),
+        r.candidates(),
+        r.meeting(),
+        r.configurations().size(),
+        q.objective() == PlanRequest.Objective.CHIPS ? "fewest chips" : "lowest cost");
+    int w =
+        Math.max(
+            4, r.configurations().stream().mapToInt(c -> c.chip().id().length()).max().orElse(4));
+    String head = "%-" + w + "s  %-9s %3s %4s %6s %13s %9s %11s %13s %13s %11s %10s %9s%n";
+    out.printf(
+        Locale.ROOT,
+        head,
+        "chip",
+        "strategy",
+        "tp",
+        "pp",
+        "batch",
+        "chips/replica",
+        "replicas",
+        "total chips",
+        "TTFT",
+        "TPOT",
+        "tok/s/chip",
+        "$/h",
+        "$/Mtok");
+    String row = "%-" + w + "s  %-9s %3d %4d %6d %13.2f %9d %11d %13s %13s %11.1f %10s %9s%n";
+    for (PlanConfiguration c : r.configurations()) {
+      out.printf(
+          Locale.ROOT,
+          row,
+          c.chip().id(),
+          c.strategy().id(),
+          c.tensorParallel(),
+          c.pipelineParallel(),
+          c.batch(),
+          c.chipsPerReplica(),
+          c.replicas(),
+          c.totalChips(),
+          c.ttft(),
+          c.tpot(),
+          c.tokensPerSecondPerChip(),
+          c.dollarsPerHour()
+              .map(d -> String.format(Locale.ROOT, "%.2f", d.dollarsPerHour()))
+              .orElse("-"),
+          c.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"));
+    }
+    out.printf(
+        Locale.ROOT,
+        "failures over %d candidates: memory %d, ttft %d, tpot %d (a candidate can miss both TTFT and TPOT)%n",
+        r.candidates(),
+        r.failures().get(PlanFailure.MEMORY),
+        r.failures().get(PlanFailure.TTFT),
+        r.failures().get(PlanFailure.TPOT));
+    if (!r.closest().isEmpty()) {
+      out.println("closest miss per chip:");
+      r.closest().forEach(m -> out.println("  " + m));
+    }
+  }
+
+  private static ObjectNode json(PlanResult r, EfficiencyOptions.Choice efficiency) {
+    PlanRequest q = r.request();
+    ObjectNode o = Json.object();
+    o.put("model", q.model().id());
+    o.put("isl", q.inputTokens());
+    o.put("osl", q.outputTokens());
+    o.put("rate_requests_per_second", q.requestsPerSecond());
+    o.put("output_tokens_per_second", q.outputTokensPerSecond());
+    o.put("ttft_slo_seconds", q.ttftSlo().seconds());
+    o.put("tpot_slo_seconds", q.tpotSlo().seconds());
+    o.put("objective", q.objective().id());
+    ArrayNode chipIds = o.putArray("chips");
+    q.chips().stream().map(Chip::id).distinct().forEach(chipIds::add);
+    ArrayNode strategyIds = o.putArray("strategies");
+    q.strategies().forEach(s -> strategyIds.add(s.id()));
+    o.put("efficiency", efficiency.description());
+    o.put("candidates", r.candidates());
+    o.put("meeting", r.meeting());
+    ArrayNode configs = o.putArray("configurations");
+    for (PlanConfiguration c : r.configurations()) {
+      ObjectNode n = configs.addObject();
+      n.put("chip", c.chip().id());
+      n.put("strategy", c.strategy().id());
+      n.put("tp", c.tensorParallel());
+      n.put("pp", c.pipelineParallel());
+      n.put("batch", c.batch());
+      n.put("chips_per_replica", c.chipsPerReplica());
+      n.put("replicas", c.replicas());
+      n.put("total_chips", c.totalChips());
+      n.put("ttft_seconds", c.ttft().seconds());
+      n.put("tpot_seconds", c.tpot().seconds());
+      n.put("tokens_per_second_per_chip", c.tokensPerSecondPerChip());
+      if (c.dollarsPerHour().isPresent()) {
+        n.put("dollars_per_hour", c.dollarsPerHour().get().dollarsPerHour());
+      } else {
+        n.putNull("dollars_per_hour");
+      }
+      if (c.dollarsPerMillionTokens().isPresent()) {
+        n.put("dollars_per_million_tokens", c.dollarsPerMillionTokens().get());
+      } else {
+        n.putNull("dollars_per_million_tokens");
+      }
+    }
+    ObjectNode failures = o.putObject("failures");
+    for (PlanFailure f : PlanFailure.values()) {
+      failures.put(f.id(), r.failures().getOrDefault(f, 0));
+    }
+    ArrayNode closest = o.putArray("closest");
+    for (PlanMiss m : r.closest()) {
+      ObjectNode n = closest.addObject();
+      n.put("chip", m.chip().id());
+      n.put("strategy", m.strategy().id());
+      n.put("tp", m.tensorParallel());
+      n.put("pp", m.pipelineParallel());
+      if (m.point().isPresent()) {
+        n.put("batch", m.point().get().batch());
+        n.put("ttft_seconds", m.point().get().ttft().seconds());
+        n.put("tpot_seconds", m.point().get().tpot().seconds());
+      } else {
+        n.putNull("batch");
+        n.putNull("ttft_seconds");
+        n.putNull("tpot_seconds");
+      }
+      ArrayNode reasons = n.putArray("reasons");
+      m.reasons().forEach(f -> reasons.add(f.id()));
+      n.put("violation_ratio", m.ratio());
+      n.put("detail", m.detail());
+    }
+    return o;
+  }
+
+  private static String number(double v) {
+    return new java.math.BigDecimal(v)
+        .round(new java.math.MathContext(6))
+        .stripTrailingZeros()
+        .toPlainString();
+  }
+}

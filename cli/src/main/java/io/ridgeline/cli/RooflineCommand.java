@@ -1,0 +1,147 @@
+package io.ridgeline.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.core.PhaseResult;
+import io.ridgeline.serving.MemoryUse;
+import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.StepResult;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ridgeline roofline}: per-phase FLOPs, bytes, intensity, bound and time. */
+@Command(
+    name = "roofline",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Per-phase roofline of one decode step (batch sequences at a context) and of the prefill of",
+      "the batch's prompts. FLOPs and bytes are totals across all chips; seconds are wall time.",
+      "Calibrated estimates by default (an engine profile fitted on the shipped validation",
+      "cases); --efficiency ideal gives the roofline bound."
+    })
+final class RooflineCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin SystemOptions system;
+
+  @Option(
+      names = "--batch",
+      required = true,
+      description = "Sequences decoded together per model replica.")
+  int batch;
+
+  @Option(
+      names = "--context",
+      required = true,
+      description = "Tokens in each sequence's KV cache at the decode step.")
+  int context;
+
+  @Option(
+      names = "--prompt",
+      description = "Prompt tokens per sequence for the prefill phase (default: --context).")
+  Integer prompt;
+
+  @Option(names = "--plot", description = "Write a roofline chart (.png or .svg).")
+  Path plot;
+
+  @Override
+  public Integer call() {
+    SystemOptions.positive("--batch", batch);
+    SystemOptions.positive("--context", context);
+    system.efficiency();
+    int promptTokens = prompt != null ? prompt : context;
+    SystemOptions.positive("--prompt", promptTokens);
+    RooflineModel rm = system.build();
+    StepResult decode = rm.decode(batch, context);
+    StepResult prefill = rm.prefill(batch, promptTokens);
+    MemoryUse mem = rm.memory(batch, context);
+    List<PhaseResult> phases = new ArrayList<>(prefill.phases());
+    phases.addAll(decode.phases());
+    PrintWriter out = spec.commandLine().getOut();
+    if (system.json) {
+      ObjectNode o = Json.system(rm, system.efficiency());
+      o.put("replicas", rm.replicas());
+      o.put("batch", batch);
+      o.put("context", context);
+      o.put("prompt", promptTokens);
+      ArrayNode arr = o.putArray("phases");
+      // per-chip figures describe one micro-batch in one stage: × chips × micro-batches = totals
+      for (PhaseResult p : prefill.phases()) {
+        arr.add(Json.phase(p, rm.chips() * prefill.microBatches()));
+      }
+      for (PhaseResult p : decode.phases()) {
+        arr.add(Json.phase(p, rm.chips() * decode.microBatches()));
+      }
+      o.put("decode_step_seconds", decode.seconds().seconds());
+      o.put("prefill_seconds", prefill.seconds().seconds());
+      ObjectNode m = o.putObject("memory");
+      m.put("weights_bytes", mem.weights().bytes());
+      m.put("kv_bytes", mem.kvCache().bytes());
+      m.put("workspace_bytes", mem.workspace().bytes());
+      m.put("capacity_bytes", mem.capacity().bytes());
+      m.put("fits", mem.fits());
+      m.put("max_batch", rm.maxBatch(context));
+      out.println(Json.write(o));
+    } else {
+      out.println(rm);
+      out.println(system.efficiency().line());
+      out.printf(
+          Locale.ROOT,
+          "batch %d, context %d, prompt %d; FLOPs and bytes per chip%n",
+          batch,
+          context,
+          promptTokens);
+      out.printf(
+          Locale.ROOT,
+          "%-22s %14s %14s %12s %-13s %12s%n",
+          "phase",
+          "FLOPs",
+          "bytes",
+          "FLOP/B",
+          "bound",
+          "time");
+      for (PhaseResult p : phases) {
+        out.printf(
+            Locale.ROOT,
+            "%-22s %14s %14s %12.2f %-13s %12s%n",
+            p.name(),
+            p.flops(),
+            p.bytes(),
+            p.intensity().flopsPerByte(),
+            p.bound(),
+            p.seconds());
+      }
+      out.printf(
+          Locale.ROOT,
+          "decode step %s (%.1f tokens/s per sequence); prefill %s%n",
+          decode.seconds(),
+          1.0 / decode.seconds().seconds(),
+          prefill.seconds());
+      out.printf(
+          Locale.ROOT,
+          "memory per chip: %s; largest batch at context %d: %d%n",
+          mem,
+          context,
+          rm.maxBatch(context));
+      out.printf(
+          Locale.ROOT,
+          "ridge point (%s): %.1f FLOP/B%n",
+          rm.precisions().matmul().id(),
+          rm.target().ridgePoint(rm.precisions().matmul()).flopsPerByte());
+    }
+    if (plot != null) {
+      Charts.save(Charts.roofline(rm, phases, rm.precisions().matmul()), plot);
+      (system.json ? spec.commandLine().getErr() : out).println("wrote " + plot);
+    }
+    return 0;
+  }
+}

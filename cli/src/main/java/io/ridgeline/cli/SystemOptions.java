@@ -1,0 +1,251 @@
+package io.ridgeline.cli;
+
+import io.ridgeline.core.ImmutablePrecisions;
+import io.ridgeline.core.Precision;
+import io.ridgeline.core.Precisions;
+import io.ridgeline.core.TensorClass;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Models;
+import io.ridgeline.models.Routing;
+import io.ridgeline.serving.RooflineModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Options shared by {@code roofline}, {@code frontier}, {@code crossover} and {@code intensity}:
+ * what runs where, at which precision and efficiency ({@link EfficiencyOptions}).
+ */
+final class SystemOptions {
+  @Option(
+      names = "--model",
+      required = true,
+      description = "Model id (see `ridgeline models`) or a path to a HuggingFace config.json.")
+  String model;
+
+  @Option(
+      names = "--chip",
+      required = true,
+      description = "Chip id (see `ridgeline chips`) or a path to a chip JSON file.")
+  String chip;
+
+  @Option(
+      names = "--count",
+      description = "Chips in the system (default: the tensor-parallel degree).")
+  Integer count;
+
+  @Option(
+      names = "--tp",
+      description = "Tensor-parallel degree: chips per model replica (default: --count).")
+  Integer tp;
+
+  @Option(
+      names = "--weights",
+      description =
+          "Precision of every weight (default: the checkpoint's, e.g. fp8 for DeepSeek-V3, mxfp4 experts for gpt-oss).")
+  Precision weights;
+
+  @Option(
+      names = "--attention-weights",
+      description = "Precision of attention and linear-mixer weights (overrides --weights).")
+  Precision attentionWeights;
+
+  @Option(
+      names = "--expert-weights",
+      description = "Precision of routed-expert weights (overrides --weights).")
+  Precision expertWeights;
+
+  @Option(
+      names = "--dense-weights",
+      description =
+          "Precision of dense FFN, shared-expert and router weights (overrides --weights).")
+  Precision denseWeights;
+
+  @Option(
+      names = "--embedding-weights",
+      description = "Precision of the embedding table and LM head (overrides --weights).")
+  Precision embeddingWeights;
+
+  @Option(
+      names = "--kv",
+      description =
+          "KV-cache and recurrent-state precision (default: the checkpoint's dtype, bf16 for most).")
+  Precision kv;
+
+  @Option(names = "--activations", description = "Activation precision (default: bf16).")
+  Precision activations;
+
+  @Option(
+      names = "--routing-skew",
+      defaultValue = "0",
+      description = "Zipf exponent of MoE expert popularity; 0 = uniform routing (default).")
+  double routingSkew;
+
+  @Mixin EfficiencyOptions efficiencyOptions;
+
+  private EfficiencyOptions.Choice choice;
+
+  @Option(names = "--json", description = "Print JSON.")
+  boolean json;
+
+  @Option(
+      names = "--pp",
+      defaultValue = "1",
+      description = "Pipeline stages per replica (default: ${DEFAULT-VALUE}).")
+  int pp;
+
+  @Option(
+      names = "--ep",
+      defaultValue = "1",
+      description = "Chips of a stage that MoE experts spread over (default: ${DEFAULT-VALUE}).")
+  int ep;
+
+  @Option(
+      names = "--attention-dp",
+      defaultValue = "1",
+      description = "Attention data-parallel groups per stage (default: ${DEFAULT-VALUE}).")
+  int attentionDp;
+
+  /** The pool the options describe, sized for one request when neither --count nor --tp is set. */
+  RooflineModel build() {
+    return build(1, 1);
+  }
+
+  /**
+   * The pool the options describe. When neither --count nor --tp is given and one chip cannot hold
+   * {@code batch} sequences at {@code context}, the pool is sized to the fewest chips that can.
+   */
+  RooflineModel build(int batch, int context) {
+    efficiency();
+    Model m = Models.resolve(model);
+    return pool(m, resolveChip(chip), count, tp, batch, context);
+  }
+
+  /**
+   * The efficiency of every pool, from --efficiency, --engine and --profile (resolved once).
+   *
+   * @throws IllegalArgumentException when those options are bad
+   */
+  EfficiencyOptions.Choice efficiency() {
+    if (choice == null) {
+      choice = efficiencyOptions.resolve();
+    }
+    return choice;
+  }
+
+  /**
+   * A pool of {@code chipId} chips serving {@code m} with these options' precisions, parallelism
+   * and efficiency.
+   */
+  RooflineModel pool(Model m, Chip c, Integer chipCount, Integer tpDegree, int batch, int context) {
+    positive("--pp", pp);
+    positive("--ep", ep);
+    positive("--attention-dp", attentionDp);
+    if (chipCount != null) {
+      positive("--count", chipCount);
+    }
+    if (tpDegree != null) {
+      positive("--tp", tpDegree);
+    }
+    int tpValue =
+        tpDegree != null
+            ? tpDegree
+            : chipCount != null ? Math.max(1, chipCount / (pp * attentionDp)) : 1;
+    io.ridgeline.serving.ImmutableRooflineModel.Builder b =
+        RooflineModel.builder()
+            .model(m)
+            .chip(c)
+            .tensorParallel(tpValue)
+            .pipelineParallel(pp)
+            .expertParallel(ep)
+            .attentionDataParallel(attentionDp)
+            .precisions(precisions(m))
+            .routing(Routing.zipf(routingSkew))
+            .efficiency(efficiency().efficiency().forChip(c));
+    if (chipCount != null) {
+      b.chips(chipCount);
+      if (tpDegree == null
+          && pp == 1
+          && attentionDp == 1
+          && m.tensorParallelProblem(tpValue).isPresent()) {
+        // a chip count the heads do not divide: lay it out as tensor × pipeline parallelism
+        RooflineModel template = b.tensorParallel(1).chips(1).build();
+        return io.ridgeline.serving.Sizing.layoutFor(template, chipCount, context)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "--count "
+                            + chipCount
+                            + " has no tensor × pipeline layout for "
+                            + m.id()
+                            + "; give --tp and --pp"));
+      }
+    }
+    RooflineModel rm = b.build();
+    if (chipCount == null && tpDegree == null && pp == 1 && !rm.memory(batch, context).fits()) {
+      return io.ridgeline.serving.Sizing.fewestChips(rm, batch, context)
+          .orElseThrow(
+              () ->
+                  new IllegalArgumentException(
+                      m.id()
+                          + " does not fit on any layout of "
+                          + c.id()
+                          + " chips up to one layer per pipeline stage"
+                          + (c.scaleUp().isEmpty() && c.scaleOut().isEmpty()
+                              ? " (the chip has no interconnect in the catalog, so it cannot be split over chips; give it a scale_up or scale_out link in a chip JSON)"
+                              : "")));
+    }
+    return rm;
+  }
+
+  /** The checkpoint's precisions with the options' overrides applied. */
+  Precisions precisions(Model m) {
+    Precisions p = m.defaultPrecisions();
+    if (weights != null) {
+      p = p.withAllWeights(weights);
+    }
+    Map<TensorClass, Precision> overrides = new EnumMap<>(TensorClass.class);
+    overrides.putAll(p.weightOverrides());
+    putIfSet(overrides, TensorClass.ATTENTION, attentionWeights);
+    putIfSet(overrides, TensorClass.EXPERTS, expertWeights);
+    putIfSet(overrides, TensorClass.DENSE_FFN, denseWeights);
+    putIfSet(overrides, TensorClass.EMBEDDINGS, embeddingWeights);
+    ImmutablePrecisions.Builder b =
+        ImmutablePrecisions.builder().from(p).weightOverrides(overrides);
+    if (kv != null) {
+      b.kvCache(kv);
+    }
+    if (activations != null) {
+      b.activations(activations);
+    }
+    return b.build();
+  }
+
+  private static void putIfSet(Map<TensorClass, Precision> m, TensorClass c, Precision p) {
+    if (p != null) {
+      m.put(c, p);
+    }
+  }
+
+  static Chip resolveChip(String idOrPath) {
+    if (Chips.builtIn().find(idOrPath).isPresent()) {
+      return Chips.byId(idOrPath);
+    }
+    Path p = Path.of(idOrPath);
+    if (idOrPath.endsWith(".json") && Files.isRegularFile(p)) {
+      return Chips.fromJson(p).get(0);
+    }
+    return Chips.byId(idOrPath);
+  }
+
+  static void positive(String option, int value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(option + " must be positive: " + value);
+    }
+  }
+}

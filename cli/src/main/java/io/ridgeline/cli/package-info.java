@@ -1,0 +1,2 @@
+/** The {@code ridgeline} command line (picocli): chips, models, roofline and frontier. */
+package io.ridgeline.cli;

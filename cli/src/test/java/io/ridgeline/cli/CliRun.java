@@ -1,0 +1,31 @@
+package io.ridgeline.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+
+/** Exit code, stdout and stderr of one run of the command line, for the CLI tests. */
+record CliRun(int code, String out, String err) {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** Runs {@code ridgeline args…} in this JVM. */
+  static CliRun of(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = RidgelineCli.execute(args, new PrintWriter(out), new PrintWriter(err));
+    return new CliRun(code, out.toString(), err.toString());
+  }
+
+  /** Standard output parsed as JSON. */
+  JsonNode json() throws Exception {
+    return MAPPER.readTree(out);
+  }
+
+  /** The last line written to standard error. */
+  String lastErrLine() {
+    List<String> lines = err.strip().lines().toList();
+    return lines.get(lines.size() - 1);
+  }
+}

@@ -1,0 +1,283 @@
+package io.ridgeline.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class PlanCommandTest {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
+  }
+
+  /**
+   * plan for llama-3.1-8b at ISL 1024, OSL 256, 10 requests/s with the given objectives and extra
+   * arguments.
+   */
+  private static CliRun plan8b(String ttft, String tpot, String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "plan",
+                "--model",
+                "llama-3.1-8b",
+                "--isl",
+                "1024",
+                "--osl",
+                "256",
+                "--rate",
+                "10",
+                "--ttft",
+                ttft,
+                "--tpot",
+                tpot));
+    args.addAll(List.of(extra));
+    if (!args.contains("--chips")) {
+      args.addAll(List.of("--chips", "h100-sxm"));
+    }
+    return run(args.toArray(String[]::new));
+  }
+
+  @Test
+  void plan_generousSlo_printsAlignedTableWithUnits() {
+    CliRun r = plan8b("1", "0.05");
+    assertThat(r.code()).as(r.err()).isZero();
+    String[] lines = r.out().split("\n");
+    assertThat(lines[0])
+        .startsWith("llama-3.1-8b: ISL 1024, OSL 256, 10 requests/s (2560 output tok/s)");
+    assertThat(r.out())
+        .contains("total chips")
+        .contains("tok/s/chip")
+        .contains("$/h")
+        .contains("failures over ")
+        .contains(" ms ");
+    // header and rows are the same width: the columns line up
+    int header = -1;
+    for (int i = 0; i < lines.length; i++) {
+      if (lines[i].startsWith("chip ")) {
+        header = i;
+      }
+    }
+    assertThat(header).isPositive();
+    assertThat(lines[header + 1]).startsWith("h100-sxm").hasSameSizeAs(lines[header]);
+  }
+
+  @Test
+  void plan_json_hasContractKeysAndSatisfiesTheRate() throws Exception {
+    CliRun r = plan8b("1", "0.05", "--json", "--chips", "h100-sxm,b200", "--top", "3");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = r.json();
+    assertThat(j.get("configurations")).hasSize(3);
+    assertThat(j.get("failures").has("memory")).isTrue();
+    assertThat(j.get("failures").has("ttft")).isTrue();
+    assertThat(j.get("failures").has("tpot")).isTrue();
+    assertThat(j.get("closest").isArray()).isTrue();
+    for (JsonNode c : j.get("configurations")) {
+      assertThat(c.fieldNames())
+          .toIterable()
+          .containsExactly(
+              "chip",
+              "strategy",
+              "tp",
+              "pp",
+              "batch",
+              "chips_per_replica",
+              "replicas",
+              "total_chips",
+              "ttft_seconds",
+              "tpot_seconds",
+              "tokens_per_second_per_chip",
+              "dollars_per_hour",
+              "dollars_per_million_tokens");
+      assertThat(c.get("ttft_seconds").asDouble()).isLessThanOrEqualTo(1.0);
+      assertThat(c.get("tpot_seconds").asDouble()).isLessThanOrEqualTo(0.05);
+      // replicas × chips per replica × tok/s per chip ≥ 10 requests/s × 256 tokens = 2,560 tok/s
+      double capacity =
+          c.get("replicas").asDouble()
+              * c.get("chips_per_replica").asDouble()
+              * c.get("tokens_per_second_per_chip").asDouble();
+      assertThat(capacity).isGreaterThanOrEqualTo(2560.0);
+      // B200 has no catalog price: null, not a number
+      if (c.get("chip").asText().equals("b200")) {
+        assertThat(c.get("dollars_per_hour").isNull()).isTrue();
+      } else {
+        assertThat(c.get("dollars_per_hour").asDouble())
+            .isEqualTo(4.916 * c.get("total_chips").asInt(), within(1e-9));
+      }
+    }
+  }
+
+  @Test
+  void plan_objectiveCost_ordersByDollarsPerHour() throws Exception {
+    CliRun r =
+        plan8b(
+            "1",
+            "0.05",
+            "--json",
+            "--chips",
+            "b200,h100-sxm,a100-sxm-80gb",
+            "--objective",
+            "cost",
+            "--top",
+            "50");
+    assertThat(r.code()).as(r.err()).isZero();
+    double last = 0;
+    boolean nullSeen = false;
+    for (JsonNode c : r.json().get("configurations")) {
+      JsonNode d = c.get("dollars_per_hour");
+      if (d.isNull()) {
+        nullSeen = true;
+      } else {
+        assertThat(nullSeen).as("a priced configuration after an unpriced one").isFalse();
+        assertThat(d.asDouble()).isGreaterThanOrEqualTo(last);
+        last = d.asDouble();
+      }
+    }
+    assertThat(r.json().get("configurations").get(0).get("dollars_per_hour").isNull()).isFalse();
+  }
+
+  @Test
+  void plan_impossibleSlo_exitsThreeWithOneLinePerReason() {
+    // TTFT ≤ 2 s is met by every layout (the calibrated default adds an admission latency of a few
+    // hundred ms); TPOT ≤ 1 µs by none
+    CliRun r = plan8b("2", "1e-6");
+    assertThat(r.code()).isEqualTo(3);
+    assertThat(r.err()).isEmpty();
+    String[] lines = r.out().strip().split("\n");
+    assertThat(lines[0])
+        .isEqualTo(
+            "no configuration meets TTFT ≤ 2 s and TPOT ≤ 1 µs for llama-3.1-8b (ISL 1024, OSL 256, 10 requests/s) on h100-sxm:");
+    assertThat(lines[1]).startsWith("  memory: 0 of ");
+    assertThat(lines[2]).startsWith("  ttft: 0 of ");
+    assertThat(lines[3]).startsWith("  tpot: ").doesNotStartWith("  tpot: 0 ");
+    assertThat(lines[4]).startsWith("  closest: h100-sxm ").contains("TPOT").contains("> 1 µs");
+  }
+
+  @Test
+  void plan_impossibleSloJson_exitsThreeWithEmptyConfigurations() throws Exception {
+    CliRun r = plan8b("2", "1e-6", "--json");
+    assertThat(r.code()).isEqualTo(3);
+    JsonNode j = r.json();
+    assertThat(j.get("configurations")).isEmpty();
+    assertThat(j.get("failures").get("tpot").asInt()).isPositive();
+    assertThat(j.get("closest").get(0).get("chip").asText()).isEqualTo("h100-sxm");
+    assertThat(j.get("closest").get(0).get("reasons").get(0).asText()).isEqualTo("tpot");
+    assertThat(j.get("closest").get(0).get("violation_ratio").asDouble()).isGreaterThan(1);
+  }
+
+  @Test
+  void plan_modelLargerThanOneChip_reportsMemoryFailuresAndPlansOnSeveral() throws Exception {
+    CliRun r =
+        run(
+            "plan",
+            "--model",
+            "llama-3.1-70b",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--rate",
+            "10",
+            "--ttft",
+            "1",
+            "--tpot",
+            "0.1",
+            "--chips",
+            "h100-sxm",
+            "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    // 141.1 GB of bf16 weights > 80 GB: tp 1 fails memory under colocated and pd
+    assertThat(r.json().get("failures").get("memory").asInt()).isGreaterThanOrEqualTo(2);
+    for (JsonNode c : r.json().get("configurations")) {
+      assertThat(c.get("tp").asInt()).isGreaterThanOrEqualTo(2);
+    }
+  }
+
+  @Test
+  void plan_badInputs_printOneLineAndExitNonZero() {
+    CliRun rate =
+        run(
+            "plan",
+            "--model",
+            "llama-3.1-8b",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--rate",
+            "0",
+            "--ttft",
+            "1",
+            "--tpot",
+            "0.05",
+            "--chips",
+            "h100-sxm");
+    assertThat(rate.code()).isEqualTo(1);
+    assertThat(rate.err())
+        .isEqualTo("ridgeline: --rate must be a positive number (requests/s): 0.0\n");
+    CliRun ttft = plan8b("0", "0.05");
+    assertThat(ttft.code()).isEqualTo(1);
+    assertThat(ttft.err()).isEqualTo("ridgeline: --ttft must be a positive number (s): 0.0\n");
+    CliRun tpot = plan8b("1", "-0.05");
+    assertThat(tpot.code()).isEqualTo(1);
+    assertThat(tpot.err()).isEqualTo("ridgeline: --tpot must be a positive number (s): -0.05\n");
+    CliRun chips = plan8b("1", "0.05", "--chips", ",");
+    assertThat(chips.code()).isEqualTo(1);
+    assertThat(chips.err()).startsWith("ridgeline: --chips must name at least one chip");
+    CliRun chip = plan8b("1", "0.05", "--chips", "h100-sxm,h100-sx");
+    assertThat(chip.code()).isEqualTo(1);
+    assertThat(chip.err())
+        .startsWith(
+            "ridgeline: unknown chip 'h100-sx'; did you mean 'h100-sxm'? known: a100-sxm-80gb, h100-sxm");
+    CliRun strategy = plan8b("1", "0.05", "--strategies", "colocate");
+    assertThat(strategy.code()).isEqualTo(1);
+    assertThat(strategy.err())
+        .isEqualTo(
+            "ridgeline: unknown strategy 'colocate'; did you mean 'colocated'? known: static, colocated, pd\n");
+    CliRun afd = plan8b("1", "0.05", "--strategies", "pd,afd");
+    assertThat(afd.code()).isEqualTo(1);
+    assertThat(afd.err())
+        .isEqualTo(
+            "ridgeline: strategy afd is not searched by plan; known: static, colocated, pd\n");
+    CliRun objective = plan8b("1", "0.05", "--objective", "money");
+    assertThat(objective.code()).isEqualTo(1);
+    assertThat(objective.err())
+        .isEqualTo("ridgeline: unknown objective 'money'; known: chips, cost\n");
+  }
+
+  @Test
+  void plan_missingOption_exitsTwo() {
+    CliRun r =
+        run(
+            "plan",
+            "--model",
+            "llama-3.1-8b",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--rate",
+            "10",
+            "--ttft",
+            "1",
+            "--tpot",
+            "0.05");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).startsWith("ridgeline: Missing required option: '--chips");
+  }
+
+  @Test
+  void plan_help_documentsExitStatusThree() {
+    CliRun r = run("plan", "--help");
+    assertThat(r.code()).isZero();
+    assertThat(r.out())
+        .contains("Exit status:")
+        .contains("3   no configuration meets the objectives");
+  }
+}

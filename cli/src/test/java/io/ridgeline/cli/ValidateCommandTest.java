@@ -1,0 +1,75 @@
+package io.ridgeline.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class ValidateCommandTest {
+  private static String[] run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = RidgelineCli.execute(args, new PrintWriter(out), new PrintWriter(err));
+    return new String[] {Integer.toString(code), out.toString(), err.toString()};
+  }
+
+  @Test
+  void validate_json_hasCasesSkippedAndSummaryKeys() throws Exception {
+    String[] r = run("validate", "--json");
+    assertThat(r[0]).isEqualTo("0");
+    JsonNode root = new ObjectMapper().readTree(r[1]);
+    assertThat(root.has("cases")).isTrue();
+    assertThat(root.get("cases").size() + root.get("skipped").size()).isEqualTo(223);
+    JsonNode c = root.get("cases").get(0);
+    for (String k : new String[] {"case_id", "metric", "predicted", "measured", "ratio"}) {
+      assertThat(c.has(k)).as(k).isTrue();
+    }
+    JsonNode s = root.get("skipped").get(0);
+    assertThat(s.has("case_id") && s.has("reason")).isTrue();
+    JsonNode summary = root.get("summary");
+    for (String k : new String[] {"overall", "by_metric", "by_chip", "by_engine", "by_mode"}) {
+      assertThat(summary.has(k)).as(k).isTrue();
+    }
+    JsonNode overall = summary.get("overall");
+    for (String k :
+        new String[] {"count", "median_ape", "geo_mean_ratio", "within_25", "within_50"}) {
+      assertThat(overall.has(k)).as(k).isTrue();
+    }
+    assertThat(overall.get("count").asInt()).isEqualTo(root.get("cases").size());
+    assertThat(summary.get("by_metric").has("tpot_ms")).isTrue();
+  }
+
+  @Test
+  void validate_text_printsSummaryAndSkipReasons() {
+    String[] r = run("validate");
+    assertThat(r[0]).isEqualTo("0");
+    assertThat(r[1])
+        .contains("overall")
+        .contains("tpot_ms")
+        .contains("skipped, by reason")
+        .contains("isl/osl not stated");
+  }
+
+  @Test
+  void validate_otherEfficiency_isRejected() {
+    String[] r = run("validate", "--efficiency", "bogus");
+    assertThat(r[0]).isEqualTo("1");
+    assertThat(r[2]).startsWith("ridgeline: --efficiency must be 'ideal'");
+  }
+
+  @Test
+  void validate_malformedFile_namesFileAndLine(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("bad.csv");
+    Files.writeString(f, "case_id,model\n", StandardCharsets.UTF_8);
+    String[] r = run("validate", "--cases", f.toString());
+    assertThat(r[0]).isEqualTo("1");
+    assertThat(r[2]).contains("bad.csv line 1: wrong header");
+  }
+}

@@ -1,2 +1,0 @@
-/** The {@code ridgeline} command line (picocli): chips, models, roofline and frontier. */
-package io.ridgeline.serving.cli;

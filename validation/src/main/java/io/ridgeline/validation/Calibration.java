@@ -1,0 +1,491 @@
+package io.ridgeline.validation;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.ridgeline.core.Seconds;
+import io.ridgeline.serving.Efficiency;
+import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.Profiles;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/**
+ * Fits engine {@link EngineProfile profiles} to a case file: ten physically meaningful parameters
+ * per engine family, not per-case factors. Every prediction still comes from the row's stated
+ * configuration only; the fit chooses the {@link Efficiency} an engine family reaches and the
+ * number of requests its scheduler runs at once.
+ *
+ * <p><b>Parameters and starting values.</b>
+ *
+ * <ul>
+ *   <li>compute fraction, start {@value #START_COMPUTE}: large dense BF16/FP8 GEMMs reach 60–80% of
+ *       the tensor-core peak (cuBLAS and CUTLASS profiles on H100; MLPerf submissions sit near 60%
+ *       of peak FLOP/s once attention and non-GEMM work are counted).
+ *   <li>memory fraction, start {@value #START_MEMORY}: streaming kernels reach 80–90% of HBM
+ *       bandwidth (STREAM-like copies on H100 and MI300X), decode kernels somewhat less.
+ *   <li>network fraction, start {@value #START_NETWORK}: NCCL all-reduce bus bandwidth on NVLink
+ *       reaches about 70% of the link's per-direction bandwidth at large messages (nccl-tests).
+ *   <li>attention fraction, start {@value #START_ATTENTION} (relative to the other kernels'
+ *       fractions, {@link Efficiency#attention()}): FlashAttention/FlashMLA decode kernels reach
+ *       70–90% of the bandwidth a weight-streaming GEMV reaches, less at short contexts where the
+ *       split-KV reduction and launch dominate.
+ *   <li>GEMM half tokens, start {@value #START_HALF_TOKENS}: a GEMM with M rows reaches {@code
+ *       compute × M / (M + half)}; tensor-core tiles are 64–128 rows, so a decode GEMM of a few
+ *       tokens uses a small share of each tile, and half efficiency near M = 32 matches published
+ *       small-M GEMM sweeps.
+ *   <li>per-layer overhead, start {@value #START_LAYER_US} µs: a transformer layer launches about
+ *       ten kernels of a few microseconds' launch and tail cost each when CUDA graphs are not used,
+ *       less with them.
+ *   <li>per-step overhead, start {@value #START_STEP_US} µs: scheduling, sampling and host-device
+ *       synchronisation per engine step, of the order of a millisecond in vLLM and SGLang profiles.
+ *   <li>collective latency per hop, start {@value #START_COLLECTIVE_US} µs ({@link
+ *       Efficiency#collectiveLatency()}): small-message NCCL all-reduce on NVLink takes 10–30 µs
+ *       over 8 GPUs (nccl-tests), a few hops of a few microseconds each beyond the wire latency;
+ *       expert-parallel dispatch kernels (DeepEP low-latency mode) are of the same order per hop.
+ *   <li>admission latency, start {@value #START_ADMISSION_MS} ms ({@link Efficiency#admission()}):
+ *       an OpenAI-compatible server's HTTP handling, tokenisation, hand-over to the scheduler and
+ *       streaming of the first token, from about ten milliseconds per request when idle to hundreds
+ *       when a Python frontend serves hundreds of streams. The start matters: from 20 ms the search
+ *       settles in a local minimum with a worse TTFT (median APE 30.7% against 25.9% from 100 ms on
+ *       the shipped cases, the other metrics alike), so it starts from 100 ms.
+ *   <li>max running requests per replica ({@link EngineProfile#maxRunningRequests()}), start
+ *       {@value #START_MAX_RUNNING}: vLLM's default {@code max_num_seqs} and TensorRT-LLM's former
+ *       default {@code max_batch_size}; engines also stop admitting requests below their KV limit
+ *       (CUDA-graph capture sizes, KV-utilisation watermarks, block allocation).
+ * </ul>
+ *
+ * <p><b>Loss.</b> The sum over the predicted rows of the Huber loss (δ = {@value #HUBER_DELTA}) of
+ * ln(predicted / measured): quadratic for errors within about ±30%, linear beyond, so that a few
+ * rows the model cannot describe (queueing, unstated engine settings) do not dominate the fit. A
+ * row that the profile leaves unpredictable (it never happens with the shipped cases: fitting and
+ * capacity do not depend on efficiency) costs the loss of a factor of {@code e^3}.
+ *
+ * <p><b>Search.</b> Nelder–Mead in transformed coordinates (logit of the four fractions, log of the
+ * half-tokens, of the two overheads, of the collective latency, of the running-request cap and of
+ * the admission latency, each logit scaled to the parameter's plausible range in {@link #RANGES},
+ * so every point is valid and physical), from the starts above with a unit step per coordinate,
+ * restarted from its best point while the evaluation budget lasts.
+ *
+ * <p><b>Families.</b> Each engine family with at least {@value #MIN_ROWS} predicted rows gets its
+ * own fit; the {@value Profiles#DEFAULT} profile is fitted on all predicted rows pooled, and the
+ * families of {@link #FAMILIES} with fewer rows get a copy of it that says so.
+ *
+ * <pre>{@code
+ * Calibration.Result r = Calibration.fit(CaseFile.shipped(), "the shipped cases", 400);
+ * r.profiles().write(Path.of("profile.json"));
+ * }</pre>
+ */
+public final class Calibration {
+  /** Huber threshold on |ln(predicted / measured)|. */
+  public static final double HUBER_DELTA = 0.3;
+
+  /** Predicted rows an engine family needs for its own fit. */
+  public static final int MIN_ROWS = 8;
+
+  /** Engine families always listed in a fitted profile file. */
+  public static final List<String> FAMILIES =
+      List.of("trtllm", "sglang", "vllm", "nim", "jetstream");
+
+  /** Default evaluation budget per family. */
+  public static final int DEFAULT_EVALUATIONS = 1500;
+
+  static final double START_COMPUTE = 0.6;
+  static final double START_MEMORY = 0.8;
+  static final double START_NETWORK = 0.7;
+  static final double START_ATTENTION = 0.8;
+  static final double START_HALF_TOKENS = 32;
+  static final double START_COLLECTIVE_US = 10;
+  static final double START_LAYER_US = 5;
+  static final double START_STEP_US = 1000;
+  static final double START_MAX_RUNNING = 256;
+  static final double START_ADMISSION_MS = 100;
+
+  /** The loss charged for a row the candidate leaves unpredictable. */
+  private static final double UNPREDICTABLE_LOSS = huber(3);
+
+  private Calibration() {}
+
+  /**
+   * The fitted profiles and what they achieve.
+   *
+   * @param profiles one profile per fitted family, the known {@link #FAMILIES} and {@value
+   *     Profiles#DEFAULT}
+   * @param rows predicted rows per fitted profile name
+   * @param before the validation with {@link Efficiency#ideal()}
+   * @param after the validation with {@code profiles}
+   */
+  public record Result(
+      Profiles profiles, Map<String, Integer> rows, Validation before, Validation after) {}
+
+  /** The starting efficiency of every fit (see the class javadoc for each value's source). */
+  public static Efficiency start() {
+    return Efficiency.builder()
+        .compute(START_COMPUTE)
+        .memory(START_MEMORY)
+        .network(START_NETWORK)
+        .attention(START_ATTENTION)
+        .gemmHalfTokens(START_HALF_TOKENS)
+        .layerOverhead(Seconds.ofMicros(START_LAYER_US))
+        .stepOverhead(Seconds.ofMicros(START_STEP_US))
+        .collectiveLatency(Seconds.ofMicros(START_COLLECTIVE_US))
+        .admission(Seconds.ofMillis(START_ADMISSION_MS))
+        .build();
+  }
+
+  /**
+   * The starting profile of every fit: {@link #start()} and {@value #START_MAX_RUNNING} running
+   * requests per replica.
+   */
+  public static EngineProfile startProfile() {
+    return new EngineProfile(Profiles.DEFAULT, start(), START_MAX_RUNNING, "the starting values");
+  }
+
+  /**
+   * Fits profiles on {@code cases}; {@code label} names the case file in each profile's source
+   * ("fitted on {label} (N rows) on DATE").
+   *
+   * @param maxEvaluations loss evaluations per family, at least 10
+   * @throws IllegalArgumentException when no row is predictable or the budget is below 10
+   */
+  public static Result fit(List<ValidationCase> cases, String label, int maxEvaluations) {
+    checkArgument(maxEvaluations >= 10, "evaluations must be at least 10: %s", maxEvaluations);
+    Validation before = Validation.run(cases, Predictor.ideal());
+    List<ValidationCase> rows =
+        before.predictions().stream().map(Prediction::testCase).collect(Collectors.toList());
+    checkArgument(!rows.isEmpty(), "no predictable row in %s to fit on", label);
+    String date = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+    Map<String, List<ValidationCase>> byEngine =
+        rows.stream()
+            .collect(
+                Collectors.groupingBy(ValidationCase::engine, TreeMap::new, Collectors.toList()));
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    List<EngineProfile> out = new ArrayList<>();
+    EngineProfile pooledFit = fitProfile(rows, maxEvaluations);
+    String pooledSource =
+        "fitted on " + label + " (" + rows.size() + " rows, all engines pooled) on " + date;
+    for (String family : FAMILIES) {
+      List<ValidationCase> mine = byEngine.getOrDefault(family, List.of());
+      if (mine.size() < MIN_ROWS) {
+        out.add(
+            new EngineProfile(
+                family,
+                pooledFit.efficiency(),
+                pooledFit.maxRunningRequests(),
+                "too few rows of this engine ("
+                    + mine.size()
+                    + " < "
+                    + MIN_ROWS
+                    + "): the default profile, "
+                    + pooledSource));
+        counts.put(family, rows.size());
+      }
+    }
+    for (Map.Entry<String, List<ValidationCase>> e : byEngine.entrySet()) {
+      if (e.getValue().size() >= MIN_ROWS && !e.getKey().equals(Profiles.DEFAULT)) {
+        EngineProfile fitted = fitProfile(e.getValue(), maxEvaluations);
+        out.add(
+            new EngineProfile(
+                e.getKey(),
+                fitted.efficiency(),
+                fitted.maxRunningRequests(),
+                "fitted on "
+                    + label
+                    + " ("
+                    + e.getValue().size()
+                    + " "
+                    + e.getKey()
+                    + " rows) on "
+                    + date));
+        counts.put(e.getKey(), e.getValue().size());
+      }
+    }
+    out.sort(
+        Comparator.comparingInt(
+                (EngineProfile p) -> {
+                  int i = FAMILIES.indexOf(p.name());
+                  return i < 0 ? FAMILIES.size() : i;
+                })
+            .thenComparing(EngineProfile::name));
+    out.add(
+        new EngineProfile(
+            Profiles.DEFAULT,
+            pooledFit.efficiency(),
+            pooledFit.maxRunningRequests(),
+            pooledSource));
+    counts.put(Profiles.DEFAULT, rows.size());
+    Profiles profiles = Profiles.of(out);
+    return new Result(profiles, counts, before, Validation.run(cases, Predictor.byProfiles(profiles)));
+  }
+
+  /**
+   * The profile (efficiency and running-request cap) that minimises {@link #loss} on {@code rows},
+   * from {@link #startProfile()}, within {@code maxEvaluations} evaluations of the loss; named
+   * {@value Profiles#DEFAULT} with an empty source, for the caller to rename.
+   */
+  public static EngineProfile fitProfile(List<ValidationCase> rows, int maxEvaluations) {
+    double[] best =
+        minimize(
+            x -> loss(rows, fromCoordinates(x)),
+            toCoordinates(startProfile()),
+            1.0,
+            maxEvaluations);
+    return fromCoordinates(best);
+  }
+
+  /** {@link #loss(List, EngineProfile)} with no cap on running requests beyond memory. */
+  public static double loss(List<ValidationCase> rows, Efficiency efficiency) {
+    return loss(rows, new EngineProfile(Profiles.DEFAULT, efficiency, ""));
+  }
+
+  /**
+   * Sum over {@code rows} of the Huber loss of ln(predicted / measured) with {@code profile} for
+   * every row; rows it cannot predict cost the loss of a factor of e³. Rows are predicted in
+   * parallel.
+   */
+  public static double loss(List<ValidationCase> rows, EngineProfile profile) {
+    Predictor p = Predictor.of(profile);
+    return rows.parallelStream()
+        .mapToDouble(
+            c -> {
+              Outcome o = p.predict(c);
+              return o instanceof Prediction
+                  ? huber(Math.log(((Prediction) o).ratio()))
+                  : UNPREDICTABLE_LOSS;
+            })
+        .sum();
+  }
+
+  /** Huber loss with δ = {@value #HUBER_DELTA}: x²/2 within ±δ, δ(|x| − δ/2) beyond. */
+  static double huber(double x) {
+    double a = Math.abs(x);
+    return a <= HUBER_DELTA ? a * a / 2 : HUBER_DELTA * (a - HUBER_DELTA / 2);
+  }
+
+  // ---- coordinates ----
+
+  /**
+   * Physically plausible range of each parameter, in fit order (compute, memory, network,
+   * attention, GEMM half tokens, layer overhead µs, step overhead µs, collective latency µs per
+   * hop, max running requests, admission latency ms). Without them the fit trades parameters
+   * against each other into corners no engine occupies (100% of peak FLOP/s with 7% of NVLink
+   * bandwidth). Fractions: no engine sustains more than 95% of a peak; below 20% (30% for memory,
+   * which streaming decode kernels use well) a deployment is broken rather than slow. GEMM half
+   * tokens from 1 to 128 (the rows of a tensor-core tile; a larger half point would make a one-row
+   * GEMV slower than streaming its weights, which no GEMV kernel is). Overheads: 0.1–50 µs per
+   * layer (CUDA graphs to eager launches of ~10 kernels), 10 µs–20 ms per step (a tight C++
+   * scheduler to a Python scheduler with sampling and detokenisation). Attention kernels at 30–100%
+   * of the other kernels' fractions; 0.5–200 µs of software latency per collective hop (a fused
+   * NVLink all-reduce to a host-synchronised multi-node exchange). Running requests per replica
+   * from 8 (a latency-tuned deployment) to 4,096 (beyond every engine's default; in effect no cap).
+   */
+  static final double[][] RANGES = {
+    {0.2, 0.95},
+    {0.3, 0.95},
+    {0.2, 0.95},
+    {0.3, 1},
+    {1, 128},
+    {0.1, 50},
+    {10, 20_000},
+    {0.5, 200},
+    {8, 4096},
+    {1, 1000}
+  };
+
+  /** Which coordinates are fitted in log space (see {@link #RANGES}). */
+  private static final boolean[] LOG = {
+    false, false, false, false, true, true, true, true, true, true
+  };
+
+  /**
+   * Coordinates of {@code p}: a logit scaled to each range, in log space for the positive scales
+   * (see {@link #RANGES}); values outside a range (an infinite cap included) are clamped just
+   * inside it.
+   */
+  static double[] toCoordinates(EngineProfile p) {
+    Efficiency e = p.efficiency();
+    double[] v = {
+      e.compute(),
+      e.memory(),
+      e.network(),
+      e.attention(),
+      e.gemmHalfTokens(),
+      e.layerOverhead().seconds() * 1e6,
+      e.stepOverhead().seconds() * 1e6,
+      e.collectiveLatency().seconds() * 1e6,
+      Math.min(p.maxRunningRequests(), Double.MAX_VALUE),
+      e.admission().seconds() * 1e3
+    };
+    double[] x = new double[v.length];
+    for (int i = 0; i < v.length; i++) {
+      boolean log = LOG[i];
+      double lo = log ? Math.log(RANGES[i][0]) : RANGES[i][0];
+      double hi = log ? Math.log(RANGES[i][1]) : RANGES[i][1];
+      double y = log ? Math.log(Math.max(v[i], 1e-12)) : v[i];
+      double u = Math.min(Math.max((y - lo) / (hi - lo), 1e-6), 1 - 1e-6);
+      x[i] = Math.log(u / (1 - u));
+    }
+    return x;
+  }
+
+  /**
+   * The profile at transformed coordinates {@code x} (inverse of {@link #toCoordinates}), named
+   * {@value Profiles#DEFAULT} with an empty source.
+   */
+  static EngineProfile fromCoordinates(double[] x) {
+    double[] v = new double[x.length];
+    for (int i = 0; i < x.length; i++) {
+      boolean log = LOG[i];
+      double lo = log ? Math.log(RANGES[i][0]) : RANGES[i][0];
+      double hi = log ? Math.log(RANGES[i][1]) : RANGES[i][1];
+      double y = lo + (hi - lo) / (1 + Math.exp(-x[i]));
+      v[i] = log ? Math.exp(y) : y;
+    }
+    Efficiency e =
+        Efficiency.builder()
+            .compute(v[0])
+            .memory(v[1])
+            .network(v[2])
+            .attention(Math.min(1, v[3]))
+            .gemmHalfTokens(v[4])
+            .layerOverhead(Seconds.ofMicros(v[5]))
+            .stepOverhead(Seconds.ofMicros(v[6]))
+            .collectiveLatency(Seconds.ofMicros(v[7]))
+            .admission(Seconds.ofMillis(v[9]))
+            .build();
+    return new EngineProfile(Profiles.DEFAULT, e, v[8], "");
+  }
+
+  // ---- Nelder–Mead ----
+
+  /**
+   * A minimum of {@code f} found by Nelder–Mead (reflection 1, expansion 2, contraction ½, shrink
+   * ½) from {@code x0} with an initial simplex of {@code step} along each axis, restarted from the
+   * best point after convergence (simplex spread in f below 1e-9 relative) while fewer than {@code
+   * maxEvaluations} evaluations are spent. Non-finite values of f count as +∞.
+   */
+  static double[] minimize(
+      ToDoubleFunction<double[]> f, double[] x0, double step, int maxEvaluations) {
+    int n = x0.length;
+    double[] best = x0.clone();
+    double bestF = eval(f, best);
+    int[] used = {1};
+    while (used[0] < maxEvaluations) {
+      double[][] s = new double[n + 1][];
+      double[] v = new double[n + 1];
+      s[0] = best.clone();
+      v[0] = bestF;
+      for (int i = 0; i < n && used[0] < maxEvaluations; i++) {
+        s[i + 1] = best.clone();
+        s[i + 1][i] += step;
+        v[i + 1] = eval(f, s[i + 1]);
+        used[0]++;
+      }
+      if (used[0] >= maxEvaluations) {
+        break;
+      }
+      double before = bestF;
+      nelderMead(f, s, v, used, maxEvaluations);
+      int b = argMin(v);
+      if (v[b] < bestF) {
+        bestF = v[b];
+        best = s[b].clone();
+      }
+      if (before - bestF <= 1e-9 * Math.max(1, Math.abs(bestF))) {
+        break; // a restart gained nothing: converged
+      }
+    }
+    return best;
+  }
+
+  private static void nelderMead(
+      ToDoubleFunction<double[]> f, double[][] s, double[] v, int[] used, int max) {
+    int n = s.length - 1;
+    while (used[0] < max) {
+      Integer[] order = new Integer[n + 1];
+      for (int i = 0; i <= n; i++) {
+        order[i] = i;
+      }
+      Arrays.sort(order, Comparator.comparingDouble(i -> v[i]));
+      int lo = order[0];
+      int hi = order[n];
+      int second = order[n - 1];
+      if (Math.abs(v[hi] - v[lo]) <= 1e-9 * Math.max(1, Math.abs(v[lo]))) {
+        return;
+      }
+      double[] centroid = new double[n];
+      for (int i = 0; i <= n; i++) {
+        if (i != hi) {
+          for (int j = 0; j < n; j++) {
+            centroid[j] += s[i][j] / n;
+          }
+        }
+      }
+      double[] r = along(centroid, s[hi], -1);
+      double fr = eval(f, r);
+      used[0]++;
+      if (fr < v[lo]) {
+        double[] e = along(centroid, s[hi], -2);
+        double fe = used[0] < max ? eval(f, e) : Double.POSITIVE_INFINITY;
+        used[0]++;
+        if (fe < fr) {
+          s[hi] = e;
+          v[hi] = fe;
+        } else {
+          s[hi] = r;
+          v[hi] = fr;
+        }
+      } else if (fr < v[second]) {
+        s[hi] = r;
+        v[hi] = fr;
+      } else {
+        boolean outside = fr < v[hi];
+        double[] c = along(centroid, s[hi], outside ? -0.5 : 0.5);
+        double fc = eval(f, c);
+        used[0]++;
+        if (fc < (outside ? fr : v[hi])) {
+          s[hi] = c;
+          v[hi] = fc;
+        } else {
+          for (int i = 0; i <= n && used[0] < max; i++) {
+            if (i != lo) {
+              s[i] = along(s[lo], s[i], 0.5);
+              v[i] = eval(f, s[i]);
+              used[0]++;
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** {@code from + t × (to − from)}. */
+  private static double[] along(double[] from, double[] to, double t) {
+    double[] x = new double[from.length];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = from[i] + t * (to[i] - from[i]);
+    }
+    return x;
+  }
+
+  private static double eval(ToDoubleFunction<double[]> f, double[] x) {
+    double y = f.applyAsDouble(x);
+    return Double.isFinite(y) ? y : Double.POSITIVE_INFINITY;
+  }
+
+  private static int argMin(double[] v) {
+    int b = 0;
+    for (int i = 1; i < v.length; i++) {
+      if (v[i] < v[b]) {
+        b = i;
+      }
+    }
+    return b;
+  }
+}

@@ -1,0 +1,72 @@
+package io.ridgeline.validation;
+
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * One row of a case file: one published metric at one operating point. Empty columns are empty
+ * optionals: an empty {@code tp} means "not stated", not 1. Column meanings are in {@code
+ * cases.md}.
+ *
+ * @param caseId unique id of the row, {@code point_id-metricshort}
+ * @param pointId id of the operating point
+ * @param model model catalog id
+ * @param chip chip catalog id
+ * @param chips accelerators in the measured system
+ * @param prefillChips accelerators of the prefill pool (disaggregated rows)
+ * @param decodeChips accelerators of the decode pool (disaggregated rows)
+ * @param tp tensor-parallel degree as stated by the source
+ * @param pp pipeline-parallel degree
+ * @param ep expert-parallel degree
+ * @param attentionDp attention data-parallel degree
+ * @param weights weight precision id
+ * @param kvCache KV-cache precision id
+ * @param isl input tokens per request (the KV length for {@code disagg-decode})
+ * @param osl output tokens per request
+ * @param mode how the load was applied: static, concurrency, offline, server, single-stream,
+ *     disagg-concurrency, disagg-prefill, disagg-decode, production
+ * @param load the load level, meaning set by {@code mode}
+ * @param speculative the speculative-decoding method, e.g. {@code mtp3}
+ * @param engine serving-engine family
+ * @param metric which quantity {@code measured} holds, e.g. {@code tpot_ms}
+ * @param measured the published value, positive, in the metric's unit
+ * @param confidence high, medium or low
+ * @param source short name of the publication
+ * @param url link to the publication
+ * @param notes what a modeller must know about the row
+ * @param line the line of the file the row starts on (1 = header)
+ */
+public record ValidationCase(
+    String caseId,
+    String pointId,
+    String model,
+    String chip,
+    OptionalInt chips,
+    OptionalInt prefillChips,
+    OptionalInt decodeChips,
+    OptionalInt tp,
+    OptionalInt pp,
+    OptionalInt ep,
+    OptionalInt attentionDp,
+    Optional<String> weights,
+    Optional<String> kvCache,
+    OptionalInt isl,
+    OptionalInt osl,
+    String mode,
+    OptionalInt load,
+    Optional<String> speculative,
+    String engine,
+    String metric,
+    double measured,
+    String confidence,
+    String source,
+    String url,
+    String notes,
+    int line) {
+
+  @Override
+  public String toString() {
+    return caseId + " (" + model + " on " + chip + ", " + mode + ", " + metric + " = " + measured
+        + ")";
+  }
+}

@@ -1,0 +1,100 @@
+package io.ridgeline.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ridgeline.serving.Efficiency;
+import io.ridgeline.serving.EngineProfile;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class CalibrationTest {
+  @Test
+  void minimize_quadratic_findsMinimum() {
+    // f = (x − 1)² + 2(y + 2)² + 0.5(z − 3)², minimum at (1, −2, 3)
+    double[] m =
+        Calibration.minimize(
+            x -> Math.pow(x[0] - 1, 2) + 2 * Math.pow(x[1] + 2, 2) + 0.5 * Math.pow(x[2] - 3, 2),
+            new double[] {0, 0, 0},
+            1.0,
+            2000);
+    assertThat(m[0]).isCloseTo(1, within(1e-3));
+    assertThat(m[1]).isCloseTo(-2, within(1e-3));
+    assertThat(m[2]).isCloseTo(3, within(1e-3));
+  }
+
+  @Test
+  void huber_isQuadraticThenLinear() {
+    // 0.1²/2 = 0.005; beyond δ = 0.3: 0.3 × (1 − 0.15) = 0.255
+    assertThat(Calibration.huber(0.1)).isCloseTo(0.005, within(1e-12));
+    assertThat(Calibration.huber(-1)).isCloseTo(0.255, within(1e-12));
+  }
+
+  @Test
+  void coordinates_roundTrip() {
+    EngineProfile start = Calibration.startProfile();
+    Efficiency e = start.efficiency();
+    EngineProfile backProfile = Calibration.fromCoordinates(Calibration.toCoordinates(start));
+    Efficiency back = backProfile.efficiency();
+    assertThat(backProfile.maxRunningRequests())
+        .isCloseTo(start.maxRunningRequests(), within(1e-6));
+    assertThat(back.compute()).isCloseTo(e.compute(), within(1e-6));
+    assertThat(back.memory()).isCloseTo(e.memory(), within(1e-6));
+    assertThat(back.gemmHalfTokens()).isCloseTo(e.gemmHalfTokens(), within(1e-4));
+    assertThat(back.stepOverhead().seconds()).isCloseTo(e.stepOverhead().seconds(), within(1e-9));
+  }
+
+  @Test
+  void fitEfficiency_syntheticCases_recoversMemoryFraction() {
+    // "measured" values predicted with the starting efficiency but 65% of memory bandwidth
+    Efficiency truth = Efficiency.builder().from(Calibration.start()).memory(0.65).build();
+    Predictor p = Predictor.of(truth);
+    List<ValidationCase> synthetic = new ArrayList<>();
+    for (ValidationCase c : CaseFile.shipped()) {
+      if (!c.metric().equals("tpot_ms") && !c.metric().equals("out_tok_s_per_chip")) {
+        continue;
+      }
+      Outcome o = p.predict(c);
+      if (o instanceof Prediction) {
+        synthetic.add(withMeasured(c, ((Prediction) o).predicted()));
+      }
+    }
+    assertThat(synthetic).hasSizeGreaterThan(20);
+    assertThat(Calibration.loss(synthetic, truth)).isCloseTo(0, within(1e-9));
+    Efficiency fitted = Calibration.fitProfile(synthetic, 600).efficiency();
+    assertThat(fitted.memory()).isCloseTo(0.65, within(0.03));
+    assertThat(Calibration.loss(synthetic, fitted))
+        .isLessThan(0.01 * Calibration.loss(synthetic, Calibration.start()));
+  }
+
+  private static ValidationCase withMeasured(ValidationCase c, double measured) {
+    return new ValidationCase(
+        c.caseId(),
+        c.pointId(),
+        c.model(),
+        c.chip(),
+        c.chips(),
+        c.prefillChips(),
+        c.decodeChips(),
+        c.tp(),
+        c.pp(),
+        c.ep(),
+        c.attentionDp(),
+        c.weights(),
+        c.kvCache(),
+        c.isl(),
+        c.osl(),
+        c.mode(),
+        c.load(),
+        c.speculative(),
+        c.engine(),
+        c.metric(),
+        measured,
+        c.confidence(),
+        c.source(),
+        c.url(),
+        c.notes(),
+        c.line());
+  }
+}

@@ -1,0 +1,230 @@
+package io.ridgeline.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+/** Closed-loop TTFT rounds, the server rate search, offline batch choice and precision defaults. */
+final class PredictorModesTest {
+  private static ValidationCase one(String row) {
+    return CaseFile.parse(CaseFileTest.HEADER + "\n" + row + "\n", "t.csv").get(0);
+  }
+
+  private static ValidationCase llama70(String mode, String load, String metric, String notes) {
+    return one(
+        CaseFileTest.row(
+            "X1-" + metric,
+            "llama-3.1-70b",
+            "h100-sxm",
+            "8",
+            "8",
+            "fp8",
+            "fp8",
+            "1024",
+            "256",
+            mode,
+            load,
+            metric,
+            "1",
+            notes));
+  }
+
+  private static Prediction predicted(Outcome o) {
+    assertThat(o).as(o.toString()).isInstanceOf(Prediction.class);
+    return (Prediction) o;
+  }
+
+  private static final Predictor START = Predictor.of(Calibration.startProfile());
+
+  @Test
+  void closedLoopTtft_oneRoundAllAtOnce_handComputed() {
+    // 4 prompts, 2 per step of 0.1 s, range ratio 1 (all arrive at 0): two finish at 0.1 s and
+    // two at 0.2 s, mean 0.15 s
+    assertThat(Predictor.closedLoopTtft(4, 2, m -> 0.1, 0, 10, 1, 1))
+        .isCloseTo(0.15, within(1e-12));
+    // a step of one prompt costs 0.06 s, of two 0.1 s: 3 prompts, 2 per step → 0.1, 0.1, 0.16
+    assertThat(Predictor.closedLoopTtft(3, 2, m -> m == 1 ? 0.06 : 0.1, 0, 10, 1, 1))
+        .isCloseTo((0.1 + 0.1 + 0.16) / 3, within(1e-12));
+  }
+
+  @Test
+  void closedLoopTtft_driftingRounds_handComputed() {
+    // 2 prompts, 1 per step of 0.1 s, decode 1 s, range ratio 0, 2 rounds:
+    // round 0 arrives at once: 0.1 and 0.2 s, mean 0.15 s;
+    // round 1 spreads over min(1, √1·1) × 1 s: arrivals 0 and 0.5 s, each served at once: 0.1 s;
+    // mean over both rounds (0.15 + 0.1) / 2 = 0.125 s
+    assertThat(Predictor.closedLoopTtft(2, 1, m -> 0.1, 0, 1, 0, 2))
+        .isCloseTo(0.125, within(1e-12));
+    // with a shared decode step of 0.02 s in spread rounds, round 1's steps take 0.12 s: the
+    // prompt arriving at 0 finds the server starting (0.12 s), the one at 0.5 s waits half a step
+    // (0.01 + 0.12 = 0.13 s); round 1 mean 0.125 s, both rounds (0.15 + 0.125) / 2 = 0.1375 s
+    assertThat(Predictor.closedLoopTtft(2, 1, m -> 0.1, 0.02, 1, 0, 2))
+        .isCloseTo(0.1375, within(1e-12));
+  }
+
+  @Test
+  void closedLoopTtft_growsWithPromptsPerRound() {
+    double previous = 0;
+    for (int prompts = 1; prompts <= 64; prompts *= 2) {
+      double t = Predictor.closedLoopTtft(prompts, 4, m -> 0.01 + 0.02 * m, 0.005, 5, 0.8, 10);
+      assertThat(t).isGreaterThanOrEqualTo(previous);
+      previous = t;
+    }
+  }
+
+  @Test
+  void closedLoopTtft_badInput_namesTheRule() {
+    assertThatThrownBy(() -> Predictor.closedLoopTtft(0, 1, m -> 1, 0, 1, 1, 1))
+        .hasMessageContaining("prompts must be positive: 0");
+    assertThatThrownBy(() -> Predictor.closedLoopTtft(1, 1, m -> 1, 0, 1, 1.5, 1))
+        .hasMessageContaining("range ratio must be in [0, 1]: 1.5");
+  }
+
+  @Test
+  void concurrency_sameLengthsRoundsWaitLongerThanDrifting() {
+    // 64 clients: when all lengths are equal (range ratio 1) every round arrives at once and the
+    // mean TTFT is longer than with InferenceMAX's drifting clients (range ratio 0.8)
+    double synced =
+        predicted(START.predict(llama70("concurrency", "64", "ttft_ms", "range ratio 1")))
+            .predicted();
+    double drifting =
+        predicted(START.predict(llama70("concurrency", "64", "ttft_ms", ""))).predicted();
+    assertThat(synced).isGreaterThan(drifting);
+    assertThat(predicted(START.predict(llama70("concurrency", "64", "ttft_ms", ""))).note())
+        .contains("range ratio 0.80");
+  }
+
+  @Test
+  void server_highestRateWithinBounds_tighterBoundsLowerThroughput() {
+    double loose =
+        predicted(
+                START.predict(
+                    llama70("server", "", "out_tok_s_per_chip", "SLO TTFT 2 s / TPOT 200 ms")))
+            .predicted();
+    double tight =
+        predicted(
+                START.predict(
+                    llama70(
+                        "server",
+                        "",
+                        "out_tok_s_per_chip",
+                        "constraints TTFT 450 ms / TPOT 40 ms")))
+            .predicted();
+    assertThat(tight).isLessThan(loose);
+    double tpot =
+        predicted(
+                START.predict(
+                    llama70("server", "", "tpot_ms", "constraints TTFT 450 ms / TPOT 40 ms")))
+            .predicted();
+    assertThat(tpot).isLessThanOrEqualTo(40);
+    Prediction ttft =
+        predicted(
+            START.predict(
+                llama70("server", "", "ttft_ms", "constraints TTFT 450 ms / TPOT 40 ms")));
+    assertThat(ttft.predicted()).isLessThanOrEqualTo(450);
+    assertThat(ttft.note()).contains("requests/s per replica");
+  }
+
+  @Test
+  void server_withoutBounds_orWithImpossibleBounds_isSkippedWithReason() {
+    Outcome none = START.predict(llama70("server", "", "tpot_ms", "no bounds here"));
+    assertThat(((Skip) none).reason()).isEqualTo(Predictor.SERVER_REASON);
+    Outcome impossible =
+        START.predict(llama70("server", "", "tpot_ms", "SLO TTFT 1 ms / TPOT 0.1 ms"));
+    assertThat(((Skip) impossible).reason()).startsWith("no rate meets the bounds");
+  }
+
+  @Test
+  void offline_picksTheThroughputMaximisingBatch() {
+    // the engine's choice is at least as fast as running every request that fits
+    Prediction p =
+        predicted(
+            START.predict(
+                one(
+                    CaseFileTest.row(
+                        "O1-out",
+                        "llama-3.1-70b",
+                        "gb200",
+                        "1",
+                        "1",
+                        "fp4",
+                        "",
+                        "1000",
+                        "1000",
+                        "offline",
+                        "",
+                        "out_tok_s_per_chip",
+                        "1",
+                        ""))));
+    assertThat(p.note()).containsAnyOf("offline: largest batch", "gives the most tokens/s");
+    assertThat(p.predicted()).isPositive();
+  }
+
+  @Test
+  void unstatedKv_ofQuantizedSixteenBitCheckpoint_isFp8_butNotOfNativeFp8() {
+    Prediction llama =
+        predicted(
+            START.predict(
+                one(
+                    CaseFileTest.row(
+                        "K1-tpot",
+                        "llama-3.1-8b",
+                        "h100-sxm",
+                        "1",
+                        "1",
+                        "fp8",
+                        "",
+                        "1024",
+                        "1024",
+                        "static",
+                        "8",
+                        "tpot_ms",
+                        "1",
+                        ""))));
+    assertThat(llama.note()).contains("kv_cache not stated: FP8");
+    Prediction stated =
+        predicted(
+            START.predict(
+                one(
+                    CaseFileTest.row(
+                        "K2-tpot",
+                        "llama-3.1-8b",
+                        "h100-sxm",
+                        "1",
+                        "1",
+                        "fp8",
+                        "bf16",
+                        "1024",
+                        "1024",
+                        "static",
+                        "8",
+                        "tpot_ms",
+                        "1",
+                        ""))));
+    assertThat(stated.note()).doesNotContain("kv_cache not stated");
+    // FP8 KV halves the cache reads: the unstated-KV step is faster than the BF16-KV one
+    assertThat(llama.predicted()).isLessThan(stated.predicted());
+    Prediction deepseek =
+        predicted(
+            START.predict(
+                one(
+                    CaseFileTest.row(
+                        "K3-tpot",
+                        "deepseek-v3",
+                        "b200",
+                        "8",
+                        "8",
+                        "fp4",
+                        "",
+                        "1024",
+                        "1024",
+                        "static",
+                        "8",
+                        "tpot_ms",
+                        "1",
+                        ""))));
+    assertThat(deepseek.note()).doesNotContain("kv_cache not stated");
+  }
+}

@@ -1,0 +1,278 @@
+package io.ridgeline.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ridgeline.core.Precision;
+import io.ridgeline.core.Precisions;
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Models;
+import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.RooflineModel;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class PredictorTest {
+  private static ValidationCase one(String row) {
+    return CaseFile.parse(CaseFileTest.HEADER + "\n" + row + "\n", "t.csv").get(0);
+  }
+
+  @Test
+  void predict_staticTpot_isOneDecodeStepAtMidGeneration() {
+    // llama-2-70b, 2× a100 tp 2, fp16, isl 512, osl 128, batch 1 (as P139): tpot = one decode
+    // step of batch 1 at context 512 + 128/2 = 576, in ms
+    ValidationCase c =
+        one(
+            CaseFileTest.row(
+                "P139-tpot",
+                "llama-2-70b",
+                "a100-sxm-80gb",
+                "2",
+                "2",
+                "fp16",
+                "fp16",
+                "512",
+                "128",
+                "static",
+                "1",
+                "tpot_ms",
+                "54.86",
+                ""));
+    Outcome o = Predictor.ideal().predict(c);
+    assertThat(o).isInstanceOf(Prediction.class);
+    RooflineModel rm =
+        RooflineModel.builder()
+            .model(Models.byId("llama-2-70b"))
+            .chip(Chips.byId("a100-sxm-80gb"))
+            .chips(2)
+            .tensorParallel(2)
+            .precisions(
+                Models.byId("llama-2-70b").defaultPrecisions().withAllWeights(Precision.FP16))
+            .build();
+    Precisions p = rm.precisions();
+    assertThat(p.kvCache()).isEqualTo(Precision.FP16);
+    double expected = 1e3 * rm.decode(1, 576).seconds().seconds();
+    assertThat(((Prediction) o).predicted()).isCloseTo(expected, within(1e-9));
+    assertThat(((Prediction) o).ratio()).isCloseTo(expected / 54.86, within(1e-12));
+  }
+
+  @Test
+  void predict_unpredictableRows_carryReasons() {
+    List<String> rows =
+        List.of(
+            CaseFileTest.row(
+                "S1-tpot",
+                "llama-2-70b",
+                "mi300x",
+                "8",
+                "",
+                "fp8",
+                "fp8",
+                "",
+                "",
+                "server",
+                "",
+                "tpot_ms",
+                "143",
+                ""),
+            CaseFileTest.row(
+                "S2-tpot",
+                "llama-2-70b",
+                "h100-sx",
+                "8",
+                "8",
+                "fp8",
+                "",
+                "128",
+                "128",
+                "static",
+                "1",
+                "tpot_ms",
+                "1",
+                ""),
+            CaseFileTest.row(
+                "S3-out",
+                "llama-2-70b",
+                "h100-sxm",
+                "8",
+                "",
+                "fp8",
+                "",
+                "",
+                "",
+                "offline",
+                "",
+                "out_tok_s_per_chip",
+                "1",
+                ""),
+            CaseFileTest.row(
+                "S4-out",
+                "llama-2-70b",
+                "h100-sxm",
+                "8",
+                "8",
+                "fp8",
+                "",
+                "128",
+                "128",
+                "static",
+                "1",
+                "joules",
+                "1",
+                ""),
+            CaseFileTest.row(
+                "S5-out",
+                "llama-3.1-405b",
+                "h100-sxm",
+                "1",
+                "1",
+                "bf16",
+                "",
+                "128",
+                "128",
+                "static",
+                "1",
+                "tpot_ms",
+                "1",
+                ""),
+            CaseFileTest.row(
+                "S6-out",
+                "llama-3.1-8b",
+                "h100-sxm",
+                "8",
+                "3",
+                "bf16",
+                "",
+                "128",
+                "128",
+                "static",
+                "1",
+                "tpot_ms",
+                "1",
+                ""));
+    List<String> reasons =
+        rows.stream()
+            .map(r -> Predictor.ideal().predict(one(r)))
+            .map(o -> ((Skip) o).reason())
+            .toList();
+    assertThat(reasons.get(0)).startsWith("isl/osl not stated");
+    assertThat(reasons.get(1)).startsWith("unknown chip: 'h100-sx'");
+    assertThat(reasons.get(2)).startsWith("isl/osl not stated");
+    assertThat(reasons.get(3)).startsWith("unknown metric: 'joules'");
+    assertThat(reasons.get(4)).startsWith("does not fit");
+    assertThat(reasons.get(5)).startsWith("invalid layout");
+  }
+
+  @Test
+  void predict_mtp_saysAcceptanceIsAssumed() {
+    String row =
+        CaseFileTest.row(
+                "M1-tps_user",
+                "deepseek-v3",
+                "b200",
+                "8",
+                "8",
+                "fp4",
+                "",
+                "1024",
+                "2048",
+                "concurrency",
+                "1",
+                "out_tok_s_per_user",
+                "274.72",
+                "")
+            .replace(",,trtllm,", ",mtp3,trtllm,");
+    Outcome o = Predictor.ideal().predict(one(row));
+    assertThat(o).isInstanceOf(Prediction.class);
+    assertThat(((Prediction) o).note()).contains("α=0.70 assumed");
+  }
+
+  @Test
+  void validation_shippedCases_everyRowPredictedOrSkippedWithReason() {
+    Validation v = Validation.run(CaseFile.shipped(), Predictor.ideal());
+    assertThat(v.caseCount()).isEqualTo(223);
+    assertThat(v.predictions().size() + v.skipped().size()).isEqualTo(223);
+    assertThat(v.skipped()).allSatisfy(s -> assertThat(s.reason()).isNotBlank());
+    assertThat(v.predictions()).allSatisfy(p -> assertThat(p.ratio()).isPositive().isFinite());
+    assertThat(v.skipReasons().values().stream().mapToLong(Long::longValue).sum())
+        .isEqualTo(v.skipped().size());
+  }
+
+  @Test
+  void queuedTtft_closedLoop_handComputed() {
+    // C = 100 clients, B = 50 running, TTFT₀ = 1 s, TPOT = 10 ms, osl = 101:
+    // decoding (osl − 1)·TPOT = 1 s, cycle 2 s, X = 50 / 2 = 25 req/s,
+    // response C / X = 4 s, TTFT = 4 − 1 = 3 s (2 s of queue + 1 s of prefill)
+    assertThat(Predictor.queuedTtft(100, 50, 1.0, 0.010, 101)).isCloseTo(3.0, within(1e-12));
+    // P091-like: C = 128, B = 54, TTFT₀ = 2 s, TPOT = 72 ms, osl = 800:
+    // decoding 799 × 0.072 = 57.528 s, cycle 59.528 s, C / X = 128 × 59.528 / 54 = 141.10341 s,
+    // TTFT = 141.10341 − 57.528 = 83.57541 s
+    assertThat(Predictor.queuedTtft(128, 54, 2.0, 0.072, 800)).isCloseTo(83.575407, within(1e-5));
+    // nobody waits when the clients fit in the running batch
+    assertThat(Predictor.queuedTtft(50, 50, 1.0, 0.010, 101)).isEqualTo(1.0);
+    assertThat(Predictor.queuedTtft(8, 54, 2.0, 0.072, 800)).isEqualTo(2.0);
+  }
+
+  @Test
+  void predict_concurrencyAboveEngineCap_runsCapAndQueuesRest() {
+    // 64 clients on one replica of llama-2-70b (8× a100 tp 8, fp16, isl 512, osl 128) whose
+    // engine runs at most 16 requests: batch 16, the other 48 queue
+    EngineProfile capped =
+        new EngineProfile("capped", Calibration.start(), 16.5, "a cap of 16 (floored)");
+    EngineProfile free = new EngineProfile("free", Calibration.start(), "no cap");
+    double ttft0 = predict(free, "16", "ttft_ms") / 1e3;
+    double tpot = predict(free, "16", "tpot_ms") / 1e3;
+    // per-chip throughput and TPOT are those of the running batch of 16
+    assertThat(predict(capped, "64", "out_tok_s_per_chip"))
+        .isCloseTo(predict(free, "16", "out_tok_s_per_chip"), within(1e-9));
+    assertThat(predict(capped, "64", "tpot_ms")).isCloseTo(1e3 * tpot, within(1e-9));
+    // X = 16 / (TTFT₀ + 127·TPOT); e2e = C / X = 4 (TTFT₀ + 127·TPOT); TTFT = e2e − 127·TPOT
+    double e2e = 64 / (16 / (ttft0 + 127 * tpot));
+    assertThat(predict(capped, "64", "e2e_s")).isCloseTo(e2e, within(1e-9 * e2e));
+    assertThat(predict(capped, "64", "ttft_ms"))
+        .isCloseTo(1e3 * (e2e - 127 * tpot), within(1e-6 * e2e * 1e3));
+    // at or below the cap the cap changes nothing
+    assertThat(predict(capped, "16", "ttft_ms")).isCloseTo(1e3 * ttft0, within(1e-9));
+    // the prediction says why it queued
+    assertThat(notes(capped, "64", "ttft_ms")).contains("max_running_requests");
+  }
+
+  @Test
+  void engineProfile_nonPositiveCap_isRejected() {
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> new EngineProfile("x", Calibration.start(), 0, "zero"));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> new EngineProfile("x", Calibration.start(), Double.NaN, "nan"));
+  }
+
+  private static ValidationCase concurrencyRow(String load, String metric) {
+    return one(
+        CaseFileTest.row(
+            "X1-" + metric,
+            "llama-2-70b",
+            "a100-sxm-80gb",
+            "8",
+            "8",
+            "fp16",
+            "fp16",
+            "512",
+            "128",
+            "concurrency",
+            load,
+            metric,
+            "1",
+            ""));
+  }
+
+  private static double predict(EngineProfile profile, String load, String metric) {
+    Outcome o = Predictor.of(profile).predict(concurrencyRow(load, metric));
+    assertThat(o).as(o.toString()).isInstanceOf(Prediction.class);
+    return ((Prediction) o).predicted();
+  }
+
+  private static String notes(EngineProfile profile, String load, String metric) {
+    return ((Prediction) Predictor.of(profile).predict(concurrencyRow(load, metric))).note();
+  }
+}

@@ -1,0 +1,47 @@
+package io.ridgeline.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ridgeline.serving.Profiles;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pins the accuracy of the built-in profiles on the shipped cases: every predicted row counts (no
+ * row is skipped to pass), and each metric's median APE may grow by at most 2 percentage points.
+ */
+final class ShippedCalibrationAccuracyTest {
+  /**
+   * Median APE measured with the built-in profiles on 2026-11-30 (validate --efficiency
+   * calibrated).
+   */
+  private static final Map<String, Double> MEASURED =
+      Map.of(
+          "e2e_s", 0.2123,
+          "input_tok_s_per_chip", 0.0983,
+          "out_tok_s_per_chip", 0.1297,
+          "out_tok_s_per_user", 0.1006,
+          "total_tok_s_per_chip", 0.0711,
+          "tpot_ms", 0.1185,
+          "ttft_ms", 0.2586);
+
+  private static final double OVERALL = 0.138;
+
+  private static final double SLACK = 0.02;
+
+  @Test
+  void builtInProfiles_shippedCases_medianApeDoesNotGrow() {
+    Validation ideal = Validation.run(CaseFile.shipped(), Predictor.ideal());
+    Validation v = Validation.run(CaseFile.shipped(), Predictor.byProfiles(Profiles.builtIn()));
+    // the same rows are predicted as with the ideal roofline: calibration skips nothing
+    assertThat(v.predictions()).hasSameSizeAs(ideal.predictions());
+    assertThat(v.byMetric().keySet()).isEqualTo(MEASURED.keySet());
+    v.byMetric()
+        .forEach(
+            (metric, s) ->
+                assertThat(s.medianApe())
+                    .as(metric)
+                    .isLessThanOrEqualTo(MEASURED.get(metric) + SLACK));
+    assertThat(v.overall().medianApe()).isLessThanOrEqualTo(OVERALL + SLACK);
+  }
+}
