@@ -1,0 +1,146 @@
+package io.ridgeline.serving;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.ridgeline.core.TensorClass;
+import java.util.Locale;
+
+/**
+ * How one model replica is laid out over chips, and the one sharding table that both time (each
+ * operation's per-chip share) and memory (each chip's bytes) use.
+ *
+ * <p>A replica spans {@code tp × dp × pp} chips: {@link #pipelineParallel() pp} pipeline stages,
+ * each of {@link #stageChips() tp × dp} chips. Attention (and linear mixers) run with {@link
+ * #tensorParallel() tensor parallelism} tp inside each of {@link #attentionDataParallel() dp}
+ * attention groups, which split the batch and each hold a copy of the attention weights; the FFN,
+ * MoE and LM head run across all chips of a stage, routed experts spread over {@link
+ * #expertParallel() ep} of them. {@code chips / (tp·dp·pp)} replicas serve independent batches.
+ *
+ * <p>The table ({@link Sharding}): what one chip holds or computes of a whole-replica quantity.
+ *
+ * <table>
+ *   <caption>Shards of each kind of data</caption>
+ *   <tr><th>data</th><th>split over</th></tr>
+ *   <tr><td>attention-side weights ({@link Sharding#ATTENTION_GROUP})</td><td>tp · pp (each dp
+ *       group holds a copy)</td></tr>
+ *   <tr><td>stage-wide weights, FLOPs, activations ({@link Sharding#STAGE})</td><td>tp · dp ·
+ *       pp</td></tr>
+ *   <tr><td>KV cache of a layer with s KV shards</td><td>dp · min(tp, s) · pp (beyond s KV heads
+ *       each chip of a group reads a replica)</td></tr>
+ * </table>
+ *
+ * @param chips chips in the pool, a multiple of {@code tp × dp × pp}
+ * @param tensorParallel tp, positive
+ * @param pipelineParallel pp, positive
+ * @param expertParallel ep, positive, dividing {@code tp × dp}
+ * @param attentionDataParallel dp, positive
+ */
+public record ParallelLayout(
+    int chips,
+    int tensorParallel,
+    int pipelineParallel,
+    int expertParallel,
+    int attentionDataParallel) {
+
+  /** How a quantity is split over the chips of a replica (see the class comment). */
+  public enum Sharding {
+    /** Split over tp and pp; each attention data-parallel group holds a copy. */
+    ATTENTION_GROUP,
+    /** Split over every chip of the replica: tp · dp · pp. */
+    STAGE
+  }
+
+  /**
+   * Validates the layout.
+   *
+   * @throws IllegalArgumentException naming the degree that is not positive or does not divide
+   */
+  public ParallelLayout {
+    positive("tensor parallel degree", tensorParallel);
+    positive("pipeline parallel degree", pipelineParallel);
+    positive("expert parallel degree", expertParallel);
+    positive("attention data parallel degree", attentionDataParallel);
+    positive("chip count", chips);
+    int replica = tensorParallel * attentionDataParallel * pipelineParallel;
+    checkArgument(
+        chips % replica == 0,
+        "chip count (%s) must be a multiple of tp × dp × pp = %s × %s × %s",
+        chips,
+        tensorParallel,
+        attentionDataParallel,
+        pipelineParallel);
+    checkArgument(
+        (tensorParallel * attentionDataParallel) % expertParallel == 0,
+        "expert parallel degree (%s) must divide the %s chips of a stage (tp × dp)",
+        expertParallel,
+        tensorParallel * attentionDataParallel);
+  }
+
+  /** One replica over {@code tp} chips: no pipeline, expert or attention data parallelism. */
+  public static ParallelLayout tensorParallel(int tp) {
+    return new ParallelLayout(tp, tp, 1, 1, 1);
+  }
+
+  /** Chips of one pipeline stage: tp × dp. */
+  public int stageChips() {
+    return tensorParallel * attentionDataParallel;
+  }
+
+  /** Chips of one replica: tp × dp × pp. */
+  public int replicaChips() {
+    return stageChips() * pipelineParallel;
+  }
+
+  /** Model replicas in the pool. */
+  public int replicas() {
+    return chips / replicaChips();
+  }
+
+  /** The shards a quantity of this sharding is divided into: one chip holds 1 / shards of it. */
+  public double shards(Sharding sharding) {
+    return sharding == Sharding.ATTENTION_GROUP
+        ? (double) tensorParallel * pipelineParallel
+        : (double) replicaChips();
+  }
+
+  /** The sharding of a tensor class's weights: attention weights per dp group, the rest stage-wide. */
+  public static Sharding sharding(TensorClass weights) {
+    return weights == TensorClass.ATTENTION ? Sharding.ATTENTION_GROUP : Sharding.STAGE;
+  }
+
+  /**
+   * The shards of a KV cache (or linear-mixer state) that can be split over at most {@code
+   * kvShards} chips of a tensor-parallel group: dp · min(tp, kvShards) · pp.
+   */
+  public double kvShards(int kvShards) {
+    checkArgument(kvShards > 0, "kv shards must be positive: %s", kvShards);
+    return (double) attentionDataParallel * Math.min(tensorParallel, kvShards) * pipelineParallel;
+  }
+
+  /**
+   * The shards of a KV cache already divided over tensor parallelism (as {@code
+   * Model.cacheBytesPerSequence(context, kv, tp)} is): dp · pp.
+   */
+  public double kvShardsBeyondTensorParallel() {
+    return (double) attentionDataParallel * pipelineParallel;
+  }
+
+  private static void positive(String what, int value) {
+    checkArgument(value > 0, "%s must be positive: %s", what, value);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder("tp " + tensorParallel);
+    if (pipelineParallel > 1) {
+      b.append(", pp ").append(pipelineParallel);
+    }
+    if (expertParallel > 1) {
+      b.append(", ep ").append(expertParallel);
+    }
+    if (attentionDataParallel > 1) {
+      b.append(", attention dp ").append(attentionDataParallel);
+    }
+    return String.format(Locale.ROOT, "%s", b);
+  }
+}
