@@ -64,55 +64,65 @@ final class IntensityCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     double ridge = sweep.ridgePoint().flopsPerByte();
     if (system.json) {
-      ObjectNode o = Json.system(rm, system.efficiency());
-      o.put("context", context);
-      o.put("precision", rm.precisions().matmul().id());
-      o.put("ridge_point", ridge);
-      ArrayNode rows = o.putArray("rows");
-      for (IntensitySweep.Row r : sweep.rows()) {
-        ObjectNode row = rows.addObject();
-        row.put("batch", r.batch());
-        ArrayNode phases = row.putArray("phases");
-        for (PhaseResult p : memoryPhases(r)) {
-          ObjectNode ph = phases.addObject();
-          ph.put("phase", p.name());
-          ph.put("intensity", p.intensity().flopsPerByte());
-          ph.put("bound", p.bound().id());
-          ph.put("seconds", p.seconds().seconds());
-        }
-      }
-      out.println(Json.write(o));
+      out.println(Json.write(json(rm, sweep, ridge)));
     } else {
-      out.println(rm);
-      out.println(system.efficiency().line());
-      out.printf(
-          Locale.ROOT,
-          "context %d; intensity in FLOP/B; ridge point (%s) %.1f FLOP/B; * = compute-bound%n",
-          context,
-          rm.precisions().matmul().id(),
-          ridge);
-      StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%7s", "batch"));
-      for (PhaseResult p : memoryPhases(sweep.rows().get(0))) {
-        header.append(String.format(Locale.ROOT, " %24s", p.name()));
-      }
-      out.println(header);
-      for (IntensitySweep.Row r : sweep.rows()) {
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%7d", r.batch()));
-        for (PhaseResult p : memoryPhases(r)) {
-          line.append(
-              String.format(
-                  Locale.ROOT,
-                  " %23.2f%s",
-                  p.intensity().flopsPerByte(),
-                  p.bound() == io.ridgeline.core.Bound.COMPUTE ? "*" : " "));
-        }
-        out.println(line);
-      }
+      printText(out, rm, sweep, ridge);
     }
     if (plot != null) {
       Charts.save(Charts.intensity(sweep), plot);
       (system.json ? spec.commandLine().getErr() : out).println("wrote " + plot);
     }
     return 0;
+  }
+
+  /** The JSON report: system, ridge point and each batch's memory phases. */
+  private ObjectNode json(RooflineModel rm, IntensitySweep sweep, double ridge) {
+    ObjectNode o = Json.system(rm, system.efficiency());
+    o.put("context", context);
+    o.put("precision", rm.precisions().matmul().id());
+    o.put("ridge_point", ridge);
+    ArrayNode rows = o.putArray("rows");
+    for (IntensitySweep.Row r : sweep.rows()) {
+      ObjectNode row = rows.addObject();
+      row.put("batch", r.batch());
+      ArrayNode phases = row.putArray("phases");
+      for (PhaseResult p : memoryPhases(r)) {
+        ObjectNode ph = phases.addObject();
+        ph.put("phase", p.name());
+        ph.put("intensity", p.intensity().flopsPerByte());
+        ph.put("bound", p.bound().id());
+        ph.put("seconds", p.seconds().seconds());
+      }
+    }
+    return o;
+  }
+
+  /** The text report: system, then a table of intensity per batch and phase. */
+  private void printText(PrintWriter out, RooflineModel rm, IntensitySweep sweep, double ridge) {
+    out.println(rm);
+    out.println(system.efficiency().line());
+    out.printf(
+        Locale.ROOT,
+        "context %d; intensity in FLOP/B; ridge point (%s) %.1f FLOP/B; * = compute-bound%n",
+        context,
+        rm.precisions().matmul().id(),
+        ridge);
+    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%7s", "batch"));
+    for (PhaseResult p : memoryPhases(sweep.rows().get(0))) {
+      header.append(String.format(Locale.ROOT, " %24s", p.name()));
+    }
+    out.println(header);
+    for (IntensitySweep.Row r : sweep.rows()) {
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%7d", r.batch()));
+      for (PhaseResult p : memoryPhases(r)) {
+        line.append(
+            String.format(
+                Locale.ROOT,
+                " %23.2f%s",
+                p.intensity().flopsPerByte(),
+                p.bound() == io.ridgeline.core.Bound.COMPUTE ? "*" : " "));
+      }
+      out.println(line);
+    }
   }
 }

@@ -68,80 +68,103 @@ final class RooflineCommand implements Callable<Integer> {
     phases.addAll(decode.phases());
     PrintWriter out = spec.commandLine().getOut();
     if (system.json) {
-      ObjectNode o = Json.system(rm, system.efficiency());
-      o.put("replicas", rm.replicas());
-      o.put("batch", batch);
-      o.put("context", context);
-      o.put("prompt", promptTokens);
-      ArrayNode arr = o.putArray("phases");
-      // per-chip figures describe one micro-batch in one stage: × chips × micro-batches = totals
-      for (PhaseResult p : prefill.phases()) {
-        arr.add(Json.phase(p, rm.chips() * prefill.microBatches()));
-      }
-      for (PhaseResult p : decode.phases()) {
-        arr.add(Json.phase(p, rm.chips() * decode.microBatches()));
-      }
-      o.put("decode_step_seconds", decode.seconds().seconds());
-      o.put("prefill_seconds", prefill.seconds().seconds());
-      ObjectNode m = o.putObject("memory");
-      m.put("weights_bytes", mem.weights().bytes());
-      m.put("kv_bytes", mem.kvCache().bytes());
-      m.put("workspace_bytes", mem.workspace().bytes());
-      m.put("capacity_bytes", mem.capacity().bytes());
-      m.put("fits", mem.fits());
-      m.put("max_batch", rm.maxBatch(context));
-      out.println(Json.write(o));
+      out.println(Json.write(json(rm, decode, prefill, mem, promptTokens)));
     } else {
-      out.println(rm);
-      out.println(system.efficiency().line());
-      out.printf(
-          Locale.ROOT,
-          "batch %d, context %d, prompt %d; FLOPs and bytes per chip%n",
-          batch,
-          context,
-          promptTokens);
-      out.printf(
-          Locale.ROOT,
-          "%-22s %14s %14s %12s %-13s %12s%n",
-          "phase",
-          "FLOPs",
-          "bytes",
-          "FLOP/B",
-          "bound",
-          "time");
-      for (PhaseResult p : phases) {
-        out.printf(
-            Locale.ROOT,
-            "%-22s %14s %14s %12.2f %-13s %12s%n",
-            p.name(),
-            p.flops(),
-            p.bytes(),
-            p.intensity().flopsPerByte(),
-            p.bound(),
-            p.seconds());
-      }
-      out.printf(
-          Locale.ROOT,
-          "decode step %s (%.1f tokens/s per sequence); prefill %s%n",
-          decode.seconds(),
-          1.0 / decode.seconds().seconds(),
-          prefill.seconds());
-      out.printf(
-          Locale.ROOT,
-          "memory per chip: %s; largest batch at context %d: %d%n",
-          mem,
-          context,
-          rm.maxBatch(context));
-      out.printf(
-          Locale.ROOT,
-          "ridge point (%s): %.1f FLOP/B%n",
-          rm.precisions().matmul().id(),
-          rm.target().ridgePoint(rm.precisions().matmul()).flopsPerByte());
+      printText(out, rm, decode, prefill, mem, promptTokens, phases);
     }
     if (plot != null) {
       Charts.save(Charts.roofline(rm, phases, rm.precisions().matmul()), plot);
       (system.json ? spec.commandLine().getErr() : out).println("wrote " + plot);
     }
     return 0;
+  }
+
+  /** The JSON report: system, phases with totals across chips, step times and memory. */
+  private ObjectNode json(
+      RooflineModel rm, StepResult decode, StepResult prefill, MemoryUse mem, int promptTokens) {
+    ObjectNode o = Json.system(rm, system.efficiency());
+    o.put("replicas", rm.replicas());
+    o.put("batch", batch);
+    o.put("context", context);
+    o.put("prompt", promptTokens);
+    ArrayNode arr = o.putArray("phases");
+    // per-chip figures describe one micro-batch in one stage: × chips × micro-batches = totals
+    for (PhaseResult p : prefill.phases()) {
+      arr.add(Json.phase(p, rm.chips() * prefill.microBatches()));
+    }
+    for (PhaseResult p : decode.phases()) {
+      arr.add(Json.phase(p, rm.chips() * decode.microBatches()));
+    }
+    o.put("decode_step_seconds", decode.seconds().seconds());
+    o.put("prefill_seconds", prefill.seconds().seconds());
+    ObjectNode m = o.putObject("memory");
+    m.put("weights_bytes", mem.weights().bytes());
+    m.put("kv_bytes", mem.kvCache().bytes());
+    m.put("workspace_bytes", mem.workspace().bytes());
+    m.put("capacity_bytes", mem.capacity().bytes());
+    m.put("fits", mem.fits());
+    m.put("max_batch", rm.maxBatch(context));
+    return o;
+  }
+
+  /** The text report: system, a table of per-chip phases, step times, memory and ridge point. */
+  private void printText(
+      PrintWriter out,
+      RooflineModel rm,
+      StepResult decode,
+      StepResult prefill,
+      MemoryUse mem,
+      int promptTokens,
+      List<PhaseResult> phases) {
+    out.println(rm);
+    out.println(system.efficiency().line());
+    out.printf(
+        Locale.ROOT,
+        "batch %d, context %d, prompt %d; FLOPs and bytes per chip%n",
+        batch,
+        context,
+        promptTokens);
+    printPhases(out, phases);
+    out.printf(
+        Locale.ROOT,
+        "decode step %s (%.1f tokens/s per sequence); prefill %s%n",
+        decode.seconds(),
+        1.0 / decode.seconds().seconds(),
+        prefill.seconds());
+    out.printf(
+        Locale.ROOT,
+        "memory per chip: %s; largest batch at context %d: %d%n",
+        mem,
+        context,
+        rm.maxBatch(context));
+    out.printf(
+        Locale.ROOT,
+        "ridge point (%s): %.1f FLOP/B%n",
+        rm.precisions().matmul().id(),
+        rm.target().ridgePoint(rm.precisions().matmul()).flopsPerByte());
+  }
+
+  /** The phase table of the text report, one row per phase. */
+  private static void printPhases(PrintWriter out, List<PhaseResult> phases) {
+    out.printf(
+        Locale.ROOT,
+        "%-22s %14s %14s %12s %-13s %12s%n",
+        "phase",
+        "FLOPs",
+        "bytes",
+        "FLOP/B",
+        "bound",
+        "time");
+    for (PhaseResult p : phases) {
+      out.printf(
+          Locale.ROOT,
+          "%-22s %14s %14s %12.2f %-13s %12s%n",
+          p.name(),
+          p.flops(),
+          p.bytes(),
+          p.intensity().flopsPerByte(),
+          p.bound(),
+          p.seconds());
+    }
   }
 }

@@ -174,6 +174,16 @@ public abstract class ComputeTarget {
   @Value.Check
   void check() {
     checkArgument(!peaks().isEmpty(), "target %s: peaks must not be empty", name());
+    checkTierNames();
+    checkSplitPlacement();
+    checkRates();
+    checkEfficiency("compute efficiency", computeEfficiency());
+    checkEfficiency("memory efficiency", memoryEfficiency());
+    checkEfficiency("network efficiency", networkEfficiency());
+  }
+
+  /** The main tier and every placed tier must be among the tiers. */
+  private void checkTierNames() {
     checkArgument(
         tierBandwidth().containsKey(mainTier()),
         "target %s: main tier '%s' must be one of the tiers %s",
@@ -189,23 +199,14 @@ public abstract class ComputeTarget {
           e.getValue(),
           tierBandwidth().keySet());
     }
+  }
+
+  /** Each split placement names known tiers with shares in [0, 1] that sum to 1. */
+  private void checkSplitPlacement() {
     for (Map.Entry<DataKind, Map<String, Double>> e : splitPlacement().entrySet()) {
       double sum = 0;
       for (Map.Entry<String, Double> t : e.getValue().entrySet()) {
-        checkArgument(
-            tierBandwidth().containsKey(t.getKey()),
-            "target %s: split placement of %s names unknown tier '%s'; tiers: %s",
-            name(),
-            e.getKey().id(),
-            t.getKey(),
-            tierBandwidth().keySet());
-        checkArgument(
-            t.getValue() >= 0 && t.getValue() <= 1,
-            "target %s: share of %s on %s must be in [0, 1]: %s",
-            name(),
-            e.getKey().id(),
-            t.getKey(),
-            t.getValue());
+        checkShare(e.getKey(), t.getKey(), t.getValue());
         sum += t.getValue();
       }
       checkArgument(
@@ -215,6 +216,27 @@ public abstract class ComputeTarget {
           e.getKey().id(),
           sum);
     }
+  }
+
+  private void checkShare(DataKind kind, String tier, double share) {
+    checkArgument(
+        tierBandwidth().containsKey(tier),
+        "target %s: split placement of %s names unknown tier '%s'; tiers: %s",
+        name(),
+        kind.id(),
+        tier,
+        tierBandwidth().keySet());
+    checkArgument(
+        share >= 0 && share <= 1,
+        "target %s: share of %s on %s must be in [0, 1]: %s",
+        name(),
+        kind.id(),
+        tier,
+        share);
+  }
+
+  /** Tier bandwidths, peaks and the link bandwidth must be positive. */
+  private void checkRates() {
     for (Map.Entry<String, BytesPerSecond> e : tierBandwidth().entrySet()) {
       checkArgument(
           e.getValue().bytesPerSecond() > 0,
@@ -239,9 +261,6 @@ public abstract class ComputeTarget {
                     "target %s: link bandwidth must be positive: %s",
                     name(),
                     b));
-    checkEfficiency("compute efficiency", computeEfficiency());
-    checkEfficiency("memory efficiency", memoryEfficiency());
-    checkEfficiency("network efficiency", networkEfficiency());
   }
 
   private void checkEfficiency(String what, double value) {

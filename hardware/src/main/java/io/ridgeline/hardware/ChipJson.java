@@ -211,7 +211,23 @@ final class ChipJson {
     String id = requiredText(node, prefix, "id");
     chip.id(id).name(requiredText(node, prefix, "name"));
     optionalText(node, prefix, "vendor").ifPresent(chip::vendor);
+    peaks(node, prefix, chip);
+    memory(node, prefix, chip);
+    links(node, prefix, chip);
+    present(node, "tdp_w").ifPresent(n -> chip.tdp(Watts.of(positive(n, prefix + "tdp_w"))));
+    present(node, "price_per_hour_usd")
+        .ifPresent(
+            n ->
+                chip.pricePerHour(
+                    DollarsPerHour.of(nonNegative(n, prefix + "price_per_hour_usd"))));
+    present(node, "sources").ifPresent(sources -> sources(sources, prefix, chip));
+    optionalText(node, prefix, "notes").ifPresent(chip::notes);
+    return build(
+        () -> chip.build(), prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1));
+  }
 
+  /** The required {@code peak_tflops} object: precision id to TFLOP/s. */
+  private void peaks(JsonNode node, String prefix, ImmutableChip.Builder chip) {
     JsonNode peaks = required(node, prefix, "peak_tflops");
     if (!peaks.isObject() || peaks.isEmpty()) {
       throw fail(
@@ -224,7 +240,10 @@ final class ChipJson {
       Precision precision = precision(e.getKey(), path);
       chip.putPeak(precision, FlopsPerSecond.ofTera(positive(e.getValue(), path)));
     }
+  }
 
+  /** The required {@code memory} array of tiers, the main tier first. */
+  private void memory(JsonNode node, String prefix, ImmutableChip.Builder chip) {
     JsonNode memory = required(node, prefix, "memory");
     if (!memory.isArray() || memory.isEmpty()) {
       throw fail(prefix + "memory", "must be an array of at least one memory tier", memory);
@@ -232,7 +251,10 @@ final class ChipJson {
     for (int i = 0; i < memory.size(); i++) {
       chip.addMemory(tier(memory.get(i), prefix + "memory[" + i + "]"));
     }
+  }
 
+  /** The optional {@code scale_up} and {@code scale_out} interconnects. */
+  private void links(JsonNode node, String prefix, ImmutableChip.Builder chip) {
     present(node, "scale_up")
         .ifPresent(
             n ->
@@ -251,25 +273,16 @@ final class ChipJson {
                         prefix + "scale_out",
                         Interconnect.Scope.SCALE_OUT,
                         DEFAULT_SCALE_OUT_LATENCY_US)));
-    present(node, "tdp_w").ifPresent(n -> chip.tdp(Watts.of(positive(n, prefix + "tdp_w"))));
-    present(node, "price_per_hour_usd")
-        .ifPresent(
-            n ->
-                chip.pricePerHour(
-                    DollarsPerHour.of(nonNegative(n, prefix + "price_per_hour_usd"))));
-    present(node, "sources")
-        .ifPresent(
-            sources -> {
-              if (!sources.isObject()) {
-                throw fail(prefix + "sources", "must be an object of field name to text", sources);
-              }
-              for (Map.Entry<String, JsonNode> e : sources.properties()) {
-                chip.putSource(e.getKey(), text(e.getValue(), prefix + "sources." + e.getKey()));
-              }
-            });
-    optionalText(node, prefix, "notes").ifPresent(chip::notes);
-    return build(
-        () -> chip.build(), prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1));
+  }
+
+  /** The optional {@code sources} object: field name to source text. */
+  private void sources(JsonNode sources, String prefix, ImmutableChip.Builder chip) {
+    if (!sources.isObject()) {
+      throw fail(prefix + "sources", "must be an object of field name to text", sources);
+    }
+    for (Map.Entry<String, JsonNode> e : sources.properties()) {
+      chip.putSource(e.getKey(), text(e.getValue(), prefix + "sources." + e.getKey()));
+    }
   }
 
   private MemoryTier tier(JsonNode node, String path) {
