@@ -8,10 +8,12 @@ import org.immutables.value.Value;
 
 /**
  * One step of work: its FLOPs, the bytes it moves from memory by {@link DataKind}, and the bytes
- * each chip sends over its interconnect (for collectives), at a compute precision.
+ * each chip sends over its interconnect (for collectives), at a compute precision. Its {@link
+ * #role()} says what it does (serving decides by it); its {@link #name()} is for output.
  *
  * <pre>{@code
- * Operation gemv = Operation.builder().name("ffn").flops(Flops.of(2 * 4096 * 14336))
+ * Operation gemv = Operation.builder().name("ffn").role(OperationRole.DENSE_FFN)
+ *     .flops(Flops.of(2 * 4096 * 14336))
  *     .precision(Precision.BF16).putBytes(DataKind.WEIGHTS, Bytes.of(2.0 * 4096 * 14336)).build();
  * gemv.intensity();   // 1 FLOP/B
  * }</pre>
@@ -21,6 +23,9 @@ import org.immutables.value.Value;
 public abstract class Operation {
   /** A short name such as {@code "qkv_proj"}. */
   public abstract String name();
+
+  /** What the operation does: it decides sharding, efficiency and disaggregation side. */
+  public abstract OperationRole role();
 
   /** Arithmetic work (1 multiply-add = 2 FLOPs). */
   public abstract Flops flops();

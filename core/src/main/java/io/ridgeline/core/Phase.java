@@ -1,25 +1,31 @@
 package io.ridgeline.core;
 
-import static com.google.common.base.Preconditions.checkArgument;
-
 import java.util.List;
 import org.immutables.value.Value;
 
-/** A named sequence of operations that run one after another, for example {@code decode_ffn}. */
+/**
+ * A sequence of operations that run one after another, of one {@link PhaseKind}, for example {@link
+ * PhaseKind#DECODE_FFN}.
+ */
 @Value.Immutable
 @RidgelineStyle
 public abstract class Phase {
-  /** The phase name, for example {@code "prefill"}. */
+  /** What part of a step the phase is. */
   @Value.Parameter
-  public abstract String name();
+  public abstract PhaseKind kind();
+
+  /** The phase name for output, the kind's id, for example {@code "prefill"}. */
+  public String name() {
+    return kind().id();
+  }
 
   /** The operations in execution order. */
   @Value.Parameter
   public abstract List<Operation> operations();
 
-  /** The phase {@code name} of {@code operations}. */
-  public static Phase of(String name, List<Operation> operations) {
-    return ImmutablePhase.of(name, operations);
+  /** The phase of {@code kind} made of {@code operations}. */
+  public static Phase of(PhaseKind kind, List<Operation> operations) {
+    return ImmutablePhase.of(kind, operations);
   }
 
   /** Total FLOPs. */
@@ -57,12 +63,7 @@ public abstract class Phase {
 
   /** This phase evaluated on {@code target}. */
   public PhaseResult on(ComputeTarget target) {
-    return Roofline.phase(name(), operations(), target);
-  }
-
-  @Value.Check
-  void check() {
-    checkArgument(!name().isBlank(), "phase name must not be blank");
+    return Roofline.phase(kind(), operations(), target);
   }
 
   @Override

@@ -6,21 +6,26 @@ import java.util.Map;
 import org.immutables.value.Value;
 
 /**
- * A phase (for example {@code decode_ffn}): its operations run one after another, so its time is
- * the sum of theirs and its intensity is total FLOPs over total memory bytes.
+ * A phase (for example {@link PhaseKind#DECODE_FFN}): its operations run one after another, so its
+ * time is the sum of theirs and its intensity is total FLOPs over total memory bytes.
  */
 @Value.Immutable
 @RidgelineStyle
 public abstract class PhaseResult {
-  /** The phase name, for example {@code "prefill"}. */
-  public abstract String name();
+  /** What part of a step the phase is. */
+  public abstract PhaseKind kind();
+
+  /** The phase name for output, the kind's id, for example {@code "prefill"}. */
+  public String name() {
+    return kind().id();
+  }
 
   /** The operations in execution order. */
   public abstract List<OperationResult> operations();
 
-  /** A phase of no operations, named. */
-  public static PhaseResult empty(String name) {
-    return ImmutablePhaseResult.builder().name(name).build();
+  /** A phase of {@code kind} with no operations. */
+  public static PhaseResult empty(PhaseKind kind) {
+    return ImmutablePhaseResult.builder().kind(kind).build();
   }
 
   /** Total FLOPs. */

@@ -11,7 +11,7 @@ import java.util.Map;
  *
  * <pre>{@code
  * Roofline.evaluate(op, target).seconds();
- * Roofline.phase("decode_ffn", ops, target).intensity();
+ * Roofline.phase(PhaseKind.DECODE_FFN, ops, target).intensity();
  * }</pre>
  */
 public final class Roofline {
@@ -81,9 +81,9 @@ public final class Roofline {
         .build();
   }
 
-  /** The phase {@code name} made of {@code ops}, run one after another on {@code target}. */
-  public static PhaseResult phase(String name, List<Operation> ops, ComputeTarget target) {
-    ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().name(name);
+  /** The phase of {@code kind} made of {@code ops}, run one after another on {@code target}. */
+  public static PhaseResult phase(PhaseKind kind, List<Operation> ops, ComputeTarget target) {
+    ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().kind(kind);
     for (Operation op : ops) {
       b.addOperation(evaluate(op, target));
     }

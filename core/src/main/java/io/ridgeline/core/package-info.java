@@ -22,6 +22,10 @@
  *   <li><b>Roofline.</b> An operation on a target takes {@code max(FLOPs / peak, Σ bytes_tier /
  *       bandwidth_tier, network time)}; a phase is its operations run one after another, so its
  *       time is their sum and its intensity is total FLOPs over total memory bytes.
+ *   <li><b>Roles and kinds.</b> Every operation has an {@link io.ridgeline.core.OperationRole} and
+ *       every phase a {@link io.ridgeline.core.PhaseKind}: sharding, efficiency classes, the
+ *       attention/FFN split and the crossover are decided by them. Names ({@code "qkv_proj"},
+ *       {@code "decode_ffn"}) are for output only.
  *   <li><b>Non-finite values.</b> Every quantity rejects NaN and infinities at construction, and
  *       negatives where its dimension forbids them, with an {@link IllegalArgumentException} naming
  *       the rule and the value.

@@ -73,6 +73,7 @@ final class CoreFixtures {
   static Operation gemv() {
     return Operation.builder()
         .name("ffn_up")
+        .role(OperationRole.DENSE_FFN)
         .flops(Flops.of(2 * FFN_ELEMENTS))
         .precision(Precision.BF16)
         .putBytes(DataKind.WEIGHTS, Bytes.of(2 * FFN_ELEMENTS))
@@ -93,6 +94,7 @@ final class CoreFixtures {
     double n = 8192;
     return Operation.builder()
         .name("gemm_8192")
+        .role(OperationRole.DENSE_FFN)
         .flops(Flops.of(2 * n * n * n))
         .precision(precision)
         .putBytes(DataKind.WEIGHTS, Bytes.of(n * n * 2))
@@ -107,6 +109,7 @@ final class CoreFixtures {
   static Operation allReduce() {
     return Operation.builder()
         .name("all_reduce")
+        .role(OperationRole.TP_ALL_REDUCE)
         .flops(Flops.of(7e6))
         .precision(Precision.BF16)
         .putBytes(DataKind.ACTIVATIONS, Bytes.of(32e6))

@@ -75,6 +75,7 @@ final class RooflinePropertyTest {
             (flops, weights, activations, precision) ->
                 Operation.builder()
                     .name("op")
+                    .role(OperationRole.DENSE_FFN)
                     .flops(Flops.of(flops))
                     .precision(precision)
                     .putBytes(DataKind.WEIGHTS, Bytes.of(weights))
@@ -211,7 +212,7 @@ final class RooflinePropertyTest {
     qt().forAll(targets(), lists().of(ops()).ofSizeBetween(0, 8))
         .checkAssert(
             (t, ops) -> {
-              PhaseResult p = Roofline.phase("p", ops, t);
+              PhaseResult p = Roofline.phase(PhaseKind.PREFILL, ops, t);
               double sum = 0;
               double flops = 0;
               double bytes = 0;

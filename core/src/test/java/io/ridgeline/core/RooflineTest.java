@@ -90,6 +90,7 @@ final class RooflineTest {
     Operation op =
         Operation.builder()
             .name("decode_attn_ffn")
+            .role(OperationRole.DENSE_FFN)
             .flops(Flops.of(1e9))
             .precision(Precision.BF16)
             .putBytes(DataKind.WEIGHTS, Bytes.ofGigabytes(1))
@@ -136,6 +137,7 @@ final class RooflineTest {
     Operation barrier =
         Operation.builder()
             .name("barrier")
+            .role(OperationRole.TP_ALL_REDUCE)
             .flops(Flops.ZERO)
             .precision(Precision.BF16)
             .networkSteps(3)
@@ -185,6 +187,7 @@ final class RooflineTest {
     Operation copy =
         Operation.builder()
             .name("copy")
+            .role(OperationRole.EMBEDDING)
             .flops(Flops.ZERO)
             .precision(Precision.FP32)
             .putBytes(DataKind.ACTIVATIONS, Bytes.of(3.35e6))
@@ -212,6 +215,7 @@ final class RooflineTest {
     Operation atRidge =
         Operation.builder()
             .name("ridge")
+            .role(OperationRole.DENSE_FFN)
             .flops(Flops.of(H100_BF16))
             .precision(Precision.BF16)
             .putBytes(DataKind.WEIGHTS, Bytes.of(H100_HBM))
@@ -225,7 +229,7 @@ final class RooflineTest {
 
   @Test
   void phase_gemvThenGemm_sumsTimesAndPoolsIntensity() {
-    PhaseResult p = Roofline.phase("layer", List.of(gemv(), gemm()), h100());
+    PhaseResult p = Roofline.phase(PhaseKind.DECODE_FFN, List.of(gemv(), gemm()), h100());
     // 35.0569 µs + 1111.29 µs = 1146.35 µs
     assertThat(p.seconds().seconds())
         .isEqualTo(GEMV_FLOPS / H100_HBM + GEMM_FLOPS / H100_BF16)
@@ -244,19 +248,21 @@ final class RooflineTest {
 
   @Test
   void phase_secondsByBound_groupsTimesAndPicksDominantBound() {
-    PhaseResult p = Roofline.phase("layer", List.of(gemv(), gemm(), gemv()), h100());
+    PhaseResult p = Roofline.phase(PhaseKind.DECODE_FFN, List.of(gemv(), gemm(), gemv()), h100());
     // memory: 2 · 35.0569 µs = 70.1138 µs; compute: 1111.29 µs -> compute-bound
     assertThat(p.secondsByBound()).containsOnlyKeys(Bound.MEMORY, Bound.COMPUTE);
     assertThat(p.secondsByBound().get(Bound.MEMORY).seconds())
         .isEqualTo(GEMV_FLOPS / H100_HBM + GEMV_FLOPS / H100_HBM);
     assertThat(p.bound()).isEqualTo(Bound.COMPUTE);
-    assertThat(Roofline.phase("decode", List.of(gemv(), gemv()), h100()).bound())
+    assertThat(Roofline.phase(PhaseKind.DECODE_FFN, List.of(gemv(), gemv()), h100()).bound())
         .isEqualTo(Bound.MEMORY);
   }
 
   @Test
   void phase_withAllReduce_countsNetworkBytes() {
-    PhaseResult p = Roofline.phase("tp_layer", List.of(gemv(), allReduce()), h100WithLink());
+    PhaseResult p =
+        Roofline.phase(
+            PhaseKind.DECODE_COMMUNICATION, List.of(gemv(), allReduce()), h100WithLink());
     assertThat(p.networkBytes()).isEqualTo(Bytes.of(28e6));
     // 35.0569 µs + 76.2222 µs = 111.279 µs
     assertThat(p.seconds().seconds()).isCloseTo(111.279e-6, within(1e-9));
@@ -264,24 +270,24 @@ final class RooflineTest {
 
   @Test
   void phase_empty_isZeroTimeComputeBound() {
-    PhaseResult p = Roofline.phase("nothing", List.of(), h100());
+    PhaseResult p = Roofline.phase(PhaseKind.DECODE_OTHER, List.of(), h100());
     assertThat(p.seconds()).isEqualTo(Seconds.ZERO);
     assertThat(p.intensity()).isEqualTo(FlopsPerByte.ZERO);
     assertThat(p.bound()).isEqualTo(Bound.COMPUTE);
-    assertThat(PhaseResult.empty("nothing")).isEqualTo(p);
+    assertThat(PhaseResult.empty(PhaseKind.DECODE_OTHER)).isEqualTo(p);
   }
 
   @Test
   void phaseOn_target_equalsRooflinePhase() {
-    Phase phase = Phase.of("layer", List.of(gemv(), gemm()));
+    Phase phase = Phase.of(PhaseKind.DECODE_FFN, List.of(gemv(), gemm()));
     assertThat(phase.on(h100()))
-        .isEqualTo(Roofline.phase("layer", List.of(gemv(), gemm()), h100()));
+        .isEqualTo(Roofline.phase(PhaseKind.DECODE_FFN, List.of(gemv(), gemm()), h100()));
   }
 
   @Test
   void toString_phaseResult_printsTotalsUnderRootLocale() {
-    PhaseResult p = Roofline.phase("decode", List.of(gemv()), h100());
+    PhaseResult p = Roofline.phase(PhaseKind.DECODE_FFN, List.of(gemv()), h100());
     assertThat(p)
-        .hasToString("decode: 117.441 MFLOP, 117.441 MB, 1 FLOP/B, memory-bound, 35.0569 µs");
+        .hasToString("decode_ffn: 117.441 MFLOP, 117.441 MB, 1 FLOP/B, memory-bound, 35.0569 µs");
   }
 }

@@ -7,12 +7,14 @@ import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Flops;
 import io.ridgeline.core.ImmutableOperation;
 import io.ridgeline.core.Operation;
+import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.Phase;
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.TensorClass;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -41,69 +43,62 @@ final class Operations {
   /** FLOPs per inner element of the activation (SiLU/GELU ≈ 4, gate product 1). */
   private static final double ACTIVATION_FLOPS_PER_ELEMENT = 5;
 
-  static final String ATTENTION = "decode_attention";
-  static final String SLIDING = "decode_attention_sliding";
-  static final String LINEAR = "decode_linear_attention";
-  static final String PROJECTION = "decode_projection";
-  static final String FFN = "decode_ffn";
-  static final String MOE = "decode_moe";
-  static final String OTHER = "decode_other";
-  private static final List<String> ORDER =
-      List.of(ATTENTION, SLIDING, LINEAR, PROJECTION, FFN, MOE, OTHER);
-
   private Operations() {}
 
+  /**
+   * The phases of a decode step, in {@link PhaseKind} order, empty ones left out: q query tokens
+   * per sequence (speculative verification) make the GEMMs see b·q tokens while attention reads
+   * each sequence's cache once for its q queries.
+   */
   static List<Phase> decode(
       Model m, double batch, int context, Precisions p, Routing routing, int queries) {
     checkArgument(batch > 0 && Double.isFinite(batch), "batch must be positive: %s", batch);
     checkArgument(context > 0, "context must be positive: %s", context);
     checkArgument(queries > 0, "tokens per sequence must be positive: %s", queries);
     double b = batch;
-    // q query tokens per sequence (speculative verification): GEMMs see b·q tokens, attention
-    // reads each sequence's cache once for its q queries
     double q = queries;
     double tokens = b * q;
-    Map<String, List<Operation>> phases = new LinkedHashMap<>();
-    for (String name : ORDER) {
-      phases.put(name, new ArrayList<>());
-    }
+    Map<PhaseKind, List<Operation>> phases = new EnumMap<>(PhaseKind.class);
     for (Map.Entry<Layer, Integer> g : m.layerGroups().entrySet()) {
       Layer layer = g.getKey();
       double n = g.getValue();
       if (layer.attention().isPresent()) {
         Attention a = layer.attention().get();
-        String phase = a.slidingWindow().isPresent() ? SLIDING : ATTENTION;
+        PhaseKind kind =
+            a.slidingWindow().isPresent()
+                ? PhaseKind.DECODE_ATTENTION_SLIDING
+                : PhaseKind.DECODE_ATTENTION;
         if (a.indexer().isPresent()) {
-          phases.get(phase).add(indexer(a, b, q, context, n, p));
+          add(phases, kind, indexer(a, b, q, context, n, p));
         }
-        phases.get(phase).add(decodeAttention(a, b, q, context, n, p));
-        phases.get(PROJECTION).addAll(attentionProjections(m, a, tokens, n, p));
+        add(phases, kind, decodeAttention(a, b, q, context, n, p));
+        attentionProjections(m, a, tokens, n, p)
+            .forEach(o -> add(phases, PhaseKind.DECODE_PROJECTION, o));
       }
       if (layer.linear().isPresent()) {
         LinearMixer l = layer.linear().get();
-        phases.get(LINEAR).add(linearStep(l, b, q, n, p));
-        phases.get(PROJECTION).add(linearProjection(m, l, tokens, n, p));
+        add(phases, PhaseKind.DECODE_LINEAR_ATTENTION, linearStep(l, b, q, n, p));
+        add(phases, PhaseKind.DECODE_PROJECTION, linearProjection(m, l, tokens, n, p));
       }
       if (layer.ffn().isPresent()) {
         Ffn f = layer.ffn().get();
         if (f.isMoe()) {
-          phases.get(MOE).addAll(moe(m, f, tokens, n, p, routing));
+          moe(m, f, tokens, n, p, routing).forEach(o -> add(phases, PhaseKind.DECODE_MOE, o));
         } else {
-          phases.get(FFN).add(denseFfn(m, f, tokens, n, p));
+          add(phases, PhaseKind.DECODE_FFN, denseFfn(m, f, tokens, n, p));
         }
       }
     }
-    phases.get(OTHER).add(embedding(m, tokens, p));
-    phases.get(OTHER).add(norms(m, tokens, p));
-    phases.get(OTHER).add(lmHead(m, tokens, p));
+    add(phases, PhaseKind.DECODE_OTHER, embedding(m, tokens, p));
+    add(phases, PhaseKind.DECODE_OTHER, norms(m, tokens, p));
+    add(phases, PhaseKind.DECODE_OTHER, lmHead(m, tokens, p));
     List<Phase> out = new ArrayList<>();
-    phases.forEach(
-        (name, ops) -> {
-          if (!ops.isEmpty()) {
-            out.add(Phase.of(name, ops));
-          }
-        });
+    phases.forEach((kind, ops) -> out.add(Phase.of(kind, ops)));
     return out;
+  }
+
+  private static void add(Map<PhaseKind, List<Operation>> phases, PhaseKind kind, Operation op) {
+    phases.computeIfAbsent(kind, k -> new ArrayList<>()).add(op);
   }
 
   static Phase prefill(Model m, double batch, int promptTokens, Precisions p, Routing routing) {
@@ -141,7 +136,7 @@ final class Operations {
     ops.add(norms(m, t, p));
     // engines compute logits only for the last position of each prompt: B rows through the LM head
     ops.add(lmHead(m, b, p));
-    return Phase.of("prefill", ops);
+    return Phase.of(PhaseKind.PREFILL, ops);
   }
 
   // ---- attention ----
@@ -166,7 +161,7 @@ final class Operations {
       latentRead = 2.0 * a.kvHeads() * a.headDim();
       act = b * q * (a.queryWidth() + a.outputWidth()) * n;
     }
-    return op(a.slidingWindow().isPresent() ? "attention_sliding" : "attention", p.attention())
+    return attentionOp(a, p)
         .flops(Flops.of(flops + SOFTMAX_FLOPS_PER_SCORE * scores))
         .putBytes(DataKind.KV_READ, kv.bytes(b * attended * latentRead * n))
         .putBytes(DataKind.KV_WRITE, kv.bytes(b * q * a.cacheElementsPerToken() * n))
@@ -180,7 +175,7 @@ final class Operations {
       Attention a, double b, double q, long context, double n, Precisions p) {
     Attention.Indexer ix = a.indexer().get();
     double scores = b * q * ix.heads() * (double) context * n;
-    return op("indexer", p.attention())
+    return op("indexer", OperationRole.INDEXER, p.attention())
         .flops(Flops.of(scores * (2.0 * ix.headDim() + 2)))
         .putBytes(DataKind.KV_READ, p.kvCache().bytes(b * context * ix.headDim() * n))
         .putBytes(
@@ -214,7 +209,7 @@ final class Operations {
     double tokens = b * prompt;
     // flash attention: the layer's cache is written once and read once per sequence (tile reuse)
     double cache = tokens * a.cacheElementsPerToken() * n;
-    return op(a.slidingWindow().isPresent() ? "attention_sliding" : "attention", p.attention())
+    return attentionOp(a, p)
         .flops(Flops.of(scores * (2 * qk + 2 * v) + SOFTMAX_FLOPS_PER_SCORE * scores))
         .putBytes(DataKind.KV_WRITE, p.kvCache().bytes(cache))
         .putBytes(DataKind.KV_READ, p.kvCache().bytes(cache))
@@ -229,7 +224,7 @@ final class Operations {
       Attention a, double b, long prompt, double n, Precisions p) {
     Attention.Indexer ix = a.indexer().get();
     double scores = b * causalPairs(prompt, prompt) * ix.heads() * n;
-    return op("indexer", p.attention())
+    return op("indexer", OperationRole.INDEXER, p.attention())
         .flops(Flops.of(scores * (2.0 * ix.headDim() + 2)))
         .putBytes(DataKind.KV_READ, p.kvCache().bytes(b * prompt * ix.headDim() * n))
         .putBytes(
@@ -254,7 +249,8 @@ final class Operations {
           h
               + mla.kvLoraRank()
               + a.heads() * (2.0 * (mla.qkNopeHeadDim() + mla.qkRopeHeadDim()) + mla.vHeadDim());
-      return List.of(gemm("mla_proj", TensorClass.ATTENTION, params, tokens, width, n, p));
+      return List.of(
+          projection("mla_proj", OperationRole.ATTENTION_PROJECTION, params, tokens, width, n, p));
     }
     double q = (a.outputGate() ? 2.0 : 1.0) * a.queryWidth();
     double kv = 2.0 * a.kvHeads() * a.headDim();
@@ -265,8 +261,9 @@ final class Operations {
     double o =
         (double) a.outputWidth() * h + (a.outputBias() ? h : 0) + (a.sinks() ? a.heads() : 0);
     return List.of(
-        gemm("qkv_proj", TensorClass.ATTENTION, qkv, tokens, h + q + kv, n, p),
-        gemm("o_proj", TensorClass.ATTENTION, o, tokens, a.outputWidth() + h, n, p));
+        projection("qkv_proj", OperationRole.ATTENTION_PROJECTION, qkv, tokens, h + q + kv, n, p),
+        projection(
+            "o_proj", OperationRole.ATTENTION_PROJECTION, o, tokens, a.outputWidth() + h, n, p));
   }
 
   // ---- linear mixers ----
@@ -275,13 +272,13 @@ final class Operations {
       Model m, LinearMixer l, double tokens, double n, Precisions p) {
     double params = l.parameters(m.hiddenSize());
     double width = 2.0 * m.hiddenSize() + l.inputProjectionWidth() + l.innerWidth();
-    return gemm("linear_proj", TensorClass.ATTENTION, params, tokens, width, n, p);
+    return projection("linear_proj", OperationRole.LINEAR_PROJECTION, params, tokens, width, n, p);
   }
 
   /** One token's recurrent update per sequence: the state is read and written whole. */
   private static Operation linearStep(LinearMixer l, double b, double q, double n, Precisions p) {
     Bytes state = Bytes.of(b * l.stateBytes(p.kvCache()) * n);
-    return op("linear_state", p.attention())
+    return op("linear_state", OperationRole.LINEAR_STATE, p.attention())
         .flops(Flops.of(b * q * l.stepFlopsPerToken() * n))
         .putBytes(DataKind.KV_READ, state)
         .putBytes(DataKind.KV_WRITE, state)
@@ -306,7 +303,7 @@ final class Operations {
                     + 4.0 * l.keyHeadDim() * l.valueHeadDim())
             + 2.0 * l.convKernel() * l.convChannels();
     Bytes state = Bytes.of(b * l.stateBytes(p.kvCache()) * n);
-    return op("linear_state", p.attention())
+    return op("linear_state", OperationRole.LINEAR_STATE, p.attention())
         .flops(Flops.of(tokens * perToken * n))
         .putBytes(DataKind.KV_WRITE, state)
         .putBytes(
@@ -322,7 +319,7 @@ final class Operations {
     double params = f.expertParameters(m.hiddenSize());
     double inner = f.innerSize();
     double act = tokens * (2.0 * m.hiddenSize() + (f.gated() ? 3.0 : 2.0) * inner);
-    return op("ffn", p.matmul(TensorClass.DENSE_FFN))
+    return op("ffn", OperationRole.DENSE_FFN, p.matmul(TensorClass.DENSE_FFN))
         .flops(
             Flops.of((2.0 * tokens * params + ACTIVATION_FLOPS_PER_ELEMENT * tokens * inner) * n))
         .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(params * n))
@@ -340,7 +337,7 @@ final class Operations {
     int h = m.hiddenSize();
     List<Operation> ops = new ArrayList<>();
     ops.add(
-        op("router", p.matmul(TensorClass.DENSE_FFN))
+        op("router", OperationRole.ROUTER, p.matmul(TensorClass.DENSE_FFN))
             .flops(Flops.of(2.0 * tokens * f.routerParameters(h) * n))
             .putBytes(
                 DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(f.routerParameters(h) * n))
@@ -353,7 +350,7 @@ final class Operations {
     double routed = tokens * f.topK();
     double inner = f.innerSize();
     ops.add(
-        op("experts", p.matmul(TensorClass.EXPERTS))
+        op("experts", OperationRole.ROUTED_EXPERTS, p.matmul(TensorClass.EXPERTS))
             .flops(
                 Flops.of(
                     (2.0 * routed * expert + ACTIVATION_FLOPS_PER_ELEMENT * routed * inner) * n))
@@ -366,7 +363,7 @@ final class Operations {
       double shared = f.sharedParameters(h);
       double sharedInner = (double) f.sharedExperts() * f.sharedInnerSize();
       ops.add(
-          op("shared_experts", p.matmul(TensorClass.DENSE_FFN))
+          op("shared_experts", OperationRole.SHARED_EXPERTS, p.matmul(TensorClass.DENSE_FFN))
               .flops(
                   Flops.of(
                       (2.0 * tokens * shared + ACTIVATION_FLOPS_PER_ELEMENT * tokens * sharedInner)
@@ -383,16 +380,20 @@ final class Operations {
 
   // ---- embeddings, norms, head ----
 
-  /** A {@code tokens} × in → out GEMM over {@code params} weights of a class, in n layers. */
-  private static Operation gemm(
+  /**
+   * A projection of the attention block or a linear mixer (attention tensor class): a {@code
+   * tokens} × in → out GEMM over {@code params} weights, in n layers.
+   */
+  private static Operation projection(
       String name,
-      TensorClass tensors,
+      OperationRole role,
       double params,
       double tokens,
       double ioWidth,
       double n,
       Precisions p) {
-    return op(name, p.matmul(tensors))
+    TensorClass tensors = TensorClass.ATTENTION;
+    return op(name, role, p.matmul(tensors))
         .flops(Flops.of(2.0 * tokens * params * n))
         .putBytes(DataKind.WEIGHTS, p.weights(tensors).bytes(params * n))
         .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * ioWidth * n))
@@ -402,7 +403,7 @@ final class Operations {
   /** Gathers one embedding row per token: no FLOPs, rows read, activations written. */
   private static Operation embedding(Model m, double tokens, Precisions p) {
     double rows = Math.min(tokens, m.vocabSize());
-    return op("embedding", p.activations())
+    return op("embedding", OperationRole.EMBEDDING, p.activations())
         .flops(Flops.ZERO)
         .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.EMBEDDINGS).bytes(rows * m.hiddenSize()))
         .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * m.hiddenSize()))
@@ -417,7 +418,7 @@ final class Operations {
     }
     double width = m.normKind() == Model.NormKind.LAYER ? 2.0 * m.hiddenSize() : m.hiddenSize();
     double elements = tokens * m.hiddenSize() * count;
-    return op("norms", p.activations())
+    return op("norms", OperationRole.NORM, p.activations())
         .flops(Flops.of(NORM_FLOPS_PER_ELEMENT * elements))
         .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.ATTENTION).bytes(width * count))
         .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(2.0 * elements))
@@ -427,7 +428,7 @@ final class Operations {
   /** Logits for {@code rows} positions: vocab × hidden weights (the embedding table when tied). */
   private static Operation lmHead(Model m, double rows, Precisions p) {
     double params = (double) m.vocabSize() * m.hiddenSize();
-    return op("lm_head", p.matmul(TensorClass.EMBEDDINGS))
+    return op("lm_head", OperationRole.LM_HEAD, p.matmul(TensorClass.EMBEDDINGS))
         .flops(Flops.of(2.0 * rows * params))
         .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.EMBEDDINGS).bytes(params))
         .putBytes(
@@ -436,7 +437,17 @@ final class Operations {
         .build();
   }
 
-  private static ImmutableOperation.Builder op(String name, Precision precision) {
-    return Operation.builder().name(name).precision(precision);
+  private static ImmutableOperation.Builder op(
+      String name, OperationRole role, Precision precision) {
+    return Operation.builder().name(name).role(role).precision(precision);
+  }
+
+  /**
+   * Attention of a layer shape: {@code attention_sliding} for a sliding window, else {@code
+   * attention}.
+   */
+  private static ImmutableOperation.Builder attentionOp(Attention a, Precisions p) {
+    String name = a.slidingWindow().isPresent() ? "attention_sliding" : "attention";
+    return op(name, OperationRole.ATTENTION, p.attention());
   }
 }

@@ -56,6 +56,7 @@ final class ModelTesting {
     ImmutableOperation.Builder b =
         Operation.builder()
             .name(name)
+            .role(first.role())
             .precision(first.precision())
             .flops(Flops.of(flops))
             .kvShards(first.kvShards());

@@ -2,19 +2,25 @@ package io.ridgeline.serving;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import com.google.common.collect.Sets;
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Seconds;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.immutables.value.Value;
 
 /**
  * Where decode attention overtakes the FFN: the smallest context at which one decode step's
- * attention time (phases {@code decode_attention}, {@code decode_attention_sliding}, {@code
- * decode_linear_attention}) reaches its FFN time ({@code decode_ffn} and {@code decode_moe}), for a
- * model, system, precision and batch.
+ * attention time (phases whose {@link PhaseKind#attention()} holds: {@code decode_attention},
+ * {@code decode_attention_sliding}, {@code decode_linear_attention}) reaches its FFN time (those
+ * whose {@link PhaseKind#ffn()} holds: {@code decode_ffn} and {@code decode_moe}), for a model,
+ * system, precision and batch.
  *
  * <p>Attention time is non-decreasing in context and the FFN's does not depend on it, so a binary
  * search over contexts 1 … {@link #SEARCH_LIMIT} finds the crossover. For dense GQA models at batch
@@ -34,12 +40,16 @@ public abstract class Crossover {
   /** The largest context searched, tokens (2^24 ≈ 16.8M). */
   public static final int SEARCH_LIMIT = 1 << 24;
 
-  /** Phases counted as attention. */
-  public static final Set<String> ATTENTION_PHASES =
-      Set.of("decode_attention", "decode_attention_sliding", "decode_linear_attention");
+  /** Phases counted as attention: the kinds whose {@link PhaseKind#attention()} holds. */
+  public static final Set<PhaseKind> ATTENTION_PHASES = kinds(PhaseKind::attention);
 
-  /** Phases counted as FFN. */
-  public static final Set<String> FFN_PHASES = Set.of("decode_ffn", "decode_moe");
+  /** Phases counted as FFN: the kinds whose {@link PhaseKind#ffn()} holds. */
+  public static final Set<PhaseKind> FFN_PHASES = kinds(PhaseKind::ffn);
+
+  private static Set<PhaseKind> kinds(Predicate<PhaseKind> property) {
+    return Sets.immutableEnumSet(
+        Arrays.stream(PhaseKind.values()).filter(property).collect(Collectors.toList()));
+  }
 
   /** The system evaluated. */
   public abstract RooflineModel model();
@@ -109,10 +119,10 @@ public abstract class Crossover {
     return sum(model.decode(batch, context).phases(), ATTENTION_PHASES);
   }
 
-  private static double sum(List<PhaseResult> phases, Set<String> names) {
+  private static double sum(List<PhaseResult> phases, Set<PhaseKind> kinds) {
     double s = 0;
     for (PhaseResult p : phases) {
-      if (names.contains(p.name())) {
+      if (kinds.contains(p.kind())) {
         s += p.seconds().seconds();
       }
     }

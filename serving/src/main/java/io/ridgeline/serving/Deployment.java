@@ -7,6 +7,7 @@ import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.OperationResult;
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Seconds;
@@ -17,7 +18,6 @@ import io.ridgeline.models.Model;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.immutables.value.Value;
 
 /**
@@ -78,11 +78,6 @@ public abstract class Deployment {
           "unknown strategy '" + id + "'; known: static, colocated, pd, afd");
     }
   }
-
-  /** Phases that run on the attention pool under AFD. */
-  private static final Set<String> FFN_PHASES = Set.of("decode_ffn", "decode_moe");
-
-  private static final Set<String> FFN_COLLECTIVES = Set.of("ffn_allreduce", "moe_all_to_all");
 
   /** The strategy. */
   public abstract Strategy strategy();
@@ -444,17 +439,14 @@ public abstract class Deployment {
   private static double side(StepResult step, boolean ffn) {
     double s = 0;
     for (PhaseResult p : step.phases()) {
-      if (p.name().equals("decode_communication") || p.name().equals("prefill")) {
+      if (p.kind().mixed()) {
         for (OperationResult o : p.operations()) {
-          boolean ffnOp =
-              FFN_COLLECTIVES.contains(o.operation().name())
-                  || Set.of("ffn", "router", "experts", "shared_experts")
-                      .contains(o.operation().name());
+          boolean ffnOp = o.operation().role().ffnSide();
           if (ffnOp == ffn) {
             s += o.seconds().seconds();
           }
         }
-      } else if (FFN_PHASES.contains(p.name()) == ffn) {
+      } else if (p.kind().ffn() == ffn) {
         s += p.seconds().seconds();
       }
     }
@@ -565,7 +557,7 @@ public abstract class Deployment {
       StepResult step = rm.decode(batch, context);
       double other =
           step.phases().stream()
-              .filter(p -> p.name().equals("decode_other"))
+              .filter(p -> p.kind() == PhaseKind.DECODE_OTHER)
               .mapToDouble(p -> p.seconds().seconds())
               .sum();
       double layers = step.seconds().seconds() - step.passes() * other;

@@ -12,7 +12,9 @@ import io.ridgeline.core.ImmutableOperation;
 import io.ridgeline.core.ImmutablePhaseResult;
 import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationResult;
+import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.Phase;
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
@@ -33,7 +35,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.immutables.value.Value;
 
 /**
@@ -78,21 +79,6 @@ public abstract class RooflineModel {
    * long-context serving).
    */
   public static final int PREFILL_CHUNK_TOKENS = 8192;
-
-  /** Operation names that belong to the attention side (split by tp within a dp group). */
-  /** Operations that read the KV cache: attention kernels. */
-  static final Set<String> KV_OPS = Set.of("attention", "attention_sliding", "indexer");
-
-  static final Set<String> ATTENTION_OPS =
-      Set.of(
-          "qkv_proj",
-          "o_proj",
-          "mla_proj",
-          "attention",
-          "attention_sliding",
-          "indexer",
-          "linear_proj",
-          "linear_state");
 
   /**
    * Prompts of {@code isl} tokens in one prefill pass of a replica: ⌊{@value #PREFILL_CHUNK_TOKENS}
@@ -244,20 +230,20 @@ public abstract class RooflineModel {
   }
 
   /**
-   * The phase {@code name} of {@code ops} on {@code t} for a step of {@code tokens} tokens. With a
+   * The phase {@code kind} of {@code ops} on {@code t} for a step of {@code tokens} tokens. With a
    * small-M GEMM curve ({@link Efficiency#gemmHalfTokens()}), each operation that multiplies
    * weights runs at the compute fraction of its own rows: M = FLOPs / (2 × weight elements read),
    * the step's tokens for a dense GEMM and the mean tokens per expert read for routed experts
    * (tokens × k / distinct experts); other operations use the step's tokens. The ops that read the
-   * KV cache ({@link #KV_OPS}) run at {@link Efficiency#attention()} of the compute and memory
-   * fractions.
+   * KV cache ({@link OperationRole#readsKvCache()}) run at {@link Efficiency#attention()} of the
+   * compute and memory fractions.
    */
-  private PhaseResult phase(String name, List<Operation> ops, ComputeTarget t, double tokens) {
+  private PhaseResult phase(PhaseKind kind, List<Operation> ops, ComputeTarget t, double tokens) {
     Efficiency e = efficiency();
     if (e.attention() == 1 && e.gemmHalfTokens() == 0) {
-      return Roofline.phase(name, ops, t);
+      return Roofline.phase(kind, ops, t);
     }
-    ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().name(name);
+    ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().kind(kind);
     for (Operation op : ops) {
       double rows = tokens;
       double weights = op.bytes(DataKind.WEIGHTS).bytes();
@@ -265,7 +251,7 @@ public abstract class RooflineModel {
         // a GEMM of M rows: FLOPs = 2·M·elements → M = FLOPs / (2 · weight bytes / bytes each)
         rows = op.flops().flops() / (2 * weights / op.precision().bytesPerElement());
       }
-      double attention = KV_OPS.contains(op.name()) ? e.attention() : 1;
+      double attention = op.role().readsKvCache() ? e.attention() : 1;
       ComputeTarget target =
           ImmutableComputeTarget.copyOf(t)
               .withComputeEfficiency(e.computeAt(rows) * attention)
@@ -380,9 +366,9 @@ public abstract class RooflineModel {
             .overheadSeconds(
                 Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)));
     for (Phase p : phases) {
-      b.addPhases(phase(p.name(), perChip(p.operations()), t, tokens));
+      b.addPhases(phase(p.kind(), perChip(p.operations()), t, tokens));
     }
-    communication("decode_communication", mb * tokensPerSequence).ifPresent(b::addPhases);
+    communication(PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence).ifPresent(b::addPhases);
     b.p2pSeconds(handOff(mb * tokensPerSequence));
     return b.build();
   }
@@ -412,10 +398,11 @@ public abstract class RooflineModel {
     ComputeTarget t = placed((int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops =
         new ArrayList<>(
-            phase("prefill", perChip(prefill.operations()), t, mb * promptTokens).operations());
-    communication("prefill", mb * promptTokens).ifPresent(c -> ops.addAll(c.operations()));
+            phase(PhaseKind.PREFILL, perChip(prefill.operations()), t, mb * promptTokens)
+                .operations());
+    communication(PhaseKind.PREFILL, mb * promptTokens).ifPresent(c -> ops.addAll(c.operations()));
     return ImmutableStepResult.builder()
-        .addPhases(ImmutablePhaseResult.builder().name("prefill").operations(ops).build())
+        .addPhases(ImmutablePhaseResult.builder().kind(PhaseKind.PREFILL).operations(ops).build())
         .stages(pp)
         .microBatches(micro)
         .passes(micro + pp - 1)
@@ -439,7 +426,7 @@ public abstract class RooflineModel {
     }
     List<Operation> out = new ArrayList<>(ops.size());
     for (Operation op : ops) {
-      boolean attention = ATTENTION_OPS.contains(op.name());
+      boolean attention = op.role().attentionSide();
       double all = (double) tp * dp * pp;
       ImmutableMap.Builder<DataKind, Bytes> bytes = ImmutableMap.builder();
       for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
@@ -466,7 +453,7 @@ public abstract class RooflineModel {
   }
 
   /** The collectives of one stage for {@code tokens} tokens, as one phase; empty for one chip. */
-  private Optional<PhaseResult> communication(String name, double tokens) {
+  private Optional<PhaseResult> communication(PhaseKind kind, double tokens) {
     int tp = tensorParallel();
     int stage = stageChips();
     if (stage == 1) {
@@ -494,12 +481,13 @@ public abstract class RooflineModel {
         }
       }
     }
-    ImmutablePhaseResult.Builder phase = ImmutablePhaseResult.builder().name(name);
+    ImmutablePhaseResult.Builder phase = ImmutablePhaseResult.builder().kind(kind);
     if (tp > 1 && mixers > 0) {
       // after each attention block: all-reduce over the tp chips of a dp group of its tokens
       phase.addOperation(
           allReduce(
               "tp_allreduce",
+              OperationRole.TP_ALL_REDUCE,
               mixers / (double) pp,
               tokens / attentionDataParallel() * hidden,
               tp,
@@ -508,7 +496,13 @@ public abstract class RooflineModel {
     if (denseFfns > 0) {
       // after each FFN: all-reduce (all-gather + reduce-scatter when dp > 1) over the stage
       phase.addOperation(
-          allReduce("ffn_allreduce", denseFfns / (double) pp, tokens * hidden, stage, a));
+          allReduce(
+              "ffn_allreduce",
+              OperationRole.FFN_ALL_REDUCE,
+              denseFfns / (double) pp,
+              tokens * hidden,
+              stage,
+              a));
     }
     if (moeFfns > 0) {
       // MoE with ep > 1: each chip dispatches its 1/stage of the tokens to k experts and gets them
@@ -519,6 +513,7 @@ public abstract class RooflineModel {
       Operation op =
           Operation.builder()
               .name("moe_all_to_all")
+              .role(OperationRole.MOE_ALL_TO_ALL)
               .precision(a)
               .flops(Flops.ZERO)
               .networkBytes(a.bytes(2 * perChip * layers))
@@ -536,12 +531,13 @@ public abstract class RooflineModel {
    * received element.
    */
   private OperationResult allReduce(
-      String name, double count, double elements, int group, Precision a) {
+      String name, OperationRole role, double count, double elements, int group, Precision a) {
     double sent = count * elements * 2.0 * (group - 1) / group;
     int hops = 2 * (32 - Integer.numberOfLeadingZeros(group - 1));
     Operation op =
         Operation.builder()
             .name(name)
+            .role(role)
             .precision(a)
             .flops(Flops.of(sent / 2))
             .networkBytes(a.bytes(sent))
@@ -558,6 +554,7 @@ public abstract class RooflineModel {
     Operation op =
         Operation.builder()
             .name("pp_send")
+            .role(OperationRole.PIPELINE_SEND)
             .precision(precisions().activations())
             .flops(Flops.ZERO)
             .networkBytes(

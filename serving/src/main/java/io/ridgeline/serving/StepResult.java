@@ -1,5 +1,6 @@
 package io.ridgeline.serving;
 
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Seconds;
@@ -74,19 +75,19 @@ public abstract class StepResult {
   }
 
   /**
-   * The phase named {@code name}.
+   * The phase of {@code kind}.
    *
    * @throws NoSuchElementException when the step has no such phase
    */
-  public PhaseResult phase(String name) {
+  public PhaseResult phase(PhaseKind kind) {
     return phases().stream()
-        .filter(p -> p.name().equals(name))
+        .filter(p -> p.kind() == kind)
         .findFirst()
         .orElseThrow(
             () ->
                 new NoSuchElementException(
                     "no phase '"
-                        + name
+                        + kind.id()
                         + "' in "
                         + phases().stream().map(PhaseResult::name).toList()));
   }

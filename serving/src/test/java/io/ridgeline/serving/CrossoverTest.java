@@ -3,6 +3,7 @@ package io.ridgeline.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
 
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
 import java.io.IOException;
@@ -15,6 +16,17 @@ import org.junit.jupiter.api.io.TempDir;
 final class CrossoverTest {
   private static RooflineModel onH100(String model) {
     return RooflineModel.of(Models.byId(model), Chips.byId("h100-sxm"));
+  }
+
+  @Test
+  void phaseSets_kinds_areTheDecodeAttentionAndFfnPhases() {
+    assertThat(Crossover.ATTENTION_PHASES)
+        .extracting(PhaseKind::id)
+        .containsExactlyInAnyOrder(
+            "decode_attention", "decode_attention_sliding", "decode_linear_attention");
+    assertThat(Crossover.FFN_PHASES)
+        .extracting(PhaseKind::id)
+        .containsExactlyInAnyOrder("decode_ffn", "decode_moe");
   }
 
   @Test
@@ -82,14 +94,14 @@ final class CrossoverTest {
     IntensitySweep s = IntensitySweep.of(onH100("llama-3.1-8b"), 4096, List.of(1, 64));
     double ffn1 =
         s.rows().get(0).phases().stream()
-            .filter(p -> p.name().equals("decode_ffn"))
+            .filter(p -> p.kind() == PhaseKind.DECODE_FFN)
             .findFirst()
             .orElseThrow()
             .intensity()
             .flopsPerByte();
     double ffn64 =
         s.rows().get(1).phases().stream()
-            .filter(p -> p.name().equals("decode_ffn"))
+            .filter(p -> p.kind() == PhaseKind.DECODE_FFN)
             .findFirst()
             .orElseThrow()
             .intensity()

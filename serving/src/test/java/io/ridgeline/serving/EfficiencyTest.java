@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Percentage.withPercentage;
 
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
@@ -53,8 +54,8 @@ final class EfficiencyTest {
     Efficiency tile =
         Efficiency.builder().compute(1).memory(1).network(1).gemmHalfTokens(64).build();
     RooflineModel tiled = RooflineModel.builder().from(IDEAL).efficiency(tile).build();
-    assertThat(tiled.decode(1, 1024).phase("decode_ffn").seconds())
-        .isEqualTo(IDEAL.decode(1, 1024).phase("decode_ffn").seconds());
+    assertThat(tiled.decode(1, 1024).phase(PhaseKind.DECODE_FFN).seconds())
+        .isEqualTo(IDEAL.decode(1, 1024).phase(PhaseKind.DECODE_FFN).seconds());
     assertThat(e.isIdeal()).isFalse();
     assertThat(e.toString()).contains("GEMM half at 2048 tokens");
   }
@@ -74,12 +75,12 @@ final class EfficiencyTest {
     RooflineModel rm = RooflineModel.builder().from(IDEAL).efficiency(e).build();
     // decode attention reads the KV cache at half the bandwidth: twice as long; the FFN is
     // unchanged
-    assertThat(rm.decode(8, 8192).phase("decode_attention").seconds().seconds())
+    assertThat(rm.decode(8, 8192).phase(PhaseKind.DECODE_ATTENTION).seconds().seconds())
         .isCloseTo(
-            2 * IDEAL.decode(8, 8192).phase("decode_attention").seconds().seconds(),
+            2 * IDEAL.decode(8, 8192).phase(PhaseKind.DECODE_ATTENTION).seconds().seconds(),
             withPercentage(1e-6));
-    assertThat(rm.decode(8, 8192).phase("decode_ffn").seconds())
-        .isEqualTo(IDEAL.decode(8, 8192).phase("decode_ffn").seconds());
+    assertThat(rm.decode(8, 8192).phase(PhaseKind.DECODE_FFN).seconds())
+        .isEqualTo(IDEAL.decode(8, 8192).phase(PhaseKind.DECODE_FFN).seconds());
     assertThat(e.toString()).contains("attention 50%");
     assertThatThrownBy(
             () -> Efficiency.builder().compute(1).memory(1).network(1).attention(1.5).build())

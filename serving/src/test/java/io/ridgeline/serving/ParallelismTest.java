@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Percentage.withPercentage;
 
 import io.ridgeline.core.Bytes;
+import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationResult;
+import io.ridgeline.core.OperationRole;
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Precision;
 import io.ridgeline.hardware.Chip;
@@ -13,7 +16,9 @@ import io.ridgeline.hardware.Chips;
 import io.ridgeline.hardware.MemoryTier;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 final class ParallelismTest {
@@ -112,7 +117,7 @@ final class ParallelismTest {
   void decode_deepseekV3ExpertParallel8_addsMoeAllToAll() {
     RooflineModel ep8 = pool(DEEPSEEK_V3, H200, 8, 1, 8, 1);
     assertThat(ep8.memory(8, 2048).fits()).isTrue();
-    PhaseResult comm = ep8.decode(8, 2048).phase("decode_communication");
+    PhaseResult comm = ep8.decode(8, 2048).phase(PhaseKind.DECODE_COMMUNICATION);
     assertThat(opNames(comm)).contains("moe_all_to_all", "tp_allreduce", "ffn_allreduce");
     OperationResult a2a = op(comm, "moe_all_to_all");
     // 8 tokens over 8 chips = 1 token per chip, sent to k = 8 experts of hidden 7168, 7/8 of the
@@ -126,9 +131,35 @@ final class ParallelismTest {
   }
 
   @Test
+  void decodeAndPrefill_deepseekV3Collectives_inTheBucketsTheirNamesWereIn() {
+    // before roles, Deployment.side put ffn_allreduce and moe_all_to_all (FFN_COLLECTIVES) on the
+    // FFN side and tp_allreduce on the attention side
+    Map<String, OperationRole> roles =
+        Map.of(
+            "tp_allreduce", OperationRole.TP_ALL_REDUCE,
+            "ffn_allreduce", OperationRole.FFN_ALL_REDUCE,
+            "moe_all_to_all", OperationRole.MOE_ALL_TO_ALL);
+    RooflineModel ep8 = pool(DEEPSEEK_V3, H200, 8, 1, 8, 1);
+    List<OperationResult> collectives = new ArrayList<>();
+    collectives.addAll(ep8.decode(8, 2048).phase(PhaseKind.DECODE_COMMUNICATION).operations());
+    ep8.prefill(2, 512).phase(PhaseKind.PREFILL).operations().stream()
+        .filter(o -> roles.containsKey(o.operation().name()))
+        .forEach(collectives::add);
+    assertThat(collectives).hasSize(6);
+    for (OperationResult o : collectives) {
+      Operation op = o.operation();
+      assertThat(op.role()).isEqualTo(roles.get(op.name()));
+      assertThat(op.role().collective()).isTrue();
+      assertThat(op.role().ffnSide()).isEqualTo(!op.name().equals("tp_allreduce"));
+      assertThat(op.role().attentionSide()).isFalse();
+      assertThat(op.role().readsKvCache()).isFalse();
+    }
+  }
+
+  @Test
   void decode_deepseekV3WithoutExpertParallel_allReducesEveryFfn() {
     RooflineModel ep1 = pool(DEEPSEEK_V3, H200, 8, 1, 1, 1);
-    PhaseResult comm = ep1.decode(8, 2048).phase("decode_communication");
+    PhaseResult comm = ep1.decode(8, 2048).phase(PhaseKind.DECODE_COMMUNICATION);
     assertThat(opNames(comm)).doesNotContain("moe_all_to_all");
     // all 61 FFN layers all-reduce over 8 chips: 61 × 6 = 366 hops
     assertThat(op(comm, "ffn_allreduce").operation().networkSteps()).isEqualTo(366);
@@ -163,8 +194,8 @@ final class ParallelismTest {
   void decode_attentionDataParallel2_halvesKvReadPerChip() {
     RooflineModel dp1 = pool(LLAMA70, H100, 4, 1, 1, 1);
     RooflineModel dp2 = pool(LLAMA70, H100, 4, 1, 1, 2);
-    double kv1 = dp1.decode(16, 4096).phase("decode_attention").bytes().bytes();
-    double kv2 = dp2.decode(16, 4096).phase("decode_attention").bytes().bytes();
+    double kv1 = dp1.decode(16, 4096).phase(PhaseKind.DECODE_ATTENTION).bytes().bytes();
+    double kv2 = dp2.decode(16, 4096).phase(PhaseKind.DECODE_ATTENTION).bytes().bytes();
     assertThat(kv2).isCloseTo(kv1 / 2, withPercentage(0.5));
   }
 
@@ -217,11 +248,11 @@ final class ParallelismTest {
     // HBM takes the first 186e9 B of weights (45.8%), LPDDR the other 219.85e9 B (54.2%):
     // 0.458 × 403.7e9 B read / 8e12 B/s + 0.542 × 403.7e9 B / 225e9 B/s ≈ 23 ms + 972 ms ≈ 1.0 s
     // (KV and workspace land on LPDDR too); all in HBM: 403.7e9 / 8e12 ≈ 50.5 ms
-    OperationResult ffn = op(spilled.phase("decode_ffn"), "ffn");
+    OperationResult ffn = op(spilled.phase(PhaseKind.DECODE_FFN), "ffn");
     double onLpddr = ffn.bytesByTier().get("lpddr").bytes();
     double onHbm = ffn.bytesByTier().get("hbm").bytes();
     assertThat(onLpddr / (onLpddr + onHbm)).isCloseTo(219.85 / 405.85, withPercentage(0.1));
-    assertThat(op(allHbm.phase("decode_ffn"), "ffn").bytesByTier()).containsOnlyKeys("hbm");
+    assertThat(op(allHbm.phase(PhaseKind.DECODE_FFN), "ffn").bytesByTier()).containsOnlyKeys("hbm");
     assertThat(spilled.seconds().seconds()).isCloseTo(0.998, withPercentage(1));
     assertThat(allHbm.seconds().seconds()).isCloseTo(50.5e-3, withPercentage(1));
     assertThat(spilled.seconds().seconds()).isGreaterThan(allHbm.seconds().seconds());

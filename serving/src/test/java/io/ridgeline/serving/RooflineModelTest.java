@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Percentage.withPercentage;
 
 import io.ridgeline.core.Bound;
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.hardware.Chips;
@@ -21,18 +22,25 @@ final class RooflineModelTest {
     // / 3.35e12 B/s = 4.52 ms; activations and the embedding row add well under 1%
     StepResult step = LLAMA8_H100.decode(1, 1024);
     assertThat(step.seconds().seconds()).isCloseTo(4.52e-3, withPercentage(1));
-    assertThat(step.phase("decode_ffn").bound()).isEqualTo(Bound.MEMORY);
-    assertThat(step.phases()).extracting(p -> p.name()).doesNotContain("decode_communication");
+    assertThat(step.phase(PhaseKind.DECODE_FFN).bound()).isEqualTo(Bound.MEMORY);
+    assertThat(step.phases())
+        .extracting(p -> p.kind())
+        .doesNotContain(PhaseKind.DECODE_COMMUNICATION);
   }
 
   @Test
   void decode_llama31_8b_ffnIntensityRisesWithBatch_attentionStaysNearFour() {
-    assertThat(LLAMA8_H100.decode(1, 1024).phase("decode_ffn").intensity().flopsPerByte())
+    assertThat(LLAMA8_H100.decode(1, 1024).phase(PhaseKind.DECODE_FFN).intensity().flopsPerByte())
         .isCloseTo(1.0, withPercentage(2));
     // 64 tokens share each weight read: ≈ 64 FLOP/B less activation traffic
-    assertThat(LLAMA8_H100.decode(64, 1024).phase("decode_ffn").intensity().flopsPerByte())
+    assertThat(LLAMA8_H100.decode(64, 1024).phase(PhaseKind.DECODE_FFN).intensity().flopsPerByte())
         .isBetween(60.0, 64.0);
-    assertThat(LLAMA8_H100.decode(64, 1024).phase("decode_attention").intensity().flopsPerByte())
+    assertThat(
+            LLAMA8_H100
+                .decode(64, 1024)
+                .phase(PhaseKind.DECODE_ATTENTION)
+                .intensity()
+                .flopsPerByte())
         .isCloseTo(4.0, withPercentage(3));
   }
 
@@ -41,8 +49,8 @@ final class RooflineModelTest {
     // 8 × 2048 tokens through 7.5e9 weight params: 2 FLOPs per weight per token ≈ 2.5e14 FLOPs
     // against 15 GB of weights: intensity ≈ 16,000 FLOP/B ≫ ridge 295 → compute-bound
     StepResult prefill = LLAMA8_H100.prefill(8, 2048);
-    assertThat(prefill.phase("prefill").bound()).isEqualTo(Bound.COMPUTE);
-    assertThat(prefill.phase("prefill").intensity().flopsPerByte()).isGreaterThan(295);
+    assertThat(prefill.phase(PhaseKind.PREFILL).bound()).isEqualTo(Bound.COMPUTE);
+    assertThat(prefill.phase(PhaseKind.PREFILL).intensity().flopsPerByte()).isGreaterThan(295);
   }
 
   @Test
@@ -52,14 +60,14 @@ final class RooflineModelTest {
     // 2 all-reduces × 80 layers = 160 (after attention over tp, after the FFN over the stage);
     // each 2·⌈log2 8⌉ = 6 hops → 960 hops of the link latency
     assertThat(
-            step.phase("decode_communication").operations().stream()
+            step.phase(PhaseKind.DECODE_COMMUNICATION).operations().stream()
                 .mapToInt(o -> o.operation().networkSteps())
                 .sum())
         .isEqualTo(960);
     // per chip: 141.1e9 B / 8 = 17.6e9 B of weights / 3.35e12 B/s ≈ 5.3 ms of weight reads
     assertThat(
-            step.phase("decode_ffn").seconds().seconds()
-                + step.phase("decode_projection").seconds().seconds())
+            step.phase(PhaseKind.DECODE_FFN).seconds().seconds()
+                + step.phase(PhaseKind.DECODE_PROJECTION).seconds().seconds())
         .isCloseTo(5.1e-3, withPercentage(5));
     assertThat(rm.memory(1, 2048).weights().bytes()).isCloseTo(141.1e9 / 8, withPercentage(0.1));
   }

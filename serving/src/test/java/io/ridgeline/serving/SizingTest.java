@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Percentage.withPercentage;
 
 import io.ridgeline.core.OperationResult;
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.hardware.Chip;
@@ -71,7 +72,7 @@ final class SizingTest {
     assertThat(pool.memory(1, 1).weights().bytes()).isCloseTo(229.07e6, withPercentage(0.01));
     // SRAM is the chip's one tier, so every weight byte is read from it
     assertThat(GROQ.mainMemory().kind()).isEqualTo(MemoryKind.SRAM);
-    for (OperationResult ffn : pool.decode(1, 1).phase("decode_ffn").operations()) {
+    for (OperationResult ffn : pool.decode(1, 1).phase(PhaseKind.DECODE_FFN).operations()) {
       assertThat(ffn.bytesByTier()).containsOnlyKeys(GROQ.mainMemory().name());
     }
   }

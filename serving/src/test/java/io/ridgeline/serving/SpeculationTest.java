@@ -8,6 +8,7 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.doubles;
 import static org.quicktheories.generators.SourceDSL.integers;
 
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
 import org.junit.jupiter.api.Test;
@@ -77,8 +78,10 @@ final class SpeculationTest {
   void decode_verifyPassOfGammaPlusOneTokens_raisesFfnIntensity() {
     // batch 1: 2 FLOPs per weight read once per token of 2 B → ≈ 1 FLOP/B;
     // γ + 1 = 4 tokens share each weight read → ≈ 4 FLOP/B
-    double plain = LLAMA8_H100.decode(1, 1024).phase("decode_ffn").intensity().flopsPerByte();
-    double verify = LLAMA8_H100.decode(1, 1024, 4).phase("decode_ffn").intensity().flopsPerByte();
+    double plain =
+        LLAMA8_H100.decode(1, 1024).phase(PhaseKind.DECODE_FFN).intensity().flopsPerByte();
+    double verify =
+        LLAMA8_H100.decode(1, 1024, 4).phase(PhaseKind.DECODE_FFN).intensity().flopsPerByte();
     assertThat(plain).isCloseTo(1.0, withPercentage(1));
     assertThat(verify).isCloseTo(4.0, withPercentage(1));
     assertThat(verify).isGreaterThan(plain);
@@ -102,7 +105,7 @@ final class SpeculationTest {
     // (verify of 4 tokens + 3 MTP drafts of one layer + head) / 2.952 tokens per step
     StepResult step = LLAMA8_H100.decode(1, 1536);
     double verify = LLAMA8_H100.decode(1, 1536, 4).seconds().seconds();
-    double other = step.phase("decode_other").seconds().seconds();
+    double other = step.phase(PhaseKind.DECODE_OTHER).seconds().seconds();
     double draft = (step.seconds().seconds() - other) / 32 + other;
     double expected = (verify + 3 * draft) / 2.952;
     // ≈ (4.55 ms + 3 × (4.23 / 32 + 0.31) ms) / 2.952 ≈ 1.99 ms against ≈ 4.54 ms without
