@@ -172,6 +172,16 @@ public abstract class RooflineModel {
     return builder().model(model).chip(chip).chips(count).tensorParallel(count).build();
   }
 
+  /**
+   * The layout of this pool's replicas (tp, pp, ep, attention dp, chips) and its sharding table,
+   * which both step time ({@link #decode(int, int)}) and {@link #memory(int, int) memory} use.
+   */
+  @Value.Lazy
+  public ParallelLayout layout() {
+    return new ParallelLayout(
+        chips(), tensorParallel(), pipelineParallel(), expertParallel(), attentionDataParallel());
+  }
+
   /** Chips of one pipeline stage: tp × dp. */
   public int stageChips() {
     return tensorParallel() * attentionDataParallel();
@@ -418,26 +428,27 @@ public abstract class RooflineModel {
    * op's KV shards)·pp.
    */
   List<Operation> perChip(List<Operation> ops) {
-    int tp = tensorParallel();
-    int dp = attentionDataParallel();
-    int pp = pipelineParallel();
-    if (tp * dp * pp == 1) {
+    ParallelLayout layout = layout();
+    if (layout.replicaChips() == 1) {
       return ops;
     }
+    double all = layout.shards(ParallelLayout.Sharding.STAGE);
     List<Operation> out = new ArrayList<>(ops.size());
     for (Operation op : ops) {
-      boolean attention = op.role().attentionSide();
-      double all = (double) tp * dp * pp;
+      ParallelLayout.Sharding weights =
+          op.role().attentionSide()
+              ? ParallelLayout.Sharding.ATTENTION_GROUP
+              : ParallelLayout.Sharding.STAGE;
       ImmutableMap.Builder<DataKind, Bytes> bytes = ImmutableMap.builder();
       for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
         double divisor;
         switch (e.getKey()) {
           case WEIGHTS:
-            divisor = attention ? (double) tp * pp : all;
+            divisor = layout.shards(weights);
             break;
           case KV_READ:
           case KV_WRITE:
-            divisor = (double) dp * Math.min(tp, op.kvShards()) * pp;
+            divisor = layout.kvShards(op.kvShards());
             break;
           default:
             divisor = all;
@@ -451,6 +462,7 @@ public abstract class RooflineModel {
     }
     return out;
   }
+
 
   /** The collectives of one stage for {@code tokens} tokens, as one phase; empty for one chip. */
   private Optional<PhaseResult> communication(PhaseKind kind, double tokens) {
@@ -581,16 +593,18 @@ public abstract class RooflineModel {
     int tp = tensorParallel();
     int dp = attentionDataParallel();
     int pp = pipelineParallel();
+    ParallelLayout layout = layout();
     double weights = 0;
     for (Map.Entry<TensorClass, Double> e : m.parametersByClass().entrySet()) {
-      double divisor =
-          e.getKey() == TensorClass.ATTENTION ? (double) tp * pp : (double) tp * dp * pp;
-      weights += e.getValue() * precisions().weights(e.getKey()).bytesPerElement() / divisor;
+      weights +=
+          e.getValue()
+              * precisions().weights(e.getKey()).bytesPerElement()
+              / layout.shards(ParallelLayout.sharding(e.getKey()));
     }
     Bytes kv =
         m.cacheBytesPerSequence(context, precisions().kvCache(), tp)
             .times(batch)
-            .dividedBy((double) dp * pp);
+            .dividedBy(layout.kvShardsBeyondTensorParallel());
     double chunk = runsPrefill() ? Math.min((double) batch * context, PREFILL_CHUNK_TOKENS) : batch;
     Bytes workspace =
         precisions()
@@ -616,23 +630,8 @@ public abstract class RooflineModel {
 
   @Value.Check
   void check() {
-    positive("tensor parallel degree", tensorParallel());
-    positive("pipeline parallel degree", pipelineParallel());
-    positive("expert parallel degree", expertParallel());
-    positive("attention data parallel degree", attentionDataParallel());
-    positive("chip count", chips());
-    checkArgument(
-        chips() % replicaChips() == 0,
-        "chip count (%s) must be a multiple of tp × dp × pp = %s × %s × %s",
-        chips(),
-        tensorParallel(),
-        attentionDataParallel(),
-        pipelineParallel());
-    checkArgument(
-        stageChips() % expertParallel() == 0,
-        "expert parallel degree (%s) must divide the %s chips of a stage (tp × dp)",
-        expertParallel(),
-        stageChips());
+    // the layout validates the degrees and their divisibility, naming the one that is wrong
+    layout();
     checkArgument(
         pipelineParallel() <= model().layerCount(),
         "pipeline parallel degree (%s) must not exceed the %s layers of %s",
@@ -657,29 +656,15 @@ public abstract class RooflineModel {
     target().effectivePrecision(precisions().attention());
   }
 
-  private static void positive(String what, int value) {
-    checkArgument(value > 0, "%s must be positive: %s", what, value);
-  }
-
   @Override
   public String toString() {
-    StringBuilder par = new StringBuilder("tp " + tensorParallel());
-    if (pipelineParallel() > 1) {
-      par.append(", pp ").append(pipelineParallel());
-    }
-    if (expertParallel() > 1) {
-      par.append(", ep ").append(expertParallel());
-    }
-    if (attentionDataParallel() > 1) {
-      par.append(", attention dp ").append(attentionDataParallel());
-    }
     return model().id()
         + " on "
         + chips()
         + "× "
         + chip().id()
         + " ("
-        + par
+        + layout()
         + ", "
         + precisions()
         + ", "

@@ -1,0 +1,46 @@
+package io.ridgeline.serving;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.ridgeline.core.TensorClass;
+import org.junit.jupiter.api.Test;
+
+final class ParallelLayoutTest {
+  @Test
+  void shards_tp4Dp2Pp2_followTheTable() {
+    // 32 chips, tp 4 × dp 2 × pp 2 = 16 per replica → 2 replicas
+    ParallelLayout l = new ParallelLayout(32, 4, 2, 8, 2);
+    assertThat(l.stageChips()).isEqualTo(8);
+    assertThat(l.replicaChips()).isEqualTo(16);
+    assertThat(l.replicas()).isEqualTo(2);
+    // attention weights: tp · pp = 8 (each dp group holds a copy); the rest: tp · dp · pp = 16
+    assertThat(l.shards(ParallelLayout.sharding(TensorClass.ATTENTION))).isEqualTo(8);
+    assertThat(l.shards(ParallelLayout.sharding(TensorClass.EXPERTS))).isEqualTo(16);
+    // GQA with 8 KV heads: dp · min(4, 8) · pp = 16; an MLA latent (1 shard): dp · 1 · pp = 4
+    assertThat(l.kvShards(8)).isEqualTo(16);
+    assertThat(l.kvShards(1)).isEqualTo(4);
+    assertThat(l.kvShardsBeyondTensorParallel()).isEqualTo(4);
+    assertThat(l).hasToString("tp 4, pp 2, ep 8, attention dp 2");
+  }
+
+  @Test
+  void tensorParallel_8_isOneReplicaOfEightChips() {
+    ParallelLayout l = ParallelLayout.tensorParallel(8);
+    assertThat(l.replicaChips()).isEqualTo(8);
+    assertThat(l.replicas()).isEqualTo(1);
+    assertThat(l).hasToString("tp 8");
+  }
+
+  @Test
+  void constructor_badDegrees_nameTheRuleAndValue() {
+    assertThat(assertThrows(IllegalArgumentException.class, () -> new ParallelLayout(8, 0, 1, 1, 1)))
+        .hasMessage("tensor parallel degree must be positive: 0");
+    assertThat(assertThrows(IllegalArgumentException.class, () -> new ParallelLayout(12, 8, 1, 1, 1)))
+        .hasMessage("chip count (12) must be a multiple of tp × dp × pp = 8 × 1 × 1");
+    assertThat(assertThrows(IllegalArgumentException.class, () -> new ParallelLayout(8, 8, 1, 3, 1)))
+        .hasMessage("expert parallel degree (3) must divide the 8 chips of a stage (tp × dp)");
+    assertThat(assertThrows(IllegalArgumentException.class, () -> new ParallelLayout(8, 8, 1, 1, 1).kvShards(0)))
+        .hasMessage("kv shards must be positive: 0");
+  }
+}
