@@ -69,10 +69,8 @@ final class DeploymentTest {
   void build_zeroPoolLink_throwsNamingLink() {
     assertThatThrownBy(
             () ->
-                Deployment.builder()
-                    .from(Deployment.disaggregated(LLAMA8_H100, LLAMA8_H100))
-                    .poolLink(BytesPerSecond.of(0))
-                    .build())
+                ((PrefillDecodeDeployment) Deployment.disaggregated(LLAMA8_H100, LLAMA8_H100))
+                    .withPoolLink(BytesPerSecond.of(0)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("pool link bandwidth must be positive: 0 B/s");
   }
@@ -90,7 +88,9 @@ final class DeploymentTest {
     assertThatThrownBy(
             () ->
                 Deployment.builder()
-                    .from(Deployment.attentionFfn(LLAMA8_H100, LLAMA8_H100))
+                    .strategy(Deployment.Strategy.AFD)
+                    .primary(LLAMA8_H100)
+                    .secondary(LLAMA8_H100)
                     .afdMicroBatches(0)
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
@@ -169,10 +169,8 @@ final class DeploymentTest {
     RooflineModel prefill = RooflineModel.of(LLAMA70, B200);
     RooflineModel decode = RooflineModel.of(LLAMA70, H100, 8);
     Deployment pd =
-        Deployment.builder()
-            .from(Deployment.disaggregated(prefill, decode))
-            .poolLink(BytesPerSecond.ofGigabytes(50))
-            .build();
+        ((PrefillDecodeDeployment) Deployment.disaggregated(prefill, decode))
+            .withPoolLink(BytesPerSecond.ofGigabytes(50));
     // a set pool link adds no hop latency: 2.684e9 B / (50e9 B/s × 1 prefill chip)
     assertThat(pd.kvTransferSeconds(8192, prefill, decode)).isCloseTo(0.0536870912, within(1e-12));
     // TTFT = prefill of one 8192-token prompt + the transfer
@@ -279,10 +277,7 @@ final class DeploymentTest {
   @Test
   void point_priceOverride_replacesCatalogPrice() {
     Deployment d =
-        Deployment.builder()
-            .from(Deployment.of(Deployment.Strategy.COLOCATED, LLAMA8_H100))
-            .price(DollarsPerHour.of(2))
-            .build();
+        Deployment.of(Deployment.Strategy.COLOCATED, LLAMA8_H100).withPrice(DollarsPerHour.of(2));
     FrontierPoint p = d.point(16, 1024, 1024);
     assertThat(p.dollarsPerMillionTokens().orElseThrow())
         .isCloseTo(2.0 / 3600 / p.tokensPerSecondPerChip() * 1e6, withPercentage(1e-9));

@@ -73,7 +73,7 @@ final class PlannerTest {
             .chips(c.tensorParallel())
             .efficiency(e)
             .build();
-    ImmutableDeployment.Builder b = Deployment.builder().strategy(c.strategy()).primary(layout);
+    Deployment.Builder b = Deployment.builder().strategy(c.strategy()).primary(layout);
     if (c.strategy() == Deployment.Strategy.PD) {
       b.secondary(layout);
     }
