@@ -259,12 +259,14 @@ public final class Planner {
     }
 
     private Deployment deployment(Deployment.Strategy strategy, RooflineModel layout) {
-      Deployment.Builder b = Deployment.builder().strategy(strategy).primary(layout);
-      if (strategy == Deployment.Strategy.PD) {
-        b.secondary(layout);
-      }
-      request.price().ifPresent(b::price);
-      return b.build();
+      PoolSpec spec = PoolSpec.of(layout);
+      return DeploymentSpec.builder()
+          .strategy(strategy)
+          .pool(spec)
+          .prefill(spec)
+          .price(request.price())
+          .build()
+          .build(isl, osl);
     }
 
     /** 1, 2, 4, … up to {@code largest}, and {@code largest}. */
