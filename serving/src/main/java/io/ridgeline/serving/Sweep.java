@@ -55,11 +55,12 @@ import java.util.function.Function;
  * {@code afd} uses it as both the attention and the FFN pool; {@code pd} uses it as the decode pool
  * (without a prefill chunk in its workspace, {@link RooflineModel#runsPrefill()} false) and, as
  * {@code ridgeline frontier} does without {@code --prefill-count}, a prefill pool of the same chip
- * with the fewest chips that hold one prompt ({@link Sizing#fewestChips}). Unlike {@code frontier},
- * a count that tp does not divide the heads of is not laid out over pipeline stages: tp is the
- * count unless given, and such a combination is an invalid row. Every pool has the sweep's
- * efficiency: {@link Efficiency#ideal()} under {@link #run(Grid, RowSink)}, the one given to {@link
- * #run(Grid, Efficiency, RowSink)} otherwise.
+ * with the fewest chips that hold one prompt ({@link Sizing#fewestChips}); both come from {@link
+ * DeploymentSpec#build}, the factory {@code frontier} uses. Unlike {@code frontier}, a count that
+ * tp does not divide the heads of is not laid out over pipeline stages: the pool's {@link PoolSpec}
+ * has an explicit tp (the count unless given), and such a combination is an invalid row. Every pool
+ * has the sweep's efficiency: {@link Efficiency#ideal()} under {@link #run(Grid, RowSink)}, the one
+ * given to {@link #run(Grid, Efficiency, RowSink)} otherwise.
  *
  * <p><b>Invalid combinations.</b> A combination that cannot be built or evaluated (tp does not
  * divide the heads, count is not a multiple of tp, ep does not divide the stage, the chip lacks a
