@@ -2,6 +2,7 @@ package io.ridgeline.serving;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.data.Percentage.withPercentage;
 
@@ -23,6 +24,49 @@ final class DeploymentTest {
   private static final RooflineModel LLAMA8_H100 = RooflineModel.of(LLAMA8, H100);
 
   // ---- strategy ids ----
+
+  @Test
+  void toString_eachStrategy_namesStrategyAndPoolsInOrder() {
+    RooflineModel prefill = RooflineModel.of(LLAMA8, B200);
+    assertThat(Deployment.of(Deployment.Strategy.STATIC, LLAMA8_H100))
+        .hasToString("static: " + LLAMA8_H100);
+    assertThat(
+            Deployment.of(Deployment.Strategy.COLOCATED, LLAMA8_H100)
+                .withSpeculation(Speculation.mtp(3, 0.8)))
+        .hasToString("colocated: " + LLAMA8_H100 + ", speculative " + Speculation.mtp(3, 0.8));
+    PrefillDecodeDeployment pd =
+        (PrefillDecodeDeployment) Deployment.disaggregated(prefill, LLAMA8_H100);
+    assertThat(pd).hasToString("pd: " + pd.decode() + " + " + prefill);
+    assertThat(Deployment.attentionFfn(LLAMA8_H100, prefill))
+        .hasToString("afd: " + LLAMA8_H100 + " + " + prefill);
+  }
+
+  @Test
+  void pools_eachStrategy_namedByRole() {
+    RooflineModel other = RooflineModel.of(LLAMA8, B200);
+    assertThat(Deployment.of(Deployment.Strategy.STATIC, LLAMA8_H100).pools())
+        .containsExactly(entry("pool", LLAMA8_H100));
+    Deployment pd = Deployment.disaggregated(other, LLAMA8_H100);
+    assertThat(pd.pools())
+        .containsExactly(entry("decode", pd.decodePool()), entry("prefill", other));
+    assertThat(Deployment.attentionFfn(LLAMA8_H100, other).pools())
+        .containsExactly(entry("attention", LLAMA8_H100), entry("ffn", other));
+  }
+
+  @Test
+  void builder_pd_takesTheDecodePoolAsGiven() {
+    // the by-position builder (validation's predictor) does not mark the decode pool
+    Deployment d =
+        Deployment.builder()
+            .strategy(Deployment.Strategy.PD)
+            .primary(LLAMA8_H100)
+            .secondary(RooflineModel.of(LLAMA8, B200))
+            .build();
+    assertThat(d).isInstanceOf(PrefillDecodeDeployment.class);
+    assertThat(d.decodePool()).isEqualTo(LLAMA8_H100);
+    assertThat(Deployment.disaggregated(LLAMA8_H100, LLAMA8_H100).decodePool().runsPrefill())
+        .isFalse();
+  }
 
   @Test
   void strategyOf_knownIdsAnyCase_roundTrip() {
