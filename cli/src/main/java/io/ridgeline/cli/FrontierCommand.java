@@ -17,6 +17,7 @@ import io.ridgeline.serving.Speculation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -63,10 +64,29 @@ final class FrontierCommand implements Callable<Integer> {
   @Option(
       names = "--strategy",
       defaultValue = "colocated",
+      completionCandidates = StrategyIds.class,
       description =
-          "colocated, pd, afd, static, all, or a comma-separated list; pd:CHIP[:COUNT] puts decode"
+          "${COMPLETION-CANDIDATES}, all, or a comma-separated list; pd:CHIP[:COUNT] puts decode"
               + " on another chip (default: ${DEFAULT-VALUE}).")
   String strategy;
+
+  /** The strategies of {@code --strategy all}: every one but static, in declaration order. */
+  static List<Deployment.Strategy> all() {
+    List<Deployment.Strategy> all = new ArrayList<>(List.of(Deployment.Strategy.values()));
+    all.remove(Deployment.Strategy.STATIC);
+    return all;
+  }
+
+  /** The ids --strategy takes, for its help: those of {@link #all()}, then static. */
+  static final class StrategyIds implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      List<String> ids = new ArrayList<>();
+      all().forEach(s -> ids.add(s.id()));
+      ids.add(Deployment.Strategy.STATIC.id());
+      return ids.iterator();
+    }
+  }
 
   @Option(names = "--prefill-chip", description = "PD: prefill pool chip (default: --chip).")
   String prefillChip;
@@ -173,11 +193,7 @@ final class FrontierCommand implements Callable<Integer> {
   private List<Deployment> deployments(Model m, List<String> labels) {
     List<String> tokens = new ArrayList<>();
     if (strategy.equalsIgnoreCase("all")) {
-      for (Deployment.Strategy s : Deployment.Strategy.values()) {
-        if (s != Deployment.Strategy.STATIC) {
-          tokens.add(s.id());
-        }
-      }
+      all().forEach(s -> tokens.add(s.id()));
     } else {
       tokens.addAll(List.of(strategy.split(",")));
     }

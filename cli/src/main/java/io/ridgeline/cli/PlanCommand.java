@@ -23,6 +23,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -100,7 +101,8 @@ final class PlanCommand implements Callable<Integer> {
       names = "--strategies",
       split = ",",
       defaultValue = "colocated,pd",
-      description = "Strategies to search: static, colocated, pd (default: ${DEFAULT-VALUE}).")
+      completionCandidates = SearchableIds.class,
+      description = "Strategies to search: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   List<String> strategies;
 
   @Option(
@@ -214,6 +216,14 @@ final class PlanCommand implements Callable<Integer> {
           "--strategies must name at least one of " + String.join(", ", searchable()));
     }
     return searched;
+  }
+
+  /** The ids --strategies takes, for its help: {@link #searchable()}. */
+  static final class SearchableIds implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return searchable().iterator();
+    }
   }
 
   /** The ids of the strategies the planner searches: every one but afd, in declaration order. */
