@@ -39,10 +39,11 @@ public record AttentionFfnDeployment(
    *     positive or there are fewer than one micro-batch
    */
   public AttentionFfnDeployment {
-    Deployments.checkSameModel(attention, ffn);
-    Deployments.checkOptions(speculation, price);
+    // the order of the checks is that of the former Immutables Deployment
     checkArgument(microBatches >= 1, "AFD micro-batches must be at least 1: %s", microBatches);
     Deployments.checkPoolLink(poolLink);
+    Deployments.checkSameModel(attention, ffn);
+    Deployments.checkOptions(speculation, price);
   }
 
   /** The pools, with {@value #DEFAULT_MICRO_BATCHES} micro-batches and no other options. */

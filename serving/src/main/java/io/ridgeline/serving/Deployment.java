@@ -253,6 +253,10 @@ public sealed interface Deployment
           "%s needs %s pool",
           strategy.id(),
           two ? "a second" : "exactly one");
+      // every strategy checks the AFD and pool-link options, as the former Deployment did
+      checkArgument(
+          afdMicroBatches >= 1, "AFD micro-batches must be at least 1: %s", afdMicroBatches);
+      Deployments.checkPoolLink(poolLink);
       switch (strategy) {
         case STATIC:
           return new StaticDeployment(first, speculation, price);

@@ -120,5 +120,7 @@ public abstract class DeploymentSpec {
   void check() {
     checkArgument(
         afdMicroBatches() >= 1, "AFD micro-batches must be at least 1: %s", afdMicroBatches());
+    // checked for every strategy, as the deployment checked it before pools had roles
+    Deployments.checkPoolLink(poolLink());
   }
 }

@@ -33,9 +33,9 @@ public record PrefillDecodeDeployment(
    *     positive
    */
   public PrefillDecodeDeployment {
+    Deployments.checkPoolLink(poolLink);
     Deployments.checkSameModel(decode, prefill);
     Deployments.checkOptions(speculation, price);
-    Deployments.checkPoolLink(poolLink);
   }
 
   /** The pools as given, without speculation, price override or pool link. */

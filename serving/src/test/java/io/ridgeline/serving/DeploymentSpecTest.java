@@ -166,6 +166,19 @@ class DeploymentSpecTest {
   }
 
   @Test
+  void check_zeroPoolLinkEvenForOnePool_throwsNamingLink() {
+    assertThatThrownBy(
+            () ->
+                DeploymentSpec.builder()
+                    .strategy(Deployment.Strategy.COLOCATED)
+                    .pool(pool(LLAMA8, H100, 1))
+                    .poolLink(BytesPerSecond.of(0))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("pool link bandwidth must be positive: 0 B/s");
+  }
+
+  @Test
   void strategyOf_unknownId_listsEveryStrategyFromValues() {
     assertThat(Deployment.Strategy.ids()).isEqualTo("static, colocated, pd, afd");
     assertThatThrownBy(() -> Deployment.Strategy.of("tp"))
