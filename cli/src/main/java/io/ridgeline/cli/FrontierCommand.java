@@ -8,14 +8,16 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.DeploymentSpec;
 import io.ridgeline.serving.FrontierPoint;
-import io.ridgeline.serving.ImmutableDeployment;
+import io.ridgeline.serving.ImmutableDeploymentSpec;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Speculation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -62,9 +64,29 @@ final class FrontierCommand implements Callable<Integer> {
   @Option(
       names = "--strategy",
       defaultValue = "colocated",
+      completionCandidates = StrategyIds.class,
       description =
-          "colocated, pd, afd, static, all, or a comma-separated list; pd:CHIP[:COUNT] puts decode on another chip (default: ${DEFAULT-VALUE}).")
+          "${COMPLETION-CANDIDATES}, all, or a comma-separated list; pd:CHIP[:COUNT] puts decode"
+              + " on another chip (default: ${DEFAULT-VALUE}).")
   String strategy;
+
+  /** The strategies of {@code --strategy all}: every one but static, in declaration order. */
+  static List<Deployment.Strategy> all() {
+    List<Deployment.Strategy> all = new ArrayList<>(List.of(Deployment.Strategy.values()));
+    all.remove(Deployment.Strategy.STATIC);
+    return all;
+  }
+
+  /** The ids --strategy takes, for its help: those of {@link #all()}, then static. */
+  static final class StrategyIds implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      List<String> ids = new ArrayList<>();
+      all().forEach(s -> ids.add(s.id()));
+      ids.add(Deployment.Strategy.STATIC.id());
+      return ids.iterator();
+    }
+  }
 
   @Option(names = "--prefill-chip", description = "PD: prefill pool chip (default: --chip).")
   String prefillChip;
@@ -145,15 +167,37 @@ final class FrontierCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--json and --csv are exclusive");
     }
     system.efficiency();
+    Model m = Models.resolve(system.model);
+    List<String> labels = new ArrayList<>();
+    List<Deployment> deployments = deployments(m, labels);
+    List<ParetoFrontier> frontiers = frontiers(deployments);
+    List<FrontierPoint> all = new ArrayList<>();
+    frontiers.forEach(f -> all.addAll(f.points()));
+    // with several strategies, Pareto flags are those of the union
+    ParetoFrontier union = ParetoFrontier.of(all);
+    RooflineModel first = deployments.get(0).decodePool();
+    PrintWriter out = spec.commandLine().getOut();
+    if (system.json) {
+      out.println(Json.write(json(first, deployments, union)));
+    } else if (csv) {
+      spec.commandLine().getErr().println(system.efficiency().line());
+      csv(out, union);
+    } else {
+      table(out, deployments, frontiers, union);
+    }
+    chart(m, first, deployments, frontiers, labels, out);
+    return 0;
+  }
+
+  /** The strategies of --strategy ("all": every one but static), their chart labels in labels. */
+  private List<Deployment> deployments(Model m, List<String> labels) {
     List<String> tokens = new ArrayList<>();
     if (strategy.equalsIgnoreCase("all")) {
-      tokens.addAll(List.of("colocated", "pd", "afd"));
+      all().forEach(s -> tokens.add(s.id()));
     } else {
       tokens.addAll(List.of(strategy.split(",")));
     }
-    Model m = Models.resolve(system.model);
     List<Deployment> deployments = new ArrayList<>();
-    List<String> labels = new ArrayList<>();
     for (String token : tokens) {
       // name, or pd:CHIP[:COUNT] for a decode pool of another chip (e.g. pd:groq-lpu:576)
       String[] parts = token.trim().split(":");
@@ -168,117 +212,133 @@ final class FrontierCommand implements Callable<Integer> {
       deployments.add(deployment(s, m, dChip, dCount));
       labels.add(parts.length > 1 ? "pd, " + parts[1] + " decode" : s.id());
     }
+    return deployments;
+  }
+
+  private List<ParetoFrontier> frontiers(List<Deployment> deployments) {
     List<ParetoFrontier> frontiers = new ArrayList<>();
-    List<FrontierPoint> all = new ArrayList<>();
     for (Deployment d : deployments) {
       ParetoFrontier.Builder b = ParetoFrontier.builder(d).inputTokens(isl).outputTokens(osl);
       if (maxBatch != null) {
         SystemOptions.positive("--max-batch", maxBatch);
         b.maxBatch(maxBatch);
       }
-      ParetoFrontier f = b.build();
-      frontiers.add(f);
-      all.addAll(f.points());
+      frontiers.add(b.build());
     }
-    // with several strategies, Pareto flags are those of the union
-    ParetoFrontier union = ParetoFrontier.of(all);
-    RooflineModel first = deployments.get(0).primary();
-    PrintWriter out = spec.commandLine().getOut();
-    if (system.json) {
-      ObjectNode o = Json.system(first, system.efficiency());
-      o.put("chips", first.chips());
-      o.put("isl", isl);
-      o.put("osl", osl);
-      ArrayNode ds = o.putArray("deployments");
-      deployments.forEach(d -> ds.add(d.toString()));
-      ArrayNode arr = o.putArray("points");
-      for (FrontierPoint p : union.points()) {
-        ObjectNode n = arr.addObject();
-        n.put("strategy", p.strategy());
-        n.put("batch", p.batch());
-        n.put("ttft_seconds", p.ttft().seconds());
-        n.put("tpot_seconds", p.tpot().seconds());
-        n.put("tokens_per_second_per_user", p.tokensPerSecondPerUser());
-        n.put("tokens_per_second_per_chip", p.tokensPerSecondPerChip());
-        n.put("chips_total", p.chipsTotal());
-        if (p.dollarsPerMillionTokens().isPresent()) {
-          n.put("dollars_per_million_tokens", p.dollarsPerMillionTokens().get());
-        } else {
-          n.putNull("dollars_per_million_tokens");
-        }
-        if (p.tokensPerJoule().isPresent()) {
-          n.put("tokens_per_joule", p.tokensPerJoule().get());
-        } else {
-          n.putNull("tokens_per_joule");
-        }
-        n.put("fits", p.fits());
-        n.put("pareto", p.pareto());
-        n.put("note", p.note());
+    return frontiers;
+  }
+
+  private ObjectNode json(RooflineModel first, List<Deployment> deployments, ParetoFrontier union) {
+    ObjectNode o = Json.system(first, system.efficiency());
+    o.put("chips", first.chips());
+    o.put("isl", isl);
+    o.put("osl", osl);
+    ArrayNode ds = o.putArray("deployments");
+    deployments.forEach(d -> ds.add(d.toString()));
+    ArrayNode arr = o.putArray("points");
+    for (FrontierPoint p : union.points()) {
+      ObjectNode n = arr.addObject();
+      n.put("strategy", p.strategy());
+      n.put("batch", p.batch());
+      n.put("ttft_seconds", p.ttft().seconds());
+      n.put("tpot_seconds", p.tpot().seconds());
+      n.put("tokens_per_second_per_user", p.tokensPerSecondPerUser());
+      n.put("tokens_per_second_per_chip", p.tokensPerSecondPerChip());
+      n.put("chips_total", p.chipsTotal());
+      if (p.dollarsPerMillionTokens().isPresent()) {
+        n.put("dollars_per_million_tokens", p.dollarsPerMillionTokens().get());
+      } else {
+        n.putNull("dollars_per_million_tokens");
       }
-      out.println(Json.write(o));
-    } else if (csv) {
-      spec.commandLine().getErr().println(system.efficiency().line());
-      out.println(
-          "strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto");
-      for (FrontierPoint p : union.points()) {
-        out.printf(
-            Locale.ROOT,
-            "%s,%d,%s,%s,%s,%s,%s,%s,%s,%b,%b%n",
-            p.strategy(),
-            p.batch(),
-            p.ttft().seconds(),
-            p.tpot().seconds(),
-            p.tokensPerSecondPerUser(),
-            p.tokensPerSecondPerChip(),
-            p.chipsTotal(),
-            p.dollarsPerMillionTokens().map(String::valueOf).orElse(""),
-            p.tokensPerJoule().map(String::valueOf).orElse(""),
-            p.fits(),
-            p.pareto());
+      if (p.tokensPerJoule().isPresent()) {
+        n.put("tokens_per_joule", p.tokensPerJoule().get());
+      } else {
+        n.putNull("tokens_per_joule");
       }
-    } else {
-      deployments.forEach(out::println);
-      out.println(system.efficiency().line());
+      n.put("fits", p.fits());
+      n.put("pareto", p.pareto());
+      n.put("note", p.note());
+    }
+    return o;
+  }
+
+  private static void csv(PrintWriter out, ParetoFrontier union) {
+    out.println(
+        "strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto");
+    for (FrontierPoint p : union.points()) {
       out.printf(
           Locale.ROOT,
-          "ISL %d, OSL %d; * = Pareto-optimal%s%n",
-          isl,
-          osl,
-          deployments.size() > 1 ? " across strategies" : "");
+          "%s,%d,%s,%s,%s,%s,%s,%s,%s,%b,%b%n",
+          p.strategy(),
+          p.batch(),
+          p.ttft().seconds(),
+          p.tpot().seconds(),
+          p.tokensPerSecondPerUser(),
+          p.tokensPerSecondPerChip(),
+          p.chipsTotal(),
+          p.dollarsPerMillionTokens().map(String::valueOf).orElse(""),
+          p.tokensPerJoule().map(String::valueOf).orElse(""),
+          p.fits(),
+          p.pareto());
+    }
+  }
+
+  private void table(
+      PrintWriter out,
+      List<Deployment> deployments,
+      List<ParetoFrontier> frontiers,
+      ParetoFrontier union) {
+    deployments.forEach(out::println);
+    out.println(system.efficiency().line());
+    out.printf(
+        Locale.ROOT,
+        "ISL %d, OSL %d; * = Pareto-optimal%s%n",
+        isl,
+        osl,
+        deployments.size() > 1 ? " across strategies" : "");
+    out.printf(
+        Locale.ROOT,
+        "%-9s %6s %12s %12s %11s %11s %7s %9s %6s%n",
+        "strategy",
+        "batch",
+        "TTFT",
+        "TPOT",
+        "tok/s/user",
+        "tok/s/chip",
+        "chips",
+        "$/Mtok",
+        "");
+    for (FrontierPoint p : union.points()) {
       out.printf(
           Locale.ROOT,
-          "%-9s %6s %12s %12s %11s %11s %7s %9s %6s%n",
-          "strategy",
-          "batch",
-          "TTFT",
-          "TPOT",
-          "tok/s/user",
-          "tok/s/chip",
-          "chips",
-          "$/Mtok",
-          "");
-      for (FrontierPoint p : union.points()) {
-        out.printf(
-            Locale.ROOT,
-            "%-9s %6d %12s %12s %11.1f %11.1f %7.2f %9s %6s%n",
-            p.strategy(),
-            p.batch(),
-            p.ttft(),
-            p.tpot(),
-            p.tokensPerSecondPerUser(),
-            p.tokensPerSecondPerChip(),
-            p.chipsTotal(),
-            p.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"),
-            (p.pareto() ? "*" : "") + (p.fits() ? "" : " oom"));
-      }
-      for (ParetoFrontier f : frontiers) {
-        List<FrontierPoint> front = f.frontier();
-        if (!front.isEmpty() && !front.get(front.size() - 1).note().isEmpty()) {
-          FrontierPoint top = front.get(front.size() - 1);
-          out.println(top.strategy() + " at batch " + top.batch() + ": " + top.note());
-        }
+          "%-9s %6d %12s %12s %11.1f %11.1f %7.2f %9s %6s%n",
+          p.strategy(),
+          p.batch(),
+          p.ttft(),
+          p.tpot(),
+          p.tokensPerSecondPerUser(),
+          p.tokensPerSecondPerChip(),
+          p.chipsTotal(),
+          p.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"),
+          (p.pareto() ? "*" : "") + (p.fits() ? "" : " oom"));
+    }
+    for (ParetoFrontier f : frontiers) {
+      List<FrontierPoint> front = f.frontier();
+      if (!front.isEmpty() && !front.get(front.size() - 1).note().isEmpty()) {
+        FrontierPoint top = front.get(front.size() - 1);
+        out.println(top.strategy() + " at batch " + top.batch() + ": " + top.note());
       }
     }
+  }
+
+  /** Writes the chart to --plot, or by default in the table view. */
+  private void chart(
+      Model m,
+      RooflineModel first,
+      List<Deployment> deployments,
+      List<ParetoFrontier> frontiers,
+      List<String> labels,
+      PrintWriter out) {
     Path target = plot;
     if (target == null && !system.json && !csv) {
       target =
@@ -286,20 +346,20 @@ final class FrontierCommand implements Callable<Integer> {
               String.format(
                   Locale.ROOT, "frontier-%s-%sx%d.png", m.id(), first.chip().id(), first.chips()));
     }
-    if (target != null) {
-      String title =
-          String.format(
-              Locale.ROOT,
-              "%s, ISL %d / OSL %d",
-              deployments.size() == 1
-                  ? deployments.get(0).toString()
-                  : m.id() + " (" + first.chip().id() + ")",
-              isl,
-              osl);
-      Charts.save(Charts.frontier(frontiers, labels, title), target);
-      (system.json || csv ? spec.commandLine().getErr() : out).println("wrote " + target);
+    if (target == null) {
+      return;
     }
-    return 0;
+    String title =
+        String.format(
+            Locale.ROOT,
+            "%s, ISL %d / OSL %d",
+            deployments.size() == 1
+                ? deployments.get(0).toString()
+                : m.id() + " (" + first.chip().id() + ")",
+            isl,
+            osl);
+    Charts.save(Charts.frontier(frontiers, labels, title), target);
+    (system.json || csv ? spec.commandLine().getErr() : out).println("wrote " + target);
   }
 
   private static Integer count(String token, String text) {
@@ -313,11 +373,14 @@ final class FrontierCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * The deployment of strategy {@code s} from the options, through {@link DeploymentSpec}; {@code
+   * decodeChip} and {@code decodeCount} (either may be null) describe a pd decode pool.
+   */
   private Deployment deployment(
       Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount) {
-    int context = isl + osl;
-    ImmutableDeployment.Builder b =
-        Deployment.builder().strategy(s).afdMicroBatches(afdMicroBatches);
+    ImmutableDeploymentSpec.Builder b =
+        DeploymentSpec.builder().strategy(s).afdMicroBatches(afdMicroBatches);
     if (price != null) {
       b.price(DollarsPerHour.of(price));
     }
@@ -339,24 +402,21 @@ final class FrontierCommand implements Callable<Integer> {
         boolean ownDecodeChip = decodeChip != null;
         Integer dCount = decodeCount != null ? decodeCount : ownDecodeChip ? null : system.count;
         Integer dTp = decodeCount != null || ownDecodeChip ? null : system.tp;
-        RooflineModel decode = system.pool(m, decodeC, dCount, dTp, 1, context);
-        // sized for decoding only: no prefill chunk in its workspace
-        RooflineModel prefill = system.pool(m, prefillC, prefillCount, null, 1, isl);
-        return b.primary(
-                io.ridgeline.serving.ImmutableRooflineModel.copyOf(decode).withRunsPrefill(false))
-            .secondary(prefill)
-            .build();
+        b.pool(system.poolSpec(m, decodeC, dCount, dTp))
+            .prefill(system.poolSpec(m, prefillC, prefillCount, null));
+        break;
       case AFD:
         Chip attC = SystemOptions.resolveChip(attentionChip != null ? attentionChip : system.chip);
         Chip ffnC = SystemOptions.resolveChip(ffnChip != null ? ffnChip : system.chip);
         Integer attN =
             attentionCount != null ? attentionCount : attentionChip == null ? system.count : null;
-        RooflineModel att = system.pool(m, attC, attN, attN, 1, context);
-        int ffnN = ffnCount != null ? ffnCount : att.chips();
-        RooflineModel ffn = system.pool(m, ffnC, ffnN, ffnN, 1, context);
-        return b.primary(att).secondary(ffn).build();
+        // without --ffn-count the FFN pool gets the attention pool's chips
+        b.pool(system.poolSpec(m, attC, attN, attN))
+            .ffn(system.poolSpec(m, ffnC, ffnCount, ffnCount));
+        break;
       default:
-        return b.primary(system.build(1, context)).build();
+        b.pool(system.poolSpec(m, SystemOptions.resolveChip(system.chip), system.count, system.tp));
     }
+    return b.build().build(isl, osl);
   }
 }

@@ -21,7 +21,9 @@ import io.ridgeline.serving.PlanResult;
 import io.ridgeline.serving.Planner;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -99,14 +101,16 @@ final class PlanCommand implements Callable<Integer> {
       names = "--strategies",
       split = ",",
       defaultValue = "colocated,pd",
-      description = "Strategies to search: static, colocated, pd (default: ${DEFAULT-VALUE}).")
+      completionCandidates = SearchableIds.class,
+      description = "Strategies to search: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   List<String> strategies;
 
   @Option(
       names = "--objective",
       defaultValue = "chips",
       description =
-          "chips (fewest, then cost) or cost (lowest $/h; unknown prices last) (default: ${DEFAULT-VALUE}).")
+          "chips (fewest, then cost) or cost (lowest $/h; unknown prices last) (default:"
+              + " ${DEFAULT-VALUE}).")
   String objective;
 
   @Option(
@@ -156,16 +160,7 @@ final class PlanCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--chips must name at least one chip, e.g. --chips h100-sxm,b200");
     }
-    Set<Deployment.Strategy> searched = EnumSet.noneOf(Deployment.Strategy.class);
-    for (String s : strategies) {
-      if (!s.isBlank()) {
-        searched.add(strategy(s.trim()));
-      }
-    }
-    if (searched.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--strategies must name at least one of static, colocated, pd");
-    }
+    Set<Deployment.Strategy> searched = searched();
     EfficiencyOptions.Choice efficiency = efficiencyOptions.resolve();
     Model m = Models.resolve(model);
     ImmutablePlanRequest.Builder b =
@@ -208,17 +203,51 @@ final class PlanCommand implements Callable<Integer> {
     return kv == null ? p : ImmutablePrecisions.builder().from(p).kvCache(kv).build();
   }
 
+  /** The strategies of --strategies, at least one. */
+  private Set<Deployment.Strategy> searched() {
+    Set<Deployment.Strategy> searched = EnumSet.noneOf(Deployment.Strategy.class);
+    for (String s : strategies) {
+      if (!s.isBlank()) {
+        searched.add(strategy(s.trim()));
+      }
+    }
+    if (searched.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--strategies must name at least one of " + String.join(", ", searchable()));
+    }
+    return searched;
+  }
+
+  /** The ids --strategies takes, for its help: {@link #searchable()}. */
+  static final class SearchableIds implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return searchable().iterator();
+    }
+  }
+
+  /** The ids of the strategies the planner searches: every one but afd, in declaration order. */
+  static List<String> searchable() {
+    return Arrays.stream(Deployment.Strategy.values())
+        .filter(s -> s != Deployment.Strategy.AFD)
+        .map(Deployment.Strategy::id)
+        .toList();
+  }
+
   /** A strategy the planner searches, by id; the message lists those and the closest. */
   private static Deployment.Strategy strategy(String id) {
-    List<String> known = List.of("static", "colocated", "pd");
+    List<String> known = searchable();
     for (String k : known) {
       if (k.equalsIgnoreCase(id)) {
         return Deployment.Strategy.of(k);
       }
     }
-    if (id.equalsIgnoreCase("afd")) {
+    if (id.equalsIgnoreCase(Deployment.Strategy.AFD.id())) {
       throw new IllegalArgumentException(
-          "strategy afd is not searched by plan; known: " + String.join(", ", known));
+          "strategy "
+              + Deployment.Strategy.AFD.id()
+              + " is not searched by plan; known: "
+              + String.join(", ", known));
     }
     String hint = Names.closest(id, known).map(c -> "; did you mean '" + c + "'?").orElse(";");
     throw new IllegalArgumentException(
@@ -236,7 +265,8 @@ final class PlanCommand implements Callable<Integer> {
     PlanRequest q = r.request();
     out.printf(
         Locale.ROOT,
-        "%s: ISL %d, OSL %d, %s requests/s (%s output tok/s); objectives: mean TTFT ≤ %s, mean TPOT ≤ %s%n",
+        "%s: ISL %d, OSL %d, %s requests/s (%s output tok/s); objectives: mean TTFT ≤ %s, mean TPOT"
+            + " ≤ %s%n",
         q.model().id(),
         q.inputTokens(),
         q.outputTokens(),
@@ -246,7 +276,8 @@ final class PlanCommand implements Callable<Integer> {
         q.tpotSlo());
     out.printf(
         Locale.ROOT,
-        "searched %s with %s (%s): %d candidates, %d configurations meet the objectives; best %d by %s%n",
+        "searched %s with %s (%s): %d candidates, %d configurations meet the objectives; best %d by"
+            + " %s%n",
         String.join(", ", q.chips().stream().map(Chip::id).distinct().toList()),
         String.join(", ", q.strategies().stream().map(Deployment.Strategy::id).toList()),
         efficiency.ideal() ? "ideal roofline bounds" : efficiency.description(),
@@ -254,6 +285,23 @@ final class PlanCommand implements Callable<Integer> {
         r.meeting(),
         r.configurations().size(),
         q.objective() == PlanRequest.Objective.CHIPS ? "fewest chips" : "lowest cost");
+    configurationTable(r, out);
+    out.printf(
+        Locale.ROOT,
+        "failures over %d candidates: memory %d, ttft %d, tpot %d (a candidate can miss both TTFT"
+            + " and TPOT)%n",
+        r.candidates(),
+        r.failures().get(PlanFailure.MEMORY),
+        r.failures().get(PlanFailure.TTFT),
+        r.failures().get(PlanFailure.TPOT));
+    if (!r.closest().isEmpty()) {
+      out.println("closest miss per chip:");
+      r.closest().forEach(m -> out.println("  " + m));
+    }
+  }
+
+  /** The configurations, one row each, under a header. */
+  private static void configurationTable(PlanResult r, PrintWriter out) {
     int w =
         Math.max(
             4, r.configurations().stream().mapToInt(c -> c.chip().id().length()).max().orElse(4));
@@ -295,17 +343,6 @@ final class PlanCommand implements Callable<Integer> {
               .orElse("-"),
           c.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"));
     }
-    out.printf(
-        Locale.ROOT,
-        "failures over %d candidates: memory %d, ttft %d, tpot %d (a candidate can miss both TTFT and TPOT)%n",
-        r.candidates(),
-        r.failures().get(PlanFailure.MEMORY),
-        r.failures().get(PlanFailure.TTFT),
-        r.failures().get(PlanFailure.TPOT));
-    if (!r.closest().isEmpty()) {
-      out.println("closest miss per chip:");
-      r.closest().forEach(m -> out.println("  " + m));
-    }
   }
 
   private static ObjectNode json(PlanResult r, EfficiencyOptions.Choice efficiency) {
@@ -326,7 +363,16 @@ final class PlanCommand implements Callable<Integer> {
     o.put("efficiency", efficiency.description());
     o.put("candidates", r.candidates());
     o.put("meeting", r.meeting());
-    ArrayNode configs = o.putArray("configurations");
+    configurations(r, o.putArray("configurations"));
+    ObjectNode failures = o.putObject("failures");
+    for (PlanFailure f : PlanFailure.values()) {
+      failures.put(f.id(), r.failures().getOrDefault(f, 0));
+    }
+    closest(r, o.putArray("closest"));
+    return o;
+  }
+
+  private static void configurations(PlanResult r, ArrayNode configs) {
     for (PlanConfiguration c : r.configurations()) {
       ObjectNode n = configs.addObject();
       n.put("chip", c.chip().id());
@@ -351,11 +397,9 @@ final class PlanCommand implements Callable<Integer> {
         n.putNull("dollars_per_million_tokens");
       }
     }
-    ObjectNode failures = o.putObject("failures");
-    for (PlanFailure f : PlanFailure.values()) {
-      failures.put(f.id(), r.failures().getOrDefault(f, 0));
-    }
-    ArrayNode closest = o.putArray("closest");
+  }
+
+  private static void closest(PlanResult r, ArrayNode closest) {
     for (PlanMiss m : r.closest()) {
       ObjectNode n = closest.addObject();
       n.put("chip", m.chip().id());
@@ -376,7 +420,6 @@ final class PlanCommand implements Callable<Integer> {
       n.put("violation_ratio", m.ratio());
       n.put("detail", m.detail());
     }
-    return o;
   }
 
   private static String number(double v) {

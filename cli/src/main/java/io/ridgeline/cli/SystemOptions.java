@@ -9,11 +9,13 @@ import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
 import io.ridgeline.models.Routing;
+import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.RooflineModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -47,7 +49,8 @@ final class SystemOptions {
   @Option(
       names = "--weights",
       description =
-          "Precision of every weight (default: the checkpoint's, e.g. fp8 for DeepSeek-V3, mxfp4 experts for gpt-oss).")
+          "Precision of every weight (default: the checkpoint's, e.g. fp8 for DeepSeek-V3, mxfp4"
+              + " experts for gpt-oss).")
   Precision weights;
 
   @Option(
@@ -74,7 +77,8 @@ final class SystemOptions {
   @Option(
       names = "--kv",
       description =
-          "KV-cache and recurrent-state precision (default: the checkpoint's dtype, bf16 for most).")
+          "KV-cache and recurrent-state precision (default: the checkpoint's dtype, bf16 for"
+              + " most).")
   Precision kv;
 
   @Option(names = "--activations", description = "Activation precision (default: bf16).")
@@ -123,7 +127,7 @@ final class SystemOptions {
   RooflineModel build(int batch, int context) {
     efficiency();
     Model m = Models.resolve(model);
-    return pool(m, resolveChip(chip), count, tp, batch, context);
+    return poolSpec(m, resolveChip(chip), count, tp).build(batch, context);
   }
 
   /**
@@ -139,68 +143,25 @@ final class SystemOptions {
   }
 
   /**
-   * A pool of {@code chipId} chips serving {@code m} with these options' precisions, parallelism
-   * and efficiency.
+   * The specification of a pool of {@code c} chips serving {@code m} with these options'
+   * precisions, parallelism, routing and efficiency; {@code chipCount} and {@code tpDegree} may be
+   * null (see {@link PoolSpec} for how they are laid out).
+   *
+   * @throws IllegalArgumentException when a count or degree is not positive
    */
-  RooflineModel pool(Model m, Chip c, Integer chipCount, Integer tpDegree, int batch, int context) {
-    positive("--pp", pp);
-    positive("--ep", ep);
-    positive("--attention-dp", attentionDp);
-    if (chipCount != null) {
-      positive("--count", chipCount);
-    }
-    if (tpDegree != null) {
-      positive("--tp", tpDegree);
-    }
-    int tpValue =
-        tpDegree != null
-            ? tpDegree
-            : chipCount != null ? Math.max(1, chipCount / (pp * attentionDp)) : 1;
-    io.ridgeline.serving.ImmutableRooflineModel.Builder b =
-        RooflineModel.builder()
-            .model(m)
-            .chip(c)
-            .tensorParallel(tpValue)
-            .pipelineParallel(pp)
-            .expertParallel(ep)
-            .attentionDataParallel(attentionDp)
-            .precisions(precisions(m))
-            .routing(Routing.zipf(routingSkew))
-            .efficiency(efficiency().efficiency().forChip(c));
-    if (chipCount != null) {
-      b.chips(chipCount);
-      if (tpDegree == null
-          && pp == 1
-          && attentionDp == 1
-          && m.tensorParallelProblem(tpValue).isPresent()) {
-        // a chip count the heads do not divide: lay it out as tensor × pipeline parallelism
-        RooflineModel template = b.tensorParallel(1).chips(1).build();
-        return io.ridgeline.serving.Sizing.layoutFor(template, chipCount, context)
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "--count "
-                            + chipCount
-                            + " has no tensor × pipeline layout for "
-                            + m.id()
-                            + "; give --tp and --pp"));
-      }
-    }
-    RooflineModel rm = b.build();
-    if (chipCount == null && tpDegree == null && pp == 1 && !rm.memory(batch, context).fits()) {
-      return io.ridgeline.serving.Sizing.fewestChips(rm, batch, context)
-          .orElseThrow(
-              () ->
-                  new IllegalArgumentException(
-                      m.id()
-                          + " does not fit on any layout of "
-                          + c.id()
-                          + " chips up to one layer per pipeline stage"
-                          + (c.scaleUp().isEmpty() && c.scaleOut().isEmpty()
-                              ? " (the chip has no interconnect in the catalog, so it cannot be split over chips; give it a scale_up or scale_out link in a chip JSON)"
-                              : "")));
-    }
-    return rm;
+  PoolSpec poolSpec(Model m, Chip c, Integer chipCount, Integer tpDegree) {
+    return PoolSpec.builder()
+        .model(m)
+        .chip(c)
+        .count(Optional.ofNullable(chipCount))
+        .tensorParallel(Optional.ofNullable(tpDegree))
+        .pipelineParallel(pp)
+        .expertParallel(ep)
+        .attentionDataParallel(attentionDp)
+        .precisions(precisions(m))
+        .routing(Routing.zipf(routingSkew))
+        .efficiency(efficiency().efficiency())
+        .build();
   }
 
   /** The checkpoint's precisions with the options' overrides applied. */

@@ -51,7 +51,7 @@ public abstract class PlanConfiguration {
 
   /** The chip type. */
   public Chip chip() {
-    return deployment().primary().chip();
+    return deployment().decodePool().chip();
   }
 
   /** The serving strategy. */
@@ -61,12 +61,12 @@ public abstract class PlanConfiguration {
 
   /** Tensor-parallel degree of a replica (of each pool for pd). */
   public int tensorParallel() {
-    return deployment().primary().tensorParallel();
+    return deployment().decodePool().tensorParallel();
   }
 
   /** Pipeline stages of a replica (of each pool for pd). */
   public int pipelineParallel() {
-    return deployment().primary().pipelineParallel();
+    return deployment().decodePool().pipelineParallel();
   }
 
   /** Requests one (decode) replica runs together. */

@@ -7,6 +7,7 @@ import io.ridgeline.models.Model;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -38,9 +39,12 @@ import java.util.TreeSet;
  * domain that divide the model's heads ({@link Model#tensorParallelProblem} is empty), one pipeline
  * stage, plus the {@link Sizing#fewestChips} layout (at one request of ISL + OSL tokens) when none
  * of those holds even one request, which is how SRAM chips get their long pipelines; batch sizes 1,
- * 2, 4, … up to the largest that fits at ISL + OSL tokens, and that largest. Under pd both pools
- * have the same layout and the prefill pool is sized to the decode pool's demand (see {@link
- * Deployment}); pd is skipped on a chip without any interconnect (its KV cannot move).
+ * 2, 4, … up to the largest that fits at ISL + OSL tokens ({@link Deployment#maxBatch}), and that
+ * largest. Each layout and strategy is built by {@link DeploymentSpec#build} with the layout as
+ * every pool's specification: under pd both pools have the same layout, the decode pool does not
+ * run prefill (as in {@code ridgeline frontier} and {@link Sweep}), and the prefill pool is sized
+ * to the decode pool's demand (see {@link Deployment}); pd is skipped on a chip without any
+ * interconnect (its KV cannot move).
  *
  * <p><b>Meeting the objectives</b>: a candidate meets them when its point fits in memory and its
  * TTFT and TPOT are at most the objectives. <b>Sizing</b>: replicas = {@code ⌈rate × OSL /
@@ -57,8 +61,8 @@ import java.util.TreeSet;
  * what they reach.
  *
  * <p>Cost: each candidate point is evaluated once; one {@link RooflineModel} per layout and one
- * {@link Deployment} per layout and strategy are reused across batch sizes, and a layout's largest
- * batch is computed once. Llama-3.1-70B on three chip types evaluates a few hundred points.
+ * {@link Deployment} per layout and strategy are reused across batch sizes, and a deployment's
+ * largest batch is computed once. Llama-3.1-70B on three chip types evaluates a few hundred points.
  */
 public final class Planner {
   private Planner() {}
@@ -104,6 +108,9 @@ public final class Planner {
     private final Comparator<PlanConfiguration> order;
     private final Map<PlanFailure, Integer> failures = new EnumMap<>(PlanFailure.class);
     private int candidates;
+    // the closest misses of the chip being searched
+    private PlanMiss latencyMiss;
+    private PlanMiss memoryMiss;
 
     Search(PlanRequest request) {
       this.request = request;
@@ -121,54 +128,15 @@ public final class Planner {
     PlanResult run() {
       List<PlanConfiguration> meeting = new ArrayList<>();
       List<PlanMiss> closest = new ArrayList<>();
-      Map<String, Chip> chips = new LinkedHashMap<>();
-      request.chips().forEach(c -> chips.putIfAbsent(c.id().toLowerCase(Locale.ROOT), c));
-      for (Chip chip : chips.values()) {
-        PlanMiss latencyMiss = null;
-        PlanMiss memoryMiss = null;
+      for (Chip chip : distinctChips()) {
+        latencyMiss = null;
+        memoryMiss = null;
         for (RooflineModel layout : layouts(chip)) {
-          // without speculation, Deployment.maxBatch is the decode pool's for every strategy here
-          int largest = layout.maxBatch(context);
           for (Deployment.Strategy strategy : request.strategies()) {
             if (strategy == Deployment.Strategy.PD && !hasLink(chip)) {
               continue;
             }
-            Deployment d = deployment(strategy, layout);
-            if (largest == 0) {
-              candidates++;
-              count(PlanFailure.MEMORY);
-              memoryMiss = closer(memoryMiss, memoryMiss(d, Optional.empty()));
-              continue;
-            }
-            PlanConfiguration best = null;
-            for (int batch : batches(largest)) {
-              FrontierPoint p = d.point(batch, isl, osl);
-              candidates++;
-              if (!p.fits()) {
-                count(PlanFailure.MEMORY);
-                memoryMiss = closer(memoryMiss, memoryMiss(d, Optional.of(p)));
-                continue;
-              }
-              boolean ttft = p.ttft().seconds() > request.ttftSlo().seconds();
-              boolean tpot = p.tpot().seconds() > request.tpotSlo().seconds();
-              if (!ttft && !tpot) {
-                PlanConfiguration c = configuration(d, p);
-                if (best == null || order.compare(c, best) < 0) {
-                  best = c;
-                }
-                continue;
-              }
-              if (ttft) {
-                count(PlanFailure.TTFT);
-              }
-              if (tpot) {
-                count(PlanFailure.TPOT);
-              }
-              latencyMiss = closer(latencyMiss, latencyMiss(d, p));
-            }
-            if (best != null) {
-              meeting.add(best);
-            }
+            best(deployment(strategy, layout)).ifPresent(meeting::add);
           }
         }
         if (latencyMiss != null) {
@@ -186,6 +154,56 @@ public final class Planner {
           .failures(failures)
           .closest(closest)
           .build();
+    }
+
+    /** The request's chips, the first of each id. */
+    private Collection<Chip> distinctChips() {
+      Map<String, Chip> chips = new LinkedHashMap<>();
+      request.chips().forEach(c -> chips.putIfAbsent(c.id().toLowerCase(Locale.ROOT), c));
+      return chips.values();
+    }
+
+    /** The best batch of {@code d} that meets the objectives, counting every candidate. */
+    private Optional<PlanConfiguration> best(Deployment d) {
+      int largest = d.maxBatch(context);
+      if (largest == 0) {
+        candidates++;
+        count(PlanFailure.MEMORY);
+        memoryMiss = closer(memoryMiss, memoryMiss(d, Optional.empty()));
+        return Optional.empty();
+      }
+      PlanConfiguration best = null;
+      for (int batch : batches(largest)) {
+        PlanConfiguration c = evaluate(d, batch);
+        if (c != null && (best == null || order.compare(c, best) < 0)) {
+          best = c;
+        }
+      }
+      return Optional.ofNullable(best);
+    }
+
+    /** The configuration of {@code d} at {@code batch}, or null (counted) when it misses. */
+    private PlanConfiguration evaluate(Deployment d, int batch) {
+      FrontierPoint p = d.point(batch, isl, osl);
+      candidates++;
+      if (!p.fits()) {
+        count(PlanFailure.MEMORY);
+        memoryMiss = closer(memoryMiss, memoryMiss(d, Optional.of(p)));
+        return null;
+      }
+      boolean ttft = p.ttft().seconds() > request.ttftSlo().seconds();
+      boolean tpot = p.tpot().seconds() > request.tpotSlo().seconds();
+      if (!ttft && !tpot) {
+        return configuration(d, p);
+      }
+      if (ttft) {
+        count(PlanFailure.TTFT);
+      }
+      if (tpot) {
+        count(PlanFailure.TPOT);
+      }
+      latencyMiss = closer(latencyMiss, latencyMiss(d, p));
+      return null;
     }
 
     private void count(PlanFailure f) {
@@ -225,14 +243,15 @@ public final class Planner {
     }
 
     private RooflineModel layout(Chip chip, int tp) {
-      return RooflineModel.builder()
+      return PoolSpec.builder()
           .model(model)
           .chip(chip)
           .precisions(precisions)
           .tensorParallel(tp)
-          .chips(tp)
-          .efficiency(request.efficiency().forChip(chip))
-          .build();
+          .count(tp)
+          .efficiency(request.efficiency())
+          .build()
+          .build(1, context);
     }
 
     private static boolean hasLink(Chip chip) {
@@ -240,12 +259,14 @@ public final class Planner {
     }
 
     private Deployment deployment(Deployment.Strategy strategy, RooflineModel layout) {
-      ImmutableDeployment.Builder b = Deployment.builder().strategy(strategy).primary(layout);
-      if (strategy == Deployment.Strategy.PD) {
-        b.secondary(layout);
-      }
-      request.price().ifPresent(b::price);
-      return b.build();
+      PoolSpec spec = PoolSpec.of(layout);
+      return DeploymentSpec.builder()
+          .strategy(strategy)
+          .pool(spec)
+          .prefill(spec)
+          .price(request.price())
+          .build()
+          .build(isl, osl);
     }
 
     /** 1, 2, 4, … up to {@code largest}, and {@code largest}. */
@@ -264,7 +285,7 @@ public final class Planner {
       long replicas = Math.max(1, (long) Math.ceil(required / perReplica));
       long total = (long) Math.ceil(replicas * p.chipsTotal());
       Optional<DollarsPerHour> perChip =
-          request.price().or(() -> d.primary().chip().pricePerHour());
+          request.price().or(() -> d.decodePool().chip().pricePerHour());
       Optional<DollarsPerHour> perHour = perChip.map(price -> price.times(total));
       return PlanConfiguration.builder()
           .deployment(d)
@@ -299,14 +320,14 @@ public final class Planner {
      */
     private PlanMiss memoryMiss(Deployment d, Optional<FrontierPoint> p) {
       int batch = p.map(FrontierPoint::batch).orElse(1);
-      MemoryUse worst = d.primary().memory(batch, context);
+      MemoryUse worst = d.decodePool().memory(batch, context);
       String what =
           p.isPresent()
               ? "batch " + batch + " (" + context + " tokens each)"
               : "one request of " + context + " tokens";
-      if (d.secondary().isPresent() && d.strategy() == Deployment.Strategy.PD) {
-        int prompts = d.secondary().get().promptsPerPrefillPass(isl);
-        MemoryUse prefill = d.secondary().get().memory(prompts, isl);
+      if (d instanceof PrefillDecodeDeployment pd) {
+        int prompts = pd.prefill().promptsPerPrefillPass(isl);
+        MemoryUse prefill = pd.prefill().memory(prompts, isl);
         if (ratio(prefill) > ratio(worst)) {
           worst = prefill;
           what =
@@ -339,10 +360,10 @@ public final class Planner {
         double ratio,
         String detail) {
       return PlanMiss.builder()
-          .chip(d.primary().chip())
+          .chip(d.decodePool().chip())
           .strategy(d.strategy())
-          .tensorParallel(d.primary().tensorParallel())
-          .pipelineParallel(d.primary().pipelineParallel())
+          .tensorParallel(d.decodePool().tensorParallel())
+          .pipelineParallel(d.decodePool().pipelineParallel())
           .point(p)
           .reasons(reasons)
           .ratio(ratio)

@@ -2,6 +2,7 @@ package io.ridgeline.serving;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.data.Percentage.withPercentage;
 
@@ -23,6 +24,49 @@ final class DeploymentTest {
   private static final RooflineModel LLAMA8_H100 = RooflineModel.of(LLAMA8, H100);
 
   // ---- strategy ids ----
+
+  @Test
+  void toString_eachStrategy_namesStrategyAndPoolsInOrder() {
+    RooflineModel prefill = RooflineModel.of(LLAMA8, B200);
+    assertThat(Deployment.of(Deployment.Strategy.STATIC, LLAMA8_H100))
+        .hasToString("static: " + LLAMA8_H100);
+    assertThat(
+            Deployment.of(Deployment.Strategy.COLOCATED, LLAMA8_H100)
+                .withSpeculation(Speculation.mtp(3, 0.8)))
+        .hasToString("colocated: " + LLAMA8_H100 + ", speculative " + Speculation.mtp(3, 0.8));
+    PrefillDecodeDeployment pd =
+        (PrefillDecodeDeployment) Deployment.disaggregated(prefill, LLAMA8_H100);
+    assertThat(pd).hasToString("pd: " + pd.decode() + " + " + prefill);
+    assertThat(Deployment.attentionFfn(LLAMA8_H100, prefill))
+        .hasToString("afd: " + LLAMA8_H100 + " + " + prefill);
+  }
+
+  @Test
+  void pools_eachStrategy_namedByRole() {
+    RooflineModel other = RooflineModel.of(LLAMA8, B200);
+    assertThat(Deployment.of(Deployment.Strategy.STATIC, LLAMA8_H100).pools())
+        .containsExactly(entry("pool", LLAMA8_H100));
+    Deployment pd = Deployment.disaggregated(other, LLAMA8_H100);
+    assertThat(pd.pools())
+        .containsExactly(entry("decode", pd.decodePool()), entry("prefill", other));
+    assertThat(Deployment.attentionFfn(LLAMA8_H100, other).pools())
+        .containsExactly(entry("attention", LLAMA8_H100), entry("ffn", other));
+  }
+
+  @Test
+  void builder_pd_takesTheDecodePoolAsGiven() {
+    // the by-position builder (validation's predictor) does not mark the decode pool
+    Deployment d =
+        Deployment.builder()
+            .strategy(Deployment.Strategy.PD)
+            .primary(LLAMA8_H100)
+            .secondary(RooflineModel.of(LLAMA8, B200))
+            .build();
+    assertThat(d).isInstanceOf(PrefillDecodeDeployment.class);
+    assertThat(d.decodePool()).isEqualTo(LLAMA8_H100);
+    assertThat(Deployment.disaggregated(LLAMA8_H100, LLAMA8_H100).decodePool().runsPrefill())
+        .isFalse();
+  }
 
   @Test
   void strategyOf_knownIdsAnyCase_roundTrip() {
@@ -69,10 +113,8 @@ final class DeploymentTest {
   void build_zeroPoolLink_throwsNamingLink() {
     assertThatThrownBy(
             () ->
-                Deployment.builder()
-                    .from(Deployment.disaggregated(LLAMA8_H100, LLAMA8_H100))
-                    .poolLink(BytesPerSecond.of(0))
-                    .build())
+                ((PrefillDecodeDeployment) Deployment.disaggregated(LLAMA8_H100, LLAMA8_H100))
+                    .withPoolLink(BytesPerSecond.of(0)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("pool link bandwidth must be positive: 0 B/s");
   }
@@ -90,7 +132,9 @@ final class DeploymentTest {
     assertThatThrownBy(
             () ->
                 Deployment.builder()
-                    .from(Deployment.attentionFfn(LLAMA8_H100, LLAMA8_H100))
+                    .strategy(Deployment.Strategy.AFD)
+                    .primary(LLAMA8_H100)
+                    .secondary(LLAMA8_H100)
                     .afdMicroBatches(0)
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
@@ -169,10 +213,8 @@ final class DeploymentTest {
     RooflineModel prefill = RooflineModel.of(LLAMA70, B200);
     RooflineModel decode = RooflineModel.of(LLAMA70, H100, 8);
     Deployment pd =
-        Deployment.builder()
-            .from(Deployment.disaggregated(prefill, decode))
-            .poolLink(BytesPerSecond.ofGigabytes(50))
-            .build();
+        ((PrefillDecodeDeployment) Deployment.disaggregated(prefill, decode))
+            .withPoolLink(BytesPerSecond.ofGigabytes(50));
     // a set pool link adds no hop latency: 2.684e9 B / (50e9 B/s × 1 prefill chip)
     assertThat(pd.kvTransferSeconds(8192, prefill, decode)).isCloseTo(0.0536870912, within(1e-12));
     // TTFT = prefill of one 8192-token prompt + the transfer
@@ -279,10 +321,7 @@ final class DeploymentTest {
   @Test
   void point_priceOverride_replacesCatalogPrice() {
     Deployment d =
-        Deployment.builder()
-            .from(Deployment.of(Deployment.Strategy.COLOCATED, LLAMA8_H100))
-            .price(DollarsPerHour.of(2))
-            .build();
+        Deployment.of(Deployment.Strategy.COLOCATED, LLAMA8_H100).withPrice(DollarsPerHour.of(2));
     FrontierPoint p = d.point(16, 1024, 1024);
     assertThat(p.dollarsPerMillionTokens().orElseThrow())
         .isCloseTo(2.0 / 3600 / p.tokensPerSecondPerChip() * 1e6, withPercentage(1e-9));

@@ -73,11 +73,14 @@ final class PlannerTest {
             .chips(c.tensorParallel())
             .efficiency(e)
             .build();
-    ImmutableDeployment.Builder b = Deployment.builder().strategy(c.strategy()).primary(layout);
-    if (c.strategy() == Deployment.Strategy.PD) {
-      b.secondary(layout);
-    }
-    return b.build().point(c.batch(), 1024, 256);
+    PoolSpec spec = PoolSpec.of(layout);
+    return DeploymentSpec.builder()
+        .strategy(c.strategy())
+        .pool(spec)
+        .prefill(spec)
+        .build()
+        .build(1024, 256)
+        .point(c.batch(), 1024, 256);
   }
 
   @Test

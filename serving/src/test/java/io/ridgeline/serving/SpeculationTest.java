@@ -98,7 +98,7 @@ final class SpeculationTest {
   @Test
   void point_mtpGamma3Alpha08_memoryBoundBatch1_lowersTpot() {
     Deployment plain = Deployment.of(Deployment.Strategy.STATIC, LLAMA8_H100);
-    Deployment mtp = Deployment.builder().from(plain).speculation(Speculation.mtp(3, 0.8)).build();
+    Deployment mtp = plain.withSpeculation(Speculation.mtp(3, 0.8));
     FrontierPoint without = plain.point(1, 1024, 1024);
     FrontierPoint with = mtp.point(1, 1024, 1024);
     // static speculative TPOT is taken at the mean context isl + osl/2 = 1536:
@@ -118,7 +118,7 @@ final class SpeculationTest {
   @Test
   void point_colocatedMtp_memoryBoundBatch1_lowersTpot() {
     Deployment plain = Deployment.of(Deployment.Strategy.COLOCATED, LLAMA8_H100);
-    Deployment mtp = Deployment.builder().from(plain).speculation(Speculation.mtp(3, 0.8)).build();
+    Deployment mtp = plain.withSpeculation(Speculation.mtp(3, 0.8));
     assertThat(mtp.point(1, 1024, 1024).tpot().seconds())
         .isLessThan(plain.point(1, 1024, 1024).tpot().seconds());
   }

@@ -167,8 +167,7 @@ final class SystemPropertiesTest {
             integers().between(16, 2048))
         .checkAssert(
             (base, price, isl, osl) -> {
-              Deployment d =
-                  Deployment.builder().from(base).price(DollarsPerHour.of(price)).build();
+              Deployment d = base.withPrice(DollarsPerHour.of(price));
               ParetoFrontier f =
                   ParetoFrontier.builder(d).inputTokens(isl).outputTokens(osl).maxBatch(64).build();
               for (FrontierPoint p : f.points()) {

@@ -1,0 +1,126 @@
+package io.ridgeline.serving;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.ridgeline.core.BytesPerSecond;
+import io.ridgeline.core.DollarsPerHour;
+import io.ridgeline.core.RidgelineStyle;
+import java.util.Optional;
+import org.immutables.value.Value;
+
+/**
+ * What a {@link Deployment} is to be: a strategy, the {@link PoolSpec}s of its pools, speculation,
+ * a price, the link between pools and AFD's micro-batches. {@link #build} is the one factory of
+ * deployments from specifications (the CLI, {@link Sweep} and {@link Planner} use it):
+ *
+ * <ul>
+ *   <li><b>static</b>, <b>colocated</b>: {@link #pool()} built for one request of {@code isl + osl}
+ *       tokens.
+ *   <li><b>pd</b>: the decode pool is {@link #pool()} built at {@code isl + osl} and marked as not
+ *       running prefill; the prefill pool is {@link #prefill()} (by default {@link #pool()} without
+ *       a chip count or tp, so sized to hold one prompt) built at {@code isl}.
+ *   <li><b>afd</b>: the attention pool is {@link #attention()} (by default {@link #pool()}) built
+ *       at {@code isl + osl}; the FFN pool is {@link #ffn()} (by default the attention spec), and
+ *       without a chip count it gets the attention pool's chip count as count and tp.
+ * </ul>
+ *
+ * <pre>{@code
+ * PoolSpec h100 = PoolSpec.builder().model(Models.byId("llama-3.1-70b"))
+ *     .chip(Chips.byId("h100-sxm")).count(8).build();
+ * Deployment pd = DeploymentSpec.builder().strategy(Deployment.Strategy.PD).pool(h100).build()
+ *     .build(1024, 1024);   // decode on 8 H100s, prefill on the fewest H100s that hold a prompt
+ * }</pre>
+ */
+@Value.Immutable
+@RidgelineStyle
+public abstract class DeploymentSpec {
+  /** The strategy. */
+  public abstract Deployment.Strategy strategy();
+
+  /** The only pool (static, colocated), the decode pool (pd), the default attention pool (afd). */
+  public abstract PoolSpec pool();
+
+  /** PD: the prefill pool; by default {@link #pool()} without count and tp. */
+  public abstract Optional<PoolSpec> prefill();
+
+  /** AFD: the attention pool; by default {@link #pool()}. */
+  public abstract Optional<PoolSpec> attention();
+
+  /** AFD: the FFN pool; by default the attention pool's spec. */
+  public abstract Optional<PoolSpec> ffn();
+
+  /** Speculative decoding, if on. */
+  public abstract Optional<Speculation> speculation();
+
+  /** A price per chip-hour for every chip, overriding the catalog's. */
+  public abstract Optional<DollarsPerHour> price();
+
+  /** The link between the pools (pd, afd); by default the chips'. */
+  public abstract Optional<BytesPerSecond> poolLink();
+
+  /** Micro-batches in flight between the AFD pools. */
+  @Value.Default
+  public int afdMicroBatches() {
+    return AttentionFfnDeployment.DEFAULT_MICRO_BATCHES;
+  }
+
+  /** A new builder. */
+  public static ImmutableDeploymentSpec.Builder builder() {
+    return ImmutableDeploymentSpec.builder();
+  }
+
+  /**
+   * The deployment for requests of {@code isl} prompt and {@code osl} output tokens (the sizes its
+   * pools are laid out for; see {@link DeploymentSpec}).
+   *
+   * @throws IllegalArgumentException when a pool cannot be laid out or the deployment is invalid
+   */
+  public Deployment build(int isl, int osl) {
+    checkArgument(isl > 0, "input tokens (isl) must be positive: %s", isl);
+    checkArgument(osl > 0, "output tokens (osl) must be positive: %s", osl);
+    int context = isl + osl;
+    switch (strategy()) {
+      case STATIC:
+        return new StaticDeployment(pool().build(1, context), speculation(), price());
+      case COLOCATED:
+        return new ColocatedDeployment(pool().build(1, context), speculation(), price());
+      case PD:
+        RooflineModel decode =
+            ImmutablePoolSpec.copyOf(pool()).withRunsPrefill(false).build(1, context);
+        RooflineModel prefill = prefillSpec().build(1, isl);
+        return new PrefillDecodeDeployment(prefill, decode, speculation(), price(), poolLink());
+      default:
+        PoolSpec attentionSpec = attention().orElse(pool());
+        RooflineModel attention = attentionSpec.build(1, context);
+        RooflineModel ffn = ffnSpec(attentionSpec, attention.chips()).build(1, context);
+        return new AttentionFfnDeployment(
+            attention, ffn, speculation(), price(), poolLink(), afdMicroBatches());
+    }
+  }
+
+  private PoolSpec prefillSpec() {
+    return prefill()
+        .orElseGet(
+            () ->
+                ImmutablePoolSpec.copyOf(pool())
+                    .withCount(Optional.empty())
+                    .withTensorParallel(Optional.empty()));
+  }
+
+  private PoolSpec ffnSpec(PoolSpec attentionSpec, int attentionChips) {
+    PoolSpec spec = ffn().orElse(attentionSpec);
+    return spec.count().isPresent()
+        ? spec
+        : ImmutablePoolSpec.copyOf(spec)
+            .withCount(attentionChips)
+            .withTensorParallel(attentionChips);
+  }
+
+  @Value.Check
+  void check() {
+    checkArgument(
+        afdMicroBatches() >= 1, "AFD micro-batches must be at least 1: %s", afdMicroBatches());
+    // checked for every strategy, as the deployment checked it before pools had roles
+    Deployments.checkPoolLink(poolLink());
+  }
+}

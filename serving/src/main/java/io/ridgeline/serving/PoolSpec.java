@@ -1,0 +1,197 @@
+package io.ridgeline.serving;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.ridgeline.core.Precisions;
+import io.ridgeline.core.RidgelineStyle;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Routing;
+import java.util.Optional;
+import org.immutables.value.Value;
+
+/**
+ * What a pool of a {@link Deployment} is to be: a model on a chip type, with an optional chip count
+ * and tensor-parallel degree, pipeline, expert and attention-data parallelism, precisions, routing,
+ * efficiency and whether it runs prefill. {@link #build} lays it out into a {@link RooflineModel}
+ * with the one layout policy of Ridgeline (that of {@code ridgeline frontier}):
+ *
+ * <ul>
+ *   <li>an explicit tensor-parallel degree is used as given;
+ *   <li>a chip count without one gives {@code tp = count / (pp × attention-dp)} (at least 1);
+ *   <li>a count whose tp the model's heads do not divide (with pp and attention-dp 1) is laid out
+ *       as tensor × pipeline parallelism ({@link Sizing#layoutFor});
+ *   <li>with neither count nor tp, pp 1, and one chip too small for the batch, the pool gets the
+ *       fewest chips that hold it ({@link Sizing#fewestChips}).
+ * </ul>
+ *
+ * <pre>{@code
+ * PoolSpec.builder().model(Models.byId("llama-3.1-70b")).chip(Chips.byId("h100-sxm")).count(8)
+ *     .build().build(1, 2048);   // tp 8 on 8 chips
+ * }</pre>
+ */
+@Value.Immutable
+@RidgelineStyle
+public abstract class PoolSpec {
+  /** The model served. */
+  public abstract Model model();
+
+  /** The chip type. */
+  public abstract Chip chip();
+
+  /** Chips of a replica; empty to derive them from tp or size the pool to the model. */
+  public abstract Optional<Integer> count();
+
+  /** Tensor-parallel degree; empty to derive it from the count. */
+  public abstract Optional<Integer> tensorParallel();
+
+  /** Pipeline stages per replica. */
+  @Value.Default
+  public int pipelineParallel() {
+    return 1;
+  }
+
+  /** Chips of a stage that MoE experts spread over. */
+  @Value.Default
+  public int expertParallel() {
+    return 1;
+  }
+
+  /** Attention data-parallel groups per stage. */
+  @Value.Default
+  public int attentionDataParallel() {
+    return 1;
+  }
+
+  /** Weight, KV-cache and activation precisions; by default the checkpoint's. */
+  @Value.Default
+  public Precisions precisions() {
+    return model().defaultPrecisions();
+  }
+
+  /** MoE routing; uniform by default. */
+  @Value.Default
+  public Routing routing() {
+    return Routing.uniform();
+  }
+
+  /** Efficiency, applied {@linkplain Efficiency#forChip for the chip}; ideal by default. */
+  @Value.Default
+  public Efficiency efficiency() {
+    return Efficiency.ideal();
+  }
+
+  /** Whether the pool runs prefill (false: a pd decode pool, without a prefill chunk). */
+  @Value.Default
+  public boolean runsPrefill() {
+    return true;
+  }
+
+  /** A new builder. */
+  public static ImmutablePoolSpec.Builder builder() {
+    return ImmutablePoolSpec.builder();
+  }
+
+  /**
+   * The specification of an existing pool: its chips, parallelism, precisions, routing, efficiency
+   * and prefill flag, all explicit (so {@link #build} gives it back).
+   */
+  public static PoolSpec of(RooflineModel pool) {
+    return builder()
+        .model(pool.model())
+        .chip(pool.chip())
+        .count(pool.chips())
+        .tensorParallel(pool.tensorParallel())
+        .pipelineParallel(pool.pipelineParallel())
+        .expertParallel(pool.expertParallel())
+        .attentionDataParallel(pool.attentionDataParallel())
+        .precisions(pool.precisions())
+        .routing(pool.routing())
+        .efficiency(pool.efficiency())
+        .runsPrefill(pool.runsPrefill())
+        .build();
+  }
+
+  /**
+   * The pool laid out by the policy above, sized (when it is sized) to hold {@code batch} sequences
+   * of {@code context} tokens. The prefill flag is applied after sizing.
+   *
+   * @throws IllegalArgumentException when the count has no tensor × pipeline layout, when no layout
+   *     of the chip holds the model, or when the pool is invalid ({@link RooflineModel})
+   */
+  public RooflineModel build(int batch, int context) {
+    RooflineModel rm = layout(batch, context);
+    return runsPrefill() ? rm : ImmutableRooflineModel.copyOf(rm).withRunsPrefill(false);
+  }
+
+  private RooflineModel layout(int batch, int context) {
+    int pp = pipelineParallel();
+    int dp = attentionDataParallel();
+    int tp = tensorParallel().orElse(count().map(c -> Math.max(1, c / (pp * dp))).orElse(1));
+    ImmutableRooflineModel.Builder b =
+        RooflineModel.builder()
+            .model(model())
+            .chip(chip())
+            .tensorParallel(tp)
+            .pipelineParallel(pp)
+            .expertParallel(expertParallel())
+            .attentionDataParallel(dp)
+            .precisions(precisions())
+            .routing(routing())
+            .efficiency(efficiency().forChip(chip()));
+    if (count().isPresent()) {
+      int chips = count().get();
+      b.chips(chips);
+      if (tensorParallel().isEmpty()
+          && pp == 1
+          && dp == 1
+          && model().tensorParallelProblem(tp).isPresent()) {
+        // a chip count the heads do not divide: lay it out as tensor × pipeline parallelism
+        return Sizing.layoutFor(b.tensorParallel(1).chips(1).build(), chips, context)
+            .orElseThrow(() -> noLayout(chips));
+      }
+    }
+    RooflineModel rm = b.build();
+    if (count().isEmpty()
+        && tensorParallel().isEmpty()
+        && pp == 1
+        && !rm.memory(batch, context).fits()) {
+      return Sizing.fewestChips(rm, batch, context).orElseThrow(this::doesNotFit);
+    }
+    return rm;
+  }
+
+  private IllegalArgumentException noLayout(int chips) {
+    return new IllegalArgumentException(
+        "--count "
+            + chips
+            + " has no tensor × pipeline layout for "
+            + model().id()
+            + "; give --tp and --pp");
+  }
+
+  private IllegalArgumentException doesNotFit() {
+    Chip c = chip();
+    return new IllegalArgumentException(
+        model().id()
+            + " does not fit on any layout of "
+            + c.id()
+            + " chips up to one layer per pipeline stage"
+            + (c.scaleUp().isEmpty() && c.scaleOut().isEmpty()
+                ? " (the chip has no interconnect in the catalog, so it cannot be split over chips;"
+                    + " give it a scale_up or scale_out link in a chip JSON)"
+                : ""));
+  }
+
+  @Value.Check
+  void check() {
+    checkArgument(pipelineParallel() > 0, "--pp must be positive: %s", pipelineParallel());
+    checkArgument(expertParallel() > 0, "--ep must be positive: %s", expertParallel());
+    checkArgument(
+        attentionDataParallel() > 0,
+        "--attention-dp must be positive: %s",
+        attentionDataParallel());
+    count().ifPresent(c -> checkArgument(c > 0, "--count must be positive: %s", c));
+    tensorParallel().ifPresent(t -> checkArgument(t > 0, "--tp must be positive: %s", t));
+  }
+}

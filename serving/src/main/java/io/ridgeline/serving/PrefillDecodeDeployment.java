@@ -1,0 +1,138 @@
+package io.ridgeline.serving;
+
+import com.google.common.collect.ImmutableMap;
+import io.ridgeline.core.BytesPerSecond;
+import io.ridgeline.core.DollarsPerHour;
+import io.ridgeline.core.Seconds;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Prefill/decode disaggregation (Splitwise, DistServe): prompts on a prefill pool, decode steps on
+ * a decode pool, the KV cache moved between them (see {@link Deployment}). The pools are taken as
+ * given: {@link Deployment#disaggregated} and {@link DeploymentSpec} build a decode pool that does
+ * not run prefill ({@link RooflineModel#runsPrefill()} false).
+ *
+ * @param prefill the pool that prefills prompts
+ * @param decode the pool that decodes the running batch
+ * @param speculation speculative decoding on the decode pool, if on
+ * @param price a price per chip-hour overriding the catalog's
+ * @param poolLink the link that carries KV between the pools; by default the chips'
+ */
+public record PrefillDecodeDeployment(
+    RooflineModel prefill,
+    RooflineModel decode,
+    Optional<Speculation> speculation,
+    Optional<DollarsPerHour> price,
+    Optional<BytesPerSecond> poolLink)
+    implements Deployment {
+  /**
+   * Validates the components.
+   *
+   * @throws IllegalArgumentException when the pools serve different models or the pool link is not
+   *     positive
+   */
+  public PrefillDecodeDeployment {
+    Deployments.checkPoolLink(poolLink);
+    Deployments.checkSameModel(decode, prefill);
+    Deployments.checkOptions(speculation, price);
+  }
+
+  /** The pools as given, without speculation, price override or pool link. */
+  public PrefillDecodeDeployment(RooflineModel prefill, RooflineModel decode) {
+    this(prefill, decode, Optional.empty(), Optional.empty(), Optional.empty());
+  }
+
+  @Override
+  public Strategy strategy() {
+    return Strategy.PD;
+  }
+
+  @Override
+  public RooflineModel decodePool() {
+    return decode;
+  }
+
+  @Override
+  public ImmutableMap<String, RooflineModel> pools() {
+    return ImmutableMap.of("decode", decode, "prefill", prefill);
+  }
+
+  @Override
+  public PrefillDecodeDeployment withSpeculation(Speculation value) {
+    return new PrefillDecodeDeployment(prefill, decode, Optional.of(value), price, poolLink);
+  }
+
+  @Override
+  public PrefillDecodeDeployment withPrice(DollarsPerHour value) {
+    return new PrefillDecodeDeployment(prefill, decode, speculation, Optional.of(value), poolLink);
+  }
+
+  /** This deployment with {@code value} as the link between the pools. */
+  public PrefillDecodeDeployment withPoolLink(BytesPerSecond value) {
+    return new PrefillDecodeDeployment(prefill, decode, speculation, price, Optional.of(value));
+  }
+
+  @Override
+  public Optional<String> fitProblem(int isl, int osl) {
+    Optional<String> problem = PoolFit.problem("", decode, 1, isl + osl);
+    return problem.isPresent() ? problem : PoolFit.problem("prefill pool: ", prefill, 1, isl);
+  }
+
+  @Override
+  public int maxBatch(int context) {
+    return SpeculativeDecoding.maxBatch(speculation, decode, context);
+  }
+
+  @Override
+  public FrontierPoint point(int batch, int isl, int osl) {
+    Deployments.checkPoint(batch, isl, osl);
+    int context = isl + Math.max(1, osl / 2);
+    double tpot = SpeculativeDecoding.decodeTpot(speculation, decode, batch, context);
+    int promptsPerPass = prefill.promptsPerPrefillPass(isl);
+    double pass = prefill.prefill(promptsPerPass, isl).seconds().seconds();
+    double prefillRate = promptsPerPass / pass; // prompts per second per prefill replica
+    double demand = batch / (tpot * osl); // requests per second per decode replica
+    double ratio = demand / prefillRate; // prefill replicas per decode replica
+    double prefillChips = ratio * prefill.replicaChips();
+    double chips = decode.replicaChips() + prefillChips;
+    double transfer = kvTransferSeconds(isl, prefill, decode);
+    double ttft =
+        prefill.prefill(1, isl).seconds().seconds()
+            + transfer
+            + decode.efficiency().admission().seconds();
+    double perChip = batch / tpot / chips;
+    boolean fits =
+        decode.memory(batch, isl + osl).fits()
+            && prefill.memory(promptsPerPass, isl).fits()
+            && SpeculativeDecoding.fitsWithDraft(speculation, decode, batch, isl + osl);
+    String note =
+        String.format(
+                Locale.ROOT,
+                "prefill:decode chips %.2f:%d, KV transfer %s",
+                prefillChips,
+                decode.replicaChips(),
+                Seconds.of(transfer))
+            + speculation.map(s -> ", " + s).orElse("");
+    return ServingCosts.costs(
+        ImmutableFrontierPoint.builder()
+            .strategy(strategy().id())
+            .batch(batch)
+            .ttft(Seconds.of(ttft))
+            .tpot(Seconds.of(tpot))
+            .tokensPerSecondPerUser(1 / tpot)
+            .tokensPerSecondPerChip(perChip)
+            .fits(fits)
+            .chipsTotal(chips)
+            .note(note),
+        batch / tpot,
+        ServingCosts.dollarsPerHour(
+            price, decode.chip(), decode.replicaChips(), prefill.chip(), prefillChips),
+        ServingCosts.watts(decode.chip(), decode.replicaChips(), prefill.chip(), prefillChips));
+  }
+
+  @Override
+  public String toString() {
+    return Deployments.describe(strategy(), decode + " + " + prefill, speculation);
+  }
+}

@@ -1,0 +1,63 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.DollarsPerHour;
+import io.ridgeline.hardware.Chip;
+import java.util.Optional;
+
+/** Dollars and energy of a deployment's pools, added to its frontier points. */
+final class ServingCosts {
+  private ServingCosts() {}
+
+  private static Optional<Double> pricePerHour(Optional<DollarsPerHour> price, Chip chip) {
+    return price.or(chip::pricePerHour).map(DollarsPerHour::dollarsPerHour);
+  }
+
+  /** Dollars per hour of two pools, NaN when either price is unknown. */
+  static double dollarsPerHour(
+      Optional<DollarsPerHour> price, Chip a, double aChips, Chip b, double bChips) {
+    return pricePerHour(price, a).map(p -> p * aChips).orElse(Double.NaN)
+        + pricePerHour(price, b).map(p -> p * bChips).orElse(Double.NaN);
+  }
+
+  /** Watts at TDP of two pools, NaN when either TDP is unknown. */
+  static double watts(Chip a, double aChips, Chip b, double bChips) {
+    return a.tdp().map(w -> w.watts() * aChips).orElse(Double.NaN)
+        + b.tdp().map(w -> w.watts() * bChips).orElse(Double.NaN);
+  }
+
+  /**
+   * Completes the point of a single pool of {@code chips} chips of {@code pool}'s type: strategy,
+   * chips, note, and the costs of {@code perChip × chips} tokens per second.
+   */
+  static FrontierPoint onePool(
+      ImmutableFrontierPoint.Builder b,
+      Deployment.Strategy strategy,
+      RooflineModel pool,
+      Optional<DollarsPerHour> price,
+      double perChip,
+      double chips,
+      String note) {
+    double dollars = pricePerHour(price, pool.chip()).map(p -> p * chips).orElse(Double.NaN);
+    double watts = pool.chip().tdp().map(w -> w.watts() * chips).orElse(Double.NaN);
+    return costs(
+        b.strategy(strategy.id()).chipsTotal(chips).note(note), perChip * chips, dollars, watts);
+  }
+
+  /**
+   * Adds $ per million output tokens (dollars per hour / 3600 / tokens per second × 1e6) and tokens
+   * per joule (tokens per second / watts at TDP), where prices and TDPs are known.
+   */
+  static FrontierPoint costs(
+      ImmutableFrontierPoint.Builder b,
+      double tokensPerSecond,
+      double dollarsPerHour,
+      double watts) {
+    if (Double.isFinite(dollarsPerHour) && tokensPerSecond > 0) {
+      b.dollarsPerMillionTokens(dollarsPerHour / 3600 / tokensPerSecond * 1e6);
+    }
+    if (Double.isFinite(watts) && watts > 0) {
+      b.tokensPerJoule(tokensPerSecond / watts);
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,108 @@
+package io.ridgeline.serving;
+
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import com.google.common.collect.ImmutableMap;
+import io.ridgeline.core.DollarsPerHour;
+import io.ridgeline.core.Seconds;
+import java.util.Optional;
+
+/**
+ * Static batching on one pool: a replica prefills its batch's prompts together, then decodes them
+ * together (see {@link Deployment}).
+ *
+ * @param pool the pool that prefills and decodes
+ * @param speculation speculative decoding, if on
+ * @param price a price per chip-hour overriding the catalog's
+ */
+public record StaticDeployment(
+    RooflineModel pool, Optional<Speculation> speculation, Optional<DollarsPerHour> price)
+    implements Deployment {
+  /**
+   * Validates the components.
+   *
+   * @throws NullPointerException when one is null
+   */
+  public StaticDeployment {
+    checkNotNull(pool, "pool");
+    Deployments.checkOptions(speculation, price);
+  }
+
+  /** Static batching on {@code pool}, without speculation or a price override. */
+  public StaticDeployment(RooflineModel pool) {
+    this(pool, Optional.empty(), Optional.empty());
+  }
+
+  @Override
+  public Strategy strategy() {
+    return Strategy.STATIC;
+  }
+
+  @Override
+  public RooflineModel decodePool() {
+    return pool;
+  }
+
+  @Override
+  public ImmutableMap<String, RooflineModel> pools() {
+    return ImmutableMap.of("pool", pool);
+  }
+
+  @Override
+  public StaticDeployment withSpeculation(Speculation value) {
+    return new StaticDeployment(pool, Optional.of(value), price);
+  }
+
+  @Override
+  public StaticDeployment withPrice(DollarsPerHour value) {
+    return new StaticDeployment(pool, speculation, Optional.of(value));
+  }
+
+  @Override
+  public Optional<String> fitProblem(int isl, int osl) {
+    return PoolFit.problem("", pool, 1, isl + osl);
+  }
+
+  @Override
+  public int maxBatch(int context) {
+    return SpeculativeDecoding.maxBatch(speculation, pool, context);
+  }
+
+  @Override
+  public FrontierPoint point(int batch, int isl, int osl) {
+    Deployments.checkPoint(batch, isl, osl);
+    FrontierPoint p = ParetoFrontier.point(pool, batch, isl, osl);
+    if (speculation.isEmpty()) {
+      return ServingCosts.onePool(
+          ImmutableFrontierPoint.builder().from(p),
+          strategy(),
+          pool,
+          price,
+          p.tokensPerSecondPerChip(),
+          pool.replicaChips(),
+          "");
+    }
+    double tpot = SpeculativeDecoding.tpot(speculation.get(), pool, batch, isl + osl / 2);
+    double request = p.ttft().seconds() + (osl - 1) * tpot;
+    double perChip = (double) batch * osl / request / pool.replicaChips();
+    return ServingCosts.onePool(
+        ImmutableFrontierPoint.builder()
+            .from(p)
+            .tpot(Seconds.of(tpot))
+            .tokensPerSecondPerUser(1 / tpot)
+            .tokensPerSecondPerChip(perChip)
+            .fits(
+                p.fits() && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, isl + osl)),
+        strategy(),
+        pool,
+        price,
+        perChip,
+        pool.replicaChips(),
+        speculation.get().toString());
+  }
+
+  @Override
+  public String toString() {
+    return Deployments.describe(strategy(), pool.toString(), speculation);
+  }
+}

@@ -1,0 +1,221 @@
+package io.ridgeline.serving;
+
+import static io.ridgeline.serving.Sweep.BATCH;
+import static io.ridgeline.serving.Sweep.CHIP;
+import static io.ridgeline.serving.Sweep.COUNT;
+import static io.ridgeline.serving.Sweep.DIGITS;
+import static io.ridgeline.serving.Sweep.EP;
+import static io.ridgeline.serving.Sweep.ISL;
+import static io.ridgeline.serving.Sweep.KV;
+import static io.ridgeline.serving.Sweep.MODEL;
+import static io.ridgeline.serving.Sweep.OSL;
+import static io.ridgeline.serving.Sweep.STRATEGY;
+import static io.ridgeline.serving.Sweep.TP;
+import static io.ridgeline.serving.Sweep.WEIGHTS;
+
+import com.google.common.primitives.Ints;
+import io.ridgeline.core.Precision;
+import io.ridgeline.core.Precisions;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.models.Model;
+import java.util.Optional;
+
+/**
+ * Evaluates the rows of a {@link Sweep} in odometer order, caching the deployment of the outer
+ * digits. Deployments come from {@link DeploymentSpec#build}: the combination's pool with explicit
+ * count and tp (so it is never re-laid out), and for pd a prefill pool of the same chip sized to
+ * one prompt.
+ */
+final class SweepEvaluator {
+  private final Model[] models;
+  private final Chip[] chips;
+  private final int[] counts; // 0: default
+  private final int[] tps; // 0: default
+  private final int[] eps;
+  private final Deployment.Strategy[] strategies;
+  private final int[] batches;
+  private final int[] isls;
+  private final int[] osls;
+  private final Precision[] weights; // null: the checkpoint's
+  private final Precision[] kvs; // null: the checkpoint's
+  private final Efficiency efficiency;
+
+  // the combination of the outer digits, and what was built for it
+  private Model model;
+  private Chip chip;
+  private int count;
+  private int tp;
+  private int ep;
+  private Deployment.Strategy strategy;
+  private Precisions precisions;
+  private String weightsLabel;
+  private DeploymentSpec spec;
+  private Deployment deployment;
+  private String deploymentError;
+  // why one request does not fit the deployment, at the last isl and osl asked
+  private int fitIsl = -1;
+  private int fitOsl = -1;
+  private String fitError;
+
+  SweepEvaluator(Sweep.Grid g, Efficiency efficiency) {
+    this.efficiency = efficiency;
+    models = g.models().toArray(new Model[0]);
+    chips = g.chips().toArray(new Chip[0]);
+    counts = g.counts().isEmpty() ? new int[] {0} : Ints.toArray(g.counts());
+    tps = g.tps().isEmpty() ? new int[] {0} : Ints.toArray(g.tps());
+    eps = Ints.toArray(g.eps());
+    strategies = g.strategies().toArray(new Deployment.Strategy[0]);
+    batches = Ints.toArray(g.batches());
+    isls = Ints.toArray(g.isls());
+    osls = Ints.toArray(g.osls());
+    weights = g.weights().isEmpty() ? new Precision[1] : g.weights().toArray(new Precision[0]);
+    kvs = g.kvs().isEmpty() ? new Precision[1] : g.kvs().toArray(new Precision[0]);
+  }
+
+  int[] lengths() {
+    int[] l = new int[DIGITS];
+    l[MODEL] = models.length;
+    l[CHIP] = chips.length;
+    l[COUNT] = counts.length;
+    l[TP] = tps.length;
+    l[EP] = eps.length;
+    l[STRATEGY] = strategies.length;
+    l[WEIGHTS] = weights.length;
+    l[KV] = kvs.length;
+    l[ISL] = isls.length;
+    l[OSL] = osls.length;
+    l[BATCH] = batches.length;
+    return l;
+  }
+
+  /** The row at {@code index}; digits outside {@code changed..} are those of the last row. */
+  Sweep.Row row(int[] index, int changed) {
+    int isl = isls[index[ISL]];
+    int osl = osls[index[OSL]];
+    if (changed <= KV) {
+      combination(index);
+      deployment(isl, osl);
+    } else if (changed <= ISL && strategy == Deployment.Strategy.PD) {
+      // the prefill pool is sized to the prompt
+      deployment(isl, osl);
+    }
+    int batch = batches[index[BATCH]];
+    if (deployment == null) {
+      return row(batch, isl, osl, null, deploymentError);
+    }
+    try {
+      FrontierPoint p = deployment.point(batch, isl, osl);
+      return row(batch, isl, osl, p, p.fits() ? null : doesNotFit(isl, osl));
+    } catch (IllegalArgumentException e) {
+      return row(batch, isl, osl, null, oneLine(e));
+    }
+  }
+
+  private Sweep.Row row(int batch, int isl, int osl, FrontierPoint p, String error) {
+    return new Sweep.Row(
+        model,
+        chip,
+        count,
+        tp,
+        ep,
+        strategy,
+        batch,
+        isl,
+        osl,
+        precisions,
+        weightsLabel,
+        Optional.ofNullable(p),
+        Optional.ofNullable(error));
+  }
+
+  private void combination(int[] index) {
+    model = models[index[MODEL]];
+    chip = chips[index[CHIP]];
+    int c = counts[index[COUNT]];
+    int t = tps[index[TP]];
+    count = c > 0 ? c : t > 0 ? t : 1;
+    tp = t > 0 ? t : count;
+    ep = eps[index[EP]];
+    strategy = strategies[index[STRATEGY]];
+    Precision w = weights[index[WEIGHTS]];
+    Precision kv = kvs[index[KV]];
+    Precisions p = model.defaultPrecisions();
+    if (w != null) {
+      p = p.withAllWeights(w);
+    }
+    if (kv != null) {
+      p = Precisions.builder().from(p).kvCache(kv).build();
+    }
+    precisions = p;
+    weightsLabel = weightsLabel(p);
+    spec = spec();
+  }
+
+  /**
+   * The combination's deployment: its pool (decode, attention and FFN, or only pool) of {@code
+   * count} chips at {@code tp} and {@code ep}; for pd a prefill pool of the same chip, as {@code
+   * ridgeline frontier} sizes it without {@code --prefill-count} (the fewest chips that hold one
+   * prompt).
+   */
+  private DeploymentSpec spec() {
+    PoolSpec pool =
+        PoolSpec.builder()
+            .model(model)
+            .chip(chip)
+            .count(count)
+            .tensorParallel(tp)
+            .expertParallel(ep)
+            .precisions(precisions)
+            .efficiency(efficiency)
+            .build();
+    PoolSpec prefill =
+        PoolSpec.builder()
+            .model(model)
+            .chip(chip)
+            .precisions(precisions)
+            .efficiency(efficiency)
+            .build();
+    return DeploymentSpec.builder().strategy(strategy).pool(pool).prefill(prefill).build();
+  }
+
+  private void deployment(int isl, int osl) {
+    fitIsl = -1;
+    try {
+      deployment = spec.build(isl, osl);
+      deploymentError = null;
+    } catch (IllegalArgumentException e) {
+      deployment = null;
+      deploymentError = oneLine(e);
+    }
+  }
+
+  /**
+   * Why not even one request of {@code isl + osl} tokens fits ({@link Deployment#fitProblem}, as
+   * {@code ridgeline frontier} reports it), or null when one does; the last answer is kept.
+   */
+  private String doesNotFit(int isl, int osl) {
+    if (isl != fitIsl || osl != fitOsl) {
+      fitIsl = isl;
+      fitOsl = osl;
+      fitError = deployment.fitProblem(isl, osl).orElse(null);
+    }
+    return fitError;
+  }
+
+  private static String weightsLabel(Precisions p) {
+    StringBuilder b = new StringBuilder(p.weights().id());
+    p.weightOverrides()
+        .forEach(
+            (k, v) -> {
+              if (v != p.weights()) {
+                b.append('+').append(k.id()).append(':').append(v.id());
+              }
+            });
+    return b.toString();
+  }
+
+  private static String oneLine(RuntimeException e) {
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return m.replace('\n', ' ');
+  }
+}

@@ -1,0 +1,130 @@
+package io.ridgeline.serving;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.primitives.Ints;
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
+import io.ridgeline.core.Precision;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.models.Model;
+
+/**
+ * Builds a {@link Sweep.Grid}; each setter replaces that key's values, which must be non-empty (and
+ * positive, for numbers).
+ */
+public final class SweepGridBuilder {
+  ImmutableList<Model> models;
+  ImmutableList<Chip> chips;
+  ImmutableList<Integer> counts;
+  ImmutableList<Integer> tps;
+  ImmutableList<Integer> eps;
+  ImmutableList<Deployment.Strategy> strategies;
+  ImmutableList<Integer> batches;
+  ImmutableList<Integer> isls;
+  ImmutableList<Integer> osls;
+  ImmutableList<Precision> weights;
+  ImmutableList<Precision> kvs;
+
+  SweepGridBuilder() {}
+
+  /** The models to serve. */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder models(Model... values) {
+    this.models = nonEmpty("model", values);
+    return this;
+  }
+
+  /** The chip types. */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder chips(Chip... values) {
+    this.chips = nonEmpty("chip", values);
+    return this;
+  }
+
+  /** Chips in the pool. */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder counts(int... values) {
+    this.counts = positive("count", values);
+    return this;
+  }
+
+  /** Tensor-parallel degrees: chips per model replica. */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder tps(int... values) {
+    this.tps = positive("tp", values);
+    return this;
+  }
+
+  /** Expert-parallel degrees: chips of a stage that MoE experts spread over. */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder eps(int... values) {
+    this.eps = positive("ep", values);
+    return this;
+  }
+
+  /** Serving strategies. */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder strategies(Deployment.Strategy... values) {
+    this.strategies = nonEmpty("strategy", values);
+    return this;
+  }
+
+  /** Batch sizes, requests per replica. */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder batches(int... values) {
+    this.batches = positive("batch", values);
+    return this;
+  }
+
+  /** Prompt lengths (ISL), tokens. */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder isls(int... values) {
+    this.isls = positive("isl", values);
+    return this;
+  }
+
+  /** Output lengths (OSL), tokens. */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder osls(int... values) {
+    this.osls = positive("osl", values);
+    return this;
+  }
+
+  /** Precisions of every weight (replacing the checkpoint's, per-class overrides included). */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder weights(Precision... values) {
+    this.weights = nonEmpty("weights", values);
+    return this;
+  }
+
+  /** KV-cache precisions. */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder kvs(Precision... values) {
+    this.kvs = nonEmpty("kv", values);
+    return this;
+  }
+
+  /**
+   * The grid.
+   *
+   * @throws IllegalArgumentException when the product of the list sizes exceeds {@code
+   *     Long.MAX_VALUE}
+   */
+  public Sweep.Grid build() {
+    return new Sweep.Grid(this);
+  }
+
+  private static <T> ImmutableList<T> nonEmpty(String key, T[] values) {
+    checkArgument(values.length > 0, "%s: the list of values is empty", key);
+    return ImmutableList.copyOf(values); // rejects nulls
+  }
+
+  private static ImmutableList<Integer> positive(String key, int... values) {
+    checkArgument(values.length > 0, "%s: the list of values is empty", key);
+    for (int v : values) {
+      checkArgument(v > 0, "%s must be positive: %s", key, v);
+    }
+    return ImmutableList.copyOf(Ints.asList(values));
+  }
+}
