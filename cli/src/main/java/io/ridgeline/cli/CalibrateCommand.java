@@ -105,7 +105,15 @@ final class CalibrateCommand implements Callable<Integer> {
     List<Column> columns = new ArrayList<>();
     for (EfficiencyParameter q : EfficiencyParameter.values()) {
       if (q == EfficiencyParameter.ADMISSION) {
-        columns.add(new Column("max run", 9, 1, EngineProfile::maxRunningRequests));
+        columns.add(
+            new Column(
+                "max run",
+                9,
+                1,
+                p ->
+                    p.maxRunningRequests().isPresent()
+                        ? p.maxRunningRequests().getAsInt()
+                        : Double.POSITIVE_INFINITY));
       }
       EfficiencyParameter.Column c = q.column();
       columns.add(new Column(c.label(), c.width(), c.decimals(), p -> q.get(p.efficiency())));

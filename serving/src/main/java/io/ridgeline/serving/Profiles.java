@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Engine profiles by engine family, with a {@value #DEFAULT} profile for families it does not list.
@@ -160,19 +161,7 @@ public final class Profiles {
     for (EfficiencyParameter p : EfficiencyParameter.values()) {
       p.set(efficiency, parameter(node, where, p, file));
     }
-    double maxRunning = Double.POSITIVE_INFINITY;
-    JsonNode cap = node.get("max_running_requests");
-    if (cap != null && !cap.isNull()) {
-      maxRunning = number(node, where, "max_running_requests", file);
-      if (!(maxRunning > 0 && Double.isFinite(maxRunning))) {
-        throw new IllegalArgumentException(
-            file
-                + ": field '"
-                + where
-                + ".max_running_requests' must be a finite number > 0 (omit it for no cap), found "
-                + maxRunning);
-      }
-    }
+    OptionalInt maxRunning = maxRunningRequests(node, where, file);
     JsonNode fitted = node.get("fitted_on");
     if (fitted != null && !fitted.isTextual()) {
       throw new IllegalArgumentException(
@@ -180,6 +169,27 @@ public final class Profiles {
     }
     return new EngineProfile(
         engine, efficiency.build(), maxRunning, fitted == null ? "" : fitted.asText());
+  }
+
+  /**
+   * The {@code max_running_requests} of {@code node}: empty when absent or null; a fractional value
+   * (a fit searches the cap as a real number) is rounded down, to at least 1.
+   */
+  private static OptionalInt maxRunningRequests(JsonNode node, String where, String file) {
+    JsonNode cap = node.get("max_running_requests");
+    if (cap == null || cap.isNull()) {
+      return OptionalInt.empty();
+    }
+    double v = number(node, where, "max_running_requests", file);
+    if (!(v > 0 && Double.isFinite(v))) {
+      throw new IllegalArgumentException(
+          file
+              + ": field '"
+              + where
+              + ".max_running_requests' must be a finite number > 0 (omit it for no cap), found "
+              + v);
+    }
+    return OptionalInt.of((int) Math.max(1, Math.floor(Math.min(v, Integer.MAX_VALUE))));
   }
 
   /** {@code p}'s value in {@code node}, checked; an optional one that is absent is ideal. */
@@ -248,7 +258,7 @@ public final class Profiles {
           for (EfficiencyParameter param : EfficiencyParameter.values()) {
             if (param == EfficiencyParameter.ADMISSION && p.capsRunningRequests()) {
               // the cap before admission_ms: the key order of the files written so far
-              o.put("max_running_requests", round(p.maxRunningRequests()));
+              o.put("max_running_requests", p.maxRunningRequests().getAsInt());
             }
             o.put(param.jsonKey(), round(param.get(e)));
           }

@@ -111,7 +111,7 @@ public final class Calibration {
   public static final int DEFAULT_EVALUATIONS = 1500;
 
   /** Start of the running-request cap per replica (see the class javadoc). */
-  public static final double START_MAX_RUNNING = 256;
+  public static final int START_MAX_RUNNING = 256;
 
   /** Lower end of the running-request cap's plausible range (see the class javadoc). */
   public static final double MIN_MAX_RUNNING = 8;
@@ -303,7 +303,9 @@ public final class Calibration {
     }
     x[CAP] =
         toCoordinate(
-            Math.min(p.maxRunningRequests(), Double.MAX_VALUE),
+            p.maxRunningRequests().isPresent()
+                ? p.maxRunningRequests().getAsInt()
+                : Double.MAX_VALUE,
             MIN_MAX_RUNNING,
             MAX_MAX_RUNNING,
             true);
@@ -322,7 +324,8 @@ public final class Calibration {
               return q.unit() == EfficiencyParameter.Unit.FRACTION ? Math.min(1, v) : v;
             });
     double cap = fromCoordinate(x[CAP], MIN_MAX_RUNNING, MAX_MAX_RUNNING, true);
-    return new EngineProfile(Profiles.DEFAULT, e, cap, "");
+    // the predictor runs whole requests: the searched real number rounded down
+    return new EngineProfile(Profiles.DEFAULT, e, (int) Math.max(1, Math.floor(cap)), "");
   }
 
   /**

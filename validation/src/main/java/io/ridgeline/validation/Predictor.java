@@ -157,7 +157,8 @@ public final class Predictor {
 
   private static final Pattern SLO =
       Pattern.compile(
-          "(?:SLO|constraints) TTFT ([0-9]+(?:\\.[0-9]+)?) (ms|s) / TPOT ([0-9]+(?:\\.[0-9]+)?) (ms|s)");
+          "(?:SLO|constraints) TTFT ([0-9]+(?:\\.[0-9]+)?) (ms|s) / TPOT ([0-9]+(?:\\.[0-9]+)?)"
+              + " (ms|s)");
 
   private final Function<ValidationCase, EngineProfile> profile;
 
@@ -467,7 +468,8 @@ public final class Predictor {
           .orElseThrow(
               () ->
                   new Unpredictable(
-                      "isl/osl not stated: lengths of a dataset, production traffic or undisclosed"));
+                      "isl/osl not stated: lengths of a dataset, production traffic or"
+                          + " undisclosed"));
     }
 
     private int osl() {
@@ -475,7 +477,8 @@ public final class Predictor {
           .orElseThrow(
               () ->
                   new Unpredictable(
-                      "isl/osl not stated: lengths of a dataset, production traffic or undisclosed"));
+                      "isl/osl not stated: lengths of a dataset, production traffic or"
+                          + " undisclosed"));
     }
 
     private int load() {
@@ -632,15 +635,15 @@ public final class Predictor {
       if (!engine.capsRunningRequests()) {
         return batch;
       }
-      double cap = Math.max(1, Math.floor(engine.maxRunningRequests()));
+      int cap = engine.maxRunningRequests().getAsInt();
       if (batch > cap) {
         notes.add(
             "batch "
                 + batch
                 + " capped at "
-                + (int) cap
+                + cap
                 + " by the engine's max_running_requests (the rest queue)");
-        return (int) cap;
+        return cap;
       }
       return batch;
     }

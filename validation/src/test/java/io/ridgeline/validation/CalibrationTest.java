@@ -37,8 +37,10 @@ final class CalibrationTest {
     Efficiency e = start.efficiency();
     EngineProfile backProfile = Calibration.fromCoordinates(Calibration.toCoordinates(start));
     Efficiency back = backProfile.efficiency();
-    assertThat(backProfile.maxRunningRequests())
-        .isCloseTo(start.maxRunningRequests(), within(1e-6));
+    // the cap comes back as a real number rounded down, as the predictor rounded it: 255 or 256
+    assertThat(backProfile.maxRunningRequests().getAsInt())
+        .isBetween(
+            start.maxRunningRequests().getAsInt() - 1, start.maxRunningRequests().getAsInt());
     assertThat(back.compute()).isCloseTo(e.compute(), within(1e-6));
     assertThat(back.memory()).isCloseTo(e.memory(), within(1e-6));
     assertThat(back.gemmHalfTokens()).isCloseTo(e.gemmHalfTokens(), within(1e-4));

@@ -217,8 +217,7 @@ final class PredictorTest {
   void predict_concurrencyAboveEngineCap_runsCapAndQueuesRest() {
     // 64 clients on one replica of llama-2-70b (8× a100 tp 8, fp16, isl 512, osl 128) whose
     // engine runs at most 16 requests: batch 16, the other 48 queue
-    EngineProfile capped =
-        new EngineProfile("capped", Calibration.start(), 16.5, "a cap of 16 (floored)");
+    EngineProfile capped = new EngineProfile("capped", Calibration.start(), 16, "a cap of 16");
     EngineProfile free = new EngineProfile("free", Calibration.start(), "no cap");
     double ttft0 = predict(free, "16", "ttft_ms") / 1e3;
     double tpot = predict(free, "16", "tpot_ms") / 1e3;
@@ -244,7 +243,7 @@ final class PredictorTest {
         () -> new EngineProfile("x", Calibration.start(), 0, "zero"));
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class,
-        () -> new EngineProfile("x", Calibration.start(), Double.NaN, "nan"));
+        () -> new EngineProfile("x", Calibration.start(), -1, "negative"));
   }
 
   private static ValidationCase concurrencyRow(String load, String metric) {
