@@ -4,11 +4,13 @@ import io.ridgeline.serving.EfficiencyParameter;
 import io.ridgeline.serving.EngineProfile;
 import io.ridgeline.validation.Calibration;
 import io.ridgeline.validation.CaseFile;
+import io.ridgeline.validation.Metric;
 import io.ridgeline.validation.Summary;
 import io.ridgeline.validation.ValidationCase;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -80,13 +82,14 @@ final class CalibrateCommand implements Callable<Integer> {
     }
     w.println();
     w.printf(Locale.ROOT, "%-22s %6s %12s %12s%n", "metric", "count", "ideal APE", "fitted APE");
-    Map<String, Summary> before = r.before().byMetric();
-    Map<String, Summary> after = r.after().byMetric();
-    TreeSet<String> metrics = new TreeSet<>(before.keySet());
+    Map<Metric, Summary> before = r.before().byMetric();
+    Map<Metric, Summary> after = r.after().byMetric();
+    TreeSet<Metric> metrics = new TreeSet<>(Comparator.comparing(Metric::id));
+    metrics.addAll(before.keySet());
     metrics.addAll(after.keySet());
     row(w, "overall", r.before().overall(), r.after().overall());
-    for (String m : metrics) {
-      row(w, m, before.get(m), after.get(m));
+    for (Metric m : metrics) {
+      row(w, m.id(), before.get(m), after.get(m));
     }
     if (out != null) {
       r.profiles().write(out);

@@ -21,7 +21,8 @@ import java.util.Set;
  *
  * <p>Errors are {@link IllegalArgumentException}s that name the file, the line and the field: a
  * wrong header, a record with the wrong number of fields, a non-numeric or non-positive {@code
- * measured}, a non-integer count, a duplicate {@code case_id}, an unterminated quote.
+ * measured}, a non-integer count, an unknown {@code mode} or {@code metric} (listing the known
+ * ones), a duplicate {@code case_id}, an unterminated quote.
  *
  * <pre>{@code
  * List<ValidationCase> cases = CaseFile.shipped();          // the 223 shipped rows
@@ -253,11 +254,11 @@ public final class CaseFile {
         x.optional("kv_cache"),
         x.count("isl"),
         x.count("osl"),
-        x.required("mode"),
+        x.mode(),
         x.count("load"),
         x.optional("speculative"),
         x.text("engine"),
-        x.required("metric"),
+        x.metric(),
         x.measured(),
         x.text("confidence"),
         x.text("source"),
@@ -309,6 +310,16 @@ public final class CaseFile {
         // reported below
       }
       throw error(column, "a positive integer or nothing", v);
+    }
+
+    Mode mode() {
+      String v = text("mode");
+      return Mode.find(v).orElseThrow(() -> error("mode", "one of " + Mode.known(), v));
+    }
+
+    Metric metric() {
+      String v = text("metric");
+      return Metric.find(v).orElseThrow(() -> error("metric", "one of " + Metric.known(), v));
     }
 
     double measured() {

@@ -27,7 +27,6 @@ import java.util.Locale;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.IntToDoubleFunction;
 import java.util.regex.Matcher;
@@ -118,17 +117,6 @@ public final class Predictor {
   /** Per-token acceptance assumed for MTP draft tokens (an assumption, see the class javadoc). */
   public static final double MTP_ACCEPTANCE = 0.7;
 
-  /** Metrics this predictor knows. */
-  public static final Set<String> METRICS =
-      Set.of(
-          "ttft_ms",
-          "tpot_ms",
-          "e2e_s",
-          "out_tok_s_per_user",
-          "out_tok_s_per_chip",
-          "total_tok_s_per_chip",
-          "input_tok_s_per_chip");
-
   /** Length range ratio of closed-loop benchmarks whose notes do not state one (InferenceMAX). */
   public static final double DEFAULT_RANGE_RATIO = 0.8;
 
@@ -137,19 +125,6 @@ public final class Predictor {
 
   private static final Pattern RANGE_RATIO = Pattern.compile("range ratio ([0-9]+(?:\\.[0-9]+)?)");
   private static final Pattern PROMPTS = Pattern.compile("([0-9]+) prompts");
-
-  /** Modes of cases.md. */
-  public static final Set<String> MODES =
-      Set.of(
-          "static",
-          "concurrency",
-          "offline",
-          "server",
-          "single-stream",
-          "disagg-concurrency",
-          "disagg-prefill",
-          "disagg-decode",
-          "production");
 
   /** Skip reason of server-mode rows whose notes give no latency bounds. */
   public static final String SERVER_REASON =
@@ -349,17 +324,7 @@ public final class Predictor {
     }
 
     Outcome predict() {
-      if (!MODES.contains(c.mode())) {
-        throw new Unpredictable(
-            "unknown mode: '"
-                + c.mode()
-                + "'; known: "
-                + String.join(", ", new java.util.TreeSet<>(MODES)));
-      }
-      if (!METRICS.contains(c.metric())) {
-        throw new Unpredictable("unknown metric: '" + c.metric() + "'");
-      }
-      if (c.mode().equals("production")) {
+      if (c.mode() == Mode.PRODUCTION) {
         throw new Unpredictable("production fleet averages: not a controlled operating point");
       }
       model =
@@ -387,19 +352,19 @@ public final class Predictor {
       c.speculative().ifPresent(this::speculation);
       double value;
       switch (c.mode()) {
-        case "static":
+        case STATIC:
           value = staticMode();
           break;
-        case "disagg-concurrency":
+        case DISAGG_CONCURRENCY:
           value = disaggConcurrency();
           break;
-        case "disagg-prefill":
+        case DISAGG_PREFILL:
           value = disaggPrefill();
           break;
-        case "disagg-decode":
+        case DISAGG_DECODE:
           value = disaggDecode();
           break;
-        case "server":
+        case SERVER:
           value = server();
           break;
         default:
@@ -662,7 +627,7 @@ public final class Predictor {
       }
       FrontierPoint p = deployment(Deployment.Strategy.STATIC, rm).point(batch, isl, osl);
       notes.add(rm + ", static batch " + batch);
-      if (c.metric().equals("tpot_ms") && speculation.isEmpty()) {
+      if (c.metric() == Metric.TPOT_MS && speculation.isEmpty()) {
         int context = isl + Math.max(1, osl / 2);
         notes.add("one decode step at context " + context);
         return 1e3 * rm.decode(batch, context).seconds().seconds();
@@ -673,9 +638,9 @@ public final class Predictor {
     private double colocated() {
       int isl = isl();
       int osl = osl();
-      boolean single = c.mode().equals("single-stream");
+      boolean single = c.mode() == Mode.SINGLE_STREAM;
       int wanted =
-          single ? 1 : c.mode().equals("concurrency") ? load() : c.load().orElse(Integer.MAX_VALUE);
+          single ? 1 : c.mode() == Mode.CONCURRENCY ? load() : c.load().orElse(Integer.MAX_VALUE);
       RooflineModel rm = system(single || wanted == Integer.MAX_VALUE ? 1 : wanted, isl + osl);
       Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
       int max = d.maxBatch(isl + osl);
@@ -696,13 +661,13 @@ public final class Predictor {
       notes.add(0, rm + ", colocated batch " + batch + " per replica");
       FrontierPoint p = d.point(batch, isl, osl);
       double ttft = p.ttft().seconds();
-      if (c.mode().equals("concurrency")) {
+      if (c.mode() == Mode.CONCURRENCY) {
         double decodeStep = rm.decode(batch, isl + Math.max(1, osl / 2)).seconds().seconds();
         ttft =
             closedLoopTtft(rm, batch, isl, osl, decodeStep, p.tpot().seconds(), 0)
                 + engine.efficiency().admission().seconds();
         ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
-      } else if (c.metric().equals("ttft_ms") && !single) {
+      } else if (c.metric() == Metric.TTFT_MS && !single) {
         notes.add("TTFT without queueing");
       }
       return metric(p, p.tokensPerSecondPerChip(), ttft, isl, osl);
@@ -764,7 +729,7 @@ public final class Predictor {
                   ratio,
                   cycles)
               + transfer;
-      if (c.metric().equals("ttft_ms") || c.metric().equals("e2e_s")) {
+      if (c.metric() == Metric.TTFT_MS || c.metric() == Metric.E2E_S) {
         notes.add(
             String.format(
                 Locale.ROOT,
@@ -971,7 +936,7 @@ public final class Predictor {
     }
 
     private double disaggPrefill() {
-      if (!c.metric().equals("input_tok_s_per_chip")) {
+      if (c.metric() != Metric.INPUT_TOK_S_PER_CHIP) {
         throw new Unpredictable(
             "metric not predicted in this mode: " + c.metric() + " in disagg-prefill");
       }
@@ -1007,10 +972,8 @@ public final class Predictor {
     }
 
     private double disaggDecode() {
-      String m = c.metric();
-      if (!m.equals("out_tok_s_per_chip")
-          && !m.equals("tpot_ms")
-          && !m.equals("out_tok_s_per_user")) {
+      Metric m = c.metric();
+      if (m != Metric.OUT_TOK_S_PER_CHIP && m != Metric.TPOT_MS && m != Metric.OUT_TOK_S_PER_USER) {
         throw new Unpredictable("metric not predicted in this mode: " + m + " in disagg-decode");
       }
       int context = isl();
@@ -1049,9 +1012,9 @@ public final class Predictor {
         tpot = rm.decode(batch, context).seconds().seconds();
       }
       switch (m) {
-        case "tpot_ms":
+        case TPOT_MS:
           return 1e3 * tpot;
-        case "out_tok_s_per_user":
+        case OUT_TOK_S_PER_USER:
           return 1 / tpot;
         default:
           return batch / tpot / rm.replicaChips();
@@ -1067,22 +1030,22 @@ public final class Predictor {
     private double metric(FrontierPoint p, double outPerChip, double ttft, int isl, int osl) {
       double tpot = p.tpot().seconds();
       switch (c.metric()) {
-        case "ttft_ms":
+        case TTFT_MS:
           return 1e3 * ttft;
-        case "tpot_ms":
+        case TPOT_MS:
           return 1e3 * tpot;
-        case "e2e_s":
+        case E2E_S:
           return ttft + (osl - 1) * tpot;
-        case "out_tok_s_per_user":
+        case OUT_TOK_S_PER_USER:
           return p.tokensPerSecondPerUser();
-        case "out_tok_s_per_chip":
+        case OUT_TOK_S_PER_CHIP:
           return outPerChip;
-        case "total_tok_s_per_chip":
+        case TOTAL_TOK_S_PER_CHIP:
           return outPerChip * (isl + osl) / osl;
-        case "input_tok_s_per_chip":
+        case INPUT_TOK_S_PER_CHIP:
           return outPerChip * isl / osl;
         default:
-          throw new Unpredictable("unknown metric: '" + c.metric() + "'");
+          throw new AssertionError(c.metric());
       }
     }
   }

@@ -54,7 +54,7 @@ final class CalibrationTest {
     Predictor p = Predictor.of(truth);
     List<ValidationCase> synthetic = new ArrayList<>();
     for (ValidationCase c : CaseFile.shipped()) {
-      if (!c.metric().equals("tpot_ms") && !c.metric().equals("out_tok_s_per_chip")) {
+      if (c.metric() != Metric.TPOT_MS && c.metric() != Metric.OUT_TOK_S_PER_CHIP) {
         continue;
       }
       Outcome o = p.predict(c);

@@ -106,21 +106,6 @@ final class PredictorTest {
                 "1",
                 ""),
             CaseFileTest.row(
-                "S4-out",
-                "llama-2-70b",
-                "h100-sxm",
-                "8",
-                "8",
-                "fp8",
-                "",
-                "128",
-                "128",
-                "static",
-                "1",
-                "joules",
-                "1",
-                ""),
-            CaseFileTest.row(
                 "S5-out",
                 "llama-3.1-405b",
                 "h100-sxm",
@@ -158,9 +143,8 @@ final class PredictorTest {
     assertThat(reasons.get(0)).startsWith("isl/osl not stated");
     assertThat(reasons.get(1)).startsWith("unknown chip: 'h100-sx'");
     assertThat(reasons.get(2)).startsWith("isl/osl not stated");
-    assertThat(reasons.get(3)).startsWith("unknown metric: 'joules'");
-    assertThat(reasons.get(4)).startsWith("does not fit");
-    assertThat(reasons.get(5)).startsWith("invalid layout");
+    assertThat(reasons.get(3)).startsWith("does not fit");
+    assertThat(reasons.get(4)).startsWith("invalid layout");
   }
 
   @Test
