@@ -29,8 +29,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.function.IntToDoubleFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Predicts one case's metric from the configuration its row states, and nothing else: the model,
@@ -117,23 +115,15 @@ public final class Predictor {
   /** Per-token acceptance assumed for MTP draft tokens (an assumption, see the class javadoc). */
   public static final double MTP_ACCEPTANCE = 0.7;
 
-  /** Length range ratio of closed-loop benchmarks whose notes do not state one (InferenceMAX). */
-  public static final double DEFAULT_RANGE_RATIO = 0.8;
+  /** {@link CaseNotes#DEFAULT_RANGE_RATIO}. */
+  public static final double DEFAULT_RANGE_RATIO = CaseNotes.DEFAULT_RANGE_RATIO;
 
-  /** Rounds per client of closed-loop benchmarks whose notes do not state the prompt count. */
-  public static final int DEFAULT_CYCLES = 10;
-
-  private static final Pattern RANGE_RATIO = Pattern.compile("range ratio ([0-9]+(?:\\.[0-9]+)?)");
-  private static final Pattern PROMPTS = Pattern.compile("([0-9]+) prompts");
+  /** {@link CaseNotes#DEFAULT_CYCLES}. */
+  public static final int DEFAULT_CYCLES = CaseNotes.DEFAULT_CYCLES;
 
   /** Skip reason of server-mode rows whose notes give no latency bounds. */
   public static final String SERVER_REASON =
       "server mode needs the latency bounds in notes ('SLO TTFT <n> s / TPOT <n> ms')";
-
-  private static final Pattern SLO =
-      Pattern.compile(
-          "(?:SLO|constraints) TTFT ([0-9]+(?:\\.[0-9]+)?) (ms|s) / TPOT ([0-9]+(?:\\.[0-9]+)?)"
-              + " (ms|s)");
 
   private final Function<ValidationCase, EngineProfile> profile;
 
@@ -312,6 +302,7 @@ public final class Predictor {
   /** One case's prediction in progress. */
   private final class Run {
     private final ValidationCase c;
+    private final CaseNotes stated;
     private final List<String> notes = new ArrayList<>();
     private Model model;
     private Chip chip;
@@ -321,6 +312,7 @@ public final class Predictor {
 
     Run(ValidationCase c) {
       this.c = c;
+      this.stated = CaseNotes.parse(c.notes());
     }
 
     Outcome predict() {
@@ -717,8 +709,8 @@ public final class Predictor {
         double tpot,
         double transfer) {
       int perStep = prefill.promptsPerPrefillPass(isl);
-      double ratio = rangeRatio();
-      int cycles = cycles();
+      double ratio = stated.rangeRatioOrDefault();
+      int cycles = stated.cycles(c.load());
       double ttft =
           Predictor.closedLoopTtft(
                   prompts,
@@ -744,33 +736,6 @@ public final class Predictor {
       return ttft;
     }
 
-    /**
-     * The benchmark's length range ratio: "range ratio R" in the notes, else {@value
-     * #DEFAULT_RANGE_RATIO} (InferenceMAX's {@code --random-range-ratio}).
-     */
-    private double rangeRatio() {
-      Matcher m = RANGE_RATIO.matcher(c.notes());
-      if (m.find()) {
-        double r = Double.parseDouble(m.group(1));
-        if (r >= 0 && r <= 1) {
-          return r;
-        }
-      }
-      return DEFAULT_RANGE_RATIO;
-    }
-
-    /**
-     * Rounds per client: "N prompts" in the notes over the load, else {@value #DEFAULT_CYCLES}
-     * (InferenceMAX sends 10 × concurrency prompts).
-     */
-    private int cycles() {
-      Matcher m = PROMPTS.matcher(c.notes());
-      if (m.find() && c.load().isPresent()) {
-        return Math.max(1, Integer.parseInt(m.group(1)) / c.load().getAsInt());
-      }
-      return DEFAULT_CYCLES;
-    }
-
     /** {@link Predictor#queuedTtft}, with a note when requests wait. */
     private double queuedTtft(int clients, int batch, double ttft0, double tpot, int osl) {
       double queued = Predictor.queuedTtft(clients, batch, ttft0, tpot, osl);
@@ -794,12 +759,9 @@ public final class Predictor {
     private double server() {
       int isl = isl();
       int osl = osl();
-      Matcher m = SLO.matcher(c.notes());
-      if (!m.find()) {
-        throw new Unpredictable(SERVER_REASON);
-      }
-      double ttftBound = Double.parseDouble(m.group(1)) * (m.group(2).equals("ms") ? 1e-3 : 1);
-      double tpotBound = Double.parseDouble(m.group(3)) * (m.group(4).equals("ms") ? 1e-3 : 1);
+      CaseNotes.Slo slo = stated.slo().orElseThrow(() -> new Unpredictable(SERVER_REASON));
+      double ttftBound = slo.ttftSeconds();
+      double tpotBound = slo.tpotSeconds();
       RooflineModel rm = system(1, isl + osl);
       Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
       int max = d.maxBatch(isl + osl);
@@ -985,7 +947,7 @@ public final class Predictor {
       int max = rm.maxBatch(context + 1);
       int batch;
       if (c.load().isPresent()) {
-        boolean perChip = c.notes().toLowerCase(Locale.ROOT).contains("per chip");
+        boolean perChip = stated.loadPerChip();
         int total = perChip ? c.load().getAsInt() * rm.chips() : c.load().getAsInt();
         batch = capped(perReplica(total, rm), max, context);
         notes.add(
