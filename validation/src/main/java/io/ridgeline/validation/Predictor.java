@@ -1,6 +1,5 @@
 package io.ridgeline.validation;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.ridgeline.core.ImmutablePrecisions;
@@ -20,6 +19,8 @@ import io.ridgeline.serving.Profiles;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Sizing;
 import io.ridgeline.serving.Speculation;
+import io.ridgeline.serving.queueing.ClosedLoop;
+import io.ridgeline.serving.queueing.PoissonQueue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +29,6 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
-import java.util.function.IntToDoubleFunction;
 
 /**
  * Predicts one case's metric from the configuration its row states, and nothing else: the model,
@@ -83,8 +83,8 @@ import java.util.function.IntToDoubleFunction;
  * time (a sum of k uniform drifts); the prefill server (the colocated replica, or the decode
  * replica's share of the prefill pool plus the KV transfer) takes them in passes of at most {@link
  * RooflineModel#promptsPerPrefillPass} prompts, and a prompt's TTFT is the end of its pass minus
- * its arrival ({@link #closedLoopTtft}), averaged over the rounds, plus the engine profile's {@link
- * Efficiency#admission() admission latency}. This TTFT₀ then enters the queueing below.
+ * its arrival ({@link ClosedLoop#roundsTtft}), averaged over the rounds, plus the engine profile's
+ * {@link Efficiency#admission() admission latency}. This TTFT₀ then enters the queueing below.
  *
  * <p><b>Closed-loop queueing</b> ({@code concurrency} and {@code disagg-concurrency}): C clients
  * per replica each send a request as soon as their previous one completes, and the replica runs at
@@ -167,94 +167,6 @@ public final class Predictor {
   }
 
   /**
-   * TTFT in seconds of {@code clients} closed-loop clients on a replica that runs {@code batch} of
-   * them at once (see the class javadoc): {@code C / X − (osl − 1)·TPOT} with {@code X = B / (TTFT₀
-   * + (osl − 1)·TPOT)}, or {@code ttft0} when nobody waits. The end-to-end latency is then {@code C
-   * / X}.
-   *
-   * @param ttft0 the unqueued TTFT in seconds
-   * @param tpot the time per output token in seconds at batch {@code batch}
-   */
-  public static double queuedTtft(int clients, int batch, double ttft0, double tpot, int osl) {
-    if (clients <= batch) {
-      return ttft0;
-    }
-    double decoding = (osl - 1) * tpot;
-    double rate = batch / (ttft0 + decoding);
-    double queued = clients / rate - decoding;
-    return Math.max(queued, ttft0);
-  }
-
-  /**
-   * Mean TTFT in seconds of a closed-loop benchmark's prompts on one prefill server, over {@code
-   * cycles} rounds of {@code prompts} prompts each (see the class javadoc, <b>Closed-loop
-   * TTFT</b>).
-   *
-   * <p>In round k (from 0) the prompts arrive evenly over a window of {@code min(1, √k·(1 − r))} ×
-   * {@code decodeSeconds}, r being the benchmark's length range ratio: all clients start together,
-   * and they drift apart by the spread of their output lengths. The server runs steps of at most
-   * {@code perStep} waiting prompts; a step of m prompts takes {@code stepSeconds(m)} plus, in
-   * rounds whose arrivals are spread out, {@code decodeStepSeconds} (the running batch's decode
-   * when prefill shares steps with it, which also makes a prompt arriving at an idle queue wait
-   * half a step). A prompt's TTFT is the end of its step minus its arrival.
-   *
-   * <p>Worked example: 4 prompts, 2 per step of 0.1 s each, one round of range ratio 1 (all arrive
-   * at 0): two prompts finish at 0.1 s and two at 0.2 s, mean TTFT 0.15 s.
-   *
-   * @param stepSeconds seconds of a prefill step of m prompts, m from 1 to {@code perStep}
-   * @throws IllegalArgumentException when a count is not positive, a time is negative or the range
-   *     ratio is outside [0, 1]
-   */
-  public static double closedLoopTtft(
-      int prompts,
-      int perStep,
-      IntToDoubleFunction stepSeconds,
-      double decodeStepSeconds,
-      double decodeSeconds,
-      double rangeRatio,
-      int cycles) {
-    checkArgument(prompts > 0, "prompts must be positive: %s", prompts);
-    checkArgument(perStep > 0, "prompts per step must be positive: %s", perStep);
-    checkArgument(cycles > 0, "cycles must be positive: %s", cycles);
-    checkArgument(
-        rangeRatio >= 0 && rangeRatio <= 1, "range ratio must be in [0, 1]: %s", rangeRatio);
-    checkArgument(
-        decodeStepSeconds >= 0 && decodeSeconds >= 0,
-        "decode times must be >= 0: %s, %s",
-        decodeStepSeconds,
-        decodeSeconds);
-    double[] step = new double[perStep + 1];
-    double total = 0;
-    for (int k = 0; k < cycles; k++) {
-      double window = Math.min(1, Math.sqrt(k) * (1 - rangeRatio)) * decodeSeconds;
-      // in a round that arrives all at once nobody is decoding yet
-      double shared = window > 0 ? decodeStepSeconds : 0;
-      double t = 0;
-      int i = 0;
-      while (i < prompts) {
-        double arrival = window * i / prompts;
-        if (t < arrival) {
-          t = arrival + shared / 2; // the running step finishes first
-        }
-        int j = i;
-        double arrivals = 0;
-        while (j < prompts && j - i < perStep && window * j / prompts <= t) {
-          arrivals += window * j / prompts;
-          j++;
-        }
-        int m = j - i;
-        if (step[m] == 0) {
-          step[m] = stepSeconds.applyAsDouble(m);
-        }
-        t += step[m] + shared;
-        total += m * t - arrivals;
-        i = j;
-      }
-    }
-    return total / ((double) prompts * cycles);
-  }
-
-  /**
    * A colocated point under Poisson arrivals: its request rate per replica, and the mean and p99
    * TTFT with the wait for the prefill server.
    */
@@ -268,14 +180,12 @@ public final class Predictor {
    */
   private static ServerPoint serverPoint(FrontierPoint p, double prefill, int osl) {
     double ttft0 = p.ttft().seconds(); // admission included
-    double rate = p.batch() / (ttft0 + (osl - 1) * p.tpot().seconds());
-    double rho = rate * prefill;
-    if (rho >= 1) {
-      return new ServerPoint(p, rate, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
-    }
-    double mean = ttft0 + rho * prefill / (2 * (1 - rho));
-    double p99 = ttft0 + Math.max(0, prefill * Math.log(100 * rho) / (1 - rho));
-    return new ServerPoint(p, rate, mean, p99);
+    double rate = ClosedLoop.throughput(p.batch(), ttft0 + (osl - 1) * p.tpot().seconds());
+    return new ServerPoint(
+        p,
+        rate,
+        ttft0 + PoissonQueue.meanWait(rate, prefill),
+        ttft0 + PoissonQueue.p99Wait(rate, prefill));
   }
 
   /** The prediction of {@code c}'s metric, or a {@link Skip} saying why there is none. */
@@ -694,8 +604,8 @@ public final class Predictor {
     }
 
     /**
-     * Closed-loop TTFT ({@link Predictor#closedLoopTtft}) of {@code prompts} prompts per round on
-     * one replica of {@code prefill}, plus {@code transfer} seconds of KV transfer, with a note.
+     * Closed-loop TTFT ({@link ClosedLoop#roundsTtft}) of {@code prompts} prompts per round on one
+     * replica of {@code prefill}, plus {@code transfer} seconds of KV transfer, with a note.
      *
      * @param decodeStep the decode step that prefill steps share (colocated), or 0 (a prefill pool)
      * @param tpot the decode pool's time per output token
@@ -712,7 +622,7 @@ public final class Predictor {
       double ratio = stated.rangeRatioOrDefault();
       int cycles = stated.cycles(c.load());
       double ttft =
-          Predictor.closedLoopTtft(
+          ClosedLoop.roundsTtft(
                   prompts,
                   perStep,
                   m -> prefill.prefill(m, isl).seconds().seconds(),
@@ -736,9 +646,9 @@ public final class Predictor {
       return ttft;
     }
 
-    /** {@link Predictor#queuedTtft}, with a note when requests wait. */
+    /** {@link ClosedLoop#queuedTtft}, with a note when requests wait. */
     private double queuedTtft(int clients, int batch, double ttft0, double tpot, int osl) {
-      double queued = Predictor.queuedTtft(clients, batch, ttft0, tpot, osl);
+      double queued = ClosedLoop.queuedTtft(clients, batch, ttft0, tpot, osl);
       if (queued <= ttft0) {
         return ttft0;
       }

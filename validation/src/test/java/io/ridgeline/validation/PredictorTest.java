@@ -183,21 +183,6 @@ final class PredictorTest {
   }
 
   @Test
-  void queuedTtft_closedLoop_handComputed() {
-    // C = 100 clients, B = 50 running, TTFT₀ = 1 s, TPOT = 10 ms, osl = 101:
-    // decoding (osl − 1)·TPOT = 1 s, cycle 2 s, X = 50 / 2 = 25 req/s,
-    // response C / X = 4 s, TTFT = 4 − 1 = 3 s (2 s of queue + 1 s of prefill)
-    assertThat(Predictor.queuedTtft(100, 50, 1.0, 0.010, 101)).isCloseTo(3.0, within(1e-12));
-    // P091-like: C = 128, B = 54, TTFT₀ = 2 s, TPOT = 72 ms, osl = 800:
-    // decoding 799 × 0.072 = 57.528 s, cycle 59.528 s, C / X = 128 × 59.528 / 54 = 141.10341 s,
-    // TTFT = 141.10341 − 57.528 = 83.57541 s
-    assertThat(Predictor.queuedTtft(128, 54, 2.0, 0.072, 800)).isCloseTo(83.575407, within(1e-5));
-    // nobody waits when the clients fit in the running batch
-    assertThat(Predictor.queuedTtft(50, 50, 1.0, 0.010, 101)).isEqualTo(1.0);
-    assertThat(Predictor.queuedTtft(8, 54, 2.0, 0.072, 800)).isEqualTo(2.0);
-  }
-
-  @Test
   void predict_concurrencyAboveEngineCap_runsCapAndQueuesRest() {
     // 64 clients on one replica of llama-2-70b (8× a100 tp 8, fp16, isl 512, osl 128) whose
     // engine runs at most 16 requests: batch 16, the other 48 queue
