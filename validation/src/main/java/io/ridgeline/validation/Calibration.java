@@ -179,10 +179,9 @@ public final class Calibration {
       List<ValidationCase> mine = byEngine.getOrDefault(family, List.of());
       if (mine.size() < MIN_ROWS) {
         out.add(
-            new EngineProfile(
+            renamed(
+                pooledFit,
                 family,
-                pooledFit.efficiency(),
-                pooledFit.maxRunningRequests(),
                 "too few rows of this engine ("
                     + mine.size()
                     + " < "
@@ -195,39 +194,32 @@ public final class Calibration {
     for (Map.Entry<String, List<ValidationCase>> e : byEngine.entrySet()) {
       if (e.getValue().size() >= MIN_ROWS && !e.getKey().equals(Profiles.DEFAULT)) {
         EngineProfile fitted = fitProfile(e.getValue(), maxEvaluations);
-        out.add(
-            new EngineProfile(
-                e.getKey(),
-                fitted.efficiency(),
-                fitted.maxRunningRequests(),
-                "fitted on "
-                    + label
-                    + " ("
-                    + e.getValue().size()
-                    + " "
-                    + e.getKey()
-                    + " rows) on "
-                    + date));
+        String source =
+            "fitted on " + label + " (" + e.getValue().size() + " " + e.getKey() + " rows) on ";
+        out.add(renamed(fitted, e.getKey(), source + date));
         counts.put(e.getKey(), e.getValue().size());
       }
     }
-    out.sort(
-        Comparator.comparingInt(
-                (EngineProfile p) -> {
-                  int i = FAMILIES.indexOf(p.name());
-                  return i < 0 ? FAMILIES.size() : i;
-                })
-            .thenComparing(EngineProfile::name));
-    out.add(
-        new EngineProfile(
-            Profiles.DEFAULT,
-            pooledFit.efficiency(),
-            pooledFit.maxRunningRequests(),
-            pooledSource));
+    out.sort(FAMILY_ORDER);
+    out.add(renamed(pooledFit, Profiles.DEFAULT, pooledSource));
     counts.put(Profiles.DEFAULT, rows.size());
     Profiles profiles = Profiles.of(out);
     return new Result(
         profiles, counts, before, Validation.run(cases, Predictor.byProfiles(profiles)));
+  }
+
+  /** The known {@link #FAMILIES} in their order, then the others by name. */
+  private static final Comparator<EngineProfile> FAMILY_ORDER =
+      Comparator.comparingInt(
+              (EngineProfile p) -> {
+                int i = FAMILIES.indexOf(p.name());
+                return i < 0 ? FAMILIES.size() : i;
+              })
+          .thenComparing(EngineProfile::name);
+
+  /** {@code fit}'s efficiency and running-request cap under {@code name}, from {@code source}. */
+  private static EngineProfile renamed(EngineProfile fit, String name, String source) {
+    return new EngineProfile(name, fit.efficiency(), fit.maxRunningRequests(), source);
   }
 
   /**
