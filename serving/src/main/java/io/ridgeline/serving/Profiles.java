@@ -31,9 +31,11 @@ import java.util.OptionalInt;
  *
  * <p>JSON form (times in microseconds; {@code max_running_requests}, the engine's cap on requests
  * running at once per model replica, is optional: absent or {@code null} means no cap beyond
- * memory, see {@link EngineProfile#maxRunningRequests()}; {@code attention} (default 1) and {@code
- * collective_latency_us} (default 0) are optional too, as is {@code admission_ms}, the engine's
- * request admission latency in milliseconds, default 0, see {@link Efficiency#admission()}):
+ * memory, and a fractional value is rounded down, see {@link EngineProfile#maxRunningRequests()};
+ * each efficiency parameter's key, unit and default are those of {@link EfficiencyParameter};
+ * {@code attention} (default 1) and {@code collective_latency_us} (default 0) are optional too, as
+ * is {@code admission_ms}, the engine's request admission latency in milliseconds, default 0, see
+ * {@link Efficiency#admission()}):
  *
  * <pre>{@code
  * {"profiles": {
