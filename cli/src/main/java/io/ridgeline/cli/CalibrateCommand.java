@@ -1,18 +1,22 @@
 package io.ridgeline.cli;
 
-import io.ridgeline.serving.Efficiency;
+import io.ridgeline.serving.EfficiencyParameter;
 import io.ridgeline.serving.EngineProfile;
 import io.ridgeline.validation.Calibration;
 import io.ridgeline.validation.CaseFile;
+import io.ridgeline.validation.Metric;
 import io.ridgeline.validation.Summary;
 import io.ridgeline.validation.ValidationCase;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,7 +31,8 @@ import picocli.CommandLine.Spec;
     name = "calibrate",
     mixinStandardHelpOptions = true,
     description =
-        "Fit engine efficiency profiles on a validation case file (Huber loss on ln(predicted/measured)).")
+        "Fit engine efficiency profiles on a validation case file (Huber loss on"
+            + " ln(predicted/measured)).")
 final class CalibrateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -56,48 +61,35 @@ final class CalibrateCommand implements Callable<Integer> {
         "calibrate: %d cases, %d predicted%n",
         all.size(),
         r.before().predictions().size());
-    w.printf(
-        Locale.ROOT,
-        "%-10s %5s %8s %8s %8s %8s %9s %10s %10s %9s %9s %9s%n",
-        "engine",
-        "rows",
-        "compute",
-        "memory",
-        "network",
-        "attn",
-        "half tok",
-        "layer µs",
-        "step µs",
-        "coll µs",
-        "max run",
-        "admit ms");
+    List<Column> columns = columns();
+    StringBuilder header =
+        new StringBuilder(String.format(Locale.ROOT, "%-10s %5s", "engine", "rows"));
+    columns.forEach(
+        c -> header.append(String.format(Locale.ROOT, " %" + c.width() + "s", c.label())));
+    w.println(header);
     for (EngineProfile p : r.profiles().profiles().values()) {
-      Efficiency e = p.efficiency();
-      w.printf(
-          Locale.ROOT,
-          "%-10s %5d %8.3f %8.3f %8.3f %8.3f %9.1f %10.2f %10.1f %9.2f %9.1f %9.1f%n",
-          p.name(),
-          r.rows().get(p.name()),
-          e.compute(),
-          e.memory(),
-          e.network(),
-          e.attention(),
-          e.gemmHalfTokens(),
-          e.layerOverhead().seconds() * 1e6,
-          e.stepOverhead().seconds() * 1e6,
-          e.collectiveLatency().seconds() * 1e6,
-          p.maxRunningRequests(),
-          e.admission().seconds() * 1e3);
+      StringBuilder line =
+          new StringBuilder(
+              String.format(Locale.ROOT, "%-10s %5d", p.name(), r.rows().get(p.name())));
+      for (Column c : columns) {
+        line.append(
+            String.format(
+                Locale.ROOT,
+                " %" + c.width() + "." + c.decimals() + "f",
+                c.value().applyAsDouble(p)));
+      }
+      w.println(line);
     }
     w.println();
     w.printf(Locale.ROOT, "%-22s %6s %12s %12s%n", "metric", "count", "ideal APE", "fitted APE");
-    Map<String, Summary> before = r.before().byMetric();
-    Map<String, Summary> after = r.after().byMetric();
-    TreeSet<String> metrics = new TreeSet<>(before.keySet());
+    Map<Metric, Summary> before = r.before().byMetric();
+    Map<Metric, Summary> after = r.after().byMetric();
+    TreeSet<Metric> metrics = new TreeSet<>(Comparator.comparing(Metric::id));
+    metrics.addAll(before.keySet());
     metrics.addAll(after.keySet());
     row(w, "overall", r.before().overall(), r.after().overall());
-    for (String m : metrics) {
-      row(w, m, before.get(m), after.get(m));
+    for (Metric m : metrics) {
+      row(w, m.id(), before.get(m), after.get(m));
     }
     if (out != null) {
       r.profiles().write(out);
@@ -105,6 +97,31 @@ final class CalibrateCommand implements Callable<Integer> {
       w.println("wrote " + out);
     }
     return 0;
+  }
+
+  /** A column of the table of fitted values. */
+  private record Column(
+      String label, int width, int decimals, ToDoubleFunction<EngineProfile> value) {}
+
+  /** Every efficiency parameter, and the running-request cap before the admission latency. */
+  private static List<Column> columns() {
+    List<Column> columns = new ArrayList<>();
+    for (EfficiencyParameter q : EfficiencyParameter.values()) {
+      if (q == EfficiencyParameter.ADMISSION) {
+        columns.add(
+            new Column(
+                "max run",
+                9,
+                1,
+                p ->
+                    p.maxRunningRequests().isPresent()
+                        ? p.maxRunningRequests().getAsInt()
+                        : Double.POSITIVE_INFINITY));
+      }
+      EfficiencyParameter.Column c = q.column();
+      columns.add(new Column(c.label(), c.width(), c.decimals(), p -> q.get(p.efficiency())));
+    }
+    return columns;
   }
 
   private static void row(PrintWriter w, String name, Summary before, Summary after) {

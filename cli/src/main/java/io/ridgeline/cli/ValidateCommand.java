@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.serving.Profiles;
 import io.ridgeline.validation.CaseFile;
+import io.ridgeline.validation.Metric;
+import io.ridgeline.validation.Mode;
 import io.ridgeline.validation.Prediction;
 import io.ridgeline.validation.Predictor;
 import io.ridgeline.validation.Skip;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -34,7 +37,8 @@ import picocli.CommandLine.Spec;
     name = "validate",
     mixinStandardHelpOptions = true,
     description =
-        "Predict every row of a validation case file and report the errors against the measurements.")
+        "Predict every row of a validation case file and report the errors against the"
+            + " measurements.")
 final class ValidateCommand implements Callable<Integer> {
   private static final int WORST = 20;
 
@@ -53,8 +57,8 @@ final class ValidateCommand implements Callable<Integer> {
   @Option(
       names = "--efficiency",
       description =
-          "Efficiency mode: ideal (100%% of peak and bandwidth, the roofline bound; default) or calibrated"
-              + " (the built-in engine profiles, by each row's engine).")
+          "Efficiency mode: ideal (100%% of peak and bandwidth, the roofline bound; default) or"
+              + " calibrated (the built-in engine profiles, by each row's engine).")
   String efficiency;
 
   @Option(
@@ -110,7 +114,7 @@ final class ValidateCommand implements Callable<Integer> {
     for (Prediction p : v.predictions()) {
       ObjectNode o = rows.addObject();
       o.put("case_id", p.testCase().caseId());
-      o.put("metric", p.testCase().metric());
+      o.put("metric", p.testCase().metric().id());
       o.put("predicted", p.predicted());
       o.put("measured", p.testCase().measured());
       o.put("ratio", p.ratio());
@@ -124,16 +128,16 @@ final class ValidateCommand implements Callable<Integer> {
     }
     ObjectNode summary = root.putObject("summary");
     summary.set("overall", summary(v.overall()));
-    summary.set("by_metric", summaries(v.byMetric()));
-    summary.set("by_chip", summaries(v.byChip()));
-    summary.set("by_engine", summaries(v.byEngine()));
-    summary.set("by_mode", summaries(v.byMode()));
+    summary.set("by_metric", summaries(v.byMetric(), Metric::id));
+    summary.set("by_chip", summaries(v.byChip(), String::valueOf));
+    summary.set("by_engine", summaries(v.byEngine(), String::valueOf));
+    summary.set("by_mode", summaries(v.byMode(), Mode::id));
     return root;
   }
 
-  private static ObjectNode summaries(Map<String, Summary> groups) {
+  private static <K> ObjectNode summaries(Map<K, Summary> groups, Function<K, String> name) {
     ObjectNode o = Json.object();
-    groups.forEach((k, s) -> o.set(k, summary(s)));
+    groups.forEach((k, s) -> o.set(name.apply(k), summary(s)));
     return o;
   }
 
@@ -174,8 +178,8 @@ final class ValidateCommand implements Callable<Integer> {
         "±25%",
         "±50%");
     row(out, "overall", "all", v.overall());
-    v.byMetric().forEach((k, s) -> row(out, "metric", k, s));
-    v.byMode().forEach((k, s) -> row(out, "mode", k, s));
+    v.byMetric().forEach((k, s) -> row(out, "metric", k.id(), s));
+    v.byMode().forEach((k, s) -> row(out, "mode", k.id(), s));
     out.println();
     List<Prediction> listed = new ArrayList<>(v.predictions());
     if (rows.equals("worst")) {
@@ -198,7 +202,7 @@ final class ValidateCommand implements Callable<Integer> {
           Locale.ROOT,
           "%-22s %-22s %14.6g %14.6g %9.3f%n",
           p.testCase().caseId(),
-          p.testCase().metric(),
+          p.testCase().metric().id(),
           p.predicted(),
           p.testCase().measured(),
           p.ratio());

@@ -2,6 +2,7 @@ package io.ridgeline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ridgeline.validation.CaseFile;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -17,10 +18,34 @@ final class CalibrateCommandTest {
     return new String[] {Integer.toString(code), out.toString(), err.toString()};
   }
 
+  /** Three static rows of llama-3.1-8b on one H100: a fit of a few evaluations takes a second. */
+  private static final String CASES =
+      String.join(",", CaseFile.COLUMNS)
+          + "\n"
+          + row("A1-tpot", "1", "tpot_ms", "8")
+          + row("A2-tpot", "16", "tpot_ms", "9")
+          + row("A3-out", "16", "out_tok_s_per_chip", "1500");
+
+  private static String row(String id, String load, String metric, String measured) {
+    return id
+        + ","
+        + id.split("-")[0]
+        + ",llama-3.1-8b,h100-sxm,1,,,1,,,,bf16,,1024,128,static,"
+        + load
+        + ",,vllm,"
+        + metric
+        + ","
+        + measured
+        + ",high,test,https://example.com,x\n";
+  }
+
   @Test
-  void calibrate_out_writesProfileThatValidateLoads(@TempDir Path dir) {
+  void calibrate_out_writesProfileThatValidateLoads(@TempDir Path dir) throws Exception {
+    Path cases = dir.resolve("cases.csv");
+    Files.writeString(cases, CASES);
     Path f = dir.resolve("profile.json");
-    String[] r = run("calibrate", "--evaluations", "12", "--out", f.toString());
+    String[] r =
+        run("calibrate", "--cases", cases.toString(), "--evaluations", "12", "--out", f.toString());
     assertThat(r[0]).as(r[2]).isEqualTo("0");
     assertThat(r[1])
         .contains("trtllm")
@@ -28,7 +53,7 @@ final class CalibrateCommandTest {
         .contains("ideal APE")
         .contains("tpot_ms");
     assertThat(Files.exists(f)).isTrue();
-    String[] v = run("validate", "--profile", f.toString());
+    String[] v = run("validate", "--cases", cases.toString(), "--profile", f.toString());
     assertThat(v[0]).as(v[2]).isEqualTo("0");
     assertThat(v[1]).contains("calibrated: engine profiles of").contains("tpot_ms");
   }

@@ -6,7 +6,6 @@ import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.MemoryKind;
-import java.util.Locale;
 import org.immutables.value.Value;
 
 /**
@@ -134,15 +133,12 @@ public abstract class Efficiency {
 
   /** Whether every fraction is 1 and there are no fixed costs or small-M penalty. */
   public boolean isIdeal() {
-    return compute() == 1
-        && memory() == 1
-        && network() == 1
-        && gemmHalfTokens() == 0
-        && attention() == 1
-        && collectiveLatency().seconds() == 0
-        && admission().seconds() == 0
-        && layerOverhead().seconds() == 0
-        && stepOverhead().seconds() == 0;
+    for (EfficiencyParameter p : EfficiencyParameter.values()) {
+      if (p.get(this) != p.ideal()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Value.Check
@@ -165,33 +161,14 @@ public abstract class Efficiency {
     checkArgument(v > 0 && v <= 1, "%s must be in (0, 1]: %s", what, v);
   }
 
+  /**
+   * {@code ideal}, or the parameters that differ from ideal (compute, memory and network always),
+   * e.g. "compute 95%, memory 67%, network 20%, GEMM half at 128 tokens, attention 80%, collectives
+   * +500.043 ns/hop, admission 372.606 ms, overhead 2.546 ms/step + 49.9337 µs/layer" (see {@link
+   * EfficiencyParameter}).
+   */
   @Override
   public String toString() {
-    if (isIdeal()) {
-      return "ideal";
-    }
-    String base =
-        String.format(
-            Locale.ROOT,
-            "compute %.0f%%, memory %.0f%%, network %.0f%%",
-            100 * compute(),
-            100 * memory(),
-            100 * network());
-    if (gemmHalfTokens() > 0) {
-      base += String.format(Locale.ROOT, ", GEMM half at %.0f tokens", gemmHalfTokens());
-    }
-    if (attention() < 1) {
-      base += String.format(Locale.ROOT, ", attention %.0f%%", 100 * attention());
-    }
-    if (collectiveLatency().seconds() > 0) {
-      base += ", collectives +" + collectiveLatency() + "/hop";
-    }
-    if (admission().seconds() > 0) {
-      base += ", admission " + admission();
-    }
-    if (layerOverhead().seconds() > 0 || stepOverhead().seconds() > 0) {
-      base += ", overhead " + stepOverhead() + "/step + " + layerOverhead() + "/layer";
-    }
-    return base;
+    return isIdeal() ? "ideal" : EfficiencyParameter.describe(this);
   }
 }

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ridgeline.core.Seconds;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -20,18 +19,23 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Engine profiles by engine family, with a {@value #DEFAULT} profile for families it does not list.
  * {@link #builtIn()} holds profiles for trtllm, sglang, vllm, nim, jetstream and default, fitted by
- * {@code io.ridgeline.validation.Calibration} on the shipped cases only (each profile's {@link EngineProfile#source()} says
- * so and on which rows); {@link Efficiency#ideal()} stays the roofline bound.
+ * {@code io.ridgeline.validation.Calibration} on the shipped cases only (each profile's {@link
+ * EngineProfile#source()} says so and on which rows); {@link Efficiency#ideal()} stays the roofline
+ * bound.
  *
  * <p>JSON form (times in microseconds; {@code max_running_requests}, the engine's cap on requests
  * running at once per model replica, is optional: absent or {@code null} means no cap beyond
- * memory, see {@link EngineProfile#maxRunningRequests()}; {@code attention} (default 1) and {@code
- * collective_latency_us} (default 0) are optional too, as is {@code admission_ms}, the engine's
- * request admission latency in milliseconds, default 0, see {@link Efficiency#admission()}):
+ * memory, and a fractional value is rounded down, see {@link EngineProfile#maxRunningRequests()};
+ * each efficiency parameter's key, unit and default are those of {@link EfficiencyParameter};
+ * {@code attention} (default 1) and {@code collective_latency_us} (default 0) are optional too, as
+ * is {@code admission_ms}, the engine's request admission latency in milliseconds, default 0, see
+ * {@link Efficiency#admission()}):
  *
  * <pre>{@code
  * {"profiles": {
@@ -155,71 +159,61 @@ public final class Profiles {
     if (!node.isObject()) {
       throw new IllegalArgumentException(file + ": field '" + where + "' must be an object");
     }
-    double compute = number(node, where, "compute", file);
-    double memory = number(node, where, "memory", file);
-    double network = number(node, where, "network", file);
-    fraction(compute, where + ".compute", file);
-    fraction(memory, where + ".memory", file);
-    fraction(network, where + ".network", file);
-    double half =
-        nonNegative(
-            number(node, where, "gemm_half_tokens", file), where + ".gemm_half_tokens", file);
-    double layer =
-        nonNegative(
-            number(node, where, "layer_overhead_us", file), where + ".layer_overhead_us", file);
-    double step =
-        nonNegative(
-            number(node, where, "step_overhead_us", file), where + ".step_overhead_us", file);
-    double attention = 1;
-    if (node.has("attention")) {
-      attention = number(node, where, "attention", file);
-      fraction(attention, where + ".attention", file);
+    ImmutableEfficiency.Builder efficiency = Efficiency.builder();
+    for (EfficiencyParameter p : EfficiencyParameter.values()) {
+      p.set(efficiency, parameter(node, where, p, file));
     }
-    double collective = 0;
-    if (node.has("collective_latency_us")) {
-      collective =
-          nonNegative(
-              number(node, where, "collective_latency_us", file),
-              where + ".collective_latency_us",
-              file);
-    }
-    double admission = 0;
-    if (node.has("admission_ms")) {
-      admission =
-          nonNegative(number(node, where, "admission_ms", file), where + ".admission_ms", file)
-              / 1e3;
-    }
-    double maxRunning = Double.POSITIVE_INFINITY;
-    JsonNode cap = node.get("max_running_requests");
-    if (cap != null && !cap.isNull()) {
-      maxRunning = number(node, where, "max_running_requests", file);
-      if (!(maxRunning > 0 && Double.isFinite(maxRunning))) {
-        throw new IllegalArgumentException(
-            file
-                + ": field '"
-                + where
-                + ".max_running_requests' must be a finite number > 0 (omit it for no cap), found "
-                + maxRunning);
-      }
-    }
+    OptionalInt maxRunning = maxRunningRequests(node, where, file);
     JsonNode fitted = node.get("fitted_on");
     if (fitted != null && !fitted.isTextual()) {
       throw new IllegalArgumentException(
           file + ": field '" + where + ".fitted_on' must be a string, found " + fitted);
     }
-    Efficiency eff =
-        Efficiency.builder()
-            .compute(compute)
-            .memory(memory)
-            .network(network)
-            .attention(attention)
-            .gemmHalfTokens(half)
-            .layerOverhead(Seconds.ofMicros(layer))
-            .stepOverhead(Seconds.ofMicros(step))
-            .collectiveLatency(Seconds.ofMicros(collective))
-            .admission(Seconds.of(admission))
-            .build();
-    return new EngineProfile(engine, eff, maxRunning, fitted == null ? "" : fitted.asText());
+    return new EngineProfile(
+        engine, efficiency.build(), maxRunning, fitted == null ? "" : fitted.asText());
+  }
+
+  /**
+   * The {@code max_running_requests} of {@code node}: empty when absent or null; a fractional value
+   * (a fit searches the cap as a real number) is rounded down, to at least 1.
+   */
+  private static OptionalInt maxRunningRequests(JsonNode node, String where, String file) {
+    JsonNode cap = node.get("max_running_requests");
+    if (cap == null || cap.isNull()) {
+      return OptionalInt.empty();
+    }
+    double v = number(node, where, "max_running_requests", file);
+    if (!(v > 0 && Double.isFinite(v))) {
+      throw new IllegalArgumentException(
+          file
+              + ": field '"
+              + where
+              + ".max_running_requests' must be a finite number > 0 (omit it for no cap), found "
+              + v);
+    }
+    return OptionalInt.of((int) Math.max(1, Math.floor(Math.min(v, Integer.MAX_VALUE))));
+  }
+
+  /** {@code p}'s value in {@code node}, checked; an optional one that is absent is ideal. */
+  private static double parameter(JsonNode node, String where, EfficiencyParameter p, String file) {
+    if (!p.required() && !node.has(p.jsonKey())) {
+      return p.ideal();
+    }
+    double v = number(node, where, p.jsonKey(), file);
+    Optional<String> problem = p.problem(v);
+    if (problem.isPresent()) {
+      throw new IllegalArgumentException(
+          file
+              + ": field '"
+              + where
+              + "."
+              + p.jsonKey()
+              + "' must be "
+              + problem.get()
+              + ", found "
+              + v);
+    }
+    return v;
   }
 
   private static double number(JsonNode node, String where, String field, String file) {
@@ -235,21 +229,6 @@ public final class Profiles {
               + (v == null ? "nothing" : v.toString()));
     }
     return v.asDouble();
-  }
-
-  private static void fraction(double v, String field, String file) {
-    if (!(v > 0 && v <= 1)) {
-      throw new IllegalArgumentException(
-          file + ": field '" + field + "' must be in (0, 1], found " + v);
-    }
-  }
-
-  private static double nonNegative(double v, String field, String file) {
-    if (!(v >= 0 && Double.isFinite(v))) {
-      throw new IllegalArgumentException(
-          file + ": field '" + field + "' must be finite and >= 0, found " + v);
-    }
-    return v;
   }
 
   /** The profiles by name, in file order. */
@@ -278,18 +257,13 @@ public final class Profiles {
         (k, p) -> {
           Efficiency e = p.efficiency();
           ObjectNode o = all.putObject(k);
-          o.put("compute", round(e.compute()));
-          o.put("memory", round(e.memory()));
-          o.put("network", round(e.network()));
-          o.put("attention", round(e.attention()));
-          o.put("gemm_half_tokens", round(e.gemmHalfTokens()));
-          o.put("layer_overhead_us", round(e.layerOverhead().seconds() * 1e6));
-          o.put("step_overhead_us", round(e.stepOverhead().seconds() * 1e6));
-          o.put("collective_latency_us", round(e.collectiveLatency().seconds() * 1e6));
-          if (p.capsRunningRequests()) {
-            o.put("max_running_requests", round(p.maxRunningRequests()));
+          for (EfficiencyParameter param : EfficiencyParameter.values()) {
+            if (param == EfficiencyParameter.ADMISSION && p.capsRunningRequests()) {
+              // the cap before admission_ms: the key order of the files written so far
+              o.put("max_running_requests", p.maxRunningRequests().getAsInt());
+            }
+            o.put(param.jsonKey(), round(param.get(e)));
           }
-          o.put("admission_ms", round(e.admission().seconds() * 1e3));
           o.put("fitted_on", p.source());
         });
     try {

@@ -65,8 +65,7 @@ final class ProfilesTest {
     assertThat(d.attention()).isEqualTo(START.attention());
     assertThat(d.collectiveLatency().seconds())
         .isCloseTo(
-            START.collectiveLatency().seconds(),
-            org.assertj.core.api.Assertions.within(1e-15));
+            START.collectiveLatency().seconds(), org.assertj.core.api.Assertions.within(1e-15));
   }
 
   @Test
@@ -156,9 +155,23 @@ final class ProfilesTest {
     Path f = dir.resolve("p.json");
     p.write(f);
     Profiles back = Profiles.read(f);
-    assertThat(back.forEngine("vllm").maxRunningRequests()).isEqualTo(54);
+    assertThat(back.forEngine("vllm").maxRunningRequests()).hasValue(54);
     assertThat(back.forEngine("default").capsRunningRequests()).isFalse();
-    assertThat(back.forEngine("default").maxRunningRequests()).isEqualTo(Double.POSITIVE_INFINITY);
+    assertThat(back.forEngine("default").maxRunningRequests()).isEmpty();
+  }
+
+  @Test
+  void parse_fractionalMaxRunningRequests_roundsDown() {
+    // a fit writes the cap it searched as a real number: 985.038 runs 985 requests, 0.5 runs 1
+    String text =
+        "{\"profiles\": {\"default\": {\"compute\": 0.5, \"memory\": 0.5, \"network\": 0.5,"
+            + " \"gemm_half_tokens\": 1, \"layer_overhead_us\": 1, \"step_overhead_us\": 1,"
+            + " \"max_running_requests\": 985.038}, \"vllm\": {\"compute\": 0.5, \"memory\": 0.5,"
+            + " \"network\": 0.5, \"gemm_half_tokens\": 1, \"layer_overhead_us\": 1,"
+            + " \"step_overhead_us\": 1, \"max_running_requests\": 0.5}}}";
+    Profiles p = Profiles.parse(text, "my.json");
+    assertThat(p.forEngine("default").maxRunningRequests()).hasValue(985);
+    assertThat(p.forEngine("vllm").maxRunningRequests()).hasValue(1);
   }
 
   @Test

@@ -2,8 +2,8 @@ package io.ridgeline.validation;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import io.ridgeline.core.Seconds;
 import io.ridgeline.serving.Efficiency;
+import io.ridgeline.serving.EfficiencyParameter;
 import io.ridgeline.serving.EngineProfile;
 import io.ridgeline.serving.Profiles;
 import java.util.ArrayList;
@@ -25,41 +25,55 @@ import java.util.stream.Collectors;
  * <p><b>Parameters and starting values.</b>
  *
  * <ul>
- *   <li>compute fraction, start {@value #START_COMPUTE}: large dense BF16/FP8 GEMMs reach 60–80% of
- *       the tensor-core peak (cuBLAS and CUTLASS profiles on H100; MLPerf submissions sit near 60%
- *       of peak FLOP/s once attention and non-GEMM work are counted).
- *   <li>memory fraction, start {@value #START_MEMORY}: streaming kernels reach 80–90% of HBM
- *       bandwidth (STREAM-like copies on H100 and MI300X), decode kernels somewhat less.
- *   <li>network fraction, start {@value #START_NETWORK}: NCCL all-reduce bus bandwidth on NVLink
- *       reaches about 70% of the link's per-direction bandwidth at large messages (nccl-tests).
- *   <li>attention fraction, start {@value #START_ATTENTION} (relative to the other kernels'
- *       fractions, {@link Efficiency#attention()}): FlashAttention/FlashMLA decode kernels reach
- *       70–90% of the bandwidth a weight-streaming GEMV reaches, less at short contexts where the
- *       split-KV reduction and launch dominate.
- *   <li>GEMM half tokens, start {@value #START_HALF_TOKENS}: a GEMM with M rows reaches {@code
- *       compute × M / (M + half)}; tensor-core tiles are 64–128 rows, so a decode GEMM of a few
- *       tokens uses a small share of each tile, and half efficiency near M = 32 matches published
- *       small-M GEMM sweeps.
- *   <li>per-layer overhead, start {@value #START_LAYER_US} µs: a transformer layer launches about
- *       ten kernels of a few microseconds' launch and tail cost each when CUDA graphs are not used,
- *       less with them.
- *   <li>per-step overhead, start {@value #START_STEP_US} µs: scheduling, sampling and host-device
- *       synchronisation per engine step, of the order of a millisecond in vLLM and SGLang profiles.
- *   <li>collective latency per hop, start {@value #START_COLLECTIVE_US} µs ({@link
- *       Efficiency#collectiveLatency()}): small-message NCCL all-reduce on NVLink takes 10–30 µs
- *       over 8 GPUs (nccl-tests), a few hops of a few microseconds each beyond the wire latency;
- *       expert-parallel dispatch kernels (DeepEP low-latency mode) are of the same order per hop.
- *   <li>admission latency, start {@value #START_ADMISSION_MS} ms ({@link Efficiency#admission()}):
- *       an OpenAI-compatible server's HTTP handling, tokenisation, hand-over to the scheduler and
- *       streaming of the first token, from about ten milliseconds per request when idle to hundreds
- *       when a Python frontend serves hundreds of streams. The start matters: from 20 ms the search
- *       settles in a local minimum with a worse TTFT (median APE 30.7% against 25.9% from 100 ms on
- *       the shipped cases, the other metrics alike), so it starts from 100 ms.
+ *   <li>compute fraction, start 0.6: large dense BF16/FP8 GEMMs reach 60–80% of the tensor-core
+ *       peak (cuBLAS and CUTLASS profiles on H100; MLPerf submissions sit near 60% of peak FLOP/s
+ *       once attention and non-GEMM work are counted).
+ *   <li>memory fraction, start 0.8: streaming kernels reach 80–90% of HBM bandwidth (STREAM-like
+ *       copies on H100 and MI300X), decode kernels somewhat less.
+ *   <li>network fraction, start 0.7: NCCL all-reduce bus bandwidth on NVLink reaches about 70% of
+ *       the link's per-direction bandwidth at large messages (nccl-tests).
+ *   <li>attention fraction, start 0.8 (relative to the other kernels' fractions, {@link
+ *       Efficiency#attention()}): FlashAttention/FlashMLA decode kernels reach 70–90% of the
+ *       bandwidth a weight-streaming GEMV reaches, less at short contexts where the split-KV
+ *       reduction and launch dominate.
+ *   <li>GEMM half tokens, start 32: a GEMM with M rows reaches {@code compute × M / (M + half)};
+ *       tensor-core tiles are 64–128 rows, so a decode GEMM of a few tokens uses a small share of
+ *       each tile, and half efficiency near M = 32 matches published small-M GEMM sweeps.
+ *   <li>per-layer overhead, start 5 µs: a transformer layer launches about ten kernels of a few
+ *       microseconds' launch and tail cost each when CUDA graphs are not used, less with them.
+ *   <li>per-step overhead, start 1000 µs: scheduling, sampling and host-device synchronisation per
+ *       engine step, of the order of a millisecond in vLLM and SGLang profiles.
+ *   <li>collective latency per hop, start 10 µs ({@link Efficiency#collectiveLatency()}):
+ *       small-message NCCL all-reduce on NVLink takes 10–30 µs over 8 GPUs (nccl-tests), a few hops
+ *       of a few microseconds each beyond the wire latency; expert-parallel dispatch kernels
+ *       (DeepEP low-latency mode) are of the same order per hop.
+ *   <li>admission latency, start 100 ms ({@link Efficiency#admission()}): an OpenAI-compatible
+ *       server's HTTP handling, tokenisation, hand-over to the scheduler and streaming of the first
+ *       token, from about ten milliseconds per request when idle to hundreds when a Python frontend
+ *       serves hundreds of streams. The start matters: from 20 ms the search settles in a local
+ *       minimum with a worse TTFT (median APE 30.7% against 25.9% from 100 ms on the shipped cases,
+ *       the other metrics alike), so it starts from 100 ms.
  *   <li>max running requests per replica ({@link EngineProfile#maxRunningRequests()}), start
  *       {@value #START_MAX_RUNNING}: vLLM's default {@code max_num_seqs} and TensorRT-LLM's former
  *       default {@code max_batch_size}; engines also stop admitting requests below their KV limit
  *       (CUDA-graph capture sizes, KV-utilisation watermarks, block allocation).
  * </ul>
+ *
+ * <p>The efficiency parameters, their starts and ranges are defined once in {@link
+ * EfficiencyParameter}; the running-request cap, a scheduler property rather than an efficiency, is
+ * defined here ({@link #START_MAX_RUNNING}, {@link #MIN_MAX_RUNNING} to {@link #MAX_MAX_RUNNING}).
+ *
+ * <p><b>Ranges.</b> Without them the fit trades parameters against each other into corners no
+ * engine occupies (100% of peak FLOP/s with 7% of NVLink bandwidth). Fractions: no engine sustains
+ * more than 95% of a peak; below 20% (30% for memory, which streaming decode kernels use well) a
+ * deployment is broken rather than slow. GEMM half tokens from 1 to 128 (the rows of a tensor-core
+ * tile; a larger half point would make a one-row GEMV slower than streaming its weights, which no
+ * GEMV kernel is). Overheads: 0.1–50 µs per layer (CUDA graphs to eager launches of ~10 kernels),
+ * 10 µs–20 ms per step (a tight C++ scheduler to a Python scheduler with sampling and
+ * detokenisation). Attention kernels at 30–100% of the other kernels' fractions; 0.5–200 µs of
+ * software latency per collective hop (a fused NVLink all-reduce to a host-synchronised multi-node
+ * exchange); 1 ms to 1 s of admission latency. Running requests per replica from 8 (a latency-tuned
+ * deployment) to 4,096 (beyond every engine's default; in effect no cap).
  *
  * <p><b>Loss.</b> The sum over the predicted rows of the Huber loss (δ = {@value #HUBER_DELTA}) of
  * ln(predicted / measured): quadratic for errors within about ±30%, linear beyond, so that a few
@@ -69,7 +83,7 @@ import java.util.stream.Collectors;
  *
  * <p><b>Search.</b> Nelder–Mead in transformed coordinates (logit of the four fractions, log of the
  * half-tokens, of the two overheads, of the collective latency, of the running-request cap and of
- * the admission latency, each logit scaled to the parameter's plausible range in {@link #RANGES},
+ * the admission latency, each logit scaled to the parameter's plausible range (see <b>Ranges</b>),
  * so every point is valid and physical), from the starts above with a unit step per coordinate,
  * restarted from its best point while the evaluation budget lasts.
  *
@@ -96,16 +110,14 @@ public final class Calibration {
   /** Default evaluation budget per family. */
   public static final int DEFAULT_EVALUATIONS = 1500;
 
-  static final double START_COMPUTE = 0.6;
-  static final double START_MEMORY = 0.8;
-  static final double START_NETWORK = 0.7;
-  static final double START_ATTENTION = 0.8;
-  static final double START_HALF_TOKENS = 32;
-  static final double START_COLLECTIVE_US = 10;
-  static final double START_LAYER_US = 5;
-  static final double START_STEP_US = 1000;
-  static final double START_MAX_RUNNING = 256;
-  static final double START_ADMISSION_MS = 100;
+  /** Start of the running-request cap per replica (see the class javadoc). */
+  public static final int START_MAX_RUNNING = 256;
+
+  /** Lower end of the running-request cap's plausible range (see the class javadoc). */
+  public static final double MIN_MAX_RUNNING = 8;
+
+  /** Upper end of the running-request cap's plausible range (see the class javadoc). */
+  public static final double MAX_MAX_RUNNING = 4096;
 
   /** The loss charged for a row the candidate leaves unpredictable. */
   private static final double UNPREDICTABLE_LOSS = huber(3);
@@ -124,19 +136,12 @@ public final class Calibration {
   public record Result(
       Profiles profiles, Map<String, Integer> rows, Validation before, Validation after) {}
 
-  /** The starting efficiency of every fit (see the class javadoc for each value's source). */
+  /**
+   * The starting efficiency of every fit: each {@link EfficiencyParameter#start()} (see the class
+   * javadoc for each value's source).
+   */
   public static Efficiency start() {
-    return Efficiency.builder()
-        .compute(START_COMPUTE)
-        .memory(START_MEMORY)
-        .network(START_NETWORK)
-        .attention(START_ATTENTION)
-        .gemmHalfTokens(START_HALF_TOKENS)
-        .layerOverhead(Seconds.ofMicros(START_LAYER_US))
-        .stepOverhead(Seconds.ofMicros(START_STEP_US))
-        .collectiveLatency(Seconds.ofMicros(START_COLLECTIVE_US))
-        .admission(Seconds.ofMillis(START_ADMISSION_MS))
-        .build();
+    return EfficiencyParameter.efficiency(EfficiencyParameter::start);
   }
 
   /**
@@ -174,10 +179,9 @@ public final class Calibration {
       List<ValidationCase> mine = byEngine.getOrDefault(family, List.of());
       if (mine.size() < MIN_ROWS) {
         out.add(
-            new EngineProfile(
+            renamed(
+                pooledFit,
                 family,
-                pooledFit.efficiency(),
-                pooledFit.maxRunningRequests(),
                 "too few rows of this engine ("
                     + mine.size()
                     + " < "
@@ -190,38 +194,32 @@ public final class Calibration {
     for (Map.Entry<String, List<ValidationCase>> e : byEngine.entrySet()) {
       if (e.getValue().size() >= MIN_ROWS && !e.getKey().equals(Profiles.DEFAULT)) {
         EngineProfile fitted = fitProfile(e.getValue(), maxEvaluations);
-        out.add(
-            new EngineProfile(
-                e.getKey(),
-                fitted.efficiency(),
-                fitted.maxRunningRequests(),
-                "fitted on "
-                    + label
-                    + " ("
-                    + e.getValue().size()
-                    + " "
-                    + e.getKey()
-                    + " rows) on "
-                    + date));
+        String source =
+            "fitted on " + label + " (" + e.getValue().size() + " " + e.getKey() + " rows) on ";
+        out.add(renamed(fitted, e.getKey(), source + date));
         counts.put(e.getKey(), e.getValue().size());
       }
     }
-    out.sort(
-        Comparator.comparingInt(
-                (EngineProfile p) -> {
-                  int i = FAMILIES.indexOf(p.name());
-                  return i < 0 ? FAMILIES.size() : i;
-                })
-            .thenComparing(EngineProfile::name));
-    out.add(
-        new EngineProfile(
-            Profiles.DEFAULT,
-            pooledFit.efficiency(),
-            pooledFit.maxRunningRequests(),
-            pooledSource));
+    out.sort(FAMILY_ORDER);
+    out.add(renamed(pooledFit, Profiles.DEFAULT, pooledSource));
     counts.put(Profiles.DEFAULT, rows.size());
     Profiles profiles = Profiles.of(out);
-    return new Result(profiles, counts, before, Validation.run(cases, Predictor.byProfiles(profiles)));
+    return new Result(
+        profiles, counts, before, Validation.run(cases, Predictor.byProfiles(profiles)));
+  }
+
+  /** The known {@link #FAMILIES} in their order, then the others by name. */
+  private static final Comparator<EngineProfile> FAMILY_ORDER =
+      Comparator.comparingInt(
+              (EngineProfile p) -> {
+                int i = FAMILIES.indexOf(p.name());
+                return i < 0 ? FAMILIES.size() : i;
+              })
+          .thenComparing(EngineProfile::name);
+
+  /** {@code fit}'s efficiency and running-request cap under {@code name}, from {@code source}. */
+  private static EngineProfile renamed(EngineProfile fit, String name, String source) {
+    return new EngineProfile(name, fit.efficiency(), fit.maxRunningRequests(), source);
   }
 
   /**
@@ -271,66 +269,38 @@ public final class Calibration {
   // ---- coordinates ----
 
   /**
-   * Physically plausible range of each parameter, in fit order (compute, memory, network,
-   * attention, GEMM half tokens, layer overhead µs, step overhead µs, collective latency µs per
-   * hop, max running requests, admission latency ms). Without them the fit trades parameters
-   * against each other into corners no engine occupies (100% of peak FLOP/s with 7% of NVLink
-   * bandwidth). Fractions: no engine sustains more than 95% of a peak; below 20% (30% for memory,
-   * which streaming decode kernels use well) a deployment is broken rather than slow. GEMM half
-   * tokens from 1 to 128 (the rows of a tensor-core tile; a larger half point would make a one-row
-   * GEMV slower than streaming its weights, which no GEMV kernel is). Overheads: 0.1–50 µs per
-   * layer (CUDA graphs to eager launches of ~10 kernels), 10 µs–20 ms per step (a tight C++
-   * scheduler to a Python scheduler with sampling and detokenisation). Attention kernels at 30–100%
-   * of the other kernels' fractions; 0.5–200 µs of software latency per collective hop (a fused
-   * NVLink all-reduce to a host-synchronised multi-node exchange). Running requests per replica
-   * from 8 (a latency-tuned deployment) to 4,096 (beyond every engine's default; in effect no cap).
+   * Index of the running-request cap among the coordinates: just before admission, the other
+   * coordinates being the {@link EfficiencyParameter}s in order. The order sets the search's path,
+   * and so the fitted profiles.
    */
-  static final double[][] RANGES = {
-    {0.2, 0.95},
-    {0.3, 0.95},
-    {0.2, 0.95},
-    {0.3, 1},
-    {1, 128},
-    {0.1, 50},
-    {10, 20_000},
-    {0.5, 200},
-    {8, 4096},
-    {1, 1000}
-  };
+  private static final int CAP = EfficiencyParameter.ADMISSION.ordinal();
 
-  /** Which coordinates are fitted in log space (see {@link #RANGES}). */
-  private static final boolean[] LOG = {
-    false, false, false, false, true, true, true, true, true, true
-  };
+  /** The coordinates: every efficiency parameter and the running-request cap. */
+  static final int DIMENSIONS = EfficiencyParameter.values().length + 1;
+
+  /** The coordinate of {@code p}. */
+  private static int index(EfficiencyParameter p) {
+    return p.ordinal() < CAP ? p.ordinal() : p.ordinal() + 1;
+  }
 
   /**
-   * Coordinates of {@code p}: a logit scaled to each range, in log space for the positive scales
-   * (see {@link #RANGES}); values outside a range (an infinite cap included) are clamped just
-   * inside it.
+   * Coordinates of {@code p}: a logit scaled to each parameter's plausible range, of the log for
+   * the positive scales ({@link EfficiencyParameter#logScale()}, the cap); values outside a range
+   * (an infinite cap included) are clamped just inside it.
    */
   static double[] toCoordinates(EngineProfile p) {
-    Efficiency e = p.efficiency();
-    double[] v = {
-      e.compute(),
-      e.memory(),
-      e.network(),
-      e.attention(),
-      e.gemmHalfTokens(),
-      e.layerOverhead().seconds() * 1e6,
-      e.stepOverhead().seconds() * 1e6,
-      e.collectiveLatency().seconds() * 1e6,
-      Math.min(p.maxRunningRequests(), Double.MAX_VALUE),
-      e.admission().seconds() * 1e3
-    };
-    double[] x = new double[v.length];
-    for (int i = 0; i < v.length; i++) {
-      boolean log = LOG[i];
-      double lo = log ? Math.log(RANGES[i][0]) : RANGES[i][0];
-      double hi = log ? Math.log(RANGES[i][1]) : RANGES[i][1];
-      double y = log ? Math.log(Math.max(v[i], 1e-12)) : v[i];
-      double u = Math.min(Math.max((y - lo) / (hi - lo), 1e-6), 1 - 1e-6);
-      x[i] = Math.log(u / (1 - u));
+    double[] x = new double[DIMENSIONS];
+    for (EfficiencyParameter q : EfficiencyParameter.values()) {
+      x[index(q)] = toCoordinate(q.get(p.efficiency()), q.lower(), q.upper(), q.logScale());
     }
+    x[CAP] =
+        toCoordinate(
+            p.maxRunningRequests().isPresent()
+                ? p.maxRunningRequests().getAsInt()
+                : Double.MAX_VALUE,
+            MIN_MAX_RUNNING,
+            MAX_MAX_RUNNING,
+            true);
     return x;
   }
 
@@ -339,27 +309,34 @@ public final class Calibration {
    * {@value Profiles#DEFAULT} with an empty source.
    */
   static EngineProfile fromCoordinates(double[] x) {
-    double[] v = new double[x.length];
-    for (int i = 0; i < x.length; i++) {
-      boolean log = LOG[i];
-      double lo = log ? Math.log(RANGES[i][0]) : RANGES[i][0];
-      double hi = log ? Math.log(RANGES[i][1]) : RANGES[i][1];
-      double y = lo + (hi - lo) / (1 + Math.exp(-x[i]));
-      v[i] = log ? Math.exp(y) : y;
-    }
     Efficiency e =
-        Efficiency.builder()
-            .compute(v[0])
-            .memory(v[1])
-            .network(v[2])
-            .attention(Math.min(1, v[3]))
-            .gemmHalfTokens(v[4])
-            .layerOverhead(Seconds.ofMicros(v[5]))
-            .stepOverhead(Seconds.ofMicros(v[6]))
-            .collectiveLatency(Seconds.ofMicros(v[7]))
-            .admission(Seconds.ofMillis(v[9]))
-            .build();
-    return new EngineProfile(Profiles.DEFAULT, e, v[8], "");
+        EfficiencyParameter.efficiency(
+            q -> {
+              double v = fromCoordinate(x[index(q)], q.lower(), q.upper(), q.logScale());
+              return q.unit() == EfficiencyParameter.Unit.FRACTION ? Math.min(1, v) : v;
+            });
+    double cap = fromCoordinate(x[CAP], MIN_MAX_RUNNING, MAX_MAX_RUNNING, true);
+    // the predictor runs whole requests: the searched real number rounded down
+    return new EngineProfile(Profiles.DEFAULT, e, (int) Math.max(1, Math.floor(cap)), "");
+  }
+
+  /**
+   * The logit of {@code v}'s place in [lo, hi] (of their logs when {@code log}), clamped inside.
+   */
+  private static double toCoordinate(double v, double lower, double upper, boolean log) {
+    double lo = log ? Math.log(lower) : lower;
+    double hi = log ? Math.log(upper) : upper;
+    double y = log ? Math.log(Math.max(v, 1e-12)) : v;
+    double u = Math.min(Math.max((y - lo) / (hi - lo), 1e-6), 1 - 1e-6);
+    return Math.log(u / (1 - u));
+  }
+
+  /** The inverse of {@link #toCoordinate}. */
+  private static double fromCoordinate(double x, double lower, double upper, boolean log) {
+    double lo = log ? Math.log(lower) : lower;
+    double hi = log ? Math.log(upper) : upper;
+    double y = lo + (hi - lo) / (1 + Math.exp(-x));
+    return log ? Math.exp(y) : y;
   }
 
   // ---- Nelder–Mead ----

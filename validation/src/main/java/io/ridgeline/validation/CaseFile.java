@@ -21,7 +21,8 @@ import java.util.Set;
  *
  * <p>Errors are {@link IllegalArgumentException}s that name the file, the line and the field: a
  * wrong header, a record with the wrong number of fields, a non-numeric or non-positive {@code
- * measured}, a non-integer count, a duplicate {@code case_id}, an unterminated quote.
+ * measured}, a non-integer count, an unknown {@code mode} or {@code metric} (listing the known
+ * ones), a duplicate {@code case_id}, an unterminated quote.
  *
  * <pre>{@code
  * List<ValidationCase> cases = CaseFile.shipped();          // the 223 shipped rows
@@ -139,44 +140,69 @@ public final class CaseFile {
    * both end a record.
    */
   static List<Record> records(String raw, String name) {
-    String text = raw.replace("\r\n", "\n").replace('\r', '\n');
-    List<Record> out = new ArrayList<>();
-    List<String> fields = new ArrayList<>();
-    StringBuilder field = new StringBuilder();
-    int line = 1;
-    int start = 1;
-    boolean quoted = false;
-    boolean wasQuoted = false;
-    boolean any = false;
-    int n = text.length();
-    for (int i = 0; i < n; i++) {
-      char ch = text.charAt(i);
-      if (quoted) {
-        if (ch == '"') {
-          if (i + 1 < n && text.charAt(i + 1) == '"') {
-            field.append('"');
-            i++;
-          } else {
-            quoted = false;
-          }
+    return new RecordReader(raw.replace("\r\n", "\n").replace('\r', '\n'), name).read();
+  }
+
+  /** The state of reading records from a text with LF line ends. */
+  private static final class RecordReader {
+    private final String text;
+    private final String name;
+    private final List<Record> out = new ArrayList<>();
+    private final List<String> fields = new ArrayList<>();
+    private final StringBuilder field = new StringBuilder();
+    private int line = 1;
+    private int start = 1;
+    private boolean quoted;
+    private boolean wasQuoted;
+    private boolean any;
+
+    RecordReader(String text, String name) {
+      this.text = text;
+      this.name = name;
+    }
+
+    List<Record> read() {
+      int n = text.length();
+      for (int i = 0; i < n; i++) {
+        char ch = text.charAt(i);
+        if (quoted) {
+          i = quotedChar(i, ch);
         } else {
-          if (ch == '\n') {
-            line++;
-          }
-          field.append(ch);
+          plainChar(ch);
         }
-        continue;
       }
+      if (quoted) {
+        throw new IllegalArgumentException(name + " line " + start + ": unterminated quoted field");
+      }
+      if (any || field.length() > 0) {
+        fields.add(field.toString());
+        out.add(new Record(start, List.copyOf(fields)));
+      }
+      return out;
+    }
+
+    /** Reads {@code ch} at {@code i} inside quotes; returns the index of the last char read. */
+    private int quotedChar(int i, char ch) {
+      if (ch == '"') {
+        if (i + 1 < text.length() && text.charAt(i + 1) == '"') {
+          field.append('"');
+          return i + 1;
+        }
+        quoted = false;
+        return i;
+      }
+      if (ch == '\n') {
+        line++;
+      }
+      field.append(ch);
+      return i;
+    }
+
+    private void plainChar(char ch) {
       switch (ch) {
         case '"':
           if (field.length() > 0 || wasQuoted) {
-            throw new IllegalArgumentException(
-                name
-                    + " line "
-                    + line
-                    + ": field "
-                    + (fields.size() + 1)
-                    + " has a quote inside an unquoted field");
+            throw fieldError("has a quote inside an unquoted field");
           }
           quoted = true;
           wasQuoted = true;
@@ -202,26 +228,17 @@ public final class CaseFile {
           break;
         default:
           if (wasQuoted) {
-            throw new IllegalArgumentException(
-                name
-                    + " line "
-                    + line
-                    + ": field "
-                    + (fields.size() + 1)
-                    + " has text after its closing quote");
+            throw fieldError("has text after its closing quote");
           }
           field.append(ch);
           any = true;
       }
     }
-    if (quoted) {
-      throw new IllegalArgumentException(name + " line " + start + ": unterminated quoted field");
+
+    private IllegalArgumentException fieldError(String what) {
+      return new IllegalArgumentException(
+          name + " line " + line + ": field " + (fields.size() + 1) + " " + what);
     }
-    if (any || field.length() > 0) {
-      fields.add(field.toString());
-      out.add(new Record(start, List.copyOf(fields)));
-    }
-    return out;
   }
 
   private static ValidationCase toCase(Record r, String name) {
@@ -253,11 +270,11 @@ public final class CaseFile {
         x.optional("kv_cache"),
         x.count("isl"),
         x.count("osl"),
-        x.required("mode"),
+        x.mode(),
         x.count("load"),
         x.optional("speculative"),
         x.text("engine"),
-        x.required("metric"),
+        x.metric(),
         x.measured(),
         x.text("confidence"),
         x.text("source"),
@@ -309,6 +326,16 @@ public final class CaseFile {
         // reported below
       }
       throw error(column, "a positive integer or nothing", v);
+    }
+
+    Mode mode() {
+      String v = text("mode");
+      return Mode.find(v).orElseThrow(() -> error("mode", "one of " + Mode.known(), v));
+    }
+
+    Metric metric() {
+      String v = text("metric");
+      return Metric.find(v).orElseThrow(() -> error("metric", "one of " + Metric.known(), v));
     }
 
     double measured() {

@@ -1,12 +1,8 @@
 package io.ridgeline.validation;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
-import io.ridgeline.core.ImmutablePrecisions;
 import io.ridgeline.core.Precision;
-import io.ridgeline.core.Precisions;
-import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
@@ -14,24 +10,15 @@ import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.EngineProfile;
-import io.ridgeline.serving.FrontierPoint;
-import io.ridgeline.serving.ImmutableRooflineModel;
 import io.ridgeline.serving.Profiles;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Sizing;
 import io.ridgeline.serving.Speculation;
+import io.ridgeline.serving.queueing.ClosedLoop;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.NoSuchElementException;
-import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.Set;
 import java.util.function.Function;
-import java.util.function.IntToDoubleFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Predicts one case's metric from the configuration its row states, and nothing else: the model,
@@ -86,8 +73,8 @@ import java.util.regex.Pattern;
  * time (a sum of k uniform drifts); the prefill server (the colocated replica, or the decode
  * replica's share of the prefill pool plus the KV transfer) takes them in passes of at most {@link
  * RooflineModel#promptsPerPrefillPass} prompts, and a prompt's TTFT is the end of its pass minus
- * its arrival ({@link #closedLoopTtft}), averaged over the rounds, plus the engine profile's {@link
- * Efficiency#admission() admission latency}. This TTFT₀ then enters the queueing below.
+ * its arrival ({@link ClosedLoop#roundsTtft}), averaged over the rounds, plus the engine profile's
+ * {@link Efficiency#admission() admission latency}. This TTFT₀ then enters the queueing below.
  *
  * <p><b>Closed-loop queueing</b> ({@code concurrency} and {@code disagg-concurrency}): C clients
  * per replica each send a request as soon as their previous one completes, and the replica runs at
@@ -118,46 +105,15 @@ public final class Predictor {
   /** Per-token acceptance assumed for MTP draft tokens (an assumption, see the class javadoc). */
   public static final double MTP_ACCEPTANCE = 0.7;
 
-  /** Metrics this predictor knows. */
-  public static final Set<String> METRICS =
-      Set.of(
-          "ttft_ms",
-          "tpot_ms",
-          "e2e_s",
-          "out_tok_s_per_user",
-          "out_tok_s_per_chip",
-          "total_tok_s_per_chip",
-          "input_tok_s_per_chip");
+  /** {@link CaseNotes#DEFAULT_RANGE_RATIO}. */
+  public static final double DEFAULT_RANGE_RATIO = CaseNotes.DEFAULT_RANGE_RATIO;
 
-  /** Length range ratio of closed-loop benchmarks whose notes do not state one (InferenceMAX). */
-  public static final double DEFAULT_RANGE_RATIO = 0.8;
-
-  /** Rounds per client of closed-loop benchmarks whose notes do not state the prompt count. */
-  public static final int DEFAULT_CYCLES = 10;
-
-  private static final Pattern RANGE_RATIO = Pattern.compile("range ratio ([0-9]+(?:\\.[0-9]+)?)");
-  private static final Pattern PROMPTS = Pattern.compile("([0-9]+) prompts");
-
-  /** Modes of cases.md. */
-  public static final Set<String> MODES =
-      Set.of(
-          "static",
-          "concurrency",
-          "offline",
-          "server",
-          "single-stream",
-          "disagg-concurrency",
-          "disagg-prefill",
-          "disagg-decode",
-          "production");
+  /** {@link CaseNotes#DEFAULT_CYCLES}. */
+  public static final int DEFAULT_CYCLES = CaseNotes.DEFAULT_CYCLES;
 
   /** Skip reason of server-mode rows whose notes give no latency bounds. */
   public static final String SERVER_REASON =
       "server mode needs the latency bounds in notes ('SLO TTFT <n> s / TPOT <n> ms')";
-
-  private static final Pattern SLO =
-      Pattern.compile(
-          "(?:SLO|constraints) TTFT ([0-9]+(?:\\.[0-9]+)?) (ms|s) / TPOT ([0-9]+(?:\\.[0-9]+)?) (ms|s)");
 
   private final Function<ValidationCase, EngineProfile> profile;
 
@@ -200,122 +156,15 @@ public final class Predictor {
     return new Predictor(profile);
   }
 
-  /**
-   * TTFT in seconds of {@code clients} closed-loop clients on a replica that runs {@code batch} of
-   * them at once (see the class javadoc): {@code C / X − (osl − 1)·TPOT} with {@code X = B / (TTFT₀
-   * + (osl − 1)·TPOT)}, or {@code ttft0} when nobody waits. The end-to-end latency is then {@code C
-   * / X}.
-   *
-   * @param ttft0 the unqueued TTFT in seconds
-   * @param tpot the time per output token in seconds at batch {@code batch}
-   */
-  public static double queuedTtft(int clients, int batch, double ttft0, double tpot, int osl) {
-    if (clients <= batch) {
-      return ttft0;
-    }
-    double decoding = (osl - 1) * tpot;
-    double rate = batch / (ttft0 + decoding);
-    double queued = clients / rate - decoding;
-    return Math.max(queued, ttft0);
-  }
-
-  /**
-   * Mean TTFT in seconds of a closed-loop benchmark's prompts on one prefill server, over {@code
-   * cycles} rounds of {@code prompts} prompts each (see the class javadoc, <b>Closed-loop
-   * TTFT</b>).
-   *
-   * <p>In round k (from 0) the prompts arrive evenly over a window of {@code min(1, √k·(1 − r))} ×
-   * {@code decodeSeconds}, r being the benchmark's length range ratio: all clients start together,
-   * and they drift apart by the spread of their output lengths. The server runs steps of at most
-   * {@code perStep} waiting prompts; a step of m prompts takes {@code stepSeconds(m)} plus, in
-   * rounds whose arrivals are spread out, {@code decodeStepSeconds} (the running batch's decode
-   * when prefill shares steps with it, which also makes a prompt arriving at an idle queue wait
-   * half a step). A prompt's TTFT is the end of its step minus its arrival.
-   *
-   * <p>Worked example: 4 prompts, 2 per step of 0.1 s each, one round of range ratio 1 (all arrive
-   * at 0): two prompts finish at 0.1 s and two at 0.2 s, mean TTFT 0.15 s.
-   *
-   * @param stepSeconds seconds of a prefill step of m prompts, m from 1 to {@code perStep}
-   * @throws IllegalArgumentException when a count is not positive, a time is negative or the range
-   *     ratio is outside [0, 1]
-   */
-  public static double closedLoopTtft(
-      int prompts,
-      int perStep,
-      IntToDoubleFunction stepSeconds,
-      double decodeStepSeconds,
-      double decodeSeconds,
-      double rangeRatio,
-      int cycles) {
-    checkArgument(prompts > 0, "prompts must be positive: %s", prompts);
-    checkArgument(perStep > 0, "prompts per step must be positive: %s", perStep);
-    checkArgument(cycles > 0, "cycles must be positive: %s", cycles);
-    checkArgument(
-        rangeRatio >= 0 && rangeRatio <= 1, "range ratio must be in [0, 1]: %s", rangeRatio);
-    checkArgument(
-        decodeStepSeconds >= 0 && decodeSeconds >= 0,
-        "decode times must be >= 0: %s, %s",
-        decodeStepSeconds,
-        decodeSeconds);
-    double[] step = new double[perStep + 1];
-    double total = 0;
-    for (int k = 0; k < cycles; k++) {
-      double window = Math.min(1, Math.sqrt(k) * (1 - rangeRatio)) * decodeSeconds;
-      // in a round that arrives all at once nobody is decoding yet
-      double shared = window > 0 ? decodeStepSeconds : 0;
-      double t = 0;
-      int i = 0;
-      while (i < prompts) {
-        double arrival = window * i / prompts;
-        if (t < arrival) {
-          t = arrival + shared / 2; // the running step finishes first
-        }
-        int j = i;
-        double arrivals = 0;
-        while (j < prompts && j - i < perStep && window * j / prompts <= t) {
-          arrivals += window * j / prompts;
-          j++;
-        }
-        int m = j - i;
-        if (step[m] == 0) {
-          step[m] = stepSeconds.applyAsDouble(m);
-        }
-        t += step[m] + shared;
-        total += m * t - arrivals;
-        i = j;
-      }
-    }
-    return total / ((double) prompts * cycles);
-  }
-
-  /**
-   * A colocated point under Poisson arrivals: its request rate per replica, and the mean and p99
-   * TTFT with the wait for the prefill server.
-   */
-  private record ServerPoint(FrontierPoint point, double rate, double meanTtft, double p99Ttft) {}
-
-  /**
-   * {@code p} (batch B) as the steady state of Poisson arrivals: by Little's law the rate is λ = B
-   * / (TTFT₀ + (osl − 1)·TPOT); prompts queue for prefill, a server of utilisation ρ = λ·τ (τ = one
-   * prompt's prefill): mean wait ρτ / (2(1 − ρ)) (M/D/1), p99 wait τ·ln(100ρ) / (1 − ρ) (the
-   * exponential tail of an M/M/1 queue, 0 when ρ ≤ 1%); ρ ≥ 1 has no steady state (infinite TTFT).
-   */
-  private static ServerPoint serverPoint(FrontierPoint p, double prefill, int osl) {
-    double ttft0 = p.ttft().seconds(); // admission included
-    double rate = p.batch() / (ttft0 + (osl - 1) * p.tpot().seconds());
-    double rho = rate * prefill;
-    if (rho >= 1) {
-      return new ServerPoint(p, rate, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
-    }
-    double mean = ttft0 + rho * prefill / (2 * (1 - rho));
-    double p99 = ttft0 + Math.max(0, prefill * Math.log(100 * rho) / (1 - rho));
-    return new ServerPoint(p, rate, mean, p99);
-  }
-
   /** The prediction of {@code c}'s metric, or a {@link Skip} saying why there is none. */
   public Outcome predict(ValidationCase c) {
     try {
-      return new Run(c).predict();
+      List<String> notes = new ArrayList<>();
+      double value = forMode(open(c, notes)).predict();
+      if (!(Double.isFinite(value) && value > 0)) {
+        throw new Unpredictable("no positive prediction: " + value);
+      }
+      return new Prediction(c, value, String.join("; ", notes));
     } catch (Unpredictable e) {
       return new Skip(c, e.getMessage());
     } catch (IllegalArgumentException | NoSuchElementException e) {
@@ -324,763 +173,49 @@ public final class Predictor {
     }
   }
 
-  /** A reason not to predict a case. */
-  private static final class Unpredictable extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Unpredictable(String reason) {
-      super(reason);
+  /**
+   * {@code c}'s model, chip, engine profile and systems, with the assumptions made in {@code
+   * notes}.
+   */
+  private CaseContext open(ValidationCase c, List<String> notes) {
+    CaseNotes stated = CaseNotes.parse(c.notes());
+    if (c.mode() == Mode.PRODUCTION) {
+      throw new Unpredictable("production fleet averages: not a controlled operating point");
     }
+    Model model =
+        Models.builtIn()
+            .find(c.model())
+            .orElseThrow(() -> new Unpredictable("unknown model: '" + c.model() + "'"));
+    EngineProfile engine = checkNotNull(profile.apply(c), "profile of case");
+    Chip chip =
+        Chips.builtIn()
+            .find(c.chip())
+            .orElseThrow(() -> new Unpredictable("unknown chip: '" + c.chip() + "'"));
+    if (!engine.efficiency().isIdeal() && engine.efficiency().forChip(chip).isIdeal()) {
+      // no engine profile is fitted on SRAM-only chips (Efficiency#forChip): the whole profile,
+      // admission and running-request cap included, gives way to the roofline bound
+      engine = new EngineProfile("ideal", Efficiency.ideal(), "SRAM-only chip");
+      notes.add("SRAM-only chip: no engine profile is fitted on such chips, ideal roofline");
+    }
+    CaseSystems systems = new CaseSystems(c, model, chip, engine.efficiency(), notes);
+    return new CaseContext(c, stated, notes, engine, systems);
   }
 
-  /** One case's prediction in progress. */
-  private final class Run {
-    private final ValidationCase c;
-    private final List<String> notes = new ArrayList<>();
-    private Model model;
-    private Chip chip;
-    private RooflineModel template;
-    private Optional<Speculation> speculation = Optional.empty();
-    private EngineProfile engine;
-
-    Run(ValidationCase c) {
-      this.c = c;
-    }
-
-    Outcome predict() {
-      if (!MODES.contains(c.mode())) {
-        throw new Unpredictable(
-            "unknown mode: '"
-                + c.mode()
-                + "'; known: "
-                + String.join(", ", new java.util.TreeSet<>(MODES)));
-      }
-      if (!METRICS.contains(c.metric())) {
-        throw new Unpredictable("unknown metric: '" + c.metric() + "'");
-      }
-      if (c.mode().equals("production")) {
-        throw new Unpredictable("production fleet averages: not a controlled operating point");
-      }
-      model =
-          Models.builtIn()
-              .find(c.model())
-              .orElseThrow(() -> new Unpredictable("unknown model: '" + c.model() + "'"));
-      engine = checkNotNull(profile.apply(c), "profile of case");
-      chip =
-          Chips.builtIn()
-              .find(c.chip())
-              .orElseThrow(() -> new Unpredictable("unknown chip: '" + c.chip() + "'"));
-      if (!engine.efficiency().isIdeal() && engine.efficiency().forChip(chip).isIdeal()) {
-        // no engine profile is fitted on SRAM-only chips (Efficiency#forChip): the whole profile,
-        // admission and running-request cap included, gives way to the roofline bound
-        engine = new EngineProfile("ideal", Efficiency.ideal(), "SRAM-only chip");
-        notes.add("SRAM-only chip: no engine profile is fitted on such chips, ideal roofline");
-      }
-      template =
-          RooflineModel.builder()
-              .model(model)
-              .chip(chip)
-              .precisions(precisions())
-              .efficiency(engine.efficiency())
-              .build();
-      c.speculative().ifPresent(this::speculation);
-      double value;
-      switch (c.mode()) {
-        case "static":
-          value = staticMode();
-          break;
-        case "disagg-concurrency":
-          value = disaggConcurrency();
-          break;
-        case "disagg-prefill":
-          value = disaggPrefill();
-          break;
-        case "disagg-decode":
-          value = disaggDecode();
-          break;
-        case "server":
-          value = server();
-          break;
-        default:
-          value = colocated();
-      }
-      if (!(Double.isFinite(value) && value > 0)) {
-        throw new Unpredictable("no positive prediction: " + value);
-      }
-      return new Prediction(c, value, String.join("; ", notes));
-    }
-
-    private Precisions precisions() {
-      Precisions p = model.defaultPrecisions();
-      if (c.weights().isPresent()) {
-        p = p.withAllWeights(precision("weights", c.weights().get()));
-      }
-      if (c.kvCache().isPresent()) {
-        p =
-            ImmutablePrecisions.builder()
-                .from(p)
-                .kvCache(precision("kv_cache", c.kvCache().get()))
-                .build();
-      } else if (quantizedCheckpoint(p)) {
-        // FP8/FP4 weights of a 16-bit checkpoint come from a quantization recipe (NVIDIA ModelOpt,
-        // whose FP8 and NVFP4 checkpoints set kv_cache_quant_algo FP8): KV in FP8 unless stated
-        p = ImmutablePrecisions.builder().from(p).kvCache(Precision.FP8).build();
-        notes.add("kv_cache not stated: FP8, as in FP8/FP4 quantized checkpoints of 16-bit models");
-      }
-      return p;
-    }
-
-    /**
-     * Whether the row runs FP8 or FP4 weights of a model whose checkpoint is 16-bit: a quantized
-     * checkpoint made by a recipe rather than the model's own release.
-     */
-    private boolean quantizedCheckpoint(Precisions row) {
-      Precisions checkpoint = model.defaultPrecisions();
-      Precision w = row.weights();
-      return c.weights().isPresent()
-          && Arrays.stream(TensorClass.values())
-              .allMatch(t -> checkpoint.weights(t).bytesPerElement() >= 2)
-          && (w == Precision.FP8 || w == Precision.FP4 || w == Precision.MXFP4);
-    }
-
-    private Precision precision(String column, String id) {
-      return Precision.find(id)
-          .orElseThrow(() -> new Unpredictable("unknown precision: " + column + " '" + id + "'"));
-    }
-
-    private void speculation(String method) {
-      if (!method.equals("mtp") && !method.equals("mtp3")) {
-        throw new Unpredictable("unknown speculative method: '" + method + "'");
-      }
-      speculation = Optional.of(Speculation.mtp(MTP_LENGTH, MTP_ACCEPTANCE));
-      notes.add(
-          String.format(
-              Locale.ROOT,
-              "%s as MTP γ=%d with acceptance α=%.2f assumed (not reported by the source)",
-              method,
-              MTP_LENGTH,
-              MTP_ACCEPTANCE));
-    }
-
-    private int isl() {
-      return c.isl()
-          .orElseThrow(
-              () ->
-                  new Unpredictable(
-                      "isl/osl not stated: lengths of a dataset, production traffic or undisclosed"));
-    }
-
-    private int osl() {
-      return c.osl()
-          .orElseThrow(
-              () ->
-                  new Unpredictable(
-                      "isl/osl not stated: lengths of a dataset, production traffic or undisclosed"));
-    }
-
-    private int load() {
-      return c.load()
-          .orElseThrow(() -> new Unpredictable("load not stated: mode " + c.mode() + " needs it"));
-    }
-
-    /** {@code load} requests split over the pool's replicas, at least 1. */
-    private int perReplica(int load, RooflineModel pool) {
-      return Math.max(1, (int) Math.round((double) load / pool.replicas()));
-    }
-
-    // ---- layouts ----
-
-    /**
-     * The pool of {@code chips} chips (empty: sized to the fewest that hold {@code batch} at {@code
-     * context}) with the given stated parallelism.
-     */
-    private RooflineModel pool(
-        OptionalInt chips,
-        OptionalInt tpRow,
-        OptionalInt ppRow,
-        OptionalInt epRow,
-        OptionalInt dpRow,
-        int batch,
-        int context) {
-      try {
-        int dp = dpRow.orElse(1);
-        int pp = ppRow.orElse(1);
-        int ep = epRow.orElse(1);
-        if (chips.isEmpty() && tpRow.isEmpty() && ppRow.isEmpty() && dpRow.isEmpty()) {
-          RooflineModel sized =
-              Sizing.fewestChips(template, batch, context)
-                  .orElseThrow(
-                      () ->
-                          new Unpredictable(
-                              "does not fit: no layout of "
-                                  + chip.id()
-                                  + " chips up to one layer per pipeline stage holds "
-                                  + model.id()
-                                  + " at batch "
-                                  + batch
-                                  + ", context "
-                                  + context));
-          notes.add(
-              "chips not stated: sized to the fewest that hold batch "
-                  + batch
-                  + " at context "
-                  + context);
-          return epRow.isPresent()
-              ? ImmutableRooflineModel.copyOf(sized).withExpertParallel(ep)
-              : sized;
-        }
-        int tp;
-        if (tpRow.isPresent()) {
-          if (tpRow.getAsInt() % dp != 0) {
-            throw new Unpredictable(
-                "invalid layout: tp "
-                    + tpRow.getAsInt()
-                    + " is not a multiple of attention_dp "
-                    + dp);
-          }
-          tp = tpRow.getAsInt() / dp;
-        } else if (dpRow.isPresent()) {
-          tp = 1; // DEP-N: attention data parallel over N chips
-        } else if (ppRow.isEmpty() && chips.orElse(1) > 1 && latentAttention()) {
-          // MLA models (DeepSeek) are served with data-parallel attention and expert parallelism
-          // when the layout is not stated (DEP-N, the layout of SGLang's and TensorRT-LLM's
-          // published large-scale runs): tensor parallelism would replicate the shared latent cache
-          int n = chips.getAsInt();
-          notes.add(
-              "tp not stated: MLA served as DEP-" + n + " (attention dp " + n + ", ep " + n + ")");
-          return RooflineModel.builder()
-              .from(template)
-              .chips(n)
-              .tensorParallel(1)
-              .pipelineParallel(1)
-              .expertParallel(epRow.orElse(n))
-              .attentionDataParallel(n)
-              .build();
-        } else {
-          int n = chips.orElse(1);
-          if (n % pp == 0 && model.tensorParallelProblem(n / pp).isEmpty()) {
-            tp = n / pp;
-          } else if (ppRow.isEmpty()) {
-            RooflineModel laid =
-                Sizing.layoutFor(template, n, context)
-                    .orElseThrow(
-                        () ->
-                            new Unpredictable(
-                                "invalid layout: no tensor × pipeline layout of "
-                                    + n
-                                    + " chips for "
-                                    + model.id()));
-            notes.add(
-                "tp not stated: laid out as tp "
-                    + laid.tensorParallel()
-                    + " × pp "
-                    + laid.pipelineParallel());
-            return RooflineModel.builder().from(laid).expertParallel(ep).build();
-          } else {
-            throw new Unpredictable(
-                "invalid layout: "
-                    + n
-                    + " chips over pp "
-                    + pp
-                    + " give no valid tensor-parallel degree for "
-                    + model.id());
-          }
-        }
-        int total = chips.orElse(tp * dp * pp);
-        return RooflineModel.builder()
-            .from(template)
-            .chips(total)
-            .tensorParallel(tp)
-            .pipelineParallel(pp)
-            .expertParallel(ep)
-            .attentionDataParallel(dp)
-            .build();
-      } catch (IllegalArgumentException e) {
-        throw new Unpredictable("invalid layout: " + e.getMessage());
-      }
-    }
-
-    /** Whether the model's attention keeps a latent cache shared by all heads (MLA). */
-    private boolean latentAttention() {
-      return model.layers().stream()
-          .anyMatch(l -> l.attention().map(a -> a.mla().isPresent()).orElse(false));
-    }
-
-    /** The measured system: the row's chips and parallelism. */
-    private RooflineModel system(int batch, int context) {
-      return pool(c.chips(), c.tp(), c.pp(), c.ep(), c.attentionDp(), batch, context);
-    }
-
-    private Deployment deployment(Deployment.Strategy strategy, RooflineModel pool) {
-      return Deployment.builder().strategy(strategy).primary(pool).speculation(speculation).build();
-    }
-
-    private int capped(int batch, int max, int context) {
-      if (max <= 0) {
-        throw new Unpredictable(
-            "does not fit: one request of " + context + " tokens does not fit the system");
-      }
-      if (batch > max) {
-        notes.add("batch " + batch + " capped at " + max + " by memory (the rest queue)");
-        return max;
-      }
-      return batch;
-    }
-
-    /** {@code batch} capped at the engine's max_running_requests (at least 1). */
-    private int engineCapped(int batch) {
-      if (!engine.capsRunningRequests()) {
-        return batch;
-      }
-      double cap = Math.max(1, Math.floor(engine.maxRunningRequests()));
-      if (batch > cap) {
-        notes.add(
-            "batch "
-                + batch
-                + " capped at "
-                + (int) cap
-                + " by the engine's max_running_requests (the rest queue)");
-        return (int) cap;
-      }
-      return batch;
-    }
-
-    // ---- modes ----
-
-    private double staticMode() {
-      int isl = isl();
-      int osl = osl();
-      int load = load();
-      RooflineModel rm = system(load, isl + osl);
-      int batch = perReplica(load, rm);
-      if (!rm.memory(batch, isl + osl).fits()) {
-        throw new Unpredictable(
-            "does not fit: batch " + batch + " at context " + (isl + osl) + " on " + rm);
-      }
-      FrontierPoint p = deployment(Deployment.Strategy.STATIC, rm).point(batch, isl, osl);
-      notes.add(rm + ", static batch " + batch);
-      if (c.metric().equals("tpot_ms") && speculation.isEmpty()) {
-        int context = isl + Math.max(1, osl / 2);
-        notes.add("one decode step at context " + context);
-        return 1e3 * rm.decode(batch, context).seconds().seconds();
-      }
-      return metric(p, isl, osl);
-    }
-
-    private double colocated() {
-      int isl = isl();
-      int osl = osl();
-      boolean single = c.mode().equals("single-stream");
-      int wanted =
-          single ? 1 : c.mode().equals("concurrency") ? load() : c.load().orElse(Integer.MAX_VALUE);
-      RooflineModel rm = system(single || wanted == Integer.MAX_VALUE ? 1 : wanted, isl + osl);
-      Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
-      int max = d.maxBatch(isl + osl);
-      int batch;
-      int clients;
-      if (wanted == Integer.MAX_VALUE) {
-        int top = engineCapped(capped(max, max, isl + osl));
-        batch = bestThroughputBatch(d, top, isl, osl);
-        clients = batch;
-        notes.add(
-            batch == top
-                ? "offline: largest batch that fits"
-                : "offline: batch " + batch + " of at most " + top + " gives the most tokens/s");
-      } else {
-        clients = perReplica(wanted, rm);
-        batch = engineCapped(capped(clients, max, isl + osl));
-      }
-      notes.add(0, rm + ", colocated batch " + batch + " per replica");
-      FrontierPoint p = d.point(batch, isl, osl);
-      double ttft = p.ttft().seconds();
-      if (c.mode().equals("concurrency")) {
-        double decodeStep = rm.decode(batch, isl + Math.max(1, osl / 2)).seconds().seconds();
-        ttft =
-            closedLoopTtft(rm, batch, isl, osl, decodeStep, p.tpot().seconds(), 0)
-                + engine.efficiency().admission().seconds();
-        ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
-      } else if (c.metric().equals("ttft_ms") && !single) {
-        notes.add("TTFT without queueing");
-      }
-      return metric(p, p.tokensPerSecondPerChip(), ttft, isl, osl);
-    }
-
-    /**
-     * The batch in [1, {@code top}] with the highest output tokens/s per chip: the one a scheduler
-     * maximising throughput settles on. Throughput grows with batch until the KV cache spills to a
-     * slower tier or the per-step prefill share dominates; a grid of ratio 1.25 down from {@code
-     * top}, then a grid of ratio 1.02 around the best, finds it.
-     */
-    private int bestThroughputBatch(Deployment d, int top, int isl, int osl) {
-      int best = top;
-      double bestRate = d.point(top, isl, osl).tokensPerSecondPerChip();
-      for (double b = top / 1.25; b >= 1; b /= 1.25) {
-        double rate = d.point((int) b, isl, osl).tokensPerSecondPerChip();
-        if (rate > bestRate) {
-          best = (int) b;
-          bestRate = rate;
-        }
-      }
-      int lo = Math.max(1, (int) (best / 1.25));
-      int hi = Math.min(top, (int) Math.ceil(best * 1.25));
-      for (double b = lo; b <= hi; b = Math.max(b + 1, b * 1.02)) {
-        double rate = d.point((int) b, isl, osl).tokensPerSecondPerChip();
-        if (rate > bestRate) {
-          best = (int) b;
-          bestRate = rate;
-        }
-      }
-      return best;
-    }
-
-    /**
-     * Closed-loop TTFT ({@link Predictor#closedLoopTtft}) of {@code prompts} prompts per round on
-     * one replica of {@code prefill}, plus {@code transfer} seconds of KV transfer, with a note.
-     *
-     * @param decodeStep the decode step that prefill steps share (colocated), or 0 (a prefill pool)
-     * @param tpot the decode pool's time per output token
-     */
-    private double closedLoopTtft(
-        RooflineModel prefill,
-        int prompts,
-        int isl,
-        int osl,
-        double decodeStep,
-        double tpot,
-        double transfer) {
-      int perStep = prefill.promptsPerPrefillPass(isl);
-      double ratio = rangeRatio();
-      int cycles = cycles();
-      double ttft =
-          Predictor.closedLoopTtft(
-                  prompts,
-                  perStep,
-                  m -> prefill.prefill(m, isl).seconds().seconds(),
-                  decodeStep,
-                  (osl - 1) * tpot,
-                  ratio,
-                  cycles)
-              + transfer;
-      if (c.metric().equals("ttft_ms") || c.metric().equals("e2e_s")) {
-        notes.add(
-            String.format(
-                Locale.ROOT,
-                "closed loop: %d prompts per round, %d rounds, length range ratio %.2f, up to %d"
-                    + " prompts per prefill step: mean TTFT %.4g s",
-                prompts,
-                cycles,
-                ratio,
-                perStep,
-                ttft));
-      }
-      return ttft;
-    }
-
-    /**
-     * The benchmark's length range ratio: "range ratio R" in the notes, else {@value
-     * #DEFAULT_RANGE_RATIO} (InferenceMAX's {@code --random-range-ratio}).
-     */
-    private double rangeRatio() {
-      Matcher m = RANGE_RATIO.matcher(c.notes());
-      if (m.find()) {
-        double r = Double.parseDouble(m.group(1));
-        if (r >= 0 && r <= 1) {
-          return r;
-        }
-      }
-      return DEFAULT_RANGE_RATIO;
-    }
-
-    /**
-     * Rounds per client: "N prompts" in the notes over the load, else {@value #DEFAULT_CYCLES}
-     * (InferenceMAX sends 10 × concurrency prompts).
-     */
-    private int cycles() {
-      Matcher m = PROMPTS.matcher(c.notes());
-      if (m.find() && c.load().isPresent()) {
-        return Math.max(1, Integer.parseInt(m.group(1)) / c.load().getAsInt());
-      }
-      return DEFAULT_CYCLES;
-    }
-
-    /** {@link Predictor#queuedTtft}, with a note when requests wait. */
-    private double queuedTtft(int clients, int batch, double ttft0, double tpot, int osl) {
-      double queued = Predictor.queuedTtft(clients, batch, ttft0, tpot, osl);
-      if (queued <= ttft0) {
-        return ttft0;
-      }
-      notes.add(
-          String.format(
-              Locale.ROOT,
-              "closed loop: %d clients on batch %d, TTFT %.4g s with queueing (Little's law)",
-              clients,
-              batch,
-              queued));
-      return queued;
-    }
-
-    /**
-     * MLPerf Server: Poisson arrivals at the highest rate whose p99 TTFT and TPOT meet the bounds
-     * in the notes (see the class javadoc, <b>Server</b>).
-     */
-    private double server() {
-      int isl = isl();
-      int osl = osl();
-      Matcher m = SLO.matcher(c.notes());
-      if (!m.find()) {
-        throw new Unpredictable(SERVER_REASON);
-      }
-      double ttftBound = Double.parseDouble(m.group(1)) * (m.group(2).equals("ms") ? 1e-3 : 1);
-      double tpotBound = Double.parseDouble(m.group(3)) * (m.group(4).equals("ms") ? 1e-3 : 1);
-      RooflineModel rm = system(1, isl + osl);
-      Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
-      int max = d.maxBatch(isl + osl);
-      int top = engineCapped(capped(max, max, isl + osl));
-      double prefill = rm.prefill(1, isl).seconds().seconds();
-      ServerPoint best = null;
-      for (double b = 1; b <= top; b = Math.max(b + 1, b * 1.05)) {
-        ServerPoint sp = serverPoint(d.point((int) b, isl, osl), prefill, osl);
-        if (sp.p99Ttft <= ttftBound
-            && sp.point.tpot().seconds() <= tpotBound
-            && (best == null || sp.rate > best.rate)) {
-          best = sp;
-        }
-      }
-      if (best == null) {
-        throw new Unpredictable(
-            String.format(
-                Locale.ROOT,
-                "no rate meets the bounds (p99 TTFT %.4g s, TPOT %.4g s) on %s",
-                ttftBound,
-                tpotBound,
-                rm));
-      }
-      FrontierPoint p = best.point;
-      notes.add(
-          String.format(
-              Locale.ROOT,
-              "%s; server: %.4g requests/s per replica (batch %d) is the highest rate with p99 TTFT"
-                  + " %.4g s ≤ %.4g s and TPOT %.4g s ≤ %.4g s",
-              rm,
-              best.rate,
-              p.batch(),
-              best.p99Ttft,
-              ttftBound,
-              p.tpot().seconds(),
-              tpotBound));
-      return metric(p, p.tokensPerSecondPerChip(), best.meanTtft, isl, osl);
-    }
-
-    private double disaggConcurrency() {
-      int isl = isl();
-      int osl = osl();
-      int load = load();
-      OptionalInt decodeChips = c.decodeChips();
-      if (decodeChips.isEmpty()) {
-        throw new Unpredictable("pools not stated: disagg-concurrency needs decode_chips");
-      }
-      RooflineModel decode =
-          ImmutableRooflineModel.copyOf(
-                  pool(decodeChips, c.tp(), c.pp(), c.ep(), c.attentionDp(), load, isl + osl))
-              .withRunsPrefill(false);
-      int promptsPerPass = Math.max(1, RooflineModel.PREFILL_CHUNK_TOKENS / isl);
-      RooflineModel prefill;
-      if (c.prefillChips().isPresent()) {
-        prefill =
-            pool(
-                c.prefillChips(),
-                OptionalInt.empty(),
-                OptionalInt.empty(),
-                OptionalInt.empty(),
-                OptionalInt.empty(),
-                promptsPerPass,
-                isl);
-      } else {
-        prefill =
-            Sizing.fewestChips(template, promptsPerPass, isl)
-                .orElseThrow(
-                    () ->
-                        new Unpredictable(
-                            "does not fit: no prefill pool of "
-                                + chip.id()
-                                + " holds "
-                                + model.id()));
-        notes.add(
-            "prefill pool not stated: sized to the fewest chips and balanced to the decode demand");
-      }
-      Deployment d =
-          Deployment.builder()
-              .strategy(Deployment.Strategy.PD)
-              .primary(decode)
-              .secondary(prefill)
-              .speculation(speculation)
-              .build();
-      int clients = perReplica(load, decode);
-      int batch = engineCapped(capped(clients, d.maxBatch(isl + osl), isl + osl));
-      FrontierPoint p = d.point(batch, isl, osl);
-      if (!p.fits()) {
-        throw new Unpredictable(
-            "does not fit: "
-                + d.fitProblem(isl, osl)
-                    .orElse(
-                        "prefill pass of "
-                            + promptsPerPass
-                            + " prompts of "
-                            + isl
-                            + " tokens on "
-                            + prefill));
-      }
-      notes.add(0, "decode " + decode + ", batch " + batch + " per replica; prefill " + prefill);
-      double perChip = p.tokensPerSecondPerChip();
-      if (c.prefillChips().isPresent()) {
-        double decodeRate = decode.replicas() * batch / p.tpot().seconds();
-        int perPass = prefill.promptsPerPrefillPass(isl);
-        double pass = prefill.prefill(perPass, isl).seconds().seconds();
-        double prefillRate = prefill.replicas() * perPass / pass * osl;
-        if (prefillRate < decodeRate) {
-          notes.add(
-              "prefill-bound: prefill pool sustains "
-                  + String.format(Locale.ROOT, "%.0f", prefillRate)
-                  + " of "
-                  + String.format(Locale.ROOT, "%.0f", decodeRate)
-                  + " output tok/s");
-        }
-        perChip = Math.min(decodeRate, prefillRate) / (prefill.chips() + decode.chips());
-      }
-      // a wave of the decode replica's batch is prefilled by its share of the prefill replicas
-      double prefillReplicas =
-          c.prefillChips().isPresent()
-              ? (double) prefill.replicas() / decode.replicas()
-              : (p.chipsTotal() - decode.replicaChips()) / prefill.replicaChips();
-      int wave = (int) Math.max(1, Math.ceil(batch / Math.max(1e-9, prefillReplicas)));
-      double ttft =
-          closedLoopTtft(
-                  prefill,
-                  wave,
-                  isl,
-                  osl,
-                  0,
-                  p.tpot().seconds(),
-                  d.kvTransferSeconds(isl, prefill, decode))
-              + engine.efficiency().admission().seconds();
-      ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
-      return metric(p, perChip, ttft, isl, osl);
-    }
-
-    private double disaggPrefill() {
-      if (!c.metric().equals("input_tok_s_per_chip")) {
-        throw new Unpredictable(
-            "metric not predicted in this mode: " + c.metric() + " in disagg-prefill");
-      }
-      int isl = isl();
-      OptionalInt chips = c.prefillChips().isPresent() ? c.prefillChips() : c.chips();
-      RooflineModel rm =
-          pool(
-              chips,
-              c.tp(),
-              c.pp(),
-              c.ep(),
-              c.attentionDp(),
-              Math.max(1, RooflineModel.PREFILL_CHUNK_TOKENS / isl),
-              isl);
-      // the load is prefill tokens per chip per pass when stated
-      int promptsPerPass =
-          c.load().isPresent()
-              ? (int)
-                  Math.max(1, Math.round((double) c.load().getAsInt() * rm.replicaChips() / isl))
-              : rm.promptsPerPrefillPass(isl);
-      if (!rm.memory(promptsPerPass, isl).fits()) {
-        throw new Unpredictable(
-            "does not fit: prefill pass of "
-                + promptsPerPass
-                + " prompts of "
-                + isl
-                + " tokens on "
-                + rm);
-      }
-      double pass = rm.prefill(promptsPerPass, isl).seconds().seconds();
-      notes.add(rm + ", " + promptsPerPass + " prompts of " + isl + " tokens per pass");
-      return (double) promptsPerPass * isl / pass / rm.replicaChips();
-    }
-
-    private double disaggDecode() {
-      String m = c.metric();
-      if (!m.equals("out_tok_s_per_chip")
-          && !m.equals("tpot_ms")
-          && !m.equals("out_tok_s_per_user")) {
-        throw new Unpredictable("metric not predicted in this mode: " + m + " in disagg-decode");
-      }
-      int context = isl();
-      OptionalInt chips = c.decodeChips().isPresent() ? c.decodeChips() : c.chips();
-      RooflineModel rm =
-          ImmutableRooflineModel.copyOf(
-                  pool(chips, c.tp(), c.pp(), c.ep(), c.attentionDp(), c.load().orElse(1), context))
-              .withRunsPrefill(false);
-      int max = rm.maxBatch(context + 1);
-      int batch;
-      if (c.load().isPresent()) {
-        boolean perChip = c.notes().toLowerCase(Locale.ROOT).contains("per chip");
-        int total = perChip ? c.load().getAsInt() * rm.chips() : c.load().getAsInt();
-        batch = capped(perReplica(total, rm), max, context);
-        notes.add(
-            "decode batch "
-                + batch
-                + " per replica"
-                + (perChip ? " (load per chip × " + rm.chips() + " chips)" : ""));
-      } else {
-        batch = capped(max, max, context);
-        notes.add("load not stated: largest decode batch that fits, " + batch + " per replica");
-      }
-      notes.add(0, rm.toString());
-      double tpot;
-      if (speculation.isPresent()) {
-        Deployment d =
-            Deployment.builder()
-                .strategy(Deployment.Strategy.PD)
-                .primary(rm)
-                .secondary(rm)
-                .speculation(speculation)
-                .build();
-        tpot = d.point(batch, context, 1).tpot().seconds();
-      } else {
-        tpot = rm.decode(batch, context).seconds().seconds();
-      }
-      switch (m) {
-        case "tpot_ms":
-          return 1e3 * tpot;
-        case "out_tok_s_per_user":
-          return 1 / tpot;
-        default:
-          return batch / tpot / rm.replicaChips();
-      }
-    }
-
-    // ---- metrics ----
-
-    private double metric(FrontierPoint p, int isl, int osl) {
-      return metric(p, p.tokensPerSecondPerChip(), p.ttft().seconds(), isl, osl);
-    }
-
-    private double metric(FrontierPoint p, double outPerChip, double ttft, int isl, int osl) {
-      double tpot = p.tpot().seconds();
-      switch (c.metric()) {
-        case "ttft_ms":
-          return 1e3 * ttft;
-        case "tpot_ms":
-          return 1e3 * tpot;
-        case "e2e_s":
-          return ttft + (osl - 1) * tpot;
-        case "out_tok_s_per_user":
-          return p.tokensPerSecondPerUser();
-        case "out_tok_s_per_chip":
-          return outPerChip;
-        case "total_tok_s_per_chip":
-          return outPerChip * (isl + osl) / osl;
-        case "input_tok_s_per_chip":
-          return outPerChip * isl / osl;
-        default:
-          throw new Unpredictable("unknown metric: '" + c.metric() + "'");
-      }
+  /** The prediction of {@code x}'s mode family. */
+  private static ModePrediction forMode(CaseContext x) {
+    switch (x.testCase().mode()) {
+      case STATIC:
+        return new StaticPrediction(x);
+      case CONCURRENCY:
+      case DISAGG_CONCURRENCY:
+        return new ClosedLoopPrediction(x);
+      case SERVER:
+        return new ServerPrediction(x);
+      case DISAGG_PREFILL:
+      case DISAGG_DECODE:
+        return new DisaggPoolPrediction(x);
+      default:
+        return new ColocatedPrediction(x); // offline, single-stream
     }
   }
 }

@@ -58,7 +58,8 @@ public record Summary(
   public String toString() {
     return String.format(
         Locale.ROOT,
-        "%d predictions: median APE %.1f%%, geo-mean ratio %.3f, within ±25%% %.0f%%, within ±50%% %.0f%%",
+        "%d predictions: median APE %.1f%%, geo-mean ratio %.3f, within ±25%% %.0f%%, within ±50%%"
+            + " %.0f%%",
         count,
         100 * medianApe,
         geoMeanRatio,

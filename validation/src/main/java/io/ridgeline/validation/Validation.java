@@ -2,6 +2,7 @@ package io.ridgeline.validation;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,7 +16,7 @@ import java.util.stream.Collectors;
  *
  * <pre>{@code
  * Validation v = Validation.run(CaseFile.shipped(), Predictor.ideal());
- * v.byMetric().get("tpot_ms").medianApe();
+ * v.byMetric().get(Metric.TPOT_MS).medianApe();
  * }</pre>
  */
 public final class Validation {
@@ -64,19 +65,24 @@ public final class Validation {
 
   /** Statistics per value of {@code key} over the predictions, keys sorted. */
   public Map<String, Summary> by(Function<ValidationCase, String> key) {
-    Map<String, List<Prediction>> groups =
+    return by(key, Comparator.naturalOrder());
+  }
+
+  /** Statistics per value of {@code key} over the predictions, keys in {@code order}. */
+  private <K> Map<K, Summary> by(Function<ValidationCase, K> key, Comparator<K> order) {
+    Map<K, List<Prediction>> groups =
         predictions.stream()
             .collect(
                 Collectors.groupingBy(
-                    p -> key.apply(p.testCase()), TreeMap::new, Collectors.toList()));
-    Map<String, Summary> out = new TreeMap<>();
+                    p -> key.apply(p.testCase()), () -> new TreeMap<>(order), Collectors.toList()));
+    Map<K, Summary> out = new TreeMap<>(order);
     groups.forEach((k, v) -> out.put(k, Summary.of(v)));
     return Collections.unmodifiableMap(out);
   }
 
-  /** Statistics per metric. */
-  public Map<String, Summary> byMetric() {
-    return by(ValidationCase::metric);
+  /** Statistics per metric, by metric id. */
+  public Map<Metric, Summary> byMetric() {
+    return by(ValidationCase::metric, Comparator.comparing(Metric::id));
   }
 
   /** Statistics per chip. */
@@ -89,9 +95,9 @@ public final class Validation {
     return by(ValidationCase::engine);
   }
 
-  /** Statistics per mode. */
-  public Map<String, Summary> byMode() {
-    return by(ValidationCase::mode);
+  /** Statistics per mode, by mode id. */
+  public Map<Mode, Summary> byMode() {
+    return by(ValidationCase::mode, Comparator.comparing(Mode::id));
   }
 
   /** Skipped cases counted by the category of their reason, most frequent first. */

@@ -23,12 +23,11 @@ import java.util.OptionalInt;
  * @param kvCache KV-cache precision id
  * @param isl input tokens per request (the KV length for {@code disagg-decode})
  * @param osl output tokens per request
- * @param mode how the load was applied: static, concurrency, offline, server, single-stream,
- *     disagg-concurrency, disagg-prefill, disagg-decode, production
+ * @param mode how the load was applied
  * @param load the load level, meaning set by {@code mode}
  * @param speculative the speculative-decoding method, e.g. {@code mtp3}
  * @param engine serving-engine family
- * @param metric which quantity {@code measured} holds, e.g. {@code tpot_ms}
+ * @param metric which quantity {@code measured} holds
  * @param measured the published value, positive, in the metric's unit
  * @param confidence high, medium or low
  * @param source short name of the publication
@@ -52,11 +51,11 @@ public record ValidationCase(
     Optional<String> kvCache,
     OptionalInt isl,
     OptionalInt osl,
-    String mode,
+    Mode mode,
     OptionalInt load,
     Optional<String> speculative,
     String engine,
-    String metric,
+    Metric metric,
     double measured,
     String confidence,
     String source,

@@ -141,6 +141,90 @@ final class CaseFileTest {
   }
 
   @Test
+  void parse_unknownMetric_namesFileLineFieldValueAndKnownOnes() {
+    String text =
+        HEADER
+            + "\n"
+            + row(
+                "P1-j",
+                "llama-3.1-8b",
+                "h100-sxm",
+                "1",
+                "1",
+                "fp8",
+                "",
+                "128",
+                "128",
+                "static",
+                "4",
+                "joules",
+                "5",
+                "x");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CaseFile.parse(text, "t.csv"));
+    assertThat(e)
+        .hasMessage(
+            "t.csv line 2: field 'metric' must be one of ttft_ms, tpot_ms, e2e_s,"
+                + " out_tok_s_per_user, out_tok_s_per_chip, total_tok_s_per_chip,"
+                + " input_tok_s_per_chip, found 'joules'");
+  }
+
+  @Test
+  void parse_unknownMode_namesFileLineFieldValueAndKnownOnes() {
+    String text =
+        HEADER
+            + "\n"
+            + row(
+                "P1-tpot",
+                "llama-3.1-8b",
+                "h100-sxm",
+                "1",
+                "1",
+                "fp8",
+                "",
+                "128",
+                "128",
+                "batch",
+                "4",
+                "tpot_ms",
+                "5",
+                "x");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CaseFile.parse(text, "t.csv"));
+    assertThat(e)
+        .hasMessageContaining("t.csv line 2: field 'mode' must be one of static, concurrency,")
+        .hasMessageContaining("disagg-decode, production, found 'batch'");
+  }
+
+  @Test
+  void parse_modeAndMetric_areTyped() {
+    ValidationCase c =
+        CaseFile.parse(
+                HEADER
+                    + "\n"
+                    + row(
+                        "P1-tpot",
+                        "llama-3.1-8b",
+                        "h100-sxm",
+                        "1",
+                        "1",
+                        "fp8",
+                        "",
+                        "128",
+                        "128",
+                        "disagg-concurrency",
+                        "4",
+                        "e2e_s",
+                        "5",
+                        "x"),
+                "t.csv")
+            .get(0);
+    assertThat(c.mode()).isEqualTo(Mode.DISAGG_CONCURRENCY);
+    assertThat(c.metric()).isEqualTo(Metric.E2E_S);
+    assertThat(c.metric().unit()).isEqualTo("s");
+  }
+
+  @Test
   void parse_wrongHeader_isRejected() {
     IllegalArgumentException e =
         assertThrows(

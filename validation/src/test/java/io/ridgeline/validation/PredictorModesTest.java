@@ -1,8 +1,6 @@
 package io.ridgeline.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
@@ -37,50 +35,6 @@ final class PredictorModesTest {
   }
 
   private static final Predictor START = Predictor.of(Calibration.startProfile());
-
-  @Test
-  void closedLoopTtft_oneRoundAllAtOnce_handComputed() {
-    // 4 prompts, 2 per step of 0.1 s, range ratio 1 (all arrive at 0): two finish at 0.1 s and
-    // two at 0.2 s, mean 0.15 s
-    assertThat(Predictor.closedLoopTtft(4, 2, m -> 0.1, 0, 10, 1, 1))
-        .isCloseTo(0.15, within(1e-12));
-    // a step of one prompt costs 0.06 s, of two 0.1 s: 3 prompts, 2 per step → 0.1, 0.1, 0.16
-    assertThat(Predictor.closedLoopTtft(3, 2, m -> m == 1 ? 0.06 : 0.1, 0, 10, 1, 1))
-        .isCloseTo((0.1 + 0.1 + 0.16) / 3, within(1e-12));
-  }
-
-  @Test
-  void closedLoopTtft_driftingRounds_handComputed() {
-    // 2 prompts, 1 per step of 0.1 s, decode 1 s, range ratio 0, 2 rounds:
-    // round 0 arrives at once: 0.1 and 0.2 s, mean 0.15 s;
-    // round 1 spreads over min(1, √1·1) × 1 s: arrivals 0 and 0.5 s, each served at once: 0.1 s;
-    // mean over both rounds (0.15 + 0.1) / 2 = 0.125 s
-    assertThat(Predictor.closedLoopTtft(2, 1, m -> 0.1, 0, 1, 0, 2))
-        .isCloseTo(0.125, within(1e-12));
-    // with a shared decode step of 0.02 s in spread rounds, round 1's steps take 0.12 s: the
-    // prompt arriving at 0 finds the server starting (0.12 s), the one at 0.5 s waits half a step
-    // (0.01 + 0.12 = 0.13 s); round 1 mean 0.125 s, both rounds (0.15 + 0.125) / 2 = 0.1375 s
-    assertThat(Predictor.closedLoopTtft(2, 1, m -> 0.1, 0.02, 1, 0, 2))
-        .isCloseTo(0.1375, within(1e-12));
-  }
-
-  @Test
-  void closedLoopTtft_growsWithPromptsPerRound() {
-    double previous = 0;
-    for (int prompts = 1; prompts <= 64; prompts *= 2) {
-      double t = Predictor.closedLoopTtft(prompts, 4, m -> 0.01 + 0.02 * m, 0.005, 5, 0.8, 10);
-      assertThat(t).isGreaterThanOrEqualTo(previous);
-      previous = t;
-    }
-  }
-
-  @Test
-  void closedLoopTtft_badInput_namesTheRule() {
-    assertThatThrownBy(() -> Predictor.closedLoopTtft(0, 1, m -> 1, 0, 1, 1, 1))
-        .hasMessageContaining("prompts must be positive: 0");
-    assertThatThrownBy(() -> Predictor.closedLoopTtft(1, 1, m -> 1, 0, 1, 1.5, 1))
-        .hasMessageContaining("range ratio must be in [0, 1]: 1.5");
-  }
 
   @Test
   void concurrency_sameLengthsRoundsWaitLongerThanDrifting() {

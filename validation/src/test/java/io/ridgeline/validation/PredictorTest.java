@@ -106,21 +106,6 @@ final class PredictorTest {
                 "1",
                 ""),
             CaseFileTest.row(
-                "S4-out",
-                "llama-2-70b",
-                "h100-sxm",
-                "8",
-                "8",
-                "fp8",
-                "",
-                "128",
-                "128",
-                "static",
-                "1",
-                "joules",
-                "1",
-                ""),
-            CaseFileTest.row(
                 "S5-out",
                 "llama-3.1-405b",
                 "h100-sxm",
@@ -158,9 +143,8 @@ final class PredictorTest {
     assertThat(reasons.get(0)).startsWith("isl/osl not stated");
     assertThat(reasons.get(1)).startsWith("unknown chip: 'h100-sx'");
     assertThat(reasons.get(2)).startsWith("isl/osl not stated");
-    assertThat(reasons.get(3)).startsWith("unknown metric: 'joules'");
-    assertThat(reasons.get(4)).startsWith("does not fit");
-    assertThat(reasons.get(5)).startsWith("invalid layout");
+    assertThat(reasons.get(3)).startsWith("does not fit");
+    assertThat(reasons.get(4)).startsWith("invalid layout");
   }
 
   @Test
@@ -199,26 +183,10 @@ final class PredictorTest {
   }
 
   @Test
-  void queuedTtft_closedLoop_handComputed() {
-    // C = 100 clients, B = 50 running, TTFT₀ = 1 s, TPOT = 10 ms, osl = 101:
-    // decoding (osl − 1)·TPOT = 1 s, cycle 2 s, X = 50 / 2 = 25 req/s,
-    // response C / X = 4 s, TTFT = 4 − 1 = 3 s (2 s of queue + 1 s of prefill)
-    assertThat(Predictor.queuedTtft(100, 50, 1.0, 0.010, 101)).isCloseTo(3.0, within(1e-12));
-    // P091-like: C = 128, B = 54, TTFT₀ = 2 s, TPOT = 72 ms, osl = 800:
-    // decoding 799 × 0.072 = 57.528 s, cycle 59.528 s, C / X = 128 × 59.528 / 54 = 141.10341 s,
-    // TTFT = 141.10341 − 57.528 = 83.57541 s
-    assertThat(Predictor.queuedTtft(128, 54, 2.0, 0.072, 800)).isCloseTo(83.575407, within(1e-5));
-    // nobody waits when the clients fit in the running batch
-    assertThat(Predictor.queuedTtft(50, 50, 1.0, 0.010, 101)).isEqualTo(1.0);
-    assertThat(Predictor.queuedTtft(8, 54, 2.0, 0.072, 800)).isEqualTo(2.0);
-  }
-
-  @Test
   void predict_concurrencyAboveEngineCap_runsCapAndQueuesRest() {
     // 64 clients on one replica of llama-2-70b (8× a100 tp 8, fp16, isl 512, osl 128) whose
     // engine runs at most 16 requests: batch 16, the other 48 queue
-    EngineProfile capped =
-        new EngineProfile("capped", Calibration.start(), 16.5, "a cap of 16 (floored)");
+    EngineProfile capped = new EngineProfile("capped", Calibration.start(), 16, "a cap of 16");
     EngineProfile free = new EngineProfile("free", Calibration.start(), "no cap");
     double ttft0 = predict(free, "16", "ttft_ms") / 1e3;
     double tpot = predict(free, "16", "tpot_ms") / 1e3;
@@ -244,7 +212,7 @@ final class PredictorTest {
         () -> new EngineProfile("x", Calibration.start(), 0, "zero"));
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class,
-        () -> new EngineProfile("x", Calibration.start(), Double.NaN, "nan"));
+        () -> new EngineProfile("x", Calibration.start(), -1, "negative"));
   }
 
   private static ValidationCase concurrencyRow(String load, String metric) {

@@ -15,15 +15,15 @@ final class ShippedCalibrationAccuracyTest {
    * Median APE measured with the built-in profiles on 2026-11-30 (validate --efficiency
    * calibrated).
    */
-  private static final Map<String, Double> MEASURED =
+  private static final Map<Metric, Double> MEASURED =
       Map.of(
-          "e2e_s", 0.2123,
-          "input_tok_s_per_chip", 0.0983,
-          "out_tok_s_per_chip", 0.1297,
-          "out_tok_s_per_user", 0.1006,
-          "total_tok_s_per_chip", 0.0711,
-          "tpot_ms", 0.1185,
-          "ttft_ms", 0.2586);
+          Metric.E2E_S, 0.2123,
+          Metric.INPUT_TOK_S_PER_CHIP, 0.0983,
+          Metric.OUT_TOK_S_PER_CHIP, 0.1297,
+          Metric.OUT_TOK_S_PER_USER, 0.1006,
+          Metric.TOTAL_TOK_S_PER_CHIP, 0.0711,
+          Metric.TPOT_MS, 0.1185,
+          Metric.TTFT_MS, 0.2586);
 
   private static final double OVERALL = 0.138;
 
@@ -40,7 +40,7 @@ final class ShippedCalibrationAccuracyTest {
         .forEach(
             (metric, s) ->
                 assertThat(s.medianApe())
-                    .as(metric)
+                    .as(metric.id())
                     .isLessThanOrEqualTo(MEASURED.get(metric) + SLACK));
     assertThat(v.overall().medianApe()).isLessThanOrEqualTo(OVERALL + SLACK);
   }

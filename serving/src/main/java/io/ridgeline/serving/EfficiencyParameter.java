@@ -1,0 +1,338 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.Seconds;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/**
+ * The parameters of an {@link Efficiency}, each defined once: its JSON key and unit in a profile
+ * file ({@link Profiles}), its value with no loss ({@link #ideal()}), the physically plausible
+ * range a fit searches ({@link #lower()} to {@link #upper()}; the javadoc of {@code
+ * io.ridgeline.validation.Calibration} gives the source of each range and start), the start of a
+ * fit, how to read it from an {@link Efficiency} and set it on a builder, and how the efficiency's
+ * one-line description ({@link Efficiency#toString()}) prints it.
+ *
+ * <p>Values are in the parameter's {@link #unit()}: fractions, tokens, microseconds or
+ * milliseconds, as in the JSON form. Adding a parameter means adding a constant here and the model
+ * code that uses it.
+ *
+ * <pre>{@code
+ * ImmutableEfficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
+ * EfficiencyParameter.MEMORY.set(b, 0.8);
+ * EfficiencyParameter.MEMORY.get(b.build());   // 0.8
+ * }</pre>
+ */
+public enum EfficiencyParameter {
+  /** Fraction of peak FLOP/s at large token counts ({@link Efficiency#compute()}). */
+  COMPUTE(
+      "compute",
+      Unit.FRACTION,
+      true,
+      0.2,
+      0.95,
+      0.6,
+      Efficiency::compute,
+      ImmutableEfficiency.Builder::compute,
+      new Column("compute", 8, 3),
+      0,
+      e -> Optional.of(percent("compute", e.compute()))),
+  /** Fraction of memory bandwidth ({@link Efficiency#memory()}). */
+  MEMORY(
+      "memory",
+      Unit.FRACTION,
+      true,
+      0.3,
+      0.95,
+      0.8,
+      Efficiency::memory,
+      ImmutableEfficiency.Builder::memory,
+      new Column("memory", 8, 3),
+      1,
+      e -> Optional.of(percent("memory", e.memory()))),
+  /** Fraction of interconnect bandwidth ({@link Efficiency#network()}). */
+  NETWORK(
+      "network",
+      Unit.FRACTION,
+      true,
+      0.2,
+      0.95,
+      0.7,
+      Efficiency::network,
+      ImmutableEfficiency.Builder::network,
+      new Column("network", 8, 3),
+      2,
+      e -> Optional.of(percent("network", e.network()))),
+  /** Attention kernels' fraction relative to the other kernels ({@link Efficiency#attention()}). */
+  ATTENTION(
+      "attention",
+      Unit.FRACTION,
+      false,
+      0.3,
+      1,
+      0.8,
+      Efficiency::attention,
+      ImmutableEfficiency.Builder::attention,
+      new Column("attn", 8, 3),
+      4,
+      e -> e.attention() < 1 ? Optional.of(percent("attention", e.attention())) : Optional.empty()),
+  /** Tokens at which a GEMM reaches half of its large-M efficiency. */
+  GEMM_HALF_TOKENS(
+      "gemm_half_tokens",
+      Unit.TOKENS,
+      true,
+      1,
+      128,
+      32,
+      Efficiency::gemmHalfTokens,
+      ImmutableEfficiency.Builder::gemmHalfTokens,
+      new Column("half tok", 9, 1),
+      3,
+      e ->
+          e.gemmHalfTokens() > 0
+              ? Optional.of(
+                  String.format(Locale.ROOT, "GEMM half at %.0f tokens", e.gemmHalfTokens()))
+              : Optional.empty()),
+  /** Fixed cost per layer per pass ({@link Efficiency#layerOverhead()}). */
+  LAYER_OVERHEAD(
+      "layer_overhead_us",
+      Unit.MICROSECONDS,
+      true,
+      0.1,
+      50,
+      5,
+      e -> e.layerOverhead().seconds() * 1e6,
+      (b, v) -> b.layerOverhead(Seconds.ofMicros(v)),
+      new Column("layer µs", 10, 2),
+      -1, // printed with the step overhead
+      e -> Optional.empty()),
+  /** Fixed cost per step per pipeline stage ({@link Efficiency#stepOverhead()}). */
+  STEP_OVERHEAD(
+      "step_overhead_us",
+      Unit.MICROSECONDS,
+      true,
+      10,
+      20_000,
+      1000,
+      e -> e.stepOverhead().seconds() * 1e6,
+      (b, v) -> b.stepOverhead(Seconds.ofMicros(v)),
+      new Column("step µs", 10, 1),
+      7,
+      e ->
+          e.layerOverhead().seconds() > 0 || e.stepOverhead().seconds() > 0
+              ? Optional.of(
+                  "overhead " + e.stepOverhead() + "/step + " + e.layerOverhead() + "/layer")
+              : Optional.empty()),
+  /** Software latency per collective hop ({@link Efficiency#collectiveLatency()}). */
+  COLLECTIVE_LATENCY(
+      "collective_latency_us",
+      Unit.MICROSECONDS,
+      false,
+      0.5,
+      200,
+      10,
+      e -> e.collectiveLatency().seconds() * 1e6,
+      (b, v) -> b.collectiveLatency(Seconds.ofMicros(v)),
+      new Column("coll µs", 9, 2),
+      5,
+      e ->
+          e.collectiveLatency().seconds() > 0
+              ? Optional.of("collectives +" + e.collectiveLatency() + "/hop")
+              : Optional.empty()),
+  /**
+   * Admission latency of each request outside the accelerators ({@link Efficiency#admission()}).
+   */
+  ADMISSION(
+      "admission_ms",
+      Unit.MILLISECONDS,
+      false,
+      1,
+      1000,
+      100,
+      e -> e.admission().seconds() * 1e3,
+      (b, v) -> b.admission(Seconds.of(v / 1e3)),
+      new Column("admit ms", 9, 1),
+      6,
+      e ->
+          e.admission().seconds() > 0
+              ? Optional.of("admission " + e.admission())
+              : Optional.empty());
+
+  /** The unit of a parameter's values. */
+  public enum Unit {
+    /** A fraction in (0, 1]; ideal 1. */
+    FRACTION(""),
+    /** A token count, finite and &gt;= 0; ideal 0. */
+    TOKENS("tokens"),
+    /** Microseconds, finite and &gt;= 0; ideal 0. */
+    MICROSECONDS("µs"),
+    /** Milliseconds, finite and &gt;= 0; ideal 0. */
+    MILLISECONDS("ms");
+
+    private final String symbol;
+
+    Unit(String symbol) {
+      this.symbol = symbol;
+    }
+
+    /** The unit's symbol, empty for a fraction. */
+    public String symbol() {
+      return symbol;
+    }
+  }
+
+  /**
+   * How a table of fitted values prints a parameter.
+   *
+   * @param label the column label
+   * @param width the column width in characters
+   * @param decimals digits after the decimal point
+   */
+  public record Column(String label, int width, int decimals) {}
+
+  private final String jsonKey;
+  private final Unit unit;
+  private final boolean required;
+  private final double lower;
+  private final double upper;
+  private final double start;
+  private final ToDoubleFunction<Efficiency> getter;
+  private final BiConsumer<ImmutableEfficiency.Builder, Double> setter;
+  private final Column column;
+  private final int descriptionRank;
+  private final Function<Efficiency, Optional<String>> description;
+
+  EfficiencyParameter(
+      String jsonKey,
+      Unit unit,
+      boolean required,
+      double lower,
+      double upper,
+      double start,
+      ToDoubleFunction<Efficiency> getter,
+      BiConsumer<ImmutableEfficiency.Builder, Double> setter,
+      Column column,
+      int descriptionRank,
+      Function<Efficiency, Optional<String>> description) {
+    this.jsonKey = jsonKey;
+    this.unit = unit;
+    this.required = required;
+    this.lower = lower;
+    this.upper = upper;
+    this.start = start;
+    this.getter = getter;
+    this.setter = setter;
+    this.column = column;
+    this.descriptionRank = descriptionRank;
+    this.description = description;
+  }
+
+  /** The key in a profile's JSON form, e.g. {@code layer_overhead_us}. */
+  public String jsonKey() {
+    return jsonKey;
+  }
+
+  /** The unit of {@link #get} and {@link #set}. */
+  public Unit unit() {
+    return unit;
+  }
+
+  /** Whether a profile file must state it; an absent optional one is {@link #ideal()}. */
+  public boolean required() {
+    return required;
+  }
+
+  /** The value with no loss: 1 for a fraction, 0 otherwise. */
+  public double ideal() {
+    return unit == Unit.FRACTION ? 1 : 0;
+  }
+
+  /** The lower end of the physically plausible range a fit searches, in {@link #unit()}. */
+  public double lower() {
+    return lower;
+  }
+
+  /** The upper end of the physically plausible range a fit searches, in {@link #unit()}. */
+  public double upper() {
+    return upper;
+  }
+
+  /** The start of a fit, in {@link #unit()}. */
+  public double start() {
+    return start;
+  }
+
+  /**
+   * Whether a fit searches it on a log scale: every parameter but the fractions is a positive
+   * scale.
+   */
+  public boolean logScale() {
+    return unit != Unit.FRACTION;
+  }
+
+  /** How a table of fitted values prints it. */
+  public Column column() {
+    return column;
+  }
+
+  /** Its value in {@code e}, in {@link #unit()}. */
+  public double get(Efficiency e) {
+    return getter.applyAsDouble(e);
+  }
+
+  /** Sets it on {@code builder} to {@code value}, in {@link #unit()}; returns the builder. */
+  public ImmutableEfficiency.Builder set(ImmutableEfficiency.Builder builder, double value) {
+    setter.accept(builder, value);
+    return builder;
+  }
+
+  /**
+   * Whether {@code value} is valid: in (0, 1] for a fraction, finite and &gt;= 0 otherwise.
+   *
+   * @return the rule broken ({@code "in (0, 1]"} or {@code "finite and >= 0"}), or empty
+   */
+  public Optional<String> problem(double value) {
+    if (unit == Unit.FRACTION) {
+      return value > 0 && value <= 1 ? Optional.empty() : Optional.of("in (0, 1]");
+    }
+    return value >= 0 && Double.isFinite(value) ? Optional.empty() : Optional.of("finite and >= 0");
+  }
+
+  /** The efficiency with every parameter at {@code values.apply(parameter)}, in {@link #unit()}. */
+  public static Efficiency efficiency(ToDoubleFunction<EfficiencyParameter> values) {
+    ImmutableEfficiency.Builder b = Efficiency.builder();
+    for (EfficiencyParameter p : values()) {
+      p.set(b, values.applyAsDouble(p));
+    }
+    return b.build();
+  }
+
+  /** The parts of {@link Efficiency#toString()}, in its order. */
+  private static final List<EfficiencyParameter> DESCRIBED =
+      Arrays.stream(values())
+          .filter(p -> p.descriptionRank >= 0)
+          .sorted(Comparator.comparingInt(p -> p.descriptionRank))
+          .collect(Collectors.toUnmodifiableList());
+
+  /**
+   * The one-line description of a non-ideal {@code e}: "compute 95%, memory 67%, network 20%, GEMM
+   * half at 128 tokens, …", the parameters that differ from ideal (compute, memory and network
+   * always), the two overheads together.
+   */
+  static String describe(Efficiency e) {
+    return DESCRIBED.stream()
+        .map(p -> p.description.apply(e))
+        .flatMap(Optional::stream)
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String percent(String name, double fraction) {
+    return String.format(Locale.ROOT, "%s %.0f%%", name, 100 * fraction);
+  }
+}

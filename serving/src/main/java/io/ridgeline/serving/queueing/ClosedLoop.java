@@ -1,0 +1,119 @@
+package io.ridgeline.serving.queueing;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import java.util.function.IntToDoubleFunction;
+
+/**
+ * A closed loop: C clients each send a request as soon as their previous one completes, and a
+ * replica runs at most B of them at once.
+ */
+public final class ClosedLoop {
+  private ClosedLoop() {}
+
+  /**
+   * Requests completed per second by {@code batch} requests that each spend {@code cycleSeconds} in
+   * the system (Little's law, X = N / R).
+   *
+   * <p>Worked example: 50 requests in a cycle of 2 s complete 50 / 2 = 25 per second.
+   */
+  public static double throughput(double batch, double cycleSeconds) {
+    return batch / cycleSeconds;
+  }
+
+  /**
+   * TTFT in seconds of {@code clients} closed-loop clients on a replica that runs {@code batch} of
+   * them at once: the replica completes X = B / (TTFT₀ + (osl − 1)·TPOT) requests per second; by
+   * Little's law a closed system of C clients with throughput X has a mean response time of C / X,
+   * so a request's TTFT (its wait plus its prefill) is C / X − (osl − 1)·TPOT, used when it exceeds
+   * TTFT₀ (it does exactly when C &gt; B). The end-to-end latency is then C / X.
+   *
+   * <p>Worked example: C = 100, B = 50, TTFT₀ = 1 s, TPOT = 10 ms, osl = 101: decoding takes 100 ×
+   * 0.01 = 1 s, the cycle 2 s, X = 50 / 2 = 25 requests/s, C / X = 4 s, TTFT = 4 − 1 = 3 s (2 s of
+   * queue and 1 s of prefill).
+   *
+   * @param ttft0 the unqueued TTFT in seconds
+   * @param tpot the time per output token in seconds at batch {@code batch}
+   * @param osl output tokens per request
+   */
+  public static double queuedTtft(int clients, int batch, double ttft0, double tpot, int osl) {
+    if (clients <= batch) {
+      return ttft0;
+    }
+    double decoding = (osl - 1) * tpot;
+    double rate = throughput(batch, ttft0 + decoding);
+    double queued = clients / rate - decoding;
+    return Math.max(queued, ttft0);
+  }
+
+  /**
+   * Mean TTFT in seconds of a closed-loop benchmark's prompts on one prefill server, over {@code
+   * cycles} rounds of {@code prompts} prompts each. Benchmark clients start together and send
+   * fixed-length requests, so prompts arrive in rounds: all of a round at once when every request
+   * has the same lengths, spread out as the clients drift apart by the spread of their output
+   * lengths.
+   *
+   * <p>In round k (from 0) the prompts arrive evenly over a window of {@code min(1, √k·(1 − r))} ×
+   * {@code decodeSeconds} (a sum of k uniform drifts), r being the benchmark's length range ratio
+   * (lengths drawn uniformly from [r·L, L]). The server runs steps of at most {@code perStep}
+   * waiting prompts; a step of m prompts takes {@code stepSeconds(m)} plus, in rounds whose
+   * arrivals are spread out, {@code decodeStepSeconds} (the running batch's decode when prefill
+   * shares steps with it, which also makes a prompt arriving at an idle queue wait half a step). A
+   * prompt's TTFT is the end of its step minus its arrival.
+   *
+   * <p>Worked example: 4 prompts, 2 per step of 0.1 s each, one round of range ratio 1 (all arrive
+   * at 0): two prompts finish at 0.1 s and two at 0.2 s, mean TTFT 0.15 s.
+   *
+   * @param stepSeconds seconds of a prefill step of m prompts, m from 1 to {@code perStep}
+   * @throws IllegalArgumentException when a count is not positive, a time is negative or the range
+   *     ratio is outside [0, 1]
+   */
+  public static double roundsTtft(
+      int prompts,
+      int perStep,
+      IntToDoubleFunction stepSeconds,
+      double decodeStepSeconds,
+      double decodeSeconds,
+      double rangeRatio,
+      int cycles) {
+    checkArgument(prompts > 0, "prompts must be positive: %s", prompts);
+    checkArgument(perStep > 0, "prompts per step must be positive: %s", perStep);
+    checkArgument(cycles > 0, "cycles must be positive: %s", cycles);
+    checkArgument(
+        rangeRatio >= 0 && rangeRatio <= 1, "range ratio must be in [0, 1]: %s", rangeRatio);
+    checkArgument(
+        decodeStepSeconds >= 0 && decodeSeconds >= 0,
+        "decode times must be >= 0: %s, %s",
+        decodeStepSeconds,
+        decodeSeconds);
+    double[] step = new double[perStep + 1];
+    double total = 0;
+    for (int k = 0; k < cycles; k++) {
+      double window = Math.min(1, Math.sqrt(k) * (1 - rangeRatio)) * decodeSeconds;
+      // in a round that arrives all at once nobody is decoding yet
+      double shared = window > 0 ? decodeStepSeconds : 0;
+      double t = 0;
+      int i = 0;
+      while (i < prompts) {
+        double arrival = window * i / prompts;
+        if (t < arrival) {
+          t = arrival + shared / 2; // the running step finishes first
+        }
+        int j = i;
+        double arrivals = 0;
+        while (j < prompts && j - i < perStep && window * j / prompts <= t) {
+          arrivals += window * j / prompts;
+          j++;
+        }
+        int m = j - i;
+        if (step[m] == 0) {
+          step[m] = stepSeconds.applyAsDouble(m);
+        }
+        t += step[m] + shared;
+        total += m * t - arrivals;
+        i = j;
+      }
+    }
+    return total / ((double) prompts * cycles);
+  }
+}

@@ -1,0 +1,75 @@
+package io.ridgeline.serving;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ridgeline.core.Seconds;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+final class EfficiencyParameterTest {
+  @Test
+  void ideal_everyParameter_isTheIdealEfficiency() {
+    assertThat(EfficiencyParameter.efficiency(EfficiencyParameter::ideal))
+        .isEqualTo(Efficiency.ideal());
+    for (EfficiencyParameter p : EfficiencyParameter.values()) {
+      assertThat(p.get(Efficiency.ideal())).as(p.jsonKey()).isEqualTo(p.ideal());
+    }
+  }
+
+  @Test
+  void setThenGet_inItsUnit_roundTrips() {
+    // 2 ms of admission is 0.002 s; 5 µs per layer is 5e-6 s
+    Efficiency e = EfficiencyParameter.efficiency(EfficiencyParameter::start);
+    for (EfficiencyParameter p : EfficiencyParameter.values()) {
+      assertThat(p.get(e)).as(p.jsonKey()).isCloseTo(p.start(), within(1e-9 * p.start()));
+    }
+    ImmutableEfficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
+    EfficiencyParameter.ADMISSION.set(b, 2);
+    EfficiencyParameter.LAYER_OVERHEAD.set(b, 5);
+    Efficiency set = b.build();
+    assertThat(set.admission().seconds()).isCloseTo(0.002, within(1e-15));
+    assertThat(set.layerOverhead().seconds()).isCloseTo(5e-6, within(1e-18));
+  }
+
+  @Test
+  void start_everyParameter_isInsideItsRange() {
+    for (EfficiencyParameter p : EfficiencyParameter.values()) {
+      assertThat(p.start()).as(p.jsonKey()).isBetween(p.lower(), p.upper());
+      assertThat(p.problem(p.start())).as(p.jsonKey()).isEmpty();
+    }
+  }
+
+  @Test
+  void problem_fractionAboveOneOrNegativeTime_namesTheRule() {
+    assertThat(EfficiencyParameter.MEMORY.problem(1.5)).contains("in (0, 1]");
+    assertThat(EfficiencyParameter.STEP_OVERHEAD.problem(-1)).contains("finite and >= 0");
+    assertThat(EfficiencyParameter.STEP_OVERHEAD.problem(Double.NaN)).contains("finite and >= 0");
+  }
+
+  @Test
+  void jsonKeys_areDistinct() {
+    assertThat(Arrays.stream(EfficiencyParameter.values()).map(EfficiencyParameter::jsonKey))
+        .doesNotHaveDuplicates();
+  }
+
+  @Test
+  void toString_everyParameterSet_printsInHeaderOrder() {
+    Efficiency e =
+        Efficiency.builder()
+            .compute(0.95)
+            .memory(0.67)
+            .network(0.2)
+            .gemmHalfTokens(128)
+            .attention(0.8)
+            .collectiveLatency(Seconds.ofMicros(10))
+            .admission(Seconds.ofMillis(100))
+            .stepOverhead(Seconds.ofMillis(2))
+            .layerOverhead(Seconds.ofMicros(50))
+            .build();
+    assertThat(e.toString())
+        .isEqualTo(
+            "compute 95%, memory 67%, network 20%, GEMM half at 128 tokens, attention 80%,"
+                + " collectives +10 µs/hop, admission 100 ms, overhead 2 ms/step + 50 µs/layer");
+  }
+}

@@ -1,0 +1,75 @@
+package io.ridgeline.serving.queueing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+final class ClosedLoopTest {
+  @Test
+  void throughput_littlesLaw_handComputed() {
+    // 50 requests in a cycle of 2 s: 25 per second
+    assertThat(ClosedLoop.throughput(50, 2.0)).isEqualTo(25.0);
+  }
+
+  @Test
+  void queuedTtft_clientsBeyondBatch_handComputed() {
+    // C = 100 clients, B = 50 running, TTFT₀ = 1 s, TPOT = 10 ms, osl = 101:
+    // decoding (osl − 1)·TPOT = 1 s, cycle 2 s, X = 50 / 2 = 25 req/s,
+    // response C / X = 4 s, TTFT = 4 − 1 = 3 s (2 s of queue + 1 s of prefill)
+    assertThat(ClosedLoop.queuedTtft(100, 50, 1.0, 0.010, 101)).isCloseTo(3.0, within(1e-12));
+    // C = 128, B = 54, TTFT₀ = 2 s, TPOT = 72 ms, osl = 800:
+    // decoding 799 × 0.072 = 57.528 s, cycle 59.528 s, C / X = 128 × 59.528 / 54 = 141.10341 s,
+    // TTFT = 141.10341 − 57.528 = 83.57541 s
+    assertThat(ClosedLoop.queuedTtft(128, 54, 2.0, 0.072, 800)).isCloseTo(83.575407, within(1e-5));
+  }
+
+  @Test
+  void queuedTtft_clientsFitTheBatch_nobodyWaits() {
+    assertThat(ClosedLoop.queuedTtft(50, 50, 1.0, 0.010, 101)).isEqualTo(1.0);
+    assertThat(ClosedLoop.queuedTtft(8, 54, 2.0, 0.072, 800)).isEqualTo(2.0);
+  }
+
+  @Test
+  void roundsTtft_oneRoundAllAtOnce_handComputed() {
+    // 4 prompts, 2 per step of 0.1 s, range ratio 1 (all arrive at 0): two finish at 0.1 s and
+    // two at 0.2 s, mean 0.15 s
+    assertThat(ClosedLoop.roundsTtft(4, 2, m -> 0.1, 0, 10, 1, 1)).isCloseTo(0.15, within(1e-12));
+    // a step of one prompt costs 0.06 s, of two 0.1 s: 3 prompts, 2 per step → 0.1, 0.1, 0.16
+    assertThat(ClosedLoop.roundsTtft(3, 2, m -> m == 1 ? 0.06 : 0.1, 0, 10, 1, 1))
+        .isCloseTo((0.1 + 0.1 + 0.16) / 3, within(1e-12));
+  }
+
+  @Test
+  void roundsTtft_driftingRounds_handComputed() {
+    // 2 prompts, 1 per step of 0.1 s, decode 1 s, range ratio 0, 2 rounds:
+    // round 0 arrives at once: 0.1 and 0.2 s, mean 0.15 s;
+    // round 1 spreads over min(1, √1·1) × 1 s: arrivals 0 and 0.5 s, each served at once: 0.1 s;
+    // mean over both rounds (0.15 + 0.1) / 2 = 0.125 s
+    assertThat(ClosedLoop.roundsTtft(2, 1, m -> 0.1, 0, 1, 0, 2)).isCloseTo(0.125, within(1e-12));
+    // with a shared decode step of 0.02 s in spread rounds, round 1's steps take 0.12 s: the
+    // prompt arriving at 0 finds the server starting (0.12 s), the one at 0.5 s waits half a step
+    // (0.01 + 0.12 = 0.13 s); round 1 mean 0.125 s, both rounds (0.15 + 0.125) / 2 = 0.1375 s
+    assertThat(ClosedLoop.roundsTtft(2, 1, m -> 0.1, 0.02, 1, 0, 2))
+        .isCloseTo(0.1375, within(1e-12));
+  }
+
+  @Test
+  void roundsTtft_morePromptsPerRound_waitLonger() {
+    double previous = 0;
+    for (int prompts = 1; prompts <= 64; prompts *= 2) {
+      double t = ClosedLoop.roundsTtft(prompts, 4, m -> 0.01 + 0.02 * m, 0.005, 5, 0.8, 10);
+      assertThat(t).isGreaterThanOrEqualTo(previous);
+      previous = t;
+    }
+  }
+
+  @Test
+  void roundsTtft_badInput_namesTheRule() {
+    assertThatThrownBy(() -> ClosedLoop.roundsTtft(0, 1, m -> 1, 0, 1, 1, 1))
+        .hasMessageContaining("prompts must be positive: 0");
+    assertThatThrownBy(() -> ClosedLoop.roundsTtft(1, 1, m -> 1, 0, 1, 1.5, 1))
+        .hasMessageContaining("range ratio must be in [0, 1]: 1.5");
+  }
+}

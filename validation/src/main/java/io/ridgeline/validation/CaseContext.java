@@ -1,0 +1,21 @@
+package io.ridgeline.validation;
+
+import io.ridgeline.serving.EngineProfile;
+import java.util.List;
+
+/**
+ * One case's prediction in progress: the row, its parsed notes, the notes the prediction collects,
+ * the engine profile it runs with and the systems built from it.
+ *
+ * @param testCase the row
+ * @param stated what its notes state
+ * @param notes how the value is obtained, appended to as the prediction goes
+ * @param engine the engine profile (the ideal one on SRAM-only chips)
+ * @param systems the row's systems
+ */
+record CaseContext(
+    ValidationCase testCase,
+    CaseNotes stated,
+    List<String> notes,
+    EngineProfile engine,
+    CaseSystems systems) {}

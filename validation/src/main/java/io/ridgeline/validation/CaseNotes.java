@@ -1,0 +1,97 @@
+package io.ridgeline.validation;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the free-text {@code notes} of a case state that the {@link Predictor} uses, parsed once:
+ * the benchmark's length range ratio ("range ratio 0.5"), its prompt count ("1280 prompts"), the
+ * latency bounds of a server-mode row ("SLO TTFT 2 s / TPOT 200 ms", or "constraints TTFT …"), and
+ * whether the load is per chip ("per chip", any case). The first match of each counts.
+ *
+ * <pre>{@code
+ * CaseNotes n = CaseNotes.parse("range ratio 1.0; 640 prompts");
+ * n.rangeRatioOrDefault();            // 1.0
+ * n.cycles(OptionalInt.of(64));       // 640 / 64 = 10 rounds
+ * }</pre>
+ *
+ * @param rangeRatio the stated length range ratio, in [0, 1]; empty when not stated or outside
+ * @param prompts the stated number of prompts the benchmark sends; empty when not stated
+ * @param slo the stated latency bounds; empty when not stated
+ * @param loadPerChip whether the notes say the load is per chip
+ */
+public record CaseNotes(
+    OptionalDouble rangeRatio, OptionalInt prompts, Optional<Slo> slo, boolean loadPerChip) {
+  /** Length range ratio of closed-loop benchmarks whose notes do not state one (InferenceMAX). */
+  public static final double DEFAULT_RANGE_RATIO = 0.8;
+
+  /** Rounds per client of closed-loop benchmarks whose notes do not state the prompt count. */
+  public static final int DEFAULT_CYCLES = 10;
+
+  private static final Pattern RANGE_RATIO = Pattern.compile("range ratio ([0-9]+(?:\\.[0-9]+)?)");
+  private static final Pattern PROMPTS = Pattern.compile("([0-9]+) prompts");
+  private static final Pattern SLO =
+      Pattern.compile(
+          "(?:SLO|constraints) TTFT ([0-9]+(?:\\.[0-9]+)?) (ms|s) / TPOT ([0-9]+(?:\\.[0-9]+)?)"
+              + " (ms|s)");
+
+  /**
+   * Latency bounds of an MLPerf Server row.
+   *
+   * @param ttftSeconds the bound on p99 TTFT, in seconds
+   * @param tpotSeconds the bound on TPOT, in seconds
+   */
+  public record Slo(double ttftSeconds, double tpotSeconds) {}
+
+  /** The notes of {@code text}; text that states nothing gives empty values. */
+  public static CaseNotes parse(String text) {
+    OptionalDouble ratio = OptionalDouble.empty();
+    Matcher r = RANGE_RATIO.matcher(text);
+    if (r.find()) {
+      double v = Double.parseDouble(r.group(1));
+      if (v >= 0 && v <= 1) {
+        ratio = OptionalDouble.of(v);
+      }
+    }
+    OptionalInt prompts = OptionalInt.empty();
+    Matcher p = PROMPTS.matcher(text);
+    if (p.find()) {
+      try {
+        prompts = OptionalInt.of(Integer.parseInt(p.group(1)));
+      } catch (NumberFormatException e) {
+        // more prompts than an int holds: not a count a benchmark states
+      }
+    }
+    Optional<Slo> slo = Optional.empty();
+    Matcher s = SLO.matcher(text);
+    if (s.find()) {
+      slo =
+          Optional.of(
+              new Slo(
+                  Double.parseDouble(s.group(1)) * (s.group(2).equals("ms") ? 1e-3 : 1),
+                  Double.parseDouble(s.group(3)) * (s.group(4).equals("ms") ? 1e-3 : 1)));
+    }
+    boolean perChip = text.toLowerCase(Locale.ROOT).contains("per chip");
+    return new CaseNotes(ratio, prompts, slo, perChip);
+  }
+
+  /** The stated range ratio, else {@value #DEFAULT_RANGE_RATIO}. */
+  public double rangeRatioOrDefault() {
+    return rangeRatio.orElse(DEFAULT_RANGE_RATIO);
+  }
+
+  /**
+   * Rounds per client: the stated prompts over {@code load} (at least 1), else {@value
+   * #DEFAULT_CYCLES} (InferenceMAX sends 10 × concurrency prompts).
+   */
+  public int cycles(OptionalInt load) {
+    if (prompts.isPresent() && load.isPresent()) {
+      return Math.max(1, prompts.getAsInt() / load.getAsInt());
+    }
+    return DEFAULT_CYCLES;
+  }
+}

@@ -1,0 +1,60 @@
+package io.ridgeline.validation;
+
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Which quantity a case measures (the {@code metric} column of a case file, see {@code cases.md}),
+ * with its unit.
+ */
+public enum Metric {
+  /** Mean time to first token, queueing included. */
+  TTFT_MS("ttft_ms", "ms"),
+  /** Mean time per output token after the first. */
+  TPOT_MS("tpot_ms", "ms"),
+  /** Mean end-to-end latency of a request. */
+  E2E_S("e2e_s", "s"),
+  /** Output tokens per second seen by one request: 1 / TPOT. */
+  OUT_TOK_S_PER_USER("out_tok_s_per_user", "tokens/s"),
+  /** Output tokens per second of the system over all its chips. */
+  OUT_TOK_S_PER_CHIP("out_tok_s_per_chip", "tokens/s"),
+  /** Input and output tokens per second of the system over all its chips. */
+  TOTAL_TOK_S_PER_CHIP("total_tok_s_per_chip", "tokens/s"),
+  /** Input tokens per second of the system over all its chips. */
+  INPUT_TOK_S_PER_CHIP("input_tok_s_per_chip", "tokens/s");
+
+  private final String id;
+  private final String unit;
+
+  Metric(String id, String unit) {
+    this.id = id;
+    this.unit = unit;
+  }
+
+  /** The id in a case file, e.g. {@code tpot_ms}. */
+  public String id() {
+    return id;
+  }
+
+  /** The unit of measured and predicted values, e.g. {@code ms}. */
+  public String unit() {
+    return unit;
+  }
+
+  /** The metric of {@code id}, if any (exact match). */
+  public static Optional<Metric> find(String id) {
+    return Arrays.stream(values()).filter(m -> m.id.equals(id)).findFirst();
+  }
+
+  /** The known ids, comma-separated in declaration order. */
+  public static String known() {
+    return Arrays.stream(values()).map(Metric::id).collect(Collectors.joining(", "));
+  }
+
+  /** The {@link #id()}. */
+  @Override
+  public String toString() {
+    return id;
+  }
+}

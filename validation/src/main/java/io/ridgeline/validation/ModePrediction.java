@@ -1,0 +1,138 @@
+package io.ridgeline.validation;
+
+import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.FrontierPoint;
+import io.ridgeline.serving.RooflineModel;
+import java.util.List;
+
+/**
+ * The prediction of one case in one family of modes (see the {@link Predictor} javadoc), with what
+ * every mode needs: the row's lengths and load, batches capped by memory and by the engine, the
+ * row's systems ({@link CaseSystems}) and the metric of a frontier point.
+ */
+abstract class ModePrediction {
+  /** The row. */
+  protected final ValidationCase c;
+
+  /** What its notes state. */
+  protected final CaseNotes stated;
+
+  /** How the value is obtained, appended to as the prediction goes. */
+  protected final List<String> notes;
+
+  /** The engine profile the row runs with. */
+  protected final EngineProfile engine;
+
+  /** The row's systems. */
+  protected final CaseSystems systems;
+
+  ModePrediction(CaseContext x) {
+    this.c = x.testCase();
+    this.stated = x.stated();
+    this.notes = x.notes();
+    this.engine = x.engine();
+    this.systems = x.systems();
+  }
+
+  /**
+   * The value of the row's metric, in its unit.
+   *
+   * @throws Unpredictable when the row cannot be predicted
+   */
+  abstract double predict();
+
+  /** The measured system: the row's chips and parallelism ({@link CaseSystems#system}). */
+  RooflineModel system(int batch, int context) {
+    return systems.system(batch, context);
+  }
+
+  /** {@link CaseSystems#deployment}. */
+  Deployment deployment(Deployment.Strategy strategy, RooflineModel pool) {
+    return systems.deployment(strategy, pool);
+  }
+
+  int isl() {
+    return c.isl()
+        .orElseThrow(
+            () ->
+                new Unpredictable(
+                    "isl/osl not stated: lengths of a dataset, production traffic or"
+                        + " undisclosed"));
+  }
+
+  int osl() {
+    return c.osl()
+        .orElseThrow(
+            () ->
+                new Unpredictable(
+                    "isl/osl not stated: lengths of a dataset, production traffic or"
+                        + " undisclosed"));
+  }
+
+  int load() {
+    return c.load()
+        .orElseThrow(() -> new Unpredictable("load not stated: mode " + c.mode() + " needs it"));
+  }
+
+  /** {@code load} requests split over the pool's replicas, at least 1. */
+  int perReplica(int load, RooflineModel pool) {
+    return Math.max(1, (int) Math.round((double) load / pool.replicas()));
+  }
+
+  int capped(int batch, int max, int context) {
+    if (max <= 0) {
+      throw new Unpredictable(
+          "does not fit: one request of " + context + " tokens does not fit the system");
+    }
+    if (batch > max) {
+      notes.add("batch " + batch + " capped at " + max + " by memory (the rest queue)");
+      return max;
+    }
+    return batch;
+  }
+
+  /** {@code batch} capped at the engine's max_running_requests (at least 1). */
+  int engineCapped(int batch) {
+    if (!engine.capsRunningRequests()) {
+      return batch;
+    }
+    int cap = engine.maxRunningRequests().getAsInt();
+    if (batch > cap) {
+      notes.add(
+          "batch "
+              + batch
+              + " capped at "
+              + cap
+              + " by the engine's max_running_requests (the rest queue)");
+      return cap;
+    }
+    return batch;
+  }
+
+  double metric(FrontierPoint p, int isl, int osl) {
+    return metric(p, p.tokensPerSecondPerChip(), p.ttft().seconds(), isl, osl);
+  }
+
+  double metric(FrontierPoint p, double outPerChip, double ttft, int isl, int osl) {
+    double tpot = p.tpot().seconds();
+    switch (c.metric()) {
+      case TTFT_MS:
+        return 1e3 * ttft;
+      case TPOT_MS:
+        return 1e3 * tpot;
+      case E2E_S:
+        return ttft + (osl - 1) * tpot;
+      case OUT_TOK_S_PER_USER:
+        return p.tokensPerSecondPerUser();
+      case OUT_TOK_S_PER_CHIP:
+        return outPerChip;
+      case TOTAL_TOK_S_PER_CHIP:
+        return outPerChip * (isl + osl) / osl;
+      case INPUT_TOK_S_PER_CHIP:
+        return outPerChip * isl / osl;
+      default:
+        throw new AssertionError(c.metric());
+    }
+  }
+}
