@@ -1,6 +1,5 @@
 package io.ridgeline.serving;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import com.google.common.collect.ImmutableMap;
@@ -153,7 +152,15 @@ public sealed interface Deployment
    * @throws IllegalArgumentException when {@code strategy} needs two pools
    */
   static Deployment of(Strategy strategy, RooflineModel pool) {
-    return builder().strategy(strategy).primary(pool).build();
+    checkNotNull(strategy, "strategy");
+    switch (strategy) {
+      case STATIC:
+        return new StaticDeployment(pool);
+      case COLOCATED:
+        return new ColocatedDeployment(pool);
+      default:
+        throw new IllegalArgumentException(strategy.id() + " needs a second pool");
+    }
   }
 
   /** Prefill/decode disaggregation; the decode pool does not run prefill. */
@@ -165,109 +172,5 @@ public sealed interface Deployment
   /** Attention/FFN disaggregation. */
   static Deployment attentionFfn(RooflineModel attention, RooflineModel ffn) {
     return new AttentionFfnDeployment(attention, ffn);
-  }
-
-  /**
-   * A builder by strategy and pool position, for callers not yet on {@link DeploymentSpec}
-   * (validation's predictor); new code uses the implementations' constructors or {@link
-   * DeploymentSpec}.
-   */
-  static Builder builder() {
-    return new Builder();
-  }
-
-  /**
-   * Builds a {@link Deployment} from a strategy, its first pool (the only, decode or attention
-   * pool) and, for pd and afd, its second (prefill or FFN) pool, taken as given.
-   */
-  final class Builder {
-    private Strategy strategy;
-    private RooflineModel first;
-    private RooflineModel second;
-    private Optional<Speculation> speculation = Optional.empty();
-    private Optional<DollarsPerHour> price = Optional.empty();
-    private Optional<BytesPerSecond> poolLink = Optional.empty();
-    private int afdMicroBatches = AttentionFfnDeployment.DEFAULT_MICRO_BATCHES;
-
-    private Builder() {}
-
-    /** Sets the strategy. */
-    public Builder strategy(Strategy value) {
-      this.strategy = checkNotNull(value, "strategy");
-      return this;
-    }
-
-    /** Sets the only pool (static, colocated), the decode pool (pd) or the attention pool (afd). */
-    public Builder primary(RooflineModel value) {
-      this.first = checkNotNull(value, "primary");
-      return this;
-    }
-
-    /** Sets the prefill pool (pd) or the FFN pool (afd). */
-    public Builder secondary(RooflineModel value) {
-      this.second = checkNotNull(value, "secondary");
-      return this;
-    }
-
-    /** Sets speculative decoding. */
-    public Builder speculation(Speculation value) {
-      return speculation(Optional.of(value));
-    }
-
-    /** Sets speculative decoding, or none. */
-    public Builder speculation(Optional<Speculation> value) {
-      this.speculation = checkNotNull(value, "speculation");
-      return this;
-    }
-
-    /** Sets the price per chip-hour of every chip. */
-    public Builder price(DollarsPerHour value) {
-      this.price = Optional.of(value);
-      return this;
-    }
-
-    /** Sets the link between the pools (pd, afd). */
-    public Builder poolLink(BytesPerSecond value) {
-      this.poolLink = Optional.of(value);
-      return this;
-    }
-
-    /** Sets the micro-batches in flight between the AFD pools. */
-    public Builder afdMicroBatches(int value) {
-      this.afdMicroBatches = value;
-      return this;
-    }
-
-    /**
-     * The deployment.
-     *
-     * @throws IllegalArgumentException when the strategy or pool is missing, when pd or afd lacks
-     *     its second pool or static or colocated has one, or when a value is out of range
-     */
-    public Deployment build() {
-      checkArgument(strategy != null, "strategy is required");
-      checkArgument(first != null, "the %s deployment needs its first pool", strategy.id());
-      boolean two = strategy == Strategy.PD || strategy == Strategy.AFD;
-      checkArgument(
-          two == (second != null),
-          "%s needs %s pool",
-          strategy.id(),
-          two ? "a second" : "exactly one");
-      // every strategy checks the AFD and pool-link options, as the former Deployment did
-      checkArgument(
-          afdMicroBatches >= 1, "AFD micro-batches must be at least 1: %s", afdMicroBatches);
-      Deployments.checkPoolLink(poolLink);
-      switch (strategy) {
-        case STATIC:
-          return new StaticDeployment(first, speculation, price);
-        case COLOCATED:
-          return new ColocatedDeployment(first, speculation, price);
-        case PD:
-          return new PrefillDecodeDeployment(second, first, speculation, price, poolLink);
-        default:
-          return new AttentionFfnDeployment(
-              first, second, speculation, price, poolLink, afdMicroBatches);
-      }
-    }
   }
 }

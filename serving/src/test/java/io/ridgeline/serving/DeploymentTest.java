@@ -14,6 +14,7 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 final class DeploymentTest {
@@ -54,14 +55,10 @@ final class DeploymentTest {
   }
 
   @Test
-  void builder_pd_takesTheDecodePoolAsGiven() {
-    // the by-position builder (validation's predictor) does not mark the decode pool
-    Deployment d =
-        Deployment.builder()
-            .strategy(Deployment.Strategy.PD)
-            .primary(LLAMA8_H100)
-            .secondary(RooflineModel.of(LLAMA8, B200))
-            .build();
+  void constructor_pd_takesTheDecodePoolAsGiven() {
+    // the record's constructor (validation's predictor) does not mark the decode pool; the factory
+    // does
+    Deployment d = new PrefillDecodeDeployment(RooflineModel.of(LLAMA8, B200), LLAMA8_H100);
     assertThat(d).isInstanceOf(PrefillDecodeDeployment.class);
     assertThat(d.decodePool()).isEqualTo(LLAMA8_H100);
     assertThat(Deployment.disaggregated(LLAMA8_H100, LLAMA8_H100).decodePool().runsPrefill())
@@ -97,19 +94,6 @@ final class DeploymentTest {
   }
 
   @Test
-  void build_staticOrColocatedWithSecondPool_throws() {
-    assertThatThrownBy(
-            () ->
-                Deployment.builder()
-                    .strategy(Deployment.Strategy.COLOCATED)
-                    .primary(LLAMA8_H100)
-                    .secondary(LLAMA8_H100)
-                    .build())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("colocated needs exactly one pool");
-  }
-
-  @Test
   void build_zeroPoolLink_throwsNamingLink() {
     assertThatThrownBy(
             () ->
@@ -131,12 +115,13 @@ final class DeploymentTest {
   void build_zeroAfdMicroBatches_throws() {
     assertThatThrownBy(
             () ->
-                Deployment.builder()
-                    .strategy(Deployment.Strategy.AFD)
-                    .primary(LLAMA8_H100)
-                    .secondary(LLAMA8_H100)
-                    .afdMicroBatches(0)
-                    .build())
+                new AttentionFfnDeployment(
+                    LLAMA8_H100,
+                    LLAMA8_H100,
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("AFD micro-batches must be at least 1: 0");
   }

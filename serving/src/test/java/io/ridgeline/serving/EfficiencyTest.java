@@ -155,9 +155,9 @@ final class EfficiencyTest {
             .build();
     RooflineModel rm = RooflineModel.builder().from(IDEAL).efficiency(e).build();
     Deployment served =
-        Deployment.builder().strategy(Deployment.Strategy.COLOCATED).primary(rm).build();
+        Deployment.of(Deployment.Strategy.COLOCATED, rm);
     Deployment ideal =
-        Deployment.builder().strategy(Deployment.Strategy.COLOCATED).primary(IDEAL).build();
+        Deployment.of(Deployment.Strategy.COLOCATED, IDEAL);
     // colocated: 200 ms more to the first token, the same steps and throughput
     FrontierPoint p = served.point(8, 1024, 256);
     FrontierPoint q = ideal.point(8, 1024, 256);
@@ -166,9 +166,9 @@ final class EfficiencyTest {
     assertThat(p.tokensPerSecondPerChip()).isEqualTo(q.tokensPerSecondPerChip());
     // a static batch has no request path
     Deployment batch =
-        Deployment.builder().strategy(Deployment.Strategy.STATIC).primary(rm).build();
+        Deployment.of(Deployment.Strategy.STATIC, rm);
     Deployment idealBatch =
-        Deployment.builder().strategy(Deployment.Strategy.STATIC).primary(IDEAL).build();
+        Deployment.of(Deployment.Strategy.STATIC, IDEAL);
     assertThat(batch.point(8, 1024, 256).ttft()).isEqualTo(idealBatch.point(8, 1024, 256).ttft());
     assertThat(e.toString()).contains("admission 200");
   }

@@ -9,6 +9,7 @@ import io.ridgeline.models.Model;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.ImmutableRooflineModel;
+import io.ridgeline.serving.PrefillDecodeDeployment;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Sizing;
 import io.ridgeline.serving.Speculation;
@@ -101,17 +102,18 @@ final class CaseSystems {
 
   /** {@code pool} served with {@code strategy} and the row's speculative decoding. */
   Deployment deployment(Deployment.Strategy strategy, RooflineModel pool) {
-    return Deployment.builder().strategy(strategy).primary(pool).speculation(speculation).build();
+    Deployment d = Deployment.of(strategy, pool);
+    return speculation.map(d::withSpeculation).orElse(d);
   }
 
-  /** {@code decode} and {@code prefill} disaggregated (PD), with the row's speculative decoding. */
+  /**
+   * {@code decode} and {@code prefill} disaggregated (PD), with the row's speculative decoding; the
+   * decode pool is taken as given (its workspace keeps room for a prefill chunk, as the shipped
+   * profiles were fitted with).
+   */
   Deployment disaggregated(RooflineModel decode, RooflineModel prefill) {
-    return Deployment.builder()
-        .strategy(Deployment.Strategy.PD)
-        .primary(decode)
-        .secondary(prefill)
-        .speculation(speculation)
-        .build();
+    Deployment d = new PrefillDecodeDeployment(prefill, decode);
+    return speculation.map(d::withSpeculation).orElse(d);
   }
 
   private Precisions precisions() {
