@@ -5,7 +5,7 @@ import io.ridgeline.hardware.*;
 import io.ridgeline.models.*;
 import io.ridgeline.serving.*;
 import java.nio.file.Path;
+// One default everywhere: Efficiency.standard(chip), the calibrated default profile the command
+// line uses; .efficiency(Efficiency.ideal()) gives the roofline bound.
 System.out.println("Ridgeline: try RooflineModel.of(Models.byId(\"llama-3.1-8b\"), Chips.byId(\"h100-sxm\")).decode(1, 1024)");
-// RooflineModel.of(...) is the ideal roofline bound; the command line's default is calibrated, e.g.
-// RooflineModel.builder().model(...).chip(...).efficiency(io.ridgeline.serving.validation.Profiles.builtIn().forEngine("trtllm").efficiency()).build()
-System.out.println("Calibrated efficiency (the command line's default): io.ridgeline.serving.validation.Profiles.builtIn().forEngine(\"trtllm\").efficiency()");
+System.out.println("Calibrated by default (Efficiency.standard(chip), as the command line); the roofline bound: RooflineModel.builder().model(m).chip(c).efficiency(Efficiency.ideal()).build()");

@@ -87,7 +87,26 @@ public abstract class Efficiency {
     return Seconds.ZERO;
   }
 
-  /** 100% of peak and bandwidth, no fixed costs. */
+  /**
+   * The default efficiency everywhere (the library's builders and every command): the built-in
+   * {@value Profiles#DEFAULT} engine profile ({@link Profiles#builtIn()}), fitted on the shipped
+   * validation cases, for {@code chip} ({@link #forChip}: SRAM-only chips keep the ideal bound).
+   * {@link #ideal()} is the roofline bound.
+   */
+  public static Efficiency standard(Chip chip) {
+    return standard().forChip(chip);
+  }
+
+  /**
+   * The built-in {@value Profiles#DEFAULT} engine profile's efficiency, before {@link #forChip}:
+   * what the builders that place pools on several chips ({@link PoolSpec}, {@link PlanRequest},
+   * {@link Sweep}) default to and apply per chip.
+   */
+  public static Efficiency standard() {
+    return Profiles.builtIn().forEngine(Profiles.DEFAULT).efficiency();
+  }
+
+  /** 100% of peak and bandwidth, no fixed costs: the roofline bound. */
   public static Efficiency ideal() {
     return ImmutableEfficiency.of(1, 1, 1);
   }

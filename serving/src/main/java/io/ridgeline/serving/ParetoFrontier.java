@@ -34,9 +34,13 @@ public final class ParetoFrontier {
     this.points = ImmutableList.copyOf(points);
   }
 
-  /** A builder sweeping batch sizes of {@code model} under static batching. */
+  /**
+   * A builder sweeping batch sizes of {@code model} under colocated serving (continuous batching
+   * with chunked prefill), the default strategy of the command line too; {@link
+   * #builder(Deployment)} takes any other.
+   */
   public static Builder builder(RooflineModel model) {
-    return new Builder(Deployment.of(Deployment.Strategy.STATIC, model));
+    return new Builder(Deployment.of(Deployment.Strategy.COLOCATED, model));
   }
 
   /** A builder sweeping batch sizes of a deployment (any strategy). */

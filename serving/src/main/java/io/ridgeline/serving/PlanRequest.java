@@ -116,12 +116,13 @@ public abstract class PlanRequest {
   public abstract Optional<Precisions> precisions();
 
   /**
-   * The efficiency of every pool searched; {@link Efficiency#ideal()} (the roofline bound) by
-   * default. {@code ridgeline plan} passes an engine profile's efficiency unless asked for ideal.
+   * The efficiency of every pool searched, applied per chip ({@link Efficiency#forChip}); {@link
+   * Efficiency#standard()} (the calibrated default profile, as {@code ridgeline plan}) by default,
+   * {@link Efficiency#ideal()} for the roofline bound.
    */
   @Value.Default
   public Efficiency efficiency() {
-    return Efficiency.ideal();
+    return Efficiency.standard();
   }
 
   /** A new builder. */
@@ -172,6 +173,6 @@ public abstract class PlanRequest {
             top())
         + price().map(p -> ", price " + p).orElse("")
         + precisions().map(p -> ", " + p).orElse("")
-        + (efficiency().isIdeal() ? "" : ", efficiency " + efficiency());
+        + (efficiency().equals(Efficiency.standard()) ? "" : ", efficiency " + efficiency());
   }
 }

@@ -75,10 +75,13 @@ public abstract class PoolSpec {
     return Routing.uniform();
   }
 
-  /** Efficiency, applied {@linkplain Efficiency#forChip for the chip}; ideal by default. */
+  /**
+   * Efficiency, applied {@linkplain Efficiency#forChip for the chip}; {@link Efficiency#standard()}
+   * (the calibrated default profile) by default.
+   */
   @Value.Default
   public Efficiency efficiency() {
-    return Efficiency.ideal();
+    return Efficiency.standard();
   }
 
   /** Whether the pool runs prefill (false: a pd decode pool, without a prefill chunk). */

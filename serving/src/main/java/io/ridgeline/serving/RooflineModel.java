@@ -151,10 +151,14 @@ public abstract class RooflineModel {
     return true;
   }
 
-  /** Achieved fractions of peak and bandwidth; {@link Efficiency#ideal()} by default. */
+  /**
+   * Achieved fractions of peak and bandwidth and fixed costs; by default {@link
+   * Efficiency#standard(Chip)}, the calibrated default profile the command line uses too. {@link
+   * Efficiency#ideal()} gives the roofline bound.
+   */
   @Value.Default
   public Efficiency efficiency() {
-    return Efficiency.ideal();
+    return Efficiency.standard(chip());
   }
 
   /** A new builder. */
@@ -162,7 +166,7 @@ public abstract class RooflineModel {
     return ImmutableRooflineModel.builder();
   }
 
-  /** {@code model} on one {@code chip}, the checkpoint's precisions, ideal efficiency. */
+  /** {@code model} on one {@code chip}, the checkpoint's precisions, the default efficiency. */
   public static RooflineModel of(Model model, Chip chip) {
     return builder().model(model).chip(chip).build();
   }

@@ -99,7 +99,8 @@ public final class Sweep {
    * Evaluates every combination of {@code grid}, in odometer order (batch fastest, model slowest),
    * handing each row to {@code sink} as soon as it is computed.
    *
-   * <p>Every pool is at {@link Efficiency#ideal()}, the roofline bound.
+   * <p>Every pool is at {@link Efficiency#standard()} (the calibrated default profile, applied per
+   * chip), as {@code ridgeline sweep} without efficiency options.
    *
    * @return the number of rows handed to the sink, {@link Grid#size()}
    * @throws NullPointerException when an argument is null
@@ -107,7 +108,7 @@ public final class Sweep {
    */
   @CanIgnoreReturnValue
   public static long run(Grid grid, RowSink sink) {
-    return run(grid, Efficiency.ideal(), sink);
+    return run(grid, Efficiency.standard(), sink);
   }
 
   /**

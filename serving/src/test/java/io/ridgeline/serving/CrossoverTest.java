@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 final class CrossoverTest {
   private static RooflineModel onH100(String model) {
-    return RooflineModel.of(Models.byId(model), Chips.byId("h100-sxm"));
+    return IdealPools.of(Models.byId(model), Chips.byId("h100-sxm"));
   }
 
   @Test
@@ -75,7 +75,7 @@ final class CrossoverTest {
             + "\"mlp_hidden_act\":\"relu2\",\"mamba_num_heads\":32,\"mamba_head_dim\":64,\"n_groups\":4,"
             + "\"ssm_state_size\":128,\"conv_kernel\":4,\"vocab_size\":32000}");
     Crossover c =
-        Crossover.find(RooflineModel.of(Models.fromConfig(cfg), Chips.byId("h100-sxm")), 1);
+        Crossover.find(IdealPools.of(Models.fromConfig(cfg), Chips.byId("h100-sxm")), 1);
     assertThat(c.context()).isEmpty();
     assertThat(c.reason().orElseThrow()).contains("bounded");
     Path sliding = dir.resolve("sliding.json");
@@ -84,7 +84,7 @@ final class CrossoverTest {
         "{\"model_type\":\"mistral\",\"hidden_size\":1024,\"num_hidden_layers\":4,\"num_attention_heads\":8,"
             + "\"num_key_value_heads\":8,\"intermediate_size\":4096,\"vocab_size\":32000,\"sliding_window\":4096}");
     Crossover s =
-        Crossover.find(RooflineModel.of(Models.fromConfig(sliding), Chips.byId("h100-sxm")), 1);
+        Crossover.find(IdealPools.of(Models.fromConfig(sliding), Chips.byId("h100-sxm")), 1);
     // 4096-token windows of 2·8·128·2 B per layer cost far less than the 4·3·1024·4096·2 B of FFN
     assertThat(s.context()).isEmpty();
   }

@@ -22,13 +22,13 @@ final class DeploymentTest {
   private static final Model LLAMA70 = Models.byId("llama-3.1-70b");
   private static final Chip H100 = Chips.byId("h100-sxm");
   private static final Chip B200 = Chips.byId("b200");
-  private static final RooflineModel LLAMA8_H100 = RooflineModel.of(LLAMA8, H100);
+  private static final RooflineModel LLAMA8_H100 = IdealPools.of(LLAMA8, H100);
 
   // ---- strategy ids ----
 
   @Test
   void toString_eachStrategy_namesStrategyAndPoolsInOrder() {
-    RooflineModel prefill = RooflineModel.of(LLAMA8, B200);
+    RooflineModel prefill = IdealPools.of(LLAMA8, B200);
     assertThat(Deployment.of(Deployment.Strategy.STATIC, LLAMA8_H100))
         .hasToString("static: " + LLAMA8_H100);
     assertThat(
@@ -44,7 +44,7 @@ final class DeploymentTest {
 
   @Test
   void pools_eachStrategy_namedByRole() {
-    RooflineModel other = RooflineModel.of(LLAMA8, B200);
+    RooflineModel other = IdealPools.of(LLAMA8, B200);
     assertThat(Deployment.of(Deployment.Strategy.STATIC, LLAMA8_H100).pools())
         .containsExactly(entry("pool", LLAMA8_H100));
     Deployment pd = Deployment.disaggregated(other, LLAMA8_H100);
@@ -58,7 +58,7 @@ final class DeploymentTest {
   void constructor_pd_takesTheDecodePoolAsGiven() {
     // the record's constructor (validation's predictor) does not mark the decode pool; the factory
     // does
-    Deployment d = new PrefillDecodeDeployment(RooflineModel.of(LLAMA8, B200), LLAMA8_H100);
+    Deployment d = new PrefillDecodeDeployment(IdealPools.of(LLAMA8, B200), LLAMA8_H100);
     assertThat(d).isInstanceOf(PrefillDecodeDeployment.class);
     assertThat(d.decodePool()).isEqualTo(LLAMA8_H100);
     assertThat(Deployment.disaggregated(LLAMA8_H100, LLAMA8_H100).decodePool().runsPrefill())
@@ -105,7 +105,7 @@ final class DeploymentTest {
 
   @Test
   void build_poolsOfDifferentModels_throws() {
-    RooflineModel llama3 = RooflineModel.of(Models.byId("llama-3-8b"), H100);
+    RooflineModel llama3 = IdealPools.of(Models.byId("llama-3-8b"), H100);
     assertThatThrownBy(() -> Deployment.disaggregated(llama3, LLAMA8_H100))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("both pools must serve the same model: llama-3.1-8b vs llama-3-8b");
@@ -139,7 +139,7 @@ final class DeploymentTest {
   @Test
   void frontierBuild_poolTooSmallForModel_throwsDoesNotFit() {
     // 141.1e9 B of bf16 weights on one 80e9 B H100
-    RooflineModel one = RooflineModel.of(LLAMA70, H100);
+    RooflineModel one = IdealPools.of(LLAMA70, H100);
     for (Deployment.Strategy s :
         new Deployment.Strategy[] {Deployment.Strategy.STATIC, Deployment.Strategy.COLOCATED}) {
       assertThatThrownBy(
@@ -153,7 +153,7 @@ final class DeploymentTest {
           .hasMessageContaining("142.157 GB per chip, capacity 80 GB");
     }
     // the decode pool of PD, too
-    RooflineModel eight = RooflineModel.of(LLAMA70, H100, 8);
+    RooflineModel eight = IdealPools.of(LLAMA70, H100, 8);
     assertThatThrownBy(
             () ->
                 ParetoFrontier.builder(Deployment.disaggregated(eight, one))
@@ -168,8 +168,8 @@ final class DeploymentTest {
   void frontierBuild_afdFfnPoolTooSmall_throwsDoesNotFit() {
     // the FFN pool of one H100 cannot hold Llama-3.1-70B's FFN weights:
     // 80 layers × 3 × 8192 × 28,672 × 2 B = 112.7e9 B > 80e9 B
-    RooflineModel eight = RooflineModel.of(LLAMA70, H100, 8);
-    RooflineModel one = RooflineModel.of(LLAMA70, H100);
+    RooflineModel eight = IdealPools.of(LLAMA70, H100, 8);
+    RooflineModel one = IdealPools.of(LLAMA70, H100);
     assertThatThrownBy(
             () ->
                 ParetoFrontier.builder(Deployment.attentionFfn(eight, one))
@@ -195,8 +195,8 @@ final class DeploymentTest {
   @Test
   void kvTransferSeconds_pdWithPoolLink50GBpsAndOneChipPrefill_is53_7ms() {
     // one B200 (180 GB) holds the 141.1e9 B of weights for prefill; eight H100s decode
-    RooflineModel prefill = RooflineModel.of(LLAMA70, B200);
-    RooflineModel decode = RooflineModel.of(LLAMA70, H100, 8);
+    RooflineModel prefill = IdealPools.of(LLAMA70, B200);
+    RooflineModel decode = IdealPools.of(LLAMA70, H100, 8);
     Deployment pd =
         ((PrefillDecodeDeployment) Deployment.disaggregated(prefill, decode))
             .withPoolLink(BytesPerSecond.ofGigabytes(50));
@@ -213,7 +213,7 @@ final class DeploymentTest {
   void kvTransferSeconds_noPoolLink_usesPrefillChipsNetworkPlusOneHop() {
     // H100's ConnectX-7: 50e9 B/s per direction, 5 µs per hop; 8 prefill chips send in parallel:
     // 2.684e9 B / (8 × 50e9 B/s) + 5 µs = 6.711 ms + 0.005 ms
-    RooflineModel prefill = RooflineModel.of(LLAMA70, H100, 8);
+    RooflineModel prefill = IdealPools.of(LLAMA70, H100, 8);
     Deployment pd = Deployment.disaggregated(prefill, prefill);
     assertThat(pd.kvTransferSeconds(8192, prefill, prefill))
         .isCloseTo(0.0536870912 / 8 + 5e-6, within(1e-12));
@@ -238,8 +238,8 @@ final class DeploymentTest {
 
   @Test
   void point_pd_countsPrefillChipsOnTopOfDecodePool() {
-    RooflineModel decode = RooflineModel.of(LLAMA70, H100, 8);
-    RooflineModel prefill = RooflineModel.of(LLAMA70, H100, 4);
+    RooflineModel decode = IdealPools.of(LLAMA70, H100, 8);
+    RooflineModel prefill = IdealPools.of(LLAMA70, H100, 4);
     FrontierPoint p = Deployment.disaggregated(prefill, decode).point(32, 2048, 512);
     assertThat(p.chipsTotal()).isGreaterThan(decode.replicaChips());
     // throughput per chip is the decode replica's tokens over all chips of both pools
@@ -250,7 +250,7 @@ final class DeploymentTest {
   @Test
   void point_afd_countsChipsOfBothPools() {
     // attention on 1 H100, FFN on 2 (tp 2): 3 chips per replica
-    Deployment afd = Deployment.attentionFfn(LLAMA8_H100, RooflineModel.of(LLAMA8, H100, 2));
+    Deployment afd = Deployment.attentionFfn(LLAMA8_H100, IdealPools.of(LLAMA8, H100, 2));
     FrontierPoint p = afd.point(8, 1024, 1024);
     assertThat(p.strategy()).isEqualTo("afd");
     assertThat(p.chipsTotal()).isEqualTo(3.0);
@@ -260,7 +260,7 @@ final class DeploymentTest {
 
   @Test
   void point_afdEvenBatches_stepIsPingPongOfTwoMicroBatches() {
-    Deployment afd = Deployment.attentionFfn(LLAMA8_H100, RooflineModel.of(LLAMA8, H100, 2));
+    Deployment afd = Deployment.attentionFfn(LLAMA8_H100, IdealPools.of(LLAMA8, H100, 2));
     // batch 1: one micro-batch, nothing to overlap: attention + transfer + FFN;
     // batch 2: two micro-batches of 1 alternate: 2 × the slower side, the 1.75 ms FFN
     FrontierPoint one = afd.point(1, 1024, 1024);
@@ -318,7 +318,7 @@ final class DeploymentTest {
     Chip mi300x = Chips.byId("mi300x");
     assertThat(mi300x.pricePerHour()).isEmpty();
     FrontierPoint p =
-        Deployment.of(Deployment.Strategy.STATIC, RooflineModel.of(LLAMA8, mi300x))
+        Deployment.of(Deployment.Strategy.STATIC, IdealPools.of(LLAMA8, mi300x))
             .point(1, 128, 128);
     assertThat(p.dollarsPerMillionTokens()).isEmpty();
     assertThat(p.tokensPerJoule()).contains(p.tokensPerSecondPerChip() / 750);
@@ -327,7 +327,7 @@ final class DeploymentTest {
   @Test
   void point_afd_costCountsBothPools() {
     // 3 chips × 4.916 $/h for batch / step tokens per second
-    Deployment afd = Deployment.attentionFfn(LLAMA8_H100, RooflineModel.of(LLAMA8, H100, 2));
+    Deployment afd = Deployment.attentionFfn(LLAMA8_H100, IdealPools.of(LLAMA8, H100, 2));
     FrontierPoint p = afd.point(8, 1024, 1024);
     double tokensPerSecond = 8 / p.tpot().seconds();
     assertThat(p.dollarsPerMillionTokens().orElseThrow())

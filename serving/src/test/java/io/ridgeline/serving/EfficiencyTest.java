@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 final class EfficiencyTest {
   private static final RooflineModel IDEAL =
-      RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
+      IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
 
   @Test
   void computeAt_smallM_saturates() {

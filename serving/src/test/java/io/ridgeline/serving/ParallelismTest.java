@@ -33,6 +33,7 @@ final class ParallelismTest {
     return RooflineModel.builder()
         .model(model)
         .chip(chip)
+        .efficiency(Efficiency.ideal())
         .tensorParallel(tp)
         .pipelineParallel(pp)
         .expertParallel(ep)
@@ -80,7 +81,7 @@ final class ParallelismTest {
             withPercentage(1e-9));
     assertThat(step.stageSeconds().seconds()).isCloseTo(1.13e-3, withPercentage(1));
     // the bubble: at batch 1 four stages are no faster than one chip holding every layer
-    double oneChip = RooflineModel.of(LLAMA8, H100).decode(1, 1024).seconds().seconds();
+    double oneChip = IdealPools.of(LLAMA8, H100).decode(1, 1024).seconds().seconds();
     assertThat(step.seconds().seconds())
         .isGreaterThanOrEqualTo(oneChip)
         .isCloseTo(oneChip, withPercentage(0.5));
@@ -207,9 +208,9 @@ final class ParallelismTest {
     // + 64 all-reduces × 2·⌈log2 8⌉ = 6 hops × 1 µs ≈ 0.38 ms → ≈ 0.95 ms
     // tp 16 spills onto the 400G network (5 µs per hop): ≈ 0.28 ms of reads
     // + 64 × 8 hops × 5 µs = 2.56 ms → ≈ 2.86 ms: more chips, lower throughput at fixed batch
-    double tp8 = RooflineModel.of(LLAMA8, H100, 8).decode(1, 1024).seconds().seconds();
-    double tp16 = RooflineModel.of(LLAMA8, H100, 16).decode(1, 1024).seconds().seconds();
-    assertThat(RooflineModel.of(LLAMA8, H100, 16).tensorParallelLink()).isEqualTo(H100.scaleOut());
+    double tp8 = IdealPools.of(LLAMA8, H100, 8).decode(1, 1024).seconds().seconds();
+    double tp16 = IdealPools.of(LLAMA8, H100, 16).decode(1, 1024).seconds().seconds();
+    assertThat(IdealPools.of(LLAMA8, H100, 16).tensorParallelLink()).isEqualTo(H100.scaleOut());
     assertThat(tp8).isCloseTo(0.95e-3, withPercentage(2));
     assertThat(tp16).isCloseTo(2.86e-3, withPercentage(2));
     assertThat(1 / tp16).isLessThan(1 / tp8);
@@ -224,6 +225,7 @@ final class ParallelismTest {
         RooflineModel.builder()
             .model(llama405)
             .chip(GB200)
+            .efficiency(Efficiency.ideal())
             .precisions(llama405.defaultPrecisions().withAllWeights(Precision.FP8))
             .build();
     MemoryTier hbm = GB200.memory().get(0);
@@ -261,7 +263,7 @@ final class ParallelismTest {
   @Test
   void decode_gb200ModelWithinHbm_isAsFastAsBiggerHbm() {
     // 141.1e9 B of bf16 Llama-3.1-70B weights fit in 186e9 B of HBM: nothing is read from LPDDR
-    RooflineModel onGb200 = RooflineModel.of(LLAMA70, GB200);
+    RooflineModel onGb200 = IdealPools.of(LLAMA70, GB200);
     Chip bigHbm =
         Chip.builder()
             .from(GB200)

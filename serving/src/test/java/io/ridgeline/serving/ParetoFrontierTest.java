@@ -70,7 +70,7 @@ final class ParetoFrontierTest {
 
   @Test
   void build_llama31_70b_on8H100_sweepsPowersOfTwoAndLargest() {
-    RooflineModel rm = RooflineModel.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"), 8);
+    RooflineModel rm = IdealPools.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"), 8);
     ParetoFrontier f = ParetoFrontier.builder(rm).inputTokens(1024).outputTokens(1024).build();
     int largest = rm.maxBatch(2048);
     assertThat(f.points().get(0).batch()).isEqualTo(1);
@@ -89,7 +89,7 @@ final class ParetoFrontierTest {
 
   @Test
   void point_batch1_throughputCountsPrefillTime() {
-    RooflineModel rm = RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
+    RooflineModel rm = IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
     FrontierPoint p = ParetoFrontier.point(rm, 1, 1024, 128);
     // one request: 128 tokens over TTFT + 127 × TPOT, on one chip
     double expected = 128 / (p.ttft().seconds() + 127 * p.tpot().seconds());
@@ -101,7 +101,7 @@ final class ParetoFrontierTest {
 
   @Test
   void build_modelThatDoesNotFit_explains() {
-    RooflineModel rm = RooflineModel.of(Models.byId("llama-3.1-405b"), Chips.byId("h100-sxm"));
+    RooflineModel rm = IdealPools.of(Models.byId("llama-3.1-405b"), Chips.byId("h100-sxm"));
     assertThatThrownBy(() -> ParetoFrontier.builder(rm).inputTokens(128).outputTokens(128).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("does not fit on 1× h100-sxm");

@@ -41,17 +41,18 @@ final class PlannerTest {
   }
 
   @Test
-  void plan_efficiency_idealByDefault_appliedToEveryPool() {
-    PlanRequest ideal =
+  void plan_efficiency_standardByDefault_appliedToEveryPool() {
+    PlanRequest standard =
         request(LLAMA_8B, Chips.H100_SXM)
             .ttftSlo(Seconds.of(1))
             .tpotSlo(Seconds.ofMillis(100))
             .top(100)
             .build();
-    assertThat(ideal.efficiency()).isEqualTo(Efficiency.ideal());
-    assertThat(ideal.toString()).doesNotContain("efficiency");
+    // the default is the calibrated default profile, as the command line's
+    assertThat(standard.efficiency()).isEqualTo(Efficiency.standard());
+    assertThat(standard.toString()).doesNotContain("efficiency");
     Efficiency half = Efficiency.of(0.5, 0.5, 0.5);
-    PlanResult r = Planner.plan(PlanRequest.builder().from(ideal).efficiency(half).build());
+    PlanResult r = Planner.plan(PlanRequest.builder().from(standard).efficiency(half).build());
     assertThat(r.request().toString()).endsWith(", efficiency " + half);
     assertThat(r.configurations()).isNotEmpty();
     for (PlanConfiguration c : r.configurations()) {

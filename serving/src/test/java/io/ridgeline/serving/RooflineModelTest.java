@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 final class RooflineModelTest {
   private static final RooflineModel LLAMA8_H100 =
-      RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
+      IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
 
   @Test
   void decode_llama31_8b_batch1_isWeightBandwidthBound() {
@@ -55,7 +55,7 @@ final class RooflineModelTest {
 
   @Test
   void tensorParallel_addsAllReducesOverNvlink() {
-    RooflineModel rm = RooflineModel.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"), 8);
+    RooflineModel rm = IdealPools.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"), 8);
     StepResult step = rm.decode(1, 1024);
     // 2 all-reduces × 80 layers = 160 (after attention over tp, after the FFN over the stage);
     // each 2·⌈log2 8⌉ = 6 hops → 960 hops of the link latency
@@ -75,10 +75,10 @@ final class RooflineModelTest {
   @Test
   void memory_llama31_70b_doesNotFitOneH100_fitsEight() {
     // 70.55e9 params × 2 B = 141.1 GB > 80 GB
-    RooflineModel one = RooflineModel.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"));
+    RooflineModel one = IdealPools.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"));
     assertThat(one.memory(1, 1024).fits()).isFalse();
     assertThat(one.maxBatch(1024)).isZero();
-    RooflineModel eight = RooflineModel.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"), 8);
+    RooflineModel eight = IdealPools.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"), 8);
     int max = eight.maxBatch(2048);
     assertThat(max).isPositive();
     assertThat(eight.memory(max, 2048).fits()).isTrue();
@@ -117,7 +117,7 @@ final class RooflineModelTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("chip count (6) must be a multiple of tp × dp × pp = 4 × 1 × 1");
     assertThatThrownBy(
-            () -> RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), 3))
+            () -> IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), 3))
         .hasMessageContaining("tensor parallel degree (3) must divide the 32 attention heads");
     assertThatThrownBy(() -> LLAMA8_H100.decode(0, 10))
         .hasMessageContaining("batch must be positive: 0");

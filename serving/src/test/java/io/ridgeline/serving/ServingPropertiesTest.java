@@ -32,7 +32,7 @@ final class ServingPropertiesTest {
             (pair, batch, context, extra) -> {
               // pair indexes every (model, chip) combination
               RooflineModel rm =
-                  RooflineModel.of(MODELS.get(pair / CHIPS.size()), CHIPS.get(pair % CHIPS.size()));
+                  IdealPools.of(MODELS.get(pair / CHIPS.size()), CHIPS.get(pair % CHIPS.size()));
               double base = rm.decode(batch, context).seconds().seconds();
               assertThat(rm.decode(batch + extra, context).seconds().seconds())
                   .isGreaterThanOrEqualTo(base);
@@ -50,7 +50,7 @@ final class ServingPropertiesTest {
             integers().between(0, 100))
         .checkAssert(
             (m, batch, context, extra) -> {
-              RooflineModel rm = RooflineModel.of(MODELS.get(m), Chips.byId("h100-sxm"));
+              RooflineModel rm = IdealPools.of(MODELS.get(m), Chips.byId("h100-sxm"));
               assertThat(rm.memory(batch + extra, context).total().bytes())
                   .isGreaterThanOrEqualTo(rm.memory(batch, context).total().bytes());
             });

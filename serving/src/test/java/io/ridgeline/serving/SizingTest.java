@@ -95,7 +95,7 @@ final class SizingTest {
   @Test
   void fewestChips_llama31_70bBf16OnH100_isTwoWayTensorParallel() {
     // 141.1e9 / 2 = 70.6e9 B of weights per chip + KV + workspace < 80e9 B; one chip cannot
-    RooflineModel pool = Sizing.fewestChips(RooflineModel.of(LLAMA70, H100), 1, 2048).orElseThrow();
+    RooflineModel pool = Sizing.fewestChips(IdealPools.of(LLAMA70, H100), 1, 2048).orElseThrow();
     assertThat(pool.chips()).isEqualTo(2);
     assertThat(pool.tensorParallel()).isEqualTo(2);
     assertThat(pool.pipelineParallel()).isEqualTo(1);
@@ -104,7 +104,7 @@ final class SizingTest {
 
   @Test
   void fewestChips_modelFitsOneChip_isOneChip() {
-    RooflineModel template = RooflineModel.of(Models.byId("llama-3.1-8b"), H100);
+    RooflineModel template = IdealPools.of(Models.byId("llama-3.1-8b"), H100);
     assertThat(Sizing.fewestChips(template, 1, 2048)).contains(template);
   }
 
@@ -114,6 +114,6 @@ final class SizingTest {
     Chip rtx = Chips.byId("rtx-4090");
     assertThat(rtx.scaleUp()).isEmpty();
     assertThat(rtx.scaleOut()).isEmpty();
-    assertThat(Sizing.fewestChips(RooflineModel.of(LLAMA70, rtx), 1, 1024)).isEmpty();
+    assertThat(Sizing.fewestChips(IdealPools.of(LLAMA70, rtx), 1, 1024)).isEmpty();
   }
 }

@@ -18,7 +18,7 @@ final class SpeculationTest {
 
   /** Llama-3.1-8B on one H100: batch-1 decode reads 15 GB of weights per step, memory-bound. */
   private static final RooflineModel LLAMA8_H100 =
-      RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
+      IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
 
   @Test
   void expectedTokensPerStep_alpha08Gamma3_is2952() {

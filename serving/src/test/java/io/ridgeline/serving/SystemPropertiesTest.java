@@ -73,17 +73,17 @@ final class SystemPropertiesTest {
 
   /** Colocated on one H100; PD with one H100 per pool; AFD with one attention and two FFN chips. */
   private static List<Deployment> strategies(Model m) {
-    RooflineModel one = RooflineModel.of(m, H100);
+    RooflineModel one = IdealPools.of(m, H100);
     return List.of(
         Deployment.of(Deployment.Strategy.COLOCATED, one),
         Deployment.disaggregated(one, one),
-        Deployment.attentionFfn(one, RooflineModel.of(m, H100, 2)));
+        Deployment.attentionFfn(one, IdealPools.of(m, H100, 2)));
   }
 
   private static List<Deployment> allStrategies() {
     List<Deployment> all = new ArrayList<>();
     for (Model m : SMALL_DENSE) {
-      all.add(Deployment.of(Deployment.Strategy.STATIC, RooflineModel.of(m, H100)));
+      all.add(Deployment.of(Deployment.Strategy.STATIC, IdealPools.of(m, H100)));
       all.addAll(strategies(m));
     }
     return List.copyOf(all);
@@ -102,8 +102,8 @@ final class SystemPropertiesTest {
             arbitrary().pick(TP_CASES), integers().between(1, 64), integers().between(1, 32_768))
         .checkAssert(
             (c, batch, context) -> {
-              RooflineModel narrow = RooflineModel.of(c.model(), c.chip(), c.tp());
-              RooflineModel wide = RooflineModel.of(c.model(), c.chip(), 2 * c.tp());
+              RooflineModel narrow = IdealPools.of(c.model(), c.chip(), c.tp());
+              RooflineModel wide = IdealPools.of(c.model(), c.chip(), 2 * c.tp());
               if (!narrow.memory(batch, context).fits() || !wide.memory(batch, context).fits()) {
                 return;
               }

@@ -7,6 +7,7 @@ import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.EngineProfile;
 import io.ridgeline.serving.RooflineModel;
 import java.util.List;
@@ -48,6 +49,7 @@ final class PredictorTest {
             .tensorParallel(2)
             .precisions(
                 Models.byId("llama-2-70b").defaultPrecisions().withAllWeights(Precision.FP16))
+            .efficiency(Efficiency.ideal())
             .build();
     Precisions p = rm.precisions();
     assertThat(p.kvCache()).isEqualTo(Precision.FP16);

@@ -1,0 +1,29 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.models.Model;
+
+/**
+ * Pools at {@link Efficiency#ideal()}, the roofline bound: the worked examples of these tests are
+ * hand-computed at 100% of peak and bandwidth, while the library's default is {@link
+ * Efficiency#standard(Chip)}.
+ */
+final class IdealPools {
+  private IdealPools() {}
+
+  /** {@code model} on one {@code chip} at the roofline bound. */
+  static RooflineModel of(Model model, Chip chip) {
+    return RooflineModel.builder().model(model).chip(chip).efficiency(Efficiency.ideal()).build();
+  }
+
+  /** {@code model} on {@code count} chips in one tensor-parallel group, at the roofline bound. */
+  static RooflineModel of(Model model, Chip chip, int count) {
+    return RooflineModel.builder()
+        .model(model)
+        .chip(chip)
+        .chips(count)
+        .tensorParallel(count)
+        .efficiency(Efficiency.ideal())
+        .build();
+  }
+}
