@@ -4,10 +4,8 @@ import io.ridgeline.core.Bytes;
 import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.PhaseResult;
-import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Interconnect;
 import io.ridgeline.models.Model;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -86,17 +84,10 @@ final class AfdPools {
   }
 
   private Optional<Interconnect> interconnect() {
-    boolean sameDomain =
-        attention.chip().id().equals(ffn.chip().id())
-            && attention
-                .chip()
-                .scaleUp()
-                .map(u -> attention.replicaChips() + ffn.replicaChips() <= u.domainSize())
-                .orElse(false);
-    return sameDomain
-        ? attention.chip().scaleUp()
-        : attention.chip().scaleOut().or(() -> attention.chip().scaleUp());
+    return Links.between(
+        attention.chip(), attention.replicaChips(), ffn.chip(), ffn.replicaChips());
   }
+
 
   private BytesPerSecond link() {
     return poolLink
@@ -109,38 +100,27 @@ final class AfdPools {
                         + " has no interconnect to reach the FFN pool; set a pool link"));
   }
 
+  /** What one chip of the attention pool holds for {@code batch} sequences at {@code context}. */
+  MemoryUse attentionMemory(int batch, int context) {
+    return MemoryPlan.use(attention, batch, context, MemoryPlan.Holding.ATTENTION_SIDE);
+  }
+
+  /** What one chip of the FFN pool holds: its share of the dense-FFN and expert weights. */
+  MemoryUse ffnMemory() {
+    return MemoryPlan.use(ffn, 1, 1, MemoryPlan.Holding.FFN_SIDE);
+  }
+
   /** FFN weight bytes per chip of the FFN pool. */
   private double ffnWeightBytes() {
-    Map<TensorClass, Double> params = model().parametersByClass();
-    return (params.get(TensorClass.EXPERTS)
-                * ffn.precisions().weights(TensorClass.EXPERTS).bytesPerElement()
-            + params.get(TensorClass.DENSE_FFN)
-                * ffn.precisions().weights(TensorClass.DENSE_FFN).bytesPerElement())
-        / ffn.replicaChips();
+    return ffnMemory().weights().bytes();
   }
 
   /**
-   * Whether {@code batch} sequences fit: attention weights, head and KV on the attention pool; FFN
-   * weights on the FFN pool.
+   * Whether {@code batch} sequences fit ({@link MemoryPlan}): attention and embedding weights and
+   * the KV on the attention pool; FFN weights on the FFN pool.
    */
   boolean fits(int batch, int context) {
-    Map<TensorClass, Double> params = model().parametersByClass();
-    double attWeights =
-        (params.get(TensorClass.ATTENTION)
-                    * attention.precisions().weights(TensorClass.ATTENTION).bytesPerElement()
-                + params.get(TensorClass.EMBEDDINGS)
-                    * attention.precisions().weights(TensorClass.EMBEDDINGS).bytesPerElement())
-            / attention.replicaChips();
-    double kv =
-        model()
-                .cacheBytesPerSequence(
-                    context, attention.precisions().kvCache(), attention.tensorParallel())
-                .bytes()
-            * batch
-            / (attention.attentionDataParallel() * attention.pipelineParallel());
-    double attCapacity = attention.memory(1, 1).capacity().bytes();
-    double ffnCapacity = ffn.memory(1, 1).capacity().bytes();
-    return attWeights + kv <= attCapacity && ffnWeightBytes() <= ffnCapacity;
+    return attentionMemory(batch, context).fits() && ffnMemory().fits();
   }
 
   /** Why one request of {@code context} tokens does not fit the pools; empty when it does. */
@@ -161,7 +141,7 @@ final class AfdPools {
             + " holds "
             + Bytes.of(ffnWeightBytes())
             + " of FFN weights per chip of "
-            + ffn.memory(1, 1).capacity()
+            + ffnMemory().capacity()
             + "; add chips to the pool that overflows");
   }
 }

@@ -135,10 +135,10 @@ public sealed interface Deployment
   /**
    * Seconds to move one request's KV cache of {@code tokens} tokens from {@code prefill} to {@code
    * decode}: bytes over the prefill replica's links in parallel (this deployment's pool link if
-   * set, else the chips' scale-out network, else their scale-up fabric), plus one hop of latency.
+   * set, else the link between the pools, {@link Links#between}), plus one hop of latency.
    */
   default double kvTransferSeconds(int tokens, RooflineModel prefill, RooflineModel decode) {
-    return KvTransfer.seconds(poolLink(), tokens, prefill);
+    return KvTransfer.seconds(poolLink(), tokens, prefill, decode);
   }
 
   /** Seconds to move {@code kv} bytes over a {@code link}: bytes / bandwidth. */

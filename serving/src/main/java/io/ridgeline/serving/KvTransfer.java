@@ -11,12 +11,14 @@ final class KvTransfer {
 
   /**
    * Seconds to move one request's KV cache of {@code tokens} tokens out of {@code prefill}: bytes
-   * over the prefill replica's links in parallel ({@code poolLink} if set, else the chips'
-   * scale-out network, else their scale-up fabric), plus one hop of latency.
+   * over the prefill replica's links in parallel ({@code poolLink} if set, else the link between the
+   * pools, {@link Links#between}), plus one hop of latency.
    */
-  static double seconds(Optional<BytesPerSecond> poolLink, int tokens, RooflineModel prefill) {
+  static double seconds(
+      Optional<BytesPerSecond> poolLink, int tokens, RooflineModel prefill, RooflineModel decode) {
     Bytes kv = prefill.model().cacheBytesPerSequence(tokens, prefill.precisions().kvCache(), 1);
-    Optional<Interconnect> net = prefill.chip().scaleOut().or(() -> prefill.chip().scaleUp());
+    Optional<Interconnect> net =
+        Links.between(prefill.chip(), prefill.replicaChips(), decode.chip(), decode.replicaChips());
     BytesPerSecond link =
         poolLink
             .or(() -> net.map(Interconnect::bandwidthPerDirection))

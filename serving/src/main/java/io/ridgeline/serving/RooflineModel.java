@@ -6,7 +6,6 @@ import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.DataKind;
-import io.ridgeline.core.Flops;
 import io.ridgeline.core.ImmutableComputeTarget;
 import io.ridgeline.core.ImmutableOperation;
 import io.ridgeline.core.ImmutablePhaseResult;
@@ -16,22 +15,15 @@ import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.Phase;
 import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
-import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Roofline;
 import io.ridgeline.core.Seconds;
-import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Interconnect;
-import io.ridgeline.hardware.MemoryTier;
-import io.ridgeline.models.Ffn;
-import io.ridgeline.models.Layer;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Routing;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -203,11 +195,7 @@ public abstract class RooflineModel {
 
   /** The link a collective among {@code group} chips crosses, if the chip has one. */
   public Optional<Interconnect> linkFor(int group) {
-    Optional<Interconnect> up = chip().scaleUp();
-    if (up.isPresent() && group <= up.get().domainSize()) {
-      return up;
-    }
-    return chip().scaleOut().or(() -> up);
+    return Links.within(chip(), group);
   }
 
   /** The interconnect a tensor-parallel group of this size crosses, if any. */
@@ -218,7 +206,7 @@ public abstract class RooflineModel {
   /** One chip's roofline target (main tier only, tp link, efficiency applied). */
   @Value.Lazy
   public ComputeTarget target() {
-    return withLink(baseTarget(), tensorParallel());
+    return Collectives.withLink(this, baseTarget(), tensorParallel());
   }
 
   @Value.Lazy
@@ -232,16 +220,6 @@ public abstract class RooflineModel {
         .build();
   }
 
-  private ComputeTarget withLink(ComputeTarget t, int group) {
-    Optional<Interconnect> link = linkFor(group);
-    if (link.isEmpty()) {
-      return t;
-    }
-    // hop latency = the link's + the efficiency's software latency per collective hop
-    return ImmutableComputeTarget.copyOf(t)
-        .withLinkBandwidth(link.get().bandwidthPerDirection())
-        .withLinkLatency(link.get().latency().plus(efficiency().collectiveLatency()));
-  }
 
   /**
    * The phase {@code kind} of {@code ops} on {@code t} for a step of {@code tokens} tokens. With a
@@ -275,73 +253,6 @@ public abstract class RooflineModel {
     return b.build();
   }
 
-  /** Memory tiers from the fastest down, with their tier names in the compute target. */
-  private List<MemoryTier> tiersFastestFirst() {
-    List<MemoryTier> tiers = new ArrayList<>(chip().memory());
-    tiers.sort(
-        Comparator.comparingDouble((MemoryTier t) -> t.bandwidth().bytesPerSecond()).reversed());
-    return tiers;
-  }
-
-  /**
-   * The target with weights, workspace and KV cache placed on the tiers for {@code mem}: each fills
-   * the fastest tier with room left and spills to the next.
-   */
-  private ComputeTarget placed(int batch, int context) {
-    ComputeTarget base = baseTarget();
-    if (chip().memory().size() == 1) {
-      return base;
-    }
-    MemoryUse mem = memory(batch, context);
-    List<MemoryTier> tiers = tiersFastestFirst();
-    double[] free = tiers.stream().mapToDouble(t -> t.capacity().bytes()).toArray();
-    Map<DataKind, Map<String, Double>> split = new LinkedHashMap<>();
-    Map<DataKind, String> single = new LinkedHashMap<>();
-    place(DataKind.WEIGHTS, mem.weights().bytes(), tiers, free, split, single);
-    place(DataKind.ACTIVATIONS, mem.workspace().bytes(), tiers, free, split, single);
-    double kv = mem.kvCache().bytes();
-    place(DataKind.KV_READ, kv, tiers, free, split, single);
-    // the KV written this step lands where the cache lives
-    if (split.containsKey(DataKind.KV_READ)) {
-      split.put(DataKind.KV_WRITE, split.get(DataKind.KV_READ));
-    } else {
-      single.put(DataKind.KV_WRITE, single.get(DataKind.KV_READ));
-    }
-    return ImmutableComputeTarget.builder()
-        .from(base)
-        .placement(single)
-        .splitPlacement(split)
-        .build();
-  }
-
-  private static void place(
-      DataKind kind,
-      double bytes,
-      List<MemoryTier> tiers,
-      double[] free,
-      Map<DataKind, Map<String, Double>> split,
-      Map<DataKind, String> single) {
-    Map<String, Double> shares = new LinkedHashMap<>();
-    double left = bytes;
-    for (int i = 0; i < tiers.size() && left > 0; i++) {
-      double put = Math.min(left, free[i]);
-      if (put > 0) {
-        shares.put(tiers.get(i).name(), put / bytes);
-        free[i] -= put;
-        left -= put;
-      }
-    }
-    if (left > 0 || bytes == 0) {
-      // does not fit (or nothing to place): the rest sits on the slowest tier
-      String last = tiers.get(tiers.size() - 1).name();
-      shares.merge(last, bytes == 0 ? 1.0 : left / bytes, Double::sum);
-    }
-    if (shares.size() == 1) {
-      single.put(kind, shares.keySet().iterator().next());
-    } else {
-      split.put(kind, ImmutableMap.copyOf(shares));
-    }
-  }
 
   // ---- steps ----
 
@@ -370,7 +281,7 @@ public abstract class RooflineModel {
     double mb = (double) batch / micro;
     List<Phase> phases =
         model().decodeStep(mb, context, precisions(), routing(), tokensPerSequence);
-    ComputeTarget t = placed(batch, context);
+    ComputeTarget t = MemoryPlan.placed(this, batch, context);
     double tokens = mb * tokensPerSequence;
     ImmutableStepResult.Builder b =
         ImmutableStepResult.builder()
@@ -382,8 +293,9 @@ public abstract class RooflineModel {
     for (Phase p : phases) {
       b.addPhases(phase(p.kind(), perChip(p.operations()), t, tokens));
     }
-    communication(PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence).ifPresent(b::addPhases);
-    b.p2pSeconds(handOff(mb * tokensPerSequence));
+    Collectives.of(this, PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence)
+        .ifPresent(b::addPhases);
+    b.p2pSeconds(Collectives.handOff(this, mb * tokensPerSequence));
     return b.build();
   }
 
@@ -409,12 +321,13 @@ public abstract class RooflineModel {
     double mb = prompts / micro;
     Phase prefill = model().prefill(mb, promptTokens, precisions(), routing());
     int context = promptTokens;
-    ComputeTarget t = placed((int) Math.max(1, Math.ceil(prompts)), context);
+    ComputeTarget t = MemoryPlan.placed(this, (int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops =
         new ArrayList<>(
             phase(PhaseKind.PREFILL, perChip(prefill.operations()), t, mb * promptTokens)
                 .operations());
-    communication(PhaseKind.PREFILL, mb * promptTokens).ifPresent(c -> ops.addAll(c.operations()));
+    Collectives.of(this, PhaseKind.PREFILL, mb * promptTokens)
+        .ifPresent(c -> ops.addAll(c.operations()));
     return ImmutableStepResult.builder()
         .addPhases(ImmutablePhaseResult.builder().kind(PhaseKind.PREFILL).operations(ops).build())
         .stages(pp)
@@ -422,7 +335,7 @@ public abstract class RooflineModel {
         .passes(micro + pp - 1)
         .overheadSeconds(
             Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)))
-        .p2pSeconds(handOff(mb * promptTokens))
+        .p2pSeconds(Collectives.handOff(this, mb * promptTokens))
         .build();
   }
 
@@ -468,117 +381,6 @@ public abstract class RooflineModel {
   }
 
 
-  /** The collectives of one stage for {@code tokens} tokens, as one phase; empty for one chip. */
-  private Optional<PhaseResult> communication(PhaseKind kind, double tokens) {
-    int tp = tensorParallel();
-    int stage = stageChips();
-    if (stage == 1) {
-      return Optional.empty();
-    }
-    Model m = model();
-    Precision a = precisions().activations();
-    double hidden = m.hiddenSize();
-    int pp = pipelineParallel();
-    int mixers = 0;
-    int denseFfns = 0;
-    int moeFfns = 0;
-    double topK = 0;
-    for (Layer l : m.layers()) {
-      if (l.attention().isPresent() || l.linear().isPresent()) {
-        mixers++;
-      }
-      if (l.ffn().isPresent()) {
-        Ffn f = l.ffn().get();
-        if (f.isMoe() && expertParallel() > 1) {
-          moeFfns++;
-          topK = f.topK();
-        } else {
-          denseFfns++;
-        }
-      }
-    }
-    ImmutablePhaseResult.Builder phase = ImmutablePhaseResult.builder().kind(kind);
-    if (tp > 1 && mixers > 0) {
-      // after each attention block: all-reduce over the tp chips of a dp group of its tokens
-      phase.addOperation(
-          allReduce(
-              "tp_allreduce",
-              OperationRole.TP_ALL_REDUCE,
-              mixers / (double) pp,
-              tokens / attentionDataParallel() * hidden,
-              tp,
-              a));
-    }
-    if (denseFfns > 0) {
-      // after each FFN: all-reduce (all-gather + reduce-scatter when dp > 1) over the stage
-      phase.addOperation(
-          allReduce(
-              "ffn_allreduce",
-              OperationRole.FFN_ALL_REDUCE,
-              denseFfns / (double) pp,
-              tokens * hidden,
-              stage,
-              a));
-    }
-    if (moeFfns > 0) {
-      // MoE with ep > 1: each chip dispatches its 1/stage of the tokens to k experts and gets them
-      // back; (ep − 1)/ep of the copies leave the chip
-      int ep = expertParallel();
-      double perChip = tokens / stage * topK * hidden * (ep - 1.0) / ep;
-      double layers = moeFfns / (double) pp;
-      Operation op =
-          Operation.builder()
-              .name("moe_all_to_all")
-              .role(OperationRole.MOE_ALL_TO_ALL)
-              .precision(a)
-              .flops(Flops.ZERO)
-              .networkBytes(a.bytes(2 * perChip * layers))
-              .networkSteps((int) Math.ceil(2 * layers))
-              .build();
-      phase.addOperation(Roofline.evaluate(op, withLink(baseTarget(), ep)));
-    }
-    PhaseResult built = phase.build();
-    return built.operations().isEmpty() ? Optional.empty() : Optional.of(built);
-  }
-
-  /**
-   * {@code count} all-reduces of {@code elements} over {@code group} chips: per chip a ring sends
-   * 2·(n−1)/n of the message; a tree pays 2·⌈log2 n⌉ latency hops; reductions add one FLOP per
-   * received element.
-   */
-  private OperationResult allReduce(
-      String name, OperationRole role, double count, double elements, int group, Precision a) {
-    double sent = count * elements * 2.0 * (group - 1) / group;
-    int hops = 2 * (32 - Integer.numberOfLeadingZeros(group - 1));
-    Operation op =
-        Operation.builder()
-            .name(name)
-            .role(role)
-            .precision(a)
-            .flops(Flops.of(sent / 2))
-            .networkBytes(a.bytes(sent))
-            .networkSteps((int) Math.ceil(count * hops))
-            .build();
-    return Roofline.evaluate(op, withLink(baseTarget(), group));
-  }
-
-  /** Time to pass {@code tokens} hidden vectors to the next pipeline stage (one hop), or zero. */
-  private Seconds handOff(double tokens) {
-    if (pipelineParallel() == 1) {
-      return Seconds.ZERO;
-    }
-    Operation op =
-        Operation.builder()
-            .name("pp_send")
-            .role(OperationRole.PIPELINE_SEND)
-            .precision(precisions().activations())
-            .flops(Flops.ZERO)
-            .networkBytes(
-                precisions().activations().bytes(tokens * model().hiddenSize() / stageChips()))
-            .networkSteps(1)
-            .build();
-    return Roofline.evaluate(op, withLink(baseTarget(), replicaChips())).seconds();
-  }
 
   // ---- memory ----
 
@@ -591,37 +393,7 @@ public abstract class RooflineModel {
    * logits for the batch. Capacity is every tier of the chip together.
    */
   public MemoryUse memory(int batch, int context) {
-    checkArgument(batch > 0, "batch must be positive: %s", batch);
-    checkArgument(context > 0, "context must be positive: %s", context);
-    Model m = model();
-    int tp = tensorParallel();
-    int dp = attentionDataParallel();
-    int pp = pipelineParallel();
-    ParallelLayout layout = layout();
-    double weights = 0;
-    for (Map.Entry<TensorClass, Double> e : m.parametersByClass().entrySet()) {
-      weights +=
-          e.getValue()
-              * precisions().weights(e.getKey()).bytesPerElement()
-              / layout.shards(ParallelLayout.sharding(e.getKey()));
-    }
-    Bytes kv =
-        m.cacheBytesPerSequence(context, precisions().kvCache(), tp)
-            .times(batch)
-            .dividedBy(layout.kvShardsBeyondTensorParallel());
-    double chunk = runsPrefill() ? Math.min((double) batch * context, PREFILL_CHUNK_TOKENS) : batch;
-    Bytes workspace =
-        precisions()
-            .activations()
-            .bytes(chunk * m.activationElementsPerToken(tp) / pp)
-            .plus(Precision.FP32.bytes((double) batch * m.vocabSize() / (tp * dp)));
-    double capacity = chip().memory().stream().mapToDouble(t -> t.capacity().bytes()).sum();
-    return ImmutableMemoryUse.builder()
-        .weights(Bytes.of(weights))
-        .kvCache(kv)
-        .workspace(workspace)
-        .capacity(Bytes.of(capacity))
-        .build();
+    return MemoryPlan.use(this, batch, context, MemoryPlan.Holding.ALL);
   }
 
   /**

@@ -58,15 +58,12 @@ final class SpeculativeDecoding {
     }
     Model draft = speculation.get().draft().get();
     MemoryUse target = rm.memory(batch, context);
+    // the draft's weights (its checkpoint's precisions) and its KV (at the target's KV precision),
+    // sharded as the target's (MemoryPlan)
     double draftBytes =
-        draft.weightBytes(draft.defaultPrecisions()).bytes() / rm.replicaChips()
-            // cacheBytesPerSequence is already one chip's share over tp; dp groups and stages split
-            // the rest
-            + draft
-                    .cacheBytesPerSequence(context, rm.precisions().kvCache(), rm.tensorParallel())
-                    .bytes()
-                * batch
-                / (rm.attentionDataParallel() * rm.pipelineParallel());
+        MemoryPlan.weights(draft, draft.defaultPrecisions(), rm.layout(), MemoryPlan.Holding.ALL)
+                .bytes()
+            + MemoryPlan.kvCache(draft, rm, rm.precisions().kvCache(), batch, context).bytes();
     return target.total().bytes() + draftBytes <= target.capacity().bytes();
   }
 

@@ -1,0 +1,188 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.ComputeTarget;
+import io.ridgeline.core.Flops;
+import io.ridgeline.core.ImmutableComputeTarget;
+import io.ridgeline.core.ImmutablePhaseResult;
+import io.ridgeline.core.Operation;
+import io.ridgeline.core.OperationResult;
+import io.ridgeline.core.OperationRole;
+import io.ridgeline.core.PhaseKind;
+import io.ridgeline.core.PhaseResult;
+import io.ridgeline.core.Precision;
+import io.ridgeline.core.Roofline;
+import io.ridgeline.core.Seconds;
+import io.ridgeline.hardware.Interconnect;
+import io.ridgeline.models.Ffn;
+import io.ridgeline.models.Layer;
+import java.util.Optional;
+
+/**
+ * The collectives of a pool's step, α-β costed on the link they cross ({@link Links#within}): an
+ * all-reduce after each attention block over tp (a tree's {@code 2·⌈log2 n⌉} latency hops and a
+ * ring's {@code 2·(n−1)/n × message} bytes per chip), an all-reduce after each FFN over the stage,
+ * or for MoE with ep &gt; 1 an all-to-all dispatch and combine of each token's hidden vector to its
+ * k experts; pipeline stages hand each micro-batch's activations to the next (one hop).
+ */
+final class Collectives {
+  private Collectives() {}
+
+  /**
+   * {@code t} with the link a collective among {@code group} chips of {@code rm} crosses ({@link
+   * Links#within}); its hop latency is the link's plus the efficiency's software latency per
+   * collective hop.
+   */
+  static ComputeTarget withLink(RooflineModel rm, ComputeTarget t, int group) {
+    Optional<Interconnect> link = Links.within(rm.chip(), group);
+    if (link.isEmpty()) {
+      return t;
+    }
+    // hop latency = the link's + the efficiency's software latency per collective hop
+    return ImmutableComputeTarget.copyOf(t)
+        .withLinkBandwidth(link.get().bandwidthPerDirection())
+        .withLinkLatency(link.get().latency().plus(rm.efficiency().collectiveLatency()));
+  }
+
+  /** The collectives of one stage for {@code tokens} tokens, as one phase; empty for one chip. */
+  static Optional<PhaseResult> of(RooflineModel rm, PhaseKind kind, double tokens) {
+    int tp = rm.tensorParallel();
+    int stage = rm.stageChips();
+    if (stage == 1) {
+      return Optional.empty();
+    }
+    Precision a = rm.precisions().activations();
+    double hidden = rm.model().hiddenSize();
+    int pp = rm.pipelineParallel();
+    LayerCounts n = LayerCounts.of(rm);
+    int mixers = n.mixers();
+    int denseFfns = n.denseFfns();
+    int moeFfns = n.moeFfns();
+    double topK = n.topK();
+    ImmutablePhaseResult.Builder phase = ImmutablePhaseResult.builder().kind(kind);
+    if (tp > 1 && mixers > 0) {
+      // after each attention block: all-reduce over the tp chips of a dp group of its tokens
+      phase.addOperation(
+          allReduce(
+              rm,
+              "tp_allreduce",
+              OperationRole.TP_ALL_REDUCE,
+              mixers / (double) pp,
+              tokens / rm.attentionDataParallel() * hidden,
+              tp,
+              a));
+    }
+    if (denseFfns > 0) {
+      // after each FFN: all-reduce (all-gather + reduce-scatter when dp > 1) over the stage
+      phase.addOperation(
+          allReduce(
+              rm,
+              "ffn_allreduce",
+              OperationRole.FFN_ALL_REDUCE,
+              denseFfns / (double) pp,
+              tokens * hidden,
+              stage,
+              a));
+    }
+    if (moeFfns > 0) {
+      // MoE with ep > 1: each chip dispatches its 1/stage of the tokens to k experts and gets them
+      // back; (ep − 1)/ep of the copies leave the chip
+      phase.addOperation(allToAll(rm, tokens, topK, moeFfns / (double) pp, a));
+    }
+    PhaseResult built = phase.build();
+    return built.operations().isEmpty() ? Optional.empty() : Optional.of(built);
+  }
+
+  /**
+   * MoE with ep &gt; 1 over {@code layers} layers: each chip dispatches its 1/stage of the {@code
+   * tokens} to k experts and gets them back; (ep − 1)/ep of the copies leave the chip.
+   */
+  private static OperationResult allToAll(
+      RooflineModel rm, double tokens, double topK, double layers, Precision a) {
+    int ep = rm.expertParallel();
+    double perChip =
+        tokens / rm.stageChips() * topK * rm.model().hiddenSize() * (ep - 1.0) / ep;
+    Operation op =
+        Operation.builder()
+            .name("moe_all_to_all")
+            .role(OperationRole.MOE_ALL_TO_ALL)
+            .precision(a)
+            .flops(Flops.ZERO)
+            .networkBytes(a.bytes(2 * perChip * layers))
+            .networkSteps((int) Math.ceil(2 * layers))
+            .build();
+    return Roofline.evaluate(op, withLink(rm, rm.baseTarget(), ep));
+  }
+
+  /**
+   * The layers whose collectives a step pays: token mixers (attention or linear), FFNs that
+   * all-reduce, and MoE FFNs that all-to-all (only with ep &gt; 1), with the MoE top-k.
+   */
+  private record LayerCounts(int mixers, int denseFfns, int moeFfns, double topK) {
+    static LayerCounts of(RooflineModel rm) {
+      int mixers = 0;
+      int denseFfns = 0;
+      int moeFfns = 0;
+      double topK = 0;
+      for (Layer l : rm.model().layers()) {
+        if (l.attention().isPresent() || l.linear().isPresent()) {
+          mixers++;
+        }
+        if (l.ffn().isPresent()) {
+          Ffn f = l.ffn().get();
+          if (f.isMoe() && rm.expertParallel() > 1) {
+            moeFfns++;
+            topK = f.topK();
+          } else {
+            denseFfns++;
+          }
+        }
+      }
+      return new LayerCounts(mixers, denseFfns, moeFfns, topK);
+    }
+  }
+
+  /**
+   * {@code count} all-reduces of {@code elements} over {@code group} chips: per chip a ring sends
+   * 2·(n−1)/n of the message; a tree pays 2·⌈log2 n⌉ latency hops; reductions add one FLOP per
+   * received element.
+   */
+  private static OperationResult allReduce(
+      RooflineModel rm,
+      String name,
+      OperationRole role,
+      double count,
+      double elements,
+      int group,
+      Precision a) {
+    double sent = count * elements * 2.0 * (group - 1) / group;
+    int hops = 2 * (32 - Integer.numberOfLeadingZeros(group - 1));
+    Operation op =
+        Operation.builder()
+            .name(name)
+            .role(role)
+            .precision(a)
+            .flops(Flops.of(sent / 2))
+            .networkBytes(a.bytes(sent))
+            .networkSteps((int) Math.ceil(count * hops))
+            .build();
+    return Roofline.evaluate(op, withLink(rm, rm.baseTarget(), group));
+  }
+
+  /** Time to pass {@code tokens} hidden vectors to the next pipeline stage (one hop), or zero. */
+  static Seconds handOff(RooflineModel rm, double tokens) {
+    if (rm.pipelineParallel() == 1) {
+      return Seconds.ZERO;
+    }
+    Operation op =
+        Operation.builder()
+            .name("pp_send")
+            .role(OperationRole.PIPELINE_SEND)
+            .precision(rm.precisions().activations())
+            .flops(Flops.ZERO)
+            .networkBytes(
+                rm.precisions().activations().bytes(tokens * rm.model().hiddenSize() / rm.stageChips()))
+            .networkSteps(1)
+            .build();
+    return Roofline.evaluate(op, withLink(rm, rm.baseTarget(), rm.replicaChips())).seconds();
+  }
+}
