@@ -39,7 +39,7 @@ public abstract class PoolSpec {
   /** The chip type. */
   public abstract Chip chip();
 
-  /** Chips of a replica; empty to derive them from tp or size the pool to the model. */
+  /** Chips in the pool; empty to derive them from tp or size the pool to the model. */
   public abstract Optional<Integer> count();
 
   /** Tensor-parallel degree; empty to derive it from the count. */

@@ -9,6 +9,7 @@ import io.ridgeline.models.Model;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.ImmutableRooflineModel;
+import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.PrefillDecodeDeployment;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Sizing;
@@ -220,14 +221,7 @@ final class CaseSystems {
         }
       }
       int total = chips.orElse(tp * dp * pp);
-      return RooflineModel.builder()
-          .from(template)
-          .chips(total)
-          .tensorParallel(tp)
-          .pipelineParallel(pp)
-          .expertParallel(ep)
-          .attentionDataParallel(dp)
-          .build();
+      return laid(total, tp, pp, ep, dp, batch, context);
     } catch (IllegalArgumentException e) {
       throw new Unpredictable("invalid layout: " + e.getMessage());
     }
@@ -267,14 +261,27 @@ final class CaseSystems {
    */
   private RooflineModel dataParallelAttention(int n, OptionalInt epRow) {
     notes.add("tp not stated: MLA served as DEP-" + n + " (attention dp " + n + ", ep " + n + ")");
-    return RooflineModel.builder()
-        .from(template)
-        .chips(n)
-        .tensorParallel(1)
-        .pipelineParallel(1)
-        .expertParallel(epRow.orElse(n))
-        .attentionDataParallel(n)
-        .build();
+    return laid(n, 1, 1, epRow.orElse(n), n, 1, 1);
+  }
+
+  /**
+   * The pool of this row's model, chip, precisions and efficiency with an explicit layout, built by
+   * the library's one pool factory ({@link PoolSpec}): this class decides the layout a measured
+   * deployment used, {@link PoolSpec#build} builds it.
+   */
+  private RooflineModel laid(int chips, int tp, int pp, int ep, int dp, int batch, int context) {
+    return PoolSpec.builder()
+        .model(model)
+        .chip(chip)
+        .precisions(template.precisions())
+        .efficiency(template.efficiency())
+        .count(chips)
+        .tensorParallel(tp)
+        .pipelineParallel(pp)
+        .expertParallel(ep)
+        .attentionDataParallel(dp)
+        .build()
+        .build(batch, context);
   }
 
   /** {@code n} chips laid out as tensor × pipeline by {@link Sizing#layoutFor}. */
