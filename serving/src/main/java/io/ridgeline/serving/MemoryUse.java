@@ -4,7 +4,10 @@ import io.ridgeline.core.Bytes;
 import io.ridgeline.core.RidgelineStyle;
 import org.immutables.value.Value;
 
-/** Memory one chip needs for a batch at a context, against its main-tier capacity. */
+/**
+ * Memory one chip needs for a batch at a context, against the capacity of all its tiers together
+ * (the pool's memory plan places weights, workspace and KV from the fastest tier down).
+ */
 @Value.Immutable
 @RidgelineStyle
 public abstract class MemoryUse {
