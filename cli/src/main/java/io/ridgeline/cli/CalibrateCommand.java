@@ -2,12 +2,16 @@ package io.ridgeline.cli;
 
 import io.ridgeline.serving.EfficiencyParameter;
 import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.Profiles;
 import io.ridgeline.validation.Calibration;
 import io.ridgeline.validation.CaseFile;
+import io.ridgeline.validation.CrossValidation;
+import io.ridgeline.validation.CrossValidationJson;
 import io.ridgeline.validation.Metric;
 import io.ridgeline.validation.Summary;
 import io.ridgeline.validation.ValidationCase;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -50,10 +54,30 @@ final class CalibrateCommand implements Callable<Integer> {
       description = "Loss evaluations per engine family (default: ${DEFAULT-VALUE}).")
   int evaluations;
 
+  @Option(
+      names = "--cross-validate",
+      description =
+          "Also refit with rows held out (every third operating point; each source in turn, with"
+              + " and without an anchor point) and print the held-out errors. Takes a fit per"
+              + " fold (about 25 fits on the shipped cases); progress goes to stderr.")
+  boolean crossValidate;
+
+  @Option(
+      names = "--report",
+      paramLabel = "FILE",
+      description = "With --cross-validate: write the folds and their figures to this JSON file.")
+  Path report;
+
   @Override
-  public Integer call() {
+  public Integer call() throws java.io.IOException {
     List<ValidationCase> all = cases == null ? CaseFile.shipped() : CaseFile.read(cases);
     String label = cases == null ? "the shipped cases" : cases.getFileName().toString();
+    if (report != null && !crossValidate) {
+      throw new IllegalArgumentException("--report needs --cross-validate: '" + report + "'");
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    err.println("calibrate: fitting the pooled profile on " + label + "...");
+    err.flush();
     Calibration.Result r = Calibration.fit(all, label, evaluations);
     PrintWriter w = spec.commandLine().getOut();
     w.printf(
@@ -91,12 +115,53 @@ final class CalibrateCommand implements Callable<Integer> {
     for (Metric m : metrics) {
       row(w, m.id(), before.get(m), after.get(m));
     }
+    onBounds(w, r.profiles().forEngine(Profiles.DEFAULT));
     if (out != null) {
       r.profiles().write(out);
       w.println();
       w.println("wrote " + out);
     }
+    if (crossValidate) {
+      long start = System.nanoTime();
+      CrossValidation.Report cv =
+          CrossValidation.run(
+              all,
+              evaluations,
+              line -> {
+                err.printf(
+                    Locale.ROOT,
+                    "calibrate: %s (%.0f s)%n",
+                    line,
+                    (System.nanoTime() - start) / 1e9);
+                err.flush();
+              });
+      w.println();
+      CrossValidationTable.print(w, cv);
+      if (report != null) {
+        Files.writeString(report, CrossValidationJson.toJson(cv, label, evaluations));
+        w.println("wrote " + report);
+      }
+    }
     return 0;
+  }
+
+  /** Lists the fitted parameters that ended within 1% of a bound of their plausible range. */
+  private static void onBounds(PrintWriter w, EngineProfile p) {
+    List<String> at = new ArrayList<>();
+    for (EfficiencyParameter q : EfficiencyParameter.values()) {
+      double v = q.get(p.efficiency());
+      double span = q.upper() - q.lower();
+      if (v <= q.lower() + 0.01 * span) {
+        at.add(q.jsonKey() + " at its lower bound " + q.lower());
+      } else if (v >= q.upper() - 0.01 * span) {
+        at.add(q.jsonKey() + " at its upper bound " + q.upper());
+      }
+    }
+    w.println();
+    w.println(
+        at.isEmpty()
+            ? "no fitted parameter ends on a bound of its plausible range"
+            : "on a bound of the plausible range: " + String.join("; ", at));
   }
 
   /** A column of the table of fitted values. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.serving.Profiles;
 import io.ridgeline.validation.CaseFile;
+import io.ridgeline.validation.CrossValidationJson;
 import io.ridgeline.validation.Metric;
 import io.ridgeline.validation.Mode;
 import io.ridgeline.validation.Prediction;
@@ -19,6 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
@@ -57,8 +59,9 @@ final class ValidateCommand implements Callable<Integer> {
   @Option(
       names = "--efficiency",
       description =
-          "Efficiency mode: ideal (100%% of peak and bandwidth, the roofline bound; default) or"
-              + " calibrated (the built-in engine profiles, by each row's engine).")
+          "Efficiency mode: calibrated (the built-in engine profiles, by each row's engine;"
+              + " default, as every other command) or ideal (100%% of peak and bandwidth, the"
+              + " roofline bound).")
   String efficiency;
 
   @Option(
@@ -74,7 +77,7 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String mode = efficiency == null ? (profile == null ? "ideal" : "calibrated") : efficiency;
+    String mode = efficiency == null ? "calibrated" : efficiency;
     if (!mode.equals("ideal") && !mode.equals("calibrated")) {
       throw new IllegalArgumentException(
           "--efficiency must be 'ideal' or 'calibrated': '" + mode + "'");
@@ -100,10 +103,23 @@ final class ValidateCommand implements Callable<Integer> {
     }
     Validation v = Validation.run(all, predictor);
     PrintWriter out = spec.commandLine().getOut();
+    // the cross-validated figures belong to the built-in profiles on the shipped cases
+    Optional<String> crossValidated =
+        mode.equals("calibrated") && profile == null ? CrossValidationJson.shipped() : Optional.empty();
     if (json) {
-      out.println(Json.write(json(v)));
+      ObjectNode root = json(v);
+      crossValidated.ifPresent(t -> root.set("cross_validation", CrossValidationJson.summary(t)));
+      out.println(Json.write(root));
     } else {
       text(v, out);
+      crossValidated.ifPresent(
+          t -> {
+            out.println();
+            out.println(
+                "the built-in profiles refitted with rows held out (ridgeline calibrate"
+                    + " --cross-validate); in-sample is the figure above:");
+            CrossValidationTable.print(out, CrossValidationJson.summary(t));
+          });
     }
     return 0;
   }

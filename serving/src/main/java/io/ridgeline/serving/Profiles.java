@@ -89,6 +89,15 @@ public final class Profiles {
    * @throws IllegalStateException when the resource is missing from the build
    */
   public static Profiles builtIn() {
+    return BuiltIn.PROFILES;
+  }
+
+  /** Holds the built-in profiles, parsed once on first use. */
+  private static final class BuiltIn {
+    static final Profiles PROFILES = load();
+  }
+
+  private static Profiles load() {
     try (InputStream in = Profiles.class.getResourceAsStream(BUILT_IN_RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException(

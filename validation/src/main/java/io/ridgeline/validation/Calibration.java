@@ -17,8 +17,8 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
- * Fits engine {@link EngineProfile profiles} to a case file: ten physically meaningful parameters
- * per engine family, not per-case factors. Every prediction still comes from the row's stated
+ * Fits engine {@link EngineProfile profiles} to a case file: physically meaningful parameters ({@link
+ * EfficiencyParameter}) of one pooled profile, not per-case factors. Every prediction still comes from the row's stated
  * configuration only; the fit chooses the {@link Efficiency} an engine family reaches and the
  * number of requests its scheduler runs at once.
  *
@@ -75,11 +75,14 @@ import java.util.stream.Collectors;
  * exchange); 1 ms to 1 s of admission latency. Running requests per replica from 8 (a latency-tuned
  * deployment) to 4,096 (beyond every engine's default; in effect no cap).
  *
- * <p><b>Loss.</b> The sum over the predicted rows of the Huber loss (δ = {@value #HUBER_DELTA}) of
- * ln(predicted / measured): quadratic for errors within about ±30%, linear beyond, so that a few
- * rows the model cannot describe (queueing, unstated engine settings) do not dominate the fit. A
- * row that the profile leaves unpredictable (it never happens with the shipped cases: fitting and
- * capacity do not depend on efficiency) costs the loss of a factor of {@code e^3}.
+ * <p><b>Loss.</b> {@link FitObjective}: the sum over the predicted rows of the Huber loss (δ =
+ * {@value #HUBER_DELTA}) of each row's ln slowdown (ln(predicted / measured) for times, its
+ * negative for rates) after a random intercept per source, plus the intercepts' prior. The Huber
+ * loss is quadratic for errors within about ±30% and linear beyond, so that a few rows the model
+ * cannot describe (queueing, unstated engine settings) do not dominate the fit; the intercepts keep
+ * one source's deployment being uniformly slower or faster from pulling the shared physical
+ * parameters, which then describe what holds within sources. A row that the profile leaves
+ * unpredictable costs the loss of a factor of {@code e^3}.
  *
  * <p><b>Search.</b> Nelder–Mead in transformed coordinates (logit of the four fractions, log of the
  * half-tokens, of the two overheads, of the collective latency, of the running-request cap and of
@@ -87,9 +90,12 @@ import java.util.stream.Collectors;
  * so every point is valid and physical), from the starts above with a unit step per coordinate,
  * restarted from its best point while the evaluation budget lasts.
  *
- * <p><b>Families.</b> Each engine family with at least {@value #MIN_ROWS} predicted rows gets its
- * own fit; the {@value Profiles#DEFAULT} profile is fitted on all predicted rows pooled, and the
- * families of {@link #FAMILIES} with fewer rows get a copy of it that says so.
+ * <p><b>One pooled profile.</b> Every engine family gets the same pooled profile, fitted on all
+ * predicted rows: the shipped cases cannot separate an engine from the sources that measured it
+ * (most engines appear in one or two sources, and within a source the engine does not vary), so
+ * an engine adjustment would be a source effect under another name. Each family's profile says so
+ * in its source. Cross-validation ({@link CrossValidation}) reports what this costs on sources the
+ * fit has not seen.
  *
  * <pre>{@code
  * Calibration.Result r = Calibration.fit(CaseFile.shipped(), "the shipped cases", 400);
@@ -99,9 +105,6 @@ import java.util.stream.Collectors;
 public final class Calibration {
   /** Huber threshold on |ln(predicted / measured)|. */
   public static final double HUBER_DELTA = 0.3;
-
-  /** Predicted rows an engine family needs for its own fit. */
-  public static final int MIN_ROWS = 8;
 
   /** Engine families always listed in a fitted profile file. */
   public static final List<String> FAMILIES =
@@ -120,7 +123,7 @@ public final class Calibration {
   public static final double MAX_MAX_RUNNING = 4096;
 
   /** The loss charged for a row the candidate leaves unpredictable. */
-  private static final double UNPREDICTABLE_LOSS = huber(3);
+  static final double UNPREDICTABLE_LOSS = huber(3);
 
   private Calibration() {}
 
@@ -166,56 +169,34 @@ public final class Calibration {
         before.predictions().stream().map(Prediction::testCase).collect(Collectors.toList());
     checkArgument(!rows.isEmpty(), "no predictable row in %s to fit on", label);
     String date = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
-    Map<String, List<ValidationCase>> byEngine =
-        rows.stream()
-            .collect(
-                Collectors.groupingBy(ValidationCase::engine, TreeMap::new, Collectors.toList()));
+    EngineProfile pooled = fitProfile(rows, maxEvaluations);
+    long sources = rows.stream().map(ValidationCase::source).distinct().count();
+    String pooledSource =
+        "fitted on "
+            + label
+            + " ("
+            + rows.size()
+            + " rows from "
+            + sources
+            + " sources, all engines pooled, a random intercept per source) on "
+            + date;
     Map<String, Integer> counts = new LinkedHashMap<>();
     List<EngineProfile> out = new ArrayList<>();
-    EngineProfile pooledFit = fitProfile(rows, maxEvaluations);
-    String pooledSource =
-        "fitted on " + label + " (" + rows.size() + " rows, all engines pooled) on " + date;
     for (String family : FAMILIES) {
-      List<ValidationCase> mine = byEngine.getOrDefault(family, List.of());
-      if (mine.size() < MIN_ROWS) {
-        out.add(
-            renamed(
-                pooledFit,
-                family,
-                "too few rows of this engine ("
-                    + mine.size()
-                    + " < "
-                    + MIN_ROWS
-                    + "): the default profile, "
-                    + pooledSource));
-        counts.put(family, rows.size());
-      }
+      out.add(
+          renamed(
+              pooled,
+              family,
+              "the pooled profile (engine adjustments are not fitted: see Calibration), "
+                  + pooledSource));
+      counts.put(family, rows.size());
     }
-    for (Map.Entry<String, List<ValidationCase>> e : byEngine.entrySet()) {
-      if (e.getValue().size() >= MIN_ROWS && !e.getKey().equals(Profiles.DEFAULT)) {
-        EngineProfile fitted = fitProfile(e.getValue(), maxEvaluations);
-        String source =
-            "fitted on " + label + " (" + e.getValue().size() + " " + e.getKey() + " rows) on ";
-        out.add(renamed(fitted, e.getKey(), source + date));
-        counts.put(e.getKey(), e.getValue().size());
-      }
-    }
-    out.sort(FAMILY_ORDER);
-    out.add(renamed(pooledFit, Profiles.DEFAULT, pooledSource));
+    out.add(renamed(pooled, Profiles.DEFAULT, pooledSource));
     counts.put(Profiles.DEFAULT, rows.size());
     Profiles profiles = Profiles.of(out);
     return new Result(
         profiles, counts, before, Validation.run(cases, Predictor.byProfiles(profiles)));
   }
-
-  /** The known {@link #FAMILIES} in their order, then the others by name. */
-  private static final Comparator<EngineProfile> FAMILY_ORDER =
-      Comparator.comparingInt(
-              (EngineProfile p) -> {
-                int i = FAMILIES.indexOf(p.name());
-                return i < 0 ? FAMILIES.size() : i;
-              })
-          .thenComparing(EngineProfile::name);
 
   /** {@code fit}'s efficiency and running-request cap under {@code name}, from {@code source}. */
   private static EngineProfile renamed(EngineProfile fit, String name, String source) {
@@ -228,9 +209,10 @@ public final class Calibration {
    * {@value Profiles#DEFAULT} with an empty source, for the caller to rename.
    */
   public static EngineProfile fitProfile(List<ValidationCase> rows, int maxEvaluations) {
+    FitObjective objective = new FitObjective(rows);
     double[] best =
         minimize(
-            x -> loss(rows, fromCoordinates(x)),
+            x -> objective.loss(fromCoordinates(x)),
             toCoordinates(startProfile()),
             1.0,
             maxEvaluations);

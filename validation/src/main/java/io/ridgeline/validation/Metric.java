@@ -52,6 +52,25 @@ public enum Metric {
     return Arrays.stream(values()).map(Metric::id).collect(Collectors.joining(", "));
   }
 
+  /** Whether the metric is a time (TTFT, TPOT, end-to-end latency) rather than a rate. */
+  public boolean isTime() {
+    return this == TTFT_MS || this == TPOT_MS || this == E2E_S;
+  }
+
+  /**
+   * ln of how much slower the prediction is than the measurement, from predicted / measured: the
+   * log ratio itself for a time, its negative for a rate (a rate predicted 20% low and a time
+   * predicted 25% high are the same slowdown, ln 1.25).
+   */
+  public double lnSlowdown(double ratio) {
+    return isTime() ? Math.log(ratio) : -Math.log(ratio);
+  }
+
+  /** The prediction {@code predicted} of this metric made {@code exp(lnSlowdown)} faster. */
+  public double faster(double predicted, double lnSlowdown) {
+    return isTime() ? predicted * Math.exp(-lnSlowdown) : predicted * Math.exp(lnSlowdown);
+  }
+
   /** The {@link #id()}. */
   @Override
   public String toString() {

@@ -1,0 +1,81 @@
+package io.ridgeline.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ridgeline.validation.CrossValidation;
+import io.ridgeline.validation.Metric;
+import io.ridgeline.validation.Summary;
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/**
+ * The held-out errors of a cross-validation as a table: median absolute percentage error per
+ * metric (rows) and scheme (columns: in-sample, point-grouped, leave-one-source-out, anchored).
+ */
+final class CrossValidationTable {
+  private CrossValidationTable() {}
+
+  /** Prints {@code report}'s table. */
+  static void print(PrintWriter w, CrossValidation.Report report) {
+    header(w);
+    line(w, "overall", s -> report.summary(s));
+    for (Metric m : Metric.values()) {
+      line(w, m.id(), s -> report.by(s, c -> c.metric().id()).get(m.id()));
+    }
+  }
+
+  /** Prints the table of a stored report's {@code summary} object (scheme → metric → APE). */
+  static void print(PrintWriter w, JsonNode summary) {
+    header(w);
+    lineOfJson(w, "overall", summary);
+    for (Metric m : Metric.values()) {
+      lineOfJson(w, m.id(), summary);
+    }
+  }
+
+  private static void header(PrintWriter w) {
+    w.println("median absolute percentage error of held-out predictions (n = rows scored):");
+    StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-22s", "metric"));
+    for (CrossValidation.Scheme s : CrossValidation.Scheme.values()) {
+      b.append(String.format(Locale.ROOT, " %22s", s.id()));
+    }
+    w.println(b);
+  }
+
+  private static void line(
+      PrintWriter w, String label, java.util.function.Function<CrossValidation.Scheme, Summary> f) {
+    StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-22s", label));
+    boolean any = false;
+    for (CrossValidation.Scheme s : CrossValidation.Scheme.values()) {
+      Summary x = f.apply(s);
+      if (x == null || x.count() == 0) {
+        b.append(String.format(Locale.ROOT, " %22s", "-"));
+      } else {
+        any = true;
+        b.append(
+            String.format(
+                Locale.ROOT, " %22s", String.format(Locale.ROOT, "%.1f%% (n %d)", 100 * x.medianApe(), x.count())));
+      }
+    }
+    if (any) {
+      w.println(b);
+    }
+  }
+
+  private static void lineOfJson(PrintWriter w, String label, JsonNode summary) {
+    StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-22s", label));
+    boolean any = false;
+    for (CrossValidation.Scheme s : CrossValidation.Scheme.values()) {
+      JsonNode v = summary.path(s.id()).path(label);
+      if (v.isNumber()) {
+        any = true;
+        b.append(String.format(Locale.ROOT, " %22s", String.format(Locale.ROOT, "%.1f%%", 100 * v.asDouble())));
+      } else {
+        b.append(String.format(Locale.ROOT, " %22s", "-"));
+      }
+    }
+    if (any) {
+      w.println(b);
+    }
+  }
+
+}

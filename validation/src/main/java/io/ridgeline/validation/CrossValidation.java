@@ -1,0 +1,272 @@
+package io.ridgeline.validation;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.Profiles;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * What the calibrated estimates are worth on data they were not fitted on: the pooled profile
+ * ({@link Calibration}) refitted with groups of rows held out, and the held-out rows predicted.
+ *
+ * <ul>
+ *   <li>{@link Scheme#IN_SAMPLE}: one fit on every predictable row, every row predicted (the
+ *       figure a fit makes look good; never the headline);
+ *   <li>{@link Scheme#POINT_GROUPED}: operating points sorted by id and dealt into {@value
+ *       #POINT_FOLDS} folds (every third point held out), each fold's rows predicted by the fit on
+ *       the other two; every metric of a point is held out together, so a point is counted once;
+ *   <li>{@link Scheme#LEAVE_ONE_SOURCE_OUT}: each source's rows predicted by the fit on the other
+ *       sources, with no intercept for the held-out source (a new deployment, unanchored): the
+ *       headline;
+ *   <li>{@link Scheme#ANCHORED}: as leave-one-source-out, but the held-out source's first operating
+ *       point (by id) is the user's anchor: the mean ln slowdown of its rows sets the deployment's
+ *       factor ({@link Anchor}), applied to the source's other points, which alone are scored.
+ *       Sources of one point have nothing left to score.
+ * </ul>
+ *
+ * <pre>{@code
+ * CrossValidation.Report r = CrossValidation.run(CaseFile.shipped(), 300, System.err::println);
+ * r.summary(CrossValidation.Scheme.LEAVE_ONE_SOURCE_OUT).medianApe();
+ * }</pre>
+ */
+public final class CrossValidation {
+  /** Folds of the point-grouped scheme. */
+  public static final int POINT_FOLDS = 3;
+
+  /** How rows are held out. */
+  public enum Scheme {
+    /** No row held out. */
+    IN_SAMPLE("in-sample"),
+    /** Every third operating point held out, three folds. */
+    POINT_GROUPED("point-grouped"),
+    /** Each source held out in turn. */
+    LEAVE_ONE_SOURCE_OUT("leave-one-source-out"),
+    /** Each source held out, anchored on one of its points. */
+    ANCHORED("anchored");
+
+    private final String id;
+
+    Scheme(String id) {
+      this.id = id;
+    }
+
+    /** The id used in reports, e.g. {@code leave-one-source-out}. */
+    public String id() {
+      return id;
+    }
+
+    /**
+     * The scheme of {@code id}.
+     *
+     * @throws IllegalArgumentException listing the ids when there is none
+     */
+    public static Scheme of(String id) {
+      for (Scheme s : values()) {
+        if (s.id.equals(id)) {
+          return s;
+        }
+      }
+      throw new IllegalArgumentException(
+          "unknown cross-validation scheme '"
+              + id
+              + "'; known: "
+              + java.util.Arrays.stream(values())
+                  .map(Scheme::id)
+                  .collect(Collectors.joining(", ")));
+    }
+  }
+
+  /**
+   * One fit and what it predicts.
+   *
+   * @param scheme how its rows were held out
+   * @param name the fold's name: {@code all}, {@code points k/3}, or the held-out source
+   * @param heldOut the case ids predicted with this fold's profile
+   * @param anchorPoint the anchored scheme's anchor point id; empty otherwise
+   * @param profile the profile fitted without the held-out rows
+   */
+  public record Fold(
+      Scheme scheme,
+      String name,
+      List<String> heldOut,
+      Optional<String> anchorPoint,
+      EngineProfile profile) {
+    /** Copies the list. */
+    public Fold {
+      heldOut = List.copyOf(heldOut);
+    }
+  }
+
+  /**
+   * Folds and their held-out predictions.
+   *
+   * @param folds every fold, in scheme order
+   * @param predictions held-out predictions by scheme, in case-file order
+   */
+  public record Report(List<Fold> folds, Map<Scheme, List<Prediction>> predictions) {
+    /** Copies the collections. */
+    public Report {
+      folds = List.copyOf(folds);
+      Map<Scheme, List<Prediction>> copy = new EnumMap<>(Scheme.class);
+      predictions.forEach((k, v) -> copy.put(k, List.copyOf(v)));
+      predictions = Collections.unmodifiableMap(copy);
+    }
+
+    /** The summary of a scheme's held-out predictions. */
+    public Summary summary(Scheme scheme) {
+      return Summary.of(predictions.getOrDefault(scheme, List.of()));
+    }
+
+    /** A scheme's summaries grouped by {@code key} of the case, keys sorted. */
+    public Map<String, Summary> by(Scheme scheme, Function<ValidationCase, String> key) {
+      Map<String, List<Prediction>> groups =
+          predictions.getOrDefault(scheme, List.of()).stream()
+              .collect(
+                  Collectors.groupingBy(
+                      p -> key.apply(p.testCase()), TreeMap::new, Collectors.toList()));
+      Map<String, Summary> out = new TreeMap<>();
+      groups.forEach((k, v) -> out.put(k, Summary.of(v)));
+      return out;
+    }
+  }
+
+  private CrossValidation() {}
+
+  /**
+   * Fits every fold of every scheme on {@code cases} with {@code evaluations} loss evaluations per
+   * fit, telling {@code progress} about each fold as it starts.
+   *
+   * @throws IllegalArgumentException when no row is predictable or the budget is below 10
+   */
+  public static Report run(
+      List<ValidationCase> cases, int evaluations, Consumer<String> progress) {
+    checkArgument(evaluations >= 10, "evaluations must be at least 10: %s", evaluations);
+    List<ValidationCase> rows = predictable(cases);
+    checkArgument(!rows.isEmpty(), "no predictable row to cross-validate on");
+    List<Fold> folds = new ArrayList<>();
+    List<List<ValidationCase>> heldOut = heldOutGroups(rows);
+    int total = heldOut.size() + 1;
+    int done = 0;
+    progress.accept(String.format(Locale.ROOT, "fit %d/%d: all rows", ++done, total));
+    folds.add(fold(Scheme.IN_SAMPLE, "all", rows, rows, evaluations));
+    for (int g = 0; g < heldOut.size(); g++) {
+      List<ValidationCase> out = heldOut.get(g);
+      boolean points = g < POINT_FOLDS;
+      String name = points ? "points " + (g + 1) + "/" + POINT_FOLDS : out.get(0).source();
+      progress.accept(String.format(Locale.ROOT, "fit %d/%d: without %s", ++done, total, name));
+      List<ValidationCase> train = new ArrayList<>(rows);
+      train.removeAll(out);
+      Scheme scheme = points ? Scheme.POINT_GROUPED : Scheme.LEAVE_ONE_SOURCE_OUT;
+      Fold f = fold(scheme, name, train, out, evaluations);
+      folds.add(f);
+      if (scheme == Scheme.LEAVE_ONE_SOURCE_OUT) {
+        Anchor.firstPoint(out)
+            .ifPresent(
+                a ->
+                    folds.add(
+                        new Fold(Scheme.ANCHORED, name, f.heldOut(), Optional.of(a), f.profile())));
+      }
+    }
+    return replay(cases, folds);
+  }
+
+  /**
+   * Predicts each fold's held-out rows of {@code cases} with the fold's profile (anchored folds
+   * with their anchor's factor): the report of {@link #run} without refitting, for stored folds.
+   */
+  public static Report replay(List<ValidationCase> cases, List<Fold> folds) {
+    Map<String, ValidationCase> byId = new LinkedHashMap<>();
+    cases.forEach(c -> byId.put(c.caseId(), c));
+    Map<Scheme, Map<String, Prediction>> out = new EnumMap<>(Scheme.class);
+    for (Fold f : folds) {
+      List<ValidationCase> rows =
+          f.heldOut().stream().filter(byId::containsKey).map(byId::get).collect(Collectors.toList());
+      Predictor p = Predictor.of(f.profile());
+      Map<String, Prediction> mine = out.computeIfAbsent(f.scheme(), k -> new LinkedHashMap<>());
+      List<Prediction> predicted = new ArrayList<>();
+      for (ValidationCase c : rows) {
+        Outcome o = p.predict(c);
+        if (o instanceof Prediction) {
+          predicted.add((Prediction) o);
+        }
+      }
+      if (f.anchorPoint().isPresent()) {
+        predicted = Anchor.apply(f.anchorPoint().get(), predicted);
+      }
+      predicted.forEach(x -> mine.put(x.testCase().caseId(), x));
+    }
+    Map<Scheme, List<Prediction>> ordered = new EnumMap<>(Scheme.class);
+    out.forEach(
+        (scheme, m) ->
+            ordered.put(
+                scheme,
+                cases.stream()
+                    .map(c -> m.get(c.caseId()))
+                    .filter(java.util.Objects::nonNull)
+                    .collect(Collectors.toList())));
+    return new Report(folds, ordered);
+  }
+
+  /** The rows the roofline bound predicts (the others cannot be fitted on). */
+  static List<ValidationCase> predictable(List<ValidationCase> cases) {
+    return Validation.run(cases, Predictor.ideal()).predictions().stream()
+        .map(Prediction::testCase)
+        .collect(Collectors.toList());
+  }
+
+  /** The point-grouped folds, then one group per source (in first-appearance order). */
+  static List<List<ValidationCase>> heldOutGroups(List<ValidationCase> rows) {
+    List<String> points =
+        new ArrayList<>(
+            rows.stream().map(ValidationCase::pointId).collect(Collectors.toCollection(TreeSet::new)));
+    List<List<ValidationCase>> groups = new ArrayList<>();
+    for (int k = 0; k < POINT_FOLDS; k++) {
+      int fold = k;
+      groups.add(
+          rows.stream()
+              .filter(c -> points.indexOf(c.pointId()) % POINT_FOLDS == fold)
+              .collect(Collectors.toList()));
+    }
+    Map<String, List<ValidationCase>> bySource =
+        rows.stream()
+            .collect(
+                Collectors.groupingBy(
+                    ValidationCase::source, LinkedHashMap::new, Collectors.toList()));
+    groups.addAll(bySource.values());
+    return groups;
+  }
+
+  private static Fold fold(
+      Scheme scheme,
+      String name,
+      List<ValidationCase> train,
+      List<ValidationCase> out,
+      int evaluations) {
+    EngineProfile fitted = Calibration.fitProfile(train, evaluations);
+    EngineProfile named =
+        new EngineProfile(
+            Profiles.DEFAULT,
+            fitted.efficiency(),
+            fitted.maxRunningRequests(),
+            "fold " + name + " (" + train.size() + " rows)");
+    return new Fold(
+        scheme,
+        name,
+        out.stream().map(ValidationCase::caseId).collect(Collectors.toList()),
+        Optional.empty(),
+        named);
+  }
+}

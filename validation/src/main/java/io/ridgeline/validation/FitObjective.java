@@ -1,0 +1,111 @@
+package io.ridgeline.validation;
+
+import io.ridgeline.serving.EngineProfile;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * The loss a fit minimises: the Huber loss of each row's log slowdown ({@link
+ * Metric#lnSlowdown}) after a random intercept per source.
+ *
+ * <p>Sources differ by up to 3× on the same model and chip (engine versions, settings the source
+ * does not state, how the benchmark client counts). A per-source intercept {@code b_s}, the log
+ * factor by which a source's deployment is slower than the model, absorbs that difference, so the
+ * shared physical parameters describe what holds <em>within</em> sources. Each intercept is the
+ * maximum a posteriori estimate under a Gaussian prior of {@value #PRIOR_ROWS} rows' weight at 0:
+ * {@code b_s = Σ_{i∈s} r_i / (n_s + λ)} with {@code λ = } {@value #PRIOR_ROWS}, so a source of one
+ * row moves its intercept by a quarter of its residual and a source of 40 rows by 93%; the loss
+ * adds {@code λ·b_s²/2} per source. A held-out source is predicted with {@code b = 0}: its error is
+ * what a new deployment's user sees without an anchor.
+ *
+ * <p>Rows a candidate leaves unpredictable cost the loss of a factor of e³.
+ */
+final class FitObjective {
+  /** λ: the weight, in rows, of the intercepts' prior at 0. */
+  static final double PRIOR_ROWS = 3;
+
+  private final List<ValidationCase> rows;
+  private final int[] source;
+  private final List<String> sources;
+
+  FitObjective(List<ValidationCase> rows) {
+    this.rows = List.copyOf(rows);
+    this.sources = new ArrayList<>();
+    this.source = new int[rows.size()];
+    Map<String, Integer> index = new LinkedHashMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      String s = rows.get(i).source();
+      Integer k = index.get(s);
+      if (k == null) {
+        k = sources.size();
+        index.put(s, k);
+        sources.add(s);
+      }
+      source[i] = k;
+    }
+  }
+
+  /** The rows fitted. */
+  List<ValidationCase> rows() {
+    return rows;
+  }
+
+  /** The loss of {@code profile} (see the class comment). */
+  double loss(EngineProfile profile) {
+    double[] r = slowdowns(profile);
+    double[] b = intercepts(r);
+    double loss = 0;
+    for (int i = 0; i < r.length; i++) {
+      loss += Double.isNaN(r[i]) ? Calibration.UNPREDICTABLE_LOSS : Calibration.huber(r[i] - b[source[i]]);
+    }
+    for (double bs : b) {
+      loss += PRIOR_ROWS * bs * bs / 2;
+    }
+    return loss;
+  }
+
+  /** Each source's intercept under {@code profile}, by source name. */
+  Map<String, Double> interceptsBySource(EngineProfile profile) {
+    double[] b = intercepts(slowdowns(profile));
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (int k = 0; k < sources.size(); k++) {
+      out.put(sources.get(k), b[k]);
+    }
+    return out;
+  }
+
+  /** ln slowdown of each row under {@code profile}; NaN where the row is unpredictable. */
+  private double[] slowdowns(EngineProfile profile) {
+    Predictor p = Predictor.of(profile);
+    return IntStream.range(0, rows.size())
+        .parallel()
+        .mapToDouble(
+            i -> {
+              Outcome o = p.predict(rows.get(i));
+              return o instanceof Prediction
+                  ? rows.get(i).metric().lnSlowdown(((Prediction) o).ratio())
+                  : Double.NaN;
+            })
+        .toArray();
+  }
+
+  /** b_s = Σ r_i / (n_s + λ) over each source's predictable rows. */
+  private double[] intercepts(double[] r) {
+    double[] sum = new double[sources.size()];
+    double[] n = new double[sources.size()];
+    for (int i = 0; i < r.length; i++) {
+      if (!Double.isNaN(r[i])) {
+        sum[source[i]] += r[i];
+        n[source[i]]++;
+      }
+    }
+    double[] b = new double[sum.length];
+    for (int k = 0; k < b.length; k++) {
+      b[k] = sum[k] / (n[k] + PRIOR_ROWS);
+    }
+    return b;
+  }
+}
