@@ -22,11 +22,13 @@ final class MemoryTiersTest {
   @Test
   void maxBatch_llama70bOnGb200_isBoundedByHbmNotHbmPlusLpddr() {
     RooflineModel pool = IdealPools.of(LLAMA70, GB200);
-    // per sequence at 2048 tokens: KV 327,680 B/token × 2048 = 671,088,640 B, logits 4 B × 128,256
-    // = 513,024 B; prefill chunk min(b × 2048, 8192) = 8192 tokens × 92,160 elements × 2 B
-    // = 1,509,949,440 B of activations; weights 141,107,412,992 B (bf16)
-    // new rule, KV + workspace ≤ 186e9 B of HBM: 671,601,664 b ≤ 184,490,050,560 → b ≤ 274.7 → 274
-    // old rule, total ≤ 186e9 + 467.5e9 B: 671,601,664 b ≤ 510,882,637,568 → b ≤ 760.7 → 760
+    // per sequence at 2048 tokens: KV 327,680 B/token × 2048 = 671,088,640 B, logits
+    // 4 B × 128,256 = 513,024 B; prefill chunk min(b × 2048, 8192) = 8192 tokens × 92,160
+    // elements × 2 B = 1,509,949,440 B of activations; weights 141,107,412,992 B (bf16)
+    // new rule, KV + workspace ≤ 186e9 B of HBM:
+    //   671,601,664 b ≤ 184,490,050,560 → b ≤ 274.7 → 274
+    // old rule, total ≤ 186e9 + 467.5e9 B:
+    //   671,601,664 b ≤ 510,882,637,568 → b ≤ 760.7 → 760
     assertThat(pool.maxBatch(2048)).isEqualTo(274);
     MemoryUse at274 = pool.memory(274, 2048);
     assertThat(at274.fits()).isTrue();
@@ -38,7 +40,8 @@ final class MemoryTiersTest {
     assertThat(at275.pressure()).isGreaterThan(1.0);
     // at 274 the weights take the 471.2 MB of HBM the KV and workspace leave; 140.64 GB offloaded
     assertThat(at274.weightsByTier().get("hbm").bytes()).isCloseTo(0.4712e9, withPercentage(0.1));
-    assertThat(at274.weightsByTier().get("lpddr").bytes()).isCloseTo(140.636e9, withPercentage(0.01));
+    assertThat(at274.weightsByTier().get("lpddr").bytes())
+        .isCloseTo(140.636e9, withPercentage(0.01));
   }
 
   @Test
