@@ -15,7 +15,6 @@ import io.ridgeline.models.Model;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,9 +28,15 @@ import java.util.Set;
  * shards for that class; every layer's cache or state over dp·min(tp, its shards)·pp; and a
  * workspace for the activations of the largest step: a prefill chunk of {@code min(batch ×
  * context, 8192)} tokens (the batch's tokens for a pool that does not prefill) through the widest
- * layer, shared by the stages of a pipeline, plus fp32 logits for the batch. Capacity is every tier
- * of the chip together; weights, workspace and KV are placed, in that order, from the fastest tier
- * down, each spilling to the next when one is full.
+ * layer, shared by the stages of a pipeline, plus fp32 logits for the batch.
+ *
+ * <p>Tiers (see {@link MemoryUse}): the KV cache and the workspace are reserved in the main tier
+ * (the chip's first tier) and must fit there, as engines reserve their KV pool in HBM; the weights
+ * take what is left of the main tier and overflow into the other tiers, fastest first, where they
+ * are read at that tier's bandwidth. A slower tier (GB200's LPDDR5X) thus holds offloaded weights
+ * but never sizes the batch. Llama-3.1-405B at FP8 on one GB200: 405.9 GB of weights, 186 GB of
+ * HBM; KV and workspace are reserved first, the weights fill the rest of HBM and the remaining
+ * 219.9 GB (plus as many bytes as the KV and workspace take) are read from LPDDR5X.
  */
 final class MemoryPlan {
   /** Which of the model's data a pool holds. */
@@ -82,12 +87,11 @@ final class MemoryPlan {
                 .bytes(chunk * m.activationElementsPerToken(tp) / layout.pipelineParallel())
                 .plus(Precision.FP32.bytes((double) batch * m.vocabSize() / layout.stageChips()))
             : Bytes.ZERO;
-    double capacity = pool.chip().memory().stream().mapToDouble(t -> t.capacity().bytes()).sum();
     return ImmutableMemoryUse.builder()
         .weights(Bytes.of(weights))
         .kvCache(kv)
         .workspace(workspace)
-        .capacity(Bytes.of(capacity))
+        .tiers(tiers(pool.chip().memory()))
         .build();
   }
 
@@ -121,64 +125,47 @@ final class MemoryPlan {
   }
 
   /**
-   * {@code pool}'s compute target with weights, workspace and KV cache placed on the chip's tiers
-   * for {@code batch} sequences at {@code context}: each fills the fastest tier with room left and
-   * spills to the next.
+   * The chip's tiers in placement order, name to capacity: the main tier (the first) first, then
+   * the others from the highest bandwidth down (the order offloaded weights spill in).
+   */
+  static ImmutableMap<String, Bytes> tiers(List<MemoryTier> memory) {
+    List<MemoryTier> others = new ArrayList<>(memory.subList(1, memory.size()));
+    others.sort(
+        Comparator.comparingDouble((MemoryTier t) -> t.bandwidth().bytesPerSecond()).reversed());
+    ImmutableMap.Builder<String, Bytes> out = ImmutableMap.builder();
+    out.put(memory.get(0).name(), memory.get(0).capacity());
+    others.forEach(t -> out.put(t.name(), t.capacity()));
+    return out.build();
+  }
+
+  /**
+   * {@code pool}'s compute target with each byte read from the tier that holds it for {@code batch}
+   * sequences at {@code context} ({@link MemoryUse}): KV cache (read and written) and activations
+   * from the main tier, weights from the main tier and, where they overflow it, from the other
+   * tiers in their shares.
    */
   static ComputeTarget placed(RooflineModel pool, int batch, int context) {
     ComputeTarget base = pool.baseTarget();
     if (pool.chip().memory().size() == 1) {
       return base;
     }
-    MemoryUse mem = pool.memory(batch, context);
-    List<MemoryTier> tiers = new ArrayList<>(pool.chip().memory());
-    tiers.sort(
-        Comparator.comparingDouble((MemoryTier t) -> t.bandwidth().bytesPerSecond()).reversed());
-    double[] free = tiers.stream().mapToDouble(t -> t.capacity().bytes()).toArray();
-    Map<DataKind, Map<String, Double>> split = new LinkedHashMap<>();
-    Map<DataKind, String> single = new LinkedHashMap<>();
-    place(DataKind.WEIGHTS, mem.weights().bytes(), tiers, free, split, single);
-    place(DataKind.ACTIVATIONS, mem.workspace().bytes(), tiers, free, split, single);
-    place(DataKind.KV_READ, mem.kvCache().bytes(), tiers, free, split, single);
-    // the KV written this step lands where the cache lives
-    if (split.containsKey(DataKind.KV_READ)) {
-      split.put(DataKind.KV_WRITE, split.get(DataKind.KV_READ));
-    } else {
-      single.put(DataKind.KV_WRITE, single.get(DataKind.KV_READ));
+    Map<String, Bytes> weights = pool.memory(batch, context).weightsByTier();
+    if (weights.size() == 1) {
+      // everything on one tier: the main tier unless the main tier holds no weights
+      String tier = weights.keySet().iterator().next();
+      return tier.equals(base.mainTier())
+          ? base
+          : ImmutableComputeTarget.builder()
+              .from(base)
+              .placement(ImmutableMap.of(DataKind.WEIGHTS, tier))
+              .build();
     }
+    double all = weights.values().stream().mapToDouble(Bytes::bytes).sum();
+    ImmutableMap.Builder<String, Double> shares = ImmutableMap.builder();
+    weights.forEach((tier, bytes) -> shares.put(tier, bytes.bytes() / all));
     return ImmutableComputeTarget.builder()
         .from(base)
-        .placement(single)
-        .splitPlacement(split)
+        .splitPlacement(ImmutableMap.of(DataKind.WEIGHTS, shares.build()))
         .build();
-  }
-
-  private static void place(
-      DataKind kind,
-      double bytes,
-      List<MemoryTier> tiers,
-      double[] free,
-      Map<DataKind, Map<String, Double>> split,
-      Map<DataKind, String> single) {
-    Map<String, Double> shares = new LinkedHashMap<>();
-    double left = bytes;
-    for (int i = 0; i < tiers.size() && left > 0; i++) {
-      double put = Math.min(left, free[i]);
-      if (put > 0) {
-        shares.put(tiers.get(i).name(), put / bytes);
-        free[i] -= put;
-        left -= put;
-      }
-    }
-    if (left > 0 || bytes == 0) {
-      // does not fit (or nothing to place): the rest sits on the slowest tier
-      String last = tiers.get(tiers.size() - 1).name();
-      shares.merge(last, bytes == 0 ? 1.0 : left / bytes, Double::sum);
-    }
-    if (shares.size() == 1) {
-      single.put(kind, shares.keySet().iterator().next());
-    } else {
-      split.put(kind, ImmutableMap.copyOf(shares));
-    }
   }
 }

@@ -1,12 +1,24 @@
 package io.ridgeline.serving;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.RidgelineStyle;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.immutables.value.Value;
 
 /**
- * Memory one chip needs for a batch at a context, against the capacity of all its tiers together
- * (the pool's memory plan places weights, workspace and KV from the fastest tier down).
+ * Memory one chip needs for a batch at a context, and on which of its tiers each byte lives.
+ *
+ * <p>The tier rule (engines reserve the KV pool and the workspace in HBM and offload only weights):
+ * the KV cache and the workspace live in the <b>main tier</b> (the chip's first memory tier: HBM or
+ * GDDR on a GPU, SRAM on an SRAM-only chip) and must fit there; the weights fill what the KV cache
+ * and the workspace leave of the main tier and the rest spills into the other tiers, fastest first
+ * (offloaded weights, read at the slower tier's bandwidth). A slower tier therefore never sizes the
+ * batch: on a GB200 (186 GB HBM, 467.5 GB LPDDR5X) a batch fits when its KV and workspace fit in
+ * the 186 GB of HBM and the weights fit in what is left of HBM plus the LPDDR5X.
  */
 @Value.Immutable
 @RidgelineStyle
@@ -20,31 +32,168 @@ public abstract class MemoryUse {
   /** Activations and logits of the largest step (see {@link RooflineModel#memory}). */
   public abstract Bytes workspace();
 
-  /** The chip's memory capacity: every tier it can place data on, together. */
-  public abstract Bytes capacity();
+  /**
+   * The chip's tiers in placement order, tier name to capacity: the main tier first, then the
+   * others from the fastest down (the order weights spill in).
+   */
+  public abstract ImmutableMap<String, Bytes> tiers();
+
+  @Value.Check
+  void check() {
+    checkArgument(!tiers().isEmpty(), "tiers: a chip has at least one memory tier, got none");
+    for (Map.Entry<String, Bytes> t : tiers().entrySet()) {
+      checkArgument(
+          t.getValue().bytes() > 0,
+          "tiers: capacity of tier '%s' must be positive: %s",
+          t.getKey(),
+          t.getValue());
+    }
+  }
+
+  /** The main tier's name: where the KV cache and the workspace live. */
+  public String mainTier() {
+    return tiers().keySet().iterator().next();
+  }
+
+  /** The main tier's capacity. */
+  public Bytes mainCapacity() {
+    return tiers().get(mainTier());
+  }
+
+  /** The chip's memory capacity: every tier together (weights may spill beyond the main tier). */
+  public Bytes capacity() {
+    return Bytes.of(tiers().values().stream().mapToDouble(Bytes::bytes).sum());
+  }
 
   /** weights + KV cache + workspace. */
   public Bytes total() {
     return weights().plus(kvCache()).plus(workspace());
   }
 
-  /** Whether the total fits in the capacity. */
-  public boolean fits() {
-    return total().bytes() <= capacity().bytes();
+  /** KV cache + workspace: what must fit in the main tier. */
+  public Bytes mainTierReserved() {
+    return kvCache().plus(workspace());
   }
 
+  /**
+   * Whether the memory fits: KV cache + workspace within the main tier, and the weights within
+   * what is left of the main tier plus every other tier (equivalently, the total within the
+   * capacity of all tiers).
+   */
+  public boolean fits() {
+    return mainTierReserved().bytes() <= mainCapacity().bytes()
+        && total().bytes() <= capacity().bytes();
+  }
+
+  /**
+   * How far over its capacity the tightest constraint is: the larger of (KV + workspace) / main
+   * tier and total / every tier; above 1 exactly when it does not {@link #fits() fit}.
+   */
+  public double pressure() {
+    return Math.max(
+        mainTierReserved().bytes() / mainCapacity().bytes(),
+        total().bytes() / capacity().bytes());
+  }
+
+  /**
+   * The weights on each tier, in placement order, tiers holding none left out (at least one entry):
+   * what the KV cache and the workspace leave of the main tier, then each other tier up to its
+   * capacity; weights that fit nowhere are counted on the last (slowest) tier, no weights on the
+   * main tier.
+   */
+  @Value.Lazy
+  public ImmutableMap<String, Bytes> weightsByTier() {
+    Map<String, Double> put = new LinkedHashMap<>();
+    double left = weights().bytes();
+    double free = Math.max(0, mainCapacity().bytes() - mainTierReserved().bytes());
+    String last = mainTier();
+    for (Map.Entry<String, Bytes> t : tiers().entrySet()) {
+      double room = t.getKey().equals(mainTier()) ? free : t.getValue().bytes();
+      double here = Math.min(left, room);
+      if (here > 0) {
+        put.merge(t.getKey(), here, Double::sum);
+        left -= here;
+      }
+      last = t.getKey();
+    }
+    if (left > 0) {
+      put.merge(last, left, Double::sum);
+    }
+    if (put.isEmpty()) {
+      put.put(mainTier(), 0.0);
+    }
+    ImmutableMap.Builder<String, Bytes> out = ImmutableMap.builder();
+    put.forEach((k, v) -> out.put(k, Bytes.of(v)));
+    return out.build();
+  }
+
+  /**
+   * Every byte per tier, in placement order, tiers holding nothing left out: the main tier holds
+   * the KV cache, the workspace and its share of the weights; the others offloaded weights.
+   */
+  public ImmutableMap<String, Bytes> byTier() {
+    Map<String, Double> all = new LinkedHashMap<>();
+    if (mainTierReserved().bytes() > 0) {
+      all.put(mainTier(), mainTierReserved().bytes());
+    }
+    weightsByTier().forEach((k, v) -> all.merge(k, v.bytes(), Double::sum));
+    ImmutableMap.Builder<String, Bytes> out = ImmutableMap.builder();
+    all.forEach((k, v) -> out.put(k, Bytes.of(v)));
+    return out.build();
+  }
+
+  /**
+   * What the memory needs against what the chip has, for messages: {@code "72.2 GB per chip,
+   * capacity 80 GB"} on a one-tier chip; with several tiers the main tier's share is named too,
+   * {@code "500 GB per chip (KV + workspace 190 GB in hbm of 186 GB), capacity 653.5 GB"}.
+   */
+  public String needs() {
+    String main =
+        tiers().size() > 1
+            ? " (KV + workspace "
+                + mainTierReserved()
+                + " in "
+                + mainTier()
+                + " of "
+                + mainCapacity()
+                + ")"
+            : "";
+    return total() + " per chip" + main + ", capacity " + capacity();
+  }
+
+  /**
+   * For example {@code weights 70.6 GB + KV 1.34 GB + workspace 0.3 GB = 72.2 GB of 80 GB (fits)}
+   * on a one-tier chip; a chip with several tiers adds what each holds, such as {@code ; hbm: KV +
+   * workspace 150 GB + weights 36 GB of 186 GB, lpddr: weights 370 GB of 467.5 GB}.
+   */
   @Override
   public String toString() {
-    return "weights "
-        + weights()
-        + " + KV "
-        + kvCache()
-        + " + workspace "
-        + workspace()
-        + " = "
-        + total()
-        + " of "
-        + capacity()
-        + (fits() ? " (fits)" : " (does not fit)");
+    StringBuilder s =
+        new StringBuilder()
+            .append("weights ")
+            .append(weights())
+            .append(" + KV ")
+            .append(kvCache())
+            .append(" + workspace ")
+            .append(workspace())
+            .append(" = ")
+            .append(total())
+            .append(" of ")
+            .append(capacity());
+    if (tiers().size() > 1) {
+      String sep = "; ";
+      for (Map.Entry<String, Bytes> t : tiers().entrySet()) {
+        s.append(sep).append(t.getKey()).append(':');
+        if (t.getKey().equals(mainTier())) {
+          s.append(" KV + workspace ").append(mainTierReserved()).append(" +");
+        }
+        s.append(" weights ")
+            .append(weightsByTier().getOrDefault(t.getKey(), Bytes.ZERO))
+            .append(" of ")
+            .append(t.getValue());
+        sep = ", ";
+      }
+    }
+    return s.append(fits() ? " (fits)" : " (does not fit)").toString();
   }
 }

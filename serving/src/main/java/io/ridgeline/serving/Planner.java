@@ -343,14 +343,12 @@ public final class Planner {
           "does not fit: "
               + what
               + " needs "
-              + worst.total()
-              + " per chip, capacity "
-              + worst.capacity();
+              + worst.needs();
       return miss(d, p, EnumSet.of(PlanFailure.MEMORY), ratio(worst), detail);
     }
 
     private static double ratio(MemoryUse m) {
-      return m.total().bytes() / m.capacity().bytes();
+      return m.pressure();
     }
 
     private static PlanMiss miss(

@@ -23,9 +23,7 @@ final class PoolFit {
             + "× "
             + pool.chip().id()
             + ": one request needs "
-            + one.total()
-            + " per chip, capacity "
-            + one.capacity()
+            + one.needs()
             + "; use more chips (--count/--tp/--pp) or lower precision");
   }
 }

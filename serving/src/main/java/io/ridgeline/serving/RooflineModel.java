@@ -390,7 +390,8 @@ public abstract class RooflineModel {
    * cache or state (over dp·min(tp, its shards)·pp) and a workspace for the activations of the
    * largest step: a prefill chunk of {@code min(batch × context, 8192)} tokens (the batch's tokens
    * for a decode-only pool) through the widest layer, shared by the stages of a pipeline, plus fp32
-   * logits for the batch. Capacity is every tier of the chip together.
+   * logits for the batch. The KV cache and the workspace must fit in the main tier; the weights
+   * take the rest of it and spill into the other tiers ({@link MemoryUse}).
    */
   public MemoryUse memory(int batch, int context) {
     return MemoryPlan.use(this, batch, context, MemoryPlan.Holding.ALL);

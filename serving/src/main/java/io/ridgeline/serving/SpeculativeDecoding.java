@@ -59,12 +59,20 @@ final class SpeculativeDecoding {
     Model draft = speculation.get().draft().get();
     MemoryUse target = rm.memory(batch, context);
     // the draft's weights (its checkpoint's precisions) and its KV (at the target's KV precision),
-    // sharded as the target's (MemoryPlan)
-    double draftBytes =
-        MemoryPlan.weights(draft, draft.defaultPrecisions(), rm.layout(), MemoryPlan.Holding.ALL)
-                .bytes()
-            + MemoryPlan.kvCache(draft, rm, rm.precisions().kvCache(), batch, context).bytes();
-    return target.total().bytes() + draftBytes <= target.capacity().bytes();
+    // sharded as the target's (MemoryPlan); the draft's KV joins the target's in the main tier, its
+    // weights join the target's (MemoryUse's tier rule)
+    return ImmutableMemoryUse.copyOf(target)
+        .withWeights(
+            target
+                .weights()
+                .plus(
+                    MemoryPlan.weights(
+                        draft, draft.defaultPrecisions(), rm.layout(), MemoryPlan.Holding.ALL)))
+        .withKvCache(
+            target
+                .kvCache()
+                .plus(MemoryPlan.kvCache(draft, rm, rm.precisions().kvCache(), batch, context)))
+        .fits();
   }
 
   /** The largest batch {@code rm} holds at {@code context}, beside the draft model if any. */
