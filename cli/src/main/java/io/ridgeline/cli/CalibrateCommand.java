@@ -68,12 +68,21 @@ final class CalibrateCommand implements Callable<Integer> {
       description = "With --cross-validate: write the folds and their figures to this JSON file.")
   Path report;
 
+  @Option(
+      names = "--bands",
+      paramLabel = "FILE",
+      description =
+          "With --cross-validate: write the error bands (leave-one-source-out median APE per"
+              + " estimate, and what the fitted rows covered) to this JSON file.")
+  Path bands;
+
   @Override
   public Integer call() throws java.io.IOException {
     List<ValidationCase> all = cases == null ? CaseFile.shipped() : CaseFile.read(cases);
     String label = cases == null ? "the shipped cases" : cases.getFileName().toString();
-    if (report != null && !crossValidate) {
-      throw new IllegalArgumentException("--report needs --cross-validate: '" + report + "'");
+    if ((report != null || bands != null) && !crossValidate) {
+      throw new IllegalArgumentException(
+          "--report and --bands need --cross-validate: '" + (report != null ? report : bands) + "'");
     }
     PrintWriter err = spec.commandLine().getErr();
     err.println("calibrate: fitting the pooled profile on " + label + "...");
@@ -140,6 +149,18 @@ final class CalibrateCommand implements Callable<Integer> {
       if (report != null) {
         Files.writeString(report, CrossValidationJson.toJson(cv, label, evaluations));
         w.println("wrote " + report);
+      }
+      if (bands != null) {
+        String date = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+        String source =
+            "leave-one-source-out median APE of calibrate --cross-validate on "
+                + label
+                + ", "
+                + evaluations
+                + " evaluations per fit, "
+                + date;
+        Files.writeString(bands, CrossValidation.errorBands(cv, all, source).toJson());
+        w.println("wrote " + bands);
       }
     }
     return 0;

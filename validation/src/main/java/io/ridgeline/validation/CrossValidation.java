@@ -2,7 +2,12 @@ package io.ridgeline.validation;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Models;
 import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.ErrorBands;
 import io.ridgeline.serving.Profiles;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -218,6 +224,49 @@ public final class CrossValidation {
                     .filter(java.util.Objects::nonNull)
                     .collect(Collectors.toList())));
     return new Report(folds, ordered);
+  }
+
+  /**
+   * The error bands of {@code report}: each estimate's leave-one-source-out median APE (TTFT from
+   * {@code ttft_ms}, TPOT from {@code tpot_ms}, per user from {@code out_tok_s_per_user}, per chip
+   * from {@code out_tok_s_per_chip}), and the vendors, attention and FFN kinds and engines of the
+   * rows fitted ({@code cases}' predictable rows).
+   */
+  public static ErrorBands errorBands(Report report, List<ValidationCase> cases, String source) {
+    Map<String, Summary> loso = report.by(Scheme.LEAVE_ONE_SOURCE_OUT, c -> c.metric().id());
+    Map<ErrorBands.Estimate, Double> typical = new EnumMap<>(ErrorBands.Estimate.class);
+    typical.put(ErrorBands.Estimate.TTFT, band(loso, Metric.TTFT_MS, Metric.TPOT_MS));
+    typical.put(ErrorBands.Estimate.TPOT, band(loso, Metric.TPOT_MS, Metric.OUT_TOK_S_PER_USER));
+    typical.put(
+        ErrorBands.Estimate.TOKENS_PER_SECOND_PER_USER,
+        band(loso, Metric.OUT_TOK_S_PER_USER, Metric.TPOT_MS));
+    typical.put(
+        ErrorBands.Estimate.TOKENS_PER_SECOND_PER_CHIP,
+        band(loso, Metric.OUT_TOK_S_PER_CHIP, Metric.TOTAL_TOK_S_PER_CHIP));
+    Map<ErrorBands.Dimension, Set<String>> seen = new EnumMap<>(ErrorBands.Dimension.class);
+    for (ErrorBands.Dimension d : ErrorBands.Dimension.values()) {
+      seen.put(d, new TreeSet<>());
+    }
+    for (ValidationCase c : predictable(cases)) {
+      Chip chip = Chips.byId(c.chip());
+      Model model = Models.byId(c.model());
+      if (!chip.vendor().isEmpty()) {
+        seen.get(ErrorBands.Dimension.VENDOR).add(chip.vendor().toLowerCase(Locale.ROOT));
+      }
+      seen.get(ErrorBands.Dimension.ATTENTION).addAll(ErrorBands.attentionKinds(model));
+      seen.get(ErrorBands.Dimension.FFN).addAll(ErrorBands.ffnKinds(model));
+      seen.get(ErrorBands.Dimension.ENGINE).add(c.engine().toLowerCase(Locale.ROOT));
+    }
+    return ErrorBands.of(typical, seen, source);
+  }
+
+  /** The median APE of {@code metric}, else of {@code fallback}, else 0.5. */
+  private static double band(Map<String, Summary> byMetric, Metric metric, Metric fallback) {
+    Summary s = byMetric.get(metric.id());
+    if (s == null || s.count() == 0) {
+      s = byMetric.get(fallback.id());
+    }
+    return s == null || s.count() == 0 ? 0.5 : s.medianApe();
   }
 
   /** The rows the roofline bound predicts (the others cannot be fitted on). */
