@@ -1,8 +1,10 @@
 package io.ridgeline.serving;
 
+import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.Flops;
 import io.ridgeline.core.ImmutableComputeTarget;
+import io.ridgeline.core.ImmutableOperationResult;
 import io.ridgeline.core.ImmutablePhaseResult;
 import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationResult;
@@ -21,8 +23,8 @@ import java.util.Optional;
  * The collectives of a pool's step, α-β costed on the link they cross ({@link Links#within}): an
  * all-reduce after each attention block over tp (a tree's {@code 2·⌈log2 n⌉} latency hops and a
  * ring's {@code 2·(n−1)/n × message} bytes per chip), an all-reduce after each FFN over the stage,
- * or for MoE with ep &gt; 1 an all-to-all dispatch and combine of each token's hidden vector to its
- * k experts; pipeline stages hand each micro-batch's activations to the next (one hop).
+ * or for MoE with ep &gt; 1 an all-to-all dispatch (FP8) and combine of each token's hidden vector to
+ * the distinct chips of its k experts, partly hidden under compute; pipeline stages hand each micro-batch's activations to the next (one hop).
  */
 final class Collectives {
   private Collectives() {}
@@ -84,8 +86,8 @@ final class Collectives {
               a));
     }
     if (moeFfns > 0) {
-      // MoE with ep > 1: each chip dispatches its 1/stage of the tokens to k experts and gets them
-      // back; (ep − 1)/ep of the copies leave the chip
+      // MoE with ep > 1: each chip dispatches its 1/stage of the tokens (FP8) to the distinct
+      // remote chips holding their k experts and gets them back (activation precision)
       phase.addOperation(allToAll(rm, tokens, topK, moeFfns / (double) pp, a));
     }
     PhaseResult built = phase.build();
@@ -93,24 +95,62 @@ final class Collectives {
   }
 
   /**
+   * Bytes per element of an FP8 dispatch with one FP32 scale per 128-element block, as DeepEP and
+   * the engines built on it quantise tokens before the all-to-all: 1 B + 4 B / 128 = 1.03125 B.
+   */
+  static final double FP8_DISPATCH_BYTES_PER_ELEMENT = 1 + 4.0 / 128;
+
+  /**
    * MoE with ep &gt; 1 over {@code layers} layers: each chip dispatches its 1/stage of the {@code
-   * tokens} to k experts and gets them back; (ep − 1)/ep of the copies leave the chip.
+   * tokens} (one hidden vector each) to the chips that hold its k experts and gets the weighted
+   * expert outputs back (combine). Engines (DeepEP, SGLang, TensorRT-LLM wide-EP) send a token to a
+   * chip once however many of its experts live there, dispatch in FP8 with 128-element block
+   * scales (on chips with FP8; else at the activation precision) and combine at the activation
+   * precision. Per chip and layer:
+   *
+   * <pre>
+   * bytes = tokens / stage × hidden × (dispatch B/element + combine B/element) × remote chips
+   * remote chips = (ep − 1) × (1 − (1 − 1/ep)^k)
+   * </pre>
+   *
+   * the expected distinct chips other than its own that k experts, each on a uniformly random one
+   * of ep chips, land on (placement with replacement: within 1% of the exact hypergeometric count
+   * for DeepSeek-V3's 256 experts). Two network steps per layer (dispatch, combine) pay the hop
+   * latency; the step is charged {@code (1 − moeOverlap)} of the α-β time ({@link
+   * Efficiency#moeOverlap()}: the share hidden under compute by two-batch overlap).
    */
   private static OperationResult allToAll(
       RooflineModel rm, double tokens, double topK, double layers, Precision a) {
     int ep = rm.expertParallel();
-    double perChip =
-        tokens / rm.stageChips() * topK * rm.model().hiddenSize() * (ep - 1.0) / ep;
+    double remoteChips = (ep - 1) * (1 - Math.pow(1 - 1.0 / ep, topK));
+    double bytesPerElement = dispatchBytesPerElement(rm, a) + a.bytesPerElement();
+    double perLayer = tokens / rm.stageChips() * rm.model().hiddenSize() * bytesPerElement;
     Operation op =
         Operation.builder()
             .name("moe_all_to_all")
             .role(OperationRole.MOE_ALL_TO_ALL)
             .precision(a)
             .flops(Flops.ZERO)
-            .networkBytes(a.bytes(2 * perChip * layers))
+            .networkBytes(Bytes.of(perLayer * remoteChips * layers))
             .networkSteps((int) Math.ceil(2 * layers))
             .build();
-    return Roofline.evaluate(op, withLink(rm, rm.baseTarget(), ep));
+    OperationResult r = Roofline.evaluate(op, withLink(rm, rm.baseTarget(), ep));
+    double hidden = rm.efficiency().moeOverlap();
+    return hidden == 0
+        ? r
+        : ImmutableOperationResult.copyOf(r)
+            .withNetworkSeconds(r.networkSeconds().times(1 - hidden));
+  }
+
+  /**
+   * Bytes per element of a MoE dispatch: {@link #FP8_DISPATCH_BYTES_PER_ELEMENT} when the chip
+   * runs FP8 and the activations are wider, else the activations' own.
+   */
+  static double dispatchBytesPerElement(RooflineModel rm, Precision activations) {
+    boolean fp8 = rm.baseTarget().peaks().containsKey(Precision.FP8);
+    return fp8
+        ? Math.min(FP8_DISPATCH_BYTES_PER_ELEMENT, activations.bytesPerElement())
+        : activations.bytesPerElement();
   }
 
   /**

@@ -19,7 +19,7 @@ import org.immutables.value.Value;
  * cores; prefill GEMMs of thousands do). Fixed costs: each pass through a pipeline stage adds
  * {@code stepOverhead + layers × layerOverhead}. Attention kernels reach {@link #attention()} of
  * the other kernels' fractions; each collective hop pays {@link #collectiveLatency()} on top of the
- * link's latency.
+ * link's latency; {@link #moeOverlap()} of the MoE all-to-all hides under compute.
  */
 @Value.Immutable
 @RidgelineStyle
@@ -43,15 +43,33 @@ public abstract class Efficiency {
   }
 
   /**
-   * Fraction of the roofline that attention kernels reach relative to other kernels, in (0, 1]: it
-   * multiplies the compute and memory fractions for the operations that read the KV cache
-   * (attention over the cache, sliding-window attention, the DSA indexer). FlashAttention-style
-   * decode kernels split the cache over thread blocks and reduce the partial results, and reach
-   * less of HBM bandwidth than a weight-streaming GEMV at short contexts and few heads per chip.
+   * Fraction of the roofline that attention kernels reach relative to other kernels, in (0, 1]: the
+   * operations that read the KV cache (attention over the cache, sliding-window attention, the DSA
+   * indexer), in decode and in prefill, run at {@code compute × attention} of peak FLOP/s (the
+   * large-GEMM fraction: no small-M curve, since their tiles' M is the query heads sharing a KV
+   * head, or thousands of prefill queries, not the step's tokens) and at {@code memory ×
+   * attention} of bandwidth (see {@code KernelClass}). FlashAttention-style decode kernels split
+   * the cache over thread blocks and reduce the partial results, and reach less of HBM bandwidth
+   * than a weight-streaming GEMV at short contexts and few heads per chip.
    */
   @Value.Default
   public double attention() {
     return 1;
+  }
+
+  /**
+   * Share of the MoE expert-parallel all-to-all's time (dispatch and combine) hidden under compute,
+   * in [0, 1): the step is charged {@code (1 − moeOverlap) ×} the all-to-all's α-β time. Engines
+   * split a step into two micro-batches and run one's dispatch and combine while the other
+   * computes (DeepSeek's V3/R1 inference system overview, 2025: dual micro-batch overlap; SGLang's
+   * two-batch overlap, LMSYS blog, May 2025; TensorRT-LLM wide-EP). 0, the ideal value, hides
+   * nothing, so the roofline bound ({@link #ideal()}) still adds communication to compute; full
+   * overlap would make it their maximum, which is why the plausible range stops at 0.9 (see {@link
+   * EfficiencyParameter#MOE_OVERLAP}).
+   */
+  @Value.Default
+  public double moeOverlap() {
+    return 0;
   }
 
   /**
@@ -166,6 +184,10 @@ public abstract class Efficiency {
     in("memory efficiency", memory());
     in("network efficiency", network());
     in("attention efficiency", attention());
+    checkArgument(
+        moeOverlap() >= 0 && moeOverlap() < 1,
+        "moe overlap (share of the all-to-all hidden under compute) must be in [0, 1): %s",
+        moeOverlap());
     checkArgument(
         collectiveLatency().seconds() >= 0 && Double.isFinite(collectiveLatency().seconds()),
         "collective latency must be finite and >= 0: %s",

@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
  * fit, how to read it from an {@link Efficiency} and set it on a builder, and how the efficiency's
  * one-line description ({@link Efficiency#toString()}) prints it.
  *
- * <p>Values are in the parameter's {@link #unit()}: fractions, tokens, microseconds or
- * milliseconds, as in the JSON form. Adding a parameter means adding a constant here and the model
+ * <p>Values are in the parameter's {@link #unit()}: fractions, hidden shares, tokens, microseconds
+ * or milliseconds, as in the JSON form. Adding a parameter means adding a constant here and the model
  * code that uses it.
  *
  * <pre>{@code
@@ -162,12 +162,41 @@ public enum EfficiencyParameter {
       e ->
           e.admission().seconds() > 0
               ? Optional.of("admission " + e.admission())
+              : Optional.empty()),
+  /**
+   * Share of the MoE all-to-all's time hidden under compute ({@link Efficiency#moeOverlap()}), a
+   * {@link Unit#HIDDEN_SHARE}: ideal 0 (nothing hidden, the bound's sum of compute and
+   * communication), range 0–0.9, start 0.5. Sources: DeepSeek's "Day 6: DeepSeek-V3/R1 Inference
+   * System Overview" (2025) runs two micro-batches in a dual-batch overlap so that the EP dispatch
+   * and combine of one hide under the other's attention and experts, in prefill and (five-stage
+   * pipeline) in decode; SGLang's "Deploying DeepSeek with PD Disaggregation and Large-scale Expert
+   * Parallelism on 96 H100 GPUs" (LMSYS blog, May 2025) reports two-batch overlap lifting
+   * throughput by 27–35%, which hides most but not all of the communication (an upper end of 0.9:
+   * the first dispatch and last combine of a step, and a micro-batch smaller than its kernels'
+   * launch costs, are never hidden).
+   */
+  MOE_OVERLAP(
+      "moe_overlap",
+      Unit.HIDDEN_SHARE,
+      false,
+      0,
+      0.9,
+      0.5,
+      Efficiency::moeOverlap,
+      ImmutableEfficiency.Builder::moeOverlap,
+      new Column("moe ovl", 8, 3),
+      8,
+      e ->
+          e.moeOverlap() > 0
+              ? Optional.of(percent("MoE all-to-all hidden", e.moeOverlap()))
               : Optional.empty());
 
   /** The unit of a parameter's values. */
   public enum Unit {
     /** A fraction in (0, 1]; ideal 1. */
     FRACTION(""),
+    /** A share of a time hidden under other work, in [0, 1); ideal 0 (nothing hidden). */
+    HIDDEN_SHARE(""),
     /** A token count, finite and &gt;= 0; ideal 0. */
     TOKENS("tokens"),
     /** Microseconds, finite and &gt;= 0; ideal 0. */
@@ -248,7 +277,7 @@ public enum EfficiencyParameter {
     return required;
   }
 
-  /** The value with no loss: 1 for a fraction, 0 otherwise. */
+  /** The value with no loss: 1 for a fraction, 0 otherwise (a hidden share included). */
   public double ideal() {
     return unit == Unit.FRACTION ? 1 : 0;
   }
@@ -269,11 +298,11 @@ public enum EfficiencyParameter {
   }
 
   /**
-   * Whether a fit searches it on a log scale: every parameter but the fractions is a positive
-   * scale.
+   * Whether a fit searches it on a log scale: every parameter but the fractions and hidden shares
+   * is a positive scale.
    */
   public boolean logScale() {
-    return unit != Unit.FRACTION;
+    return unit != Unit.FRACTION && unit != Unit.HIDDEN_SHARE;
   }
 
   /** How a table of fitted values prints it. */
@@ -293,13 +322,18 @@ public enum EfficiencyParameter {
   }
 
   /**
-   * Whether {@code value} is valid: in (0, 1] for a fraction, finite and &gt;= 0 otherwise.
+   * Whether {@code value} is valid: in (0, 1] for a fraction, in [0, 1) for a hidden share, finite
+   * and &gt;= 0 otherwise.
    *
-   * @return the rule broken ({@code "in (0, 1]"} or {@code "finite and >= 0"}), or empty
+   * @return the rule broken ({@code "in (0, 1]"}, {@code "in [0, 1)"} or {@code "finite and >=
+   *     0"}), or empty
    */
   public Optional<String> problem(double value) {
     if (unit == Unit.FRACTION) {
       return value > 0 && value <= 1 ? Optional.empty() : Optional.of("in (0, 1]");
+    }
+    if (unit == Unit.HIDDEN_SHARE) {
+      return value >= 0 && value < 1 ? Optional.empty() : Optional.of("in [0, 1)");
     }
     return value >= 0 && Double.isFinite(value) ? Optional.empty() : Optional.of("finite and >= 0");
   }

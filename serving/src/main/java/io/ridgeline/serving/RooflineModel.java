@@ -222,37 +222,36 @@ public abstract class RooflineModel {
 
 
   /**
-   * The phase {@code kind} of {@code ops} on {@code t} for a step of {@code tokens} tokens. With a
-   * small-M GEMM curve ({@link Efficiency#gemmHalfTokens()}), each operation that multiplies
-   * weights runs at the compute fraction of its own rows: M = FLOPs / (2 × weight elements read),
-   * the step's tokens for a dense GEMM and the mean tokens per expert read for routed experts
-   * (tokens × k / distinct experts); other operations use the step's tokens. The ops that read the
-   * KV cache ({@link OperationRole#readsKvCache()}) run at {@link Efficiency#attention()} of the
-   * compute and memory fractions.
+   * The phase {@code kind} of {@code ops} on {@code t}. Each operation runs at the fractions of its
+   * {@link KernelClass} (decided by its {@link OperationRole}): weight GEMMs on the small-M GEMM
+   * curve ({@link Efficiency#gemmHalfTokens()}) at their own rows M = FLOPs / (2 × weight elements
+   * read) (the step's tokens for a dense GEMM, the mean tokens per expert read for routed experts:
+   * tokens × k / distinct experts); the kernels that read the KV cache at {@link
+   * Efficiency#attention()} of the large-GEMM compute fraction and of the memory fraction, with no
+   * small-M penalty; the rest at the large-GEMM compute fraction and the memory fraction.
    */
-  private PhaseResult phase(PhaseKind kind, List<Operation> ops, ComputeTarget t, double tokens) {
+  private PhaseResult phase(PhaseKind kind, List<Operation> ops, ComputeTarget t) {
     Efficiency e = efficiency();
     if (e.attention() == 1 && e.gemmHalfTokens() == 0) {
       return Roofline.phase(kind, ops, t);
     }
     ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().kind(kind);
     for (Operation op : ops) {
-      double rows = tokens;
+      KernelClass k = KernelClass.of(op.role());
+      double rows = 0;
       double weights = op.bytes(DataKind.WEIGHTS).bytes();
       if (weights > 0 && op.flops().flops() > 0) {
         // a GEMM of M rows: FLOPs = 2·M·elements → M = FLOPs / (2 · weight bytes / bytes each)
         rows = op.flops().flops() / (2 * weights / op.precision().bytesPerElement());
       }
-      double attention = op.role().readsKvCache() ? e.attention() : 1;
       ComputeTarget target =
           ImmutableComputeTarget.copyOf(t)
-              .withComputeEfficiency(e.computeAt(rows) * attention)
-              .withMemoryEfficiency(t.memoryEfficiency() * attention);
+              .withComputeEfficiency(k.computeFraction(e, rows))
+              .withMemoryEfficiency(k.memoryFraction(e, t.memoryEfficiency()));
       b.addOperation(Roofline.evaluate(op, target));
     }
     return b.build();
   }
-
 
   // ---- steps ----
 
@@ -282,7 +281,6 @@ public abstract class RooflineModel {
     List<Phase> phases =
         model().decodeStep(mb, context, precisions(), routing(), tokensPerSequence);
     ComputeTarget t = MemoryPlan.placed(this, batch, context);
-    double tokens = mb * tokensPerSequence;
     ImmutableStepResult.Builder b =
         ImmutableStepResult.builder()
             .stages(pp)
@@ -291,7 +289,7 @@ public abstract class RooflineModel {
             .overheadSeconds(
                 Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)));
     for (Phase p : phases) {
-      b.addPhases(phase(p.kind(), perChip(p.operations()), t, tokens));
+      b.addPhases(phase(p.kind(), perChip(p.operations()), t));
     }
     Collectives.of(this, PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence)
         .ifPresent(b::addPhases);
@@ -324,7 +322,7 @@ public abstract class RooflineModel {
     ComputeTarget t = MemoryPlan.placed(this, (int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops =
         new ArrayList<>(
-            phase(PhaseKind.PREFILL, perChip(prefill.operations()), t, mb * promptTokens)
+            phase(PhaseKind.PREFILL, perChip(prefill.operations()), t)
                 .operations());
     Collectives.of(this, PhaseKind.PREFILL, mb * promptTokens)
         .ifPresent(c -> ops.addAll(c.operations()));

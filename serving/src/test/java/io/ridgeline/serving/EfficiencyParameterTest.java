@@ -48,6 +48,21 @@ final class EfficiencyParameterTest {
   }
 
   @Test
+  void moeOverlap_hiddenShare_idealZeroRangeZeroToNinetyPercentLinearScale() {
+    EfficiencyParameter p = EfficiencyParameter.MOE_OVERLAP;
+    assertThat(p.jsonKey()).isEqualTo("moe_overlap");
+    assertThat(p.ideal()).isEqualTo(0);
+    assertThat(p.required()).isFalse();
+    assertThat(p.logScale()).isFalse();
+    assertThat(p.lower()).isEqualTo(0);
+    assertThat(p.upper()).isEqualTo(0.9);
+    assertThat(p.problem(0)).isEmpty();
+    assertThat(p.problem(1)).contains("in [0, 1)");
+    assertThat(p.problem(-0.1)).contains("in [0, 1)");
+    assertThat(Efficiency.ideal().moeOverlap()).isEqualTo(0);
+  }
+
+  @Test
   void jsonKeys_areDistinct() {
     assertThat(Arrays.stream(EfficiencyParameter.values()).map(EfficiencyParameter::jsonKey))
         .doesNotHaveDuplicates();
@@ -66,10 +81,12 @@ final class EfficiencyParameterTest {
             .admission(Seconds.ofMillis(100))
             .stepOverhead(Seconds.ofMillis(2))
             .layerOverhead(Seconds.ofMicros(50))
+            .moeOverlap(0.6)
             .build();
     assertThat(e.toString())
         .isEqualTo(
             "compute 95%, memory 67%, network 20%, GEMM half at 128 tokens, attention 80%,"
-                + " collectives +10 µs/hop, admission 100 ms, overhead 2 ms/step + 50 µs/layer");
+                + " collectives +10 µs/hop, admission 100 ms, overhead 2 ms/step + 50 µs/layer,"
+                + " MoE all-to-all hidden 60%");
   }
 }

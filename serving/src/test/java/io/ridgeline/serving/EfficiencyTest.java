@@ -67,6 +67,10 @@ final class EfficiencyTest {
         .hasMessageContaining("gemm half tokens must be finite and >= 0: -1.0");
     assertThatThrownBy(() -> Efficiency.of(0, 1, 1))
         .hasMessageContaining("compute efficiency must be in (0, 1]: 0.0");
+    assertThatThrownBy(
+            () -> Efficiency.builder().compute(1).memory(1).network(1).moeOverlap(1).build())
+        .hasMessageContaining(
+            "moe overlap (share of the all-to-all hidden under compute) must be in [0, 1): 1.0");
   }
 
   @Test

@@ -121,14 +121,47 @@ final class ParallelismTest {
     PhaseResult comm = ep8.decode(8, 2048).phase(PhaseKind.DECODE_COMMUNICATION);
     assertThat(opNames(comm)).contains("moe_all_to_all", "tp_allreduce", "ffn_allreduce");
     OperationResult a2a = op(comm, "moe_all_to_all");
-    // 8 tokens over 8 chips = 1 token per chip, sent to k = 8 experts of hidden 7168, 7/8 of the
-    // copies leave the chip: 1 × 8 × 7168 × 7/8 = 50,176 elements; dispatch and combine over 58
-    // MoE layers: × 2 × 58 = 5,820,416 elements × 2 B (bf16) = 11,640,832 B; 2 × 58 = 116 steps
+    // 8 tokens over 8 chips = 1 token per chip of hidden 7168; its k = 8 experts land on
+    // 7 × (1 − (7/8)^8) = 4.59474 distinct remote chips, each sent the token once: dispatch in FP8
+    // with 128-element block scales (1 + 4/128 = 1.03125 B) and combine in bf16 (2 B):
+    // 1 × 7168 × 3.03125 × 4.59474 = 99,834.5 B per layer × 58 MoE layers = 5,790,398.6 B (it was
+    // 11,640,832 B: 8 copies × 7/8 × 7168 × 2 directions × 2 B × 58); 2 × 58 = 116 steps
     assertThat(a2a.operation().networkBytes().bytes())
-        .isCloseTo(11_640_832.0, withPercentage(1e-6));
+        .isCloseTo(5_790_398.6, withPercentage(1e-6));
     assertThat(a2a.operation().networkSteps()).isEqualTo(116);
     // only the 3 dense FFN layers still all-reduce: 3 × 2·⌈log2 8⌉ = 18 hops
     assertThat(op(comm, "ffn_allreduce").operation().networkSteps()).isEqualTo(18);
+  }
+
+  @Test
+  void decode_deepseekV3On16H200Ep16Batch64_allToAllDedupsAndDispatchesFp8() {
+    RooflineModel ep16 = pool(DEEPSEEK_V3, H200, 16, 1, 16, 1);
+    OperationResult a2a =
+        op(ep16.decode(64, 4096).phase(PhaseKind.DECODE_COMMUNICATION), "moe_all_to_all");
+    // 64 tokens over 16 chips = 4 tokens per chip of hidden 7168.
+    // before: every top-k copy, bf16 both ways: 4 × 8 × 7168 × 15/16 × 2 × 2 B × 58 = 49,889,280 B
+    // after: 15 × (1 − (15/16)^8) = 6.04921 distinct remote chips, FP8 dispatch (1.03125 B) and
+    // bf16 combine (2 B): 4 × 7168 × 3.03125 × 6.04921 × 58 = 30,493,427.9 B (−38.9%)
+    assertThat(a2a.operation().networkBytes().bytes())
+        .isCloseTo(30_493_427.9, withPercentage(1e-6));
+    // 16 chips cross the scale-out network; half of that time hidden under compute halves it
+    Efficiency half = Efficiency.builder().from(Efficiency.ideal()).moeOverlap(0.5).build();
+    RooflineModel overlapped = RooflineModel.builder().from(ep16).efficiency(half).build();
+    OperationResult hidden =
+        op(overlapped.decode(64, 4096).phase(PhaseKind.DECODE_COMMUNICATION), "moe_all_to_all");
+    assertThat(hidden.seconds().seconds())
+        .isCloseTo(a2a.seconds().seconds() / 2, withPercentage(1e-9));
+    assertThat(hidden.operation()).isEqualTo(a2a.operation());
+  }
+
+  @Test
+  void dispatchBytesPerElement_fp8WhereTheChipHasIt_elseTheActivations() {
+    // H200 has FP8: 1 B + one 4 B scale per 128 elements; A100 has no FP8: bf16's 2 B
+    assertThat(Collectives.dispatchBytesPerElement(pool(LLAMA8, H200, 1, 1, 1, 1), Precision.BF16))
+        .isEqualTo(1.03125);
+    Chip a100 = Chips.byId("a100-sxm-80gb");
+    assertThat(Collectives.dispatchBytesPerElement(pool(LLAMA8, a100, 1, 1, 1, 1), Precision.BF16))
+        .isEqualTo(2.0);
   }
 
   @Test

@@ -17,8 +17,9 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
- * Fits engine {@link EngineProfile profiles} to a case file: physically meaningful parameters ({@link
- * EfficiencyParameter}) of one pooled profile, not per-case factors. Every prediction still comes from the row's stated
+ * Fits engine {@link EngineProfile profiles} to a case file: the physically meaningful
+ * parameters of {@link EfficiencyParameter}, of one pooled profile, not per-case factors. Every
+ * prediction still comes from the row's stated
  * configuration only; the fit chooses the {@link Efficiency} an engine family reaches and the
  * number of requests its scheduler runs at once.
  *
@@ -53,6 +54,11 @@ import java.util.stream.Collectors;
  *       serves hundreds of streams. The start matters: from 20 ms the search settles in a local
  *       minimum with a worse TTFT (median APE 30.7% against 25.9% from 100 ms on the shipped cases,
  *       the other metrics alike), so it starts from 100 ms.
+ *   <li>MoE all-to-all overlap, start 0.5 ({@link Efficiency#moeOverlap()}): the share of the
+ *       expert-parallel dispatch and combine hidden under compute by two-batch overlap, from 0
+ *       (none) to 0.9 (DeepSeek's V3/R1 inference system overview, 2025: dual micro-batch overlap
+ *       hides the all-to-all in prefill and decode; SGLang's large-scale EP blog, May 2025:
+ *       two-batch overlap adds 27–35% throughput, most but not all of the communication hidden).
  *   <li>max running requests per replica ({@link EngineProfile#maxRunningRequests()}), start
  *       {@value #START_MAX_RUNNING}: vLLM's default {@code max_num_seqs} and TensorRT-LLM's former
  *       default {@code max_batch_size}; engines also stop admitting requests below their KV limit
@@ -70,9 +76,9 @@ import java.util.stream.Collectors;
  * tile; a larger half point would make a one-row GEMV slower than streaming its weights, which no
  * GEMV kernel is). Overheads: 0.1–50 µs per layer (CUDA graphs to eager launches of ~10 kernels),
  * 10 µs–20 ms per step (a tight C++ scheduler to a Python scheduler with sampling and
- * detokenisation). Attention kernels at 30–100% of the other kernels' fractions; 0.5–200 µs of
- * software latency per collective hop (a fused NVLink all-reduce to a host-synchronised multi-node
- * exchange); 1 ms to 1 s of admission latency. Running requests per replica from 8 (a latency-tuned
+ * detokenisation). Attention kernels at 30–100% of the other kernels' fractions; 0–90% of the MoE
+ * all-to-all hidden under compute; 0.5–200 µs of software latency per collective hop (a fused
+ * NVLink all-reduce to a host-synchronised multi-node exchange); 1 ms to 1 s of admission latency. Running requests per replica from 8 (a latency-tuned
  * deployment) to 4,096 (beyond every engine's default; in effect no cap).
  *
  * <p><b>Loss.</b> {@link FitObjective}: the sum over the predicted rows of the Huber loss (δ =
@@ -84,9 +90,9 @@ import java.util.stream.Collectors;
  * parameters, which then describe what holds within sources. A row that the profile leaves
  * unpredictable costs the loss of a factor of {@code e^3}.
  *
- * <p><b>Search.</b> Nelder–Mead in transformed coordinates (logit of the four fractions, log of the
- * half-tokens, of the two overheads, of the collective latency, of the running-request cap and of
- * the admission latency, each logit scaled to the parameter's plausible range (see <b>Ranges</b>),
+ * <p><b>Search.</b> Nelder–Mead in transformed coordinates (logit of the four fractions and of the
+ * MoE overlap, log of the half-tokens, of the two overheads, of the collective latency, of the
+ * running-request cap and of the admission latency, each logit scaled to the parameter's plausible range (see <b>Ranges</b>),
  * so every point is valid and physical), from the starts above with a unit step per coordinate,
  * restarted from its best point while the evaluation budget lasts.
  *

@@ -1,0 +1,83 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.OperationRole;
+
+/**
+ * How an operation's kernel reaches the roofline, decided by its {@link OperationRole} (never by
+ * its name): the compute and memory fractions of an {@link Efficiency} that {@link RooflineModel}
+ * evaluates it at.
+ *
+ * <ul>
+ *   <li>{@link #GEMM}: a matrix product of the weights with M rows (projections, dense FFN, routed
+ *       and shared experts, router, LM head): compute at {@link Efficiency#computeAt(double)
+ *       computeAt(M)} = {@code compute × M / (M + gemmHalfTokens)}, memory at the memory fraction.
+ *       M = FLOPs / (2 × weight elements read), the step's tokens for a dense GEMM and the mean
+ *       tokens per expert read for routed experts (1 multiply-add = 2 FLOPs).
+ *   <li>{@link #ATTENTION}: the kernels that read the KV cache ({@link
+ *       OperationRole#readsKvCache()}: attention, sliding-window attention, the DSA indexer):
+ *       compute at {@code compute × attention}, memory at {@code memory × attention}, with no
+ *       small-M penalty. Decode kernels (FlashAttention-2/3 and FlashInfer decode, FlashMLA) put
+ *       the query heads that share a KV head on the M dimension of their tiles (a GQA group of 4–16
+ *       heads; all 128 heads of DeepSeek-V3's MLA against its one latent) and are bound by their KV
+ *       reads, not by the step's token count; prefill attention (causal FlashAttention) tiles
+ *       thousands of queries and is a large GEMM-like kernel. A small-M penalty on M = heads per KV
+ *       head × query tokens is left out: for GQA (M = 4–16) decode attention's intensity (≈ the
+ *       group size, FLOP/B) stays far below even a penalised ridge point, and for MLA the FlashMLA
+ *       tile of 64 query rows is filled by 128 heads (FlashMLA README: 3,000 GB/s memory-bound and
+ *       580 TFLOP/s compute-bound on H800 SXM5, the loss that {@code attention} carries).
+ *   <li>{@link #ELEMENTWISE}: everything else (norms, embedding gather, a linear mixer's state
+ *       update or scan): compute at {@code compute} with no GEMM curve, memory at the memory
+ *       fraction.
+ * </ul>
+ *
+ * With {@link Efficiency#ideal()} every class runs at 100% of peak and bandwidth: the roofline
+ * bound is unchanged.
+ */
+enum KernelClass {
+  /** A weight GEMM of M rows: the small-M GEMM curve at its own rows. */
+  GEMM,
+  /** A kernel reading the KV cache: the attention class, no small-M curve. */
+  ATTENTION,
+  /** An element-wise or other kernel: the large-GEMM compute fraction and the memory fraction. */
+  ELEMENTWISE;
+
+  /** The class of an operation of {@code role}. */
+  static KernelClass of(OperationRole role) {
+    if (role.readsKvCache()) {
+      return ATTENTION;
+    }
+    switch (role) {
+      case ATTENTION_PROJECTION:
+      case LINEAR_PROJECTION:
+      case DENSE_FFN:
+      case ROUTER:
+      case ROUTED_EXPERTS:
+      case SHARED_EXPERTS:
+      case LM_HEAD:
+        return GEMM;
+      default:
+        return ELEMENTWISE;
+    }
+  }
+
+  /**
+   * The fraction of peak FLOP/s of this class in {@code e} for a kernel of {@code rows} rows (M;
+   * used by {@link #GEMM} only, whose fraction without weights to count rows by, {@code rows = 0},
+   * is the large-GEMM one).
+   */
+  double computeFraction(Efficiency e, double rows) {
+    switch (this) {
+      case GEMM:
+        return rows > 0 ? e.computeAt(rows) : e.compute();
+      case ATTENTION:
+        return e.compute() * e.attention();
+      default:
+        return e.compute();
+    }
+  }
+
+  /** The fraction of memory bandwidth of this class, given the other kernels' {@code memory}. */
+  double memoryFraction(Efficiency e, double memory) {
+    return this == ATTENTION ? memory * e.attention() : memory;
+  }
+}

@@ -1,0 +1,129 @@
+package io.ridgeline.serving;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+import io.ridgeline.core.Bound;
+import io.ridgeline.core.DataKind;
+import io.ridgeline.core.OperationResult;
+import io.ridgeline.core.OperationRole;
+import io.ridgeline.core.PhaseKind;
+import io.ridgeline.core.PhaseResult;
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Models;
+import java.util.EnumMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+final class KernelClassTest {
+  /** The values of the built-in default profile when this was written (it is refitted). */
+  private static final Efficiency DEFAULT_LIKE =
+      Efficiency.builder().compute(0.95).memory(0.6655).network(0.2).gemmHalfTokens(128).build();
+
+  @Test
+  void of_everyRole_isItsKernelClass() {
+    Map<OperationRole, KernelClass> expected = new EnumMap<>(OperationRole.class);
+    for (OperationRole r : OperationRole.values()) {
+      expected.put(r, KernelClass.ELEMENTWISE);
+    }
+    expected.put(OperationRole.ATTENTION, KernelClass.ATTENTION);
+    expected.put(OperationRole.INDEXER, KernelClass.ATTENTION);
+    for (OperationRole r :
+        new OperationRole[] {
+          OperationRole.ATTENTION_PROJECTION,
+          OperationRole.LINEAR_PROJECTION,
+          OperationRole.DENSE_FFN,
+          OperationRole.ROUTER,
+          OperationRole.ROUTED_EXPERTS,
+          OperationRole.SHARED_EXPERTS,
+          OperationRole.LM_HEAD
+        }) {
+      expected.put(r, KernelClass.GEMM);
+    }
+    for (OperationRole r : OperationRole.values()) {
+      assertThat(KernelClass.of(r)).as(r.id()).isEqualTo(expected.get(r));
+    }
+  }
+
+  @Test
+  void fractions_perClass_followTheirFormulas() {
+    Efficiency e =
+        Efficiency.builder()
+            .compute(0.8)
+            .memory(0.7)
+            .network(1)
+            .gemmHalfTokens(64)
+            .attention(0.5)
+            .build();
+    // GEMM at M = 64: 0.8 × 64 / (64 + 64) = 0.4; attention: 0.8 × 0.5 = 0.4 at any M, memory
+    // 0.7 × 0.5 = 0.35; element-wise: 0.8 and 0.7
+    assertThat(KernelClass.GEMM.computeFraction(e, 64)).isEqualTo(0.4);
+    assertThat(KernelClass.GEMM.memoryFraction(e, 0.7)).isEqualTo(0.7);
+    assertThat(KernelClass.ATTENTION.computeFraction(e, 1)).isEqualTo(0.4);
+    assertThat(KernelClass.ATTENTION.memoryFraction(e, 0.7)).isCloseTo(0.35, withPercentage(1e-9));
+    assertThat(KernelClass.ELEMENTWISE.computeFraction(e, 1)).isEqualTo(0.8);
+    assertThat(KernelClass.ELEMENTWISE.memoryFraction(e, 0.7)).isEqualTo(0.7);
+    // ideal: every class at 100%, so the roofline bound is unchanged
+    for (KernelClass k : KernelClass.values()) {
+      assertThat(k.computeFraction(Efficiency.ideal(), 1)).isEqualTo(1);
+      assertThat(k.memoryFraction(Efficiency.ideal(), 1)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void decode_deepseekV3Batch8OnH200_mlaAttentionIsMemoryBoundAtItsKvReads() {
+    RooflineModel rm =
+        RooflineModel.builder()
+            .model(Models.byId("deepseek-v3"))
+            .chip(Chips.byId("h200-sxm"))
+            .efficiency(DEFAULT_LIKE)
+            .build();
+    PhaseResult attention = rm.decode(8, 4096).phase(PhaseKind.DECODE_ATTENTION);
+    double flops = 0;
+    double kv = 0;
+    for (OperationResult o : attention.operations()) {
+      assertThat(o.bound()).isEqualTo(Bound.MEMORY);
+      flops += o.operation().flops().flops();
+      kv += o.operation().bytes(DataKind.KV_READ).bytes();
+    }
+    // KV reads: 61 layers × 8 sequences × 4096 tokens × (512 + 64) × 2 B = 2,302,672,896 B
+    assertThat(kv).isCloseTo(2_302_672_896.0, withPercentage(1e-6));
+    // absorbed MLA: ≈ (2·576 + 2·512) FLOPs × 128 heads × 4096 × 8 × 61 = 557e9 (558.0e9 counted);
+    // compute at 0.95 of 989.4 TFLOP/s: 558.0e9 / 939.9e12 = 593.7 µs. Before (the small-M curve
+    // at M = 8 tokens: 0.95 × 8 / 136 = 5.6% of peak) it took 10.1 ms and was compute-bound.
+    assertThat(flops).isCloseTo(558.0e9, withPercentage(0.1));
+    // KV read time: 2.3027e9 B / (4.8 TB/s × 0.6655) = 720.9 µs; with the latent writes and the
+    // activations (queries and outputs of 128 heads: 136 MB) 2.4392e9 B / 3.1944e12 = 763.6 µs,
+    // 5.9% above the KV reads alone
+    double kvSeconds = 2_302_672_896.0 / (4.8e12 * 0.6655);
+    assertThat(kvSeconds).isCloseTo(720.9e-6, withPercentage(0.05));
+    assertThat(attention.seconds().seconds()).isCloseTo(763.6e-6, withPercentage(0.1));
+    assertThat(attention.seconds().seconds() / kvSeconds).isBetween(1.0, 1.07);
+  }
+
+  @Test
+  void prefill_attentionAtComputeTimesAttention_noSmallMCurve() {
+    Efficiency e =
+        Efficiency.builder()
+            .compute(0.8)
+            .memory(1)
+            .network(1)
+            .gemmHalfTokens(64)
+            .attention(0.5)
+            .build();
+    RooflineModel rm =
+        RooflineModel.builder()
+            .model(Models.byId("llama-3.1-8b"))
+            .chip(Chips.byId("h100-sxm"))
+            .efficiency(e)
+            .build();
+    OperationResult a =
+        rm.prefill(1, 2048).phase(PhaseKind.PREFILL).operations().stream()
+            .filter(o -> o.operation().role() == OperationRole.ATTENTION)
+            .findFirst()
+            .orElseThrow();
+    // compute seconds = FLOPs / (989.4 TFLOP/s × 0.8 × 0.5), whatever the step's tokens
+    assertThat(a.computeSeconds().seconds())
+        .isCloseTo(a.operation().flops().flops() / (989.4e12 * 0.4), withPercentage(1e-6));
+  }
+}
