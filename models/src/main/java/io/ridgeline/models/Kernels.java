@@ -156,8 +156,9 @@ public final class Kernels {
   }
 
   /**
-   * Kernels of one forward pass of {@code model}: every layer ({@link #layer}) and the head ({@value
-   * #HEAD}, + 1 logits all-gather when the stage has more than one chip), on the mixer side.
+   * Kernels of one forward pass of {@code model}: every layer ({@link #layer}) and the head
+   * ({@value #HEAD}, + 1 logits all-gather when the stage has more than one chip), on the mixer
+   * side.
    *
    * @throws IllegalArgumentException when a degree is not positive
    */
@@ -173,8 +174,10 @@ public final class Kernels {
   }
 
   private static void checkDegrees(int tensorParallel, int stageChips, int expertParallel) {
-    checkArgument(tensorParallel > 0, "tensor parallel degree must be positive: %s", tensorParallel);
+    checkArgument(
+        tensorParallel > 0, "tensor parallel degree must be positive: %s", tensorParallel);
     checkArgument(stageChips > 0, "stage chips must be positive: %s", stageChips);
-    checkArgument(expertParallel > 0, "expert parallel degree must be positive: %s", expertParallel);
+    checkArgument(
+        expertParallel > 0, "expert parallel degree must be positive: %s", expertParallel);
   }
 }

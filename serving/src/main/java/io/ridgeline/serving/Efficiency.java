@@ -11,8 +11,8 @@ import org.immutables.value.Value;
 /**
  * How much of a chip's roofline an engine achieves: fractions of peak FLOP/s, memory bandwidth and
  * interconnect bandwidth, how GEMM efficiency falls for small token counts, and fixed costs per
- * kernel (launch and tail) and per step (scheduling). {@link #ideal()} is 100% of each with no fixed
- * costs: the roofline bound.
+ * kernel (launch and tail) and per step (scheduling). {@link #ideal()} is 100% of each with no
+ * fixed costs: the roofline bound.
  *
  * <p>Small-M GEMMs: a matrix product over M tokens reaches {@code compute × M / (M +
  * gemmHalfTokens)} of peak, a saturating curve (decode GEMMs of a few tokens cannot fill the tensor
@@ -102,8 +102,7 @@ public abstract class Efficiency {
    * The default efficiency everywhere (the library's builders and every command): the built-in
    * {@value Profiles#DEFAULT} engine profile ({@link Profiles#builtIn()}), fitted on the shipped
    * validation cases, for {@code chip} ({@link #forChip}: SRAM-only chips get the roofline with a
-   * pipeline latency floor instead).
-   * {@link #ideal()} is the roofline bound.
+   * pipeline latency floor instead). {@link #ideal()} is the roofline bound.
    */
   public static Efficiency standard(Chip chip) {
     return standard().forChip(chip);

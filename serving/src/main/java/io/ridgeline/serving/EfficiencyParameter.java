@@ -104,8 +104,8 @@ public enum EfficiencyParameter {
    * kernel counted from the architecture ({@link io.ridgeline.models.Kernels}). Range 1–10 µs: a
    * kernel replayed from a captured CUDA graph still costs its launch on the GPU's front end and
    * its tail (the last wave draining before the dependent kernel starts). NVIDIA's "Getting
-   * Started with CUDA Graphs" (A. Gray, NVIDIA Developer blog, 2019) measures about 3.4 µs per short
-   * kernel launched from a graph against about 3.8 µs launched one by one; the PyTorch blog
+   * Started with CUDA Graphs" (A. Gray, NVIDIA Developer blog, 2019) measures about 3.4 µs per
+   * short kernel launched from a graph against about 3.8 µs launched one by one; the PyTorch blog
    * "Accelerating PyTorch with CUDA Graphs" (2021) and vLLM's CUDA-graph design notes
    * (docs.vllm.ai, "CUDA Graphs") describe the same per-kernel launch cost, a few microseconds,
    * that graphs shrink but do not remove. 1 µs is a fully fused, graph-replayed kernel on a
@@ -276,8 +276,9 @@ public enum EfficiencyParameter {
 
   /**
    * This parameter's value from the value under its {@link #legacyKey()}: for {@link
-   * #KERNEL_OVERHEAD}, a cost per layer over the {@value io.ridgeline.models.Kernels#REFERENCE_LAYER}
-   * kernels of a reference Llama layer (a layer overhead of 45 µs reads as 5 µs per kernel).
+   * #KERNEL_OVERHEAD}, a cost per layer over the {@value
+   * io.ridgeline.models.Kernels#REFERENCE_LAYER} kernels of a reference Llama layer (a layer
+   * overhead of 45 µs reads as 5 µs per kernel).
    *
    * @throws IllegalStateException for a parameter without a legacy key
    */

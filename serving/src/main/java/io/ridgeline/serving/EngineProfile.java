@@ -14,8 +14,8 @@ import java.util.OptionalInt;
  * Efficiency#memory()}), the fraction of interconnect bandwidth ({@link Efficiency#network()}), the
  * tokens at which a GEMM reaches half of its large-M efficiency ({@link
  * Efficiency#gemmHalfTokens()}), and the fixed costs per kernel ({@link
- * Efficiency#kernelOverhead()}, launch and tail) and per step ({@link Efficiency#stepOverhead()}, scheduler, sampling and host
- * work), and the admission latency of each request outside the accelerators ({@link
+ * Efficiency#kernelOverhead()}, launch and tail) and per step ({@link Efficiency#stepOverhead()},
+ * scheduler, sampling and host work), and the admission latency of each request outside the accelerators ({@link
  * Efficiency#admission()}).
  *
  * <p>Besides the roofline efficiency, a profile holds one scheduler property: the engine's cap on
