@@ -111,6 +111,23 @@ final class EfficiencyOptions {
   record Choice(Efficiency efficiency, String description) {
     static final Choice IDEAL = new Choice(Efficiency.ideal(), "ideal");
 
+    /**
+     * This choice for pools of {@code chip}: itself, except that a non-ideal choice on an
+     * SRAM-only chip is the roofline with a pipeline latency floor ({@link
+     * Efficiency#sramFloor}), described as such rather than as calibrated.
+     */
+    Choice forChip(io.ridgeline.hardware.Chip chip) {
+      if (ideal() || !Efficiency.sramOnly(chip)) {
+        return this;
+      }
+      Efficiency floor = Efficiency.sramFloor(chip);
+      return new Choice(
+          floor,
+          "sram-only: roofline + pipeline latency floor ("
+              + floor
+              + "; no engine profile is fitted on SRAM-only chips)");
+    }
+
     /** Whether this is the roofline bound. */
     boolean ideal() {
       return description.equals("ideal");

@@ -131,13 +131,17 @@ final class SystemOptions {
   }
 
   /**
-   * The efficiency of every pool, from --efficiency, --engine and --profile (resolved once).
+   * The efficiency of every pool, from --efficiency, --engine and --profile (resolved once), for
+   * the --chip ({@link EfficiencyOptions.Choice#forChip}: SRAM-only chips are not calibrated).
    *
    * @throws IllegalArgumentException when those options are bad
    */
   EfficiencyOptions.Choice efficiency() {
     if (choice == null) {
       choice = efficiencyOptions.resolve();
+      if (chip != null) {
+        choice = choice.forChip(resolveChip(chip));
+      }
     }
     return choice;
   }

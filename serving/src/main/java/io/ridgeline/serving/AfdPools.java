@@ -4,6 +4,7 @@ import io.ridgeline.core.Bytes;
 import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.PhaseResult;
+import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Interconnect;
 import io.ridgeline.models.Model;
 import java.util.Optional;
@@ -38,7 +39,11 @@ final class AfdPools {
     return operation.operation().role().ffnSide();
   }
 
-  /** The time of a step's attention side (ffn = false) or FFN side (ffn = true). */
+  /**
+   * The time of a step's attention side (ffn = false) or FFN side (ffn = true): each side's phases
+   * and hand-offs plus its own fixed costs ({@link StepResult#attentionOverheadSeconds()} or {@link
+   * StepResult#ffnOverheadSeconds()}: each pool's step overhead and its own kernels).
+   */
   static double side(StepResult step, boolean ffn) {
     double s = 0;
     for (PhaseResult p : step.phases()) {
@@ -52,7 +57,8 @@ final class AfdPools {
         s += p.seconds().seconds();
       }
     }
-    return step.passes() * (s + step.p2pSeconds().seconds());
+    Seconds overhead = ffn ? step.ffnOverheadSeconds() : step.attentionOverheadSeconds();
+    return step.passes() * (s + step.p2pSeconds().seconds() + overhead.seconds());
   }
 
   private Model model() {

@@ -11,13 +11,15 @@ import org.immutables.value.Value;
 /**
  * How much of a chip's roofline an engine achieves: fractions of peak FLOP/s, memory bandwidth and
  * interconnect bandwidth, how GEMM efficiency falls for small token counts, and fixed costs per
- * layer (kernel launches) and per step (scheduling). {@link #ideal()} is 100% of each with no fixed
- * costs: the roofline bound.
+ * kernel (launch and tail) and per step (scheduling). {@link #ideal()} is 100% of each with no
+ * fixed costs: the roofline bound.
  *
  * <p>Small-M GEMMs: a matrix product over M tokens reaches {@code compute × M / (M +
  * gemmHalfTokens)} of peak, a saturating curve (decode GEMMs of a few tokens cannot fill the tensor
  * cores; prefill GEMMs of thousands do). Fixed costs: each pass through a pipeline stage adds
- * {@code stepOverhead + layers × layerOverhead}. Attention kernels reach {@link #attention()} of
+ * {@code stepOverhead + kernels × kernelOverhead} ({@link #overheadSeconds}), the stage's kernels
+ * counted from the architecture by {@link io.ridgeline.models.Kernels} (9 for a Llama layer, 22
+ * for a DeepSeek-V3 MoE layer). Attention kernels reach {@link #attention()} of
  * the other kernels' fractions; each collective hop pays {@link #collectiveLatency()} on top of the
  * link's latency; {@link #moeOverlap()} of the MoE all-to-all hides under compute.
  */
@@ -93,13 +95,22 @@ public abstract class Efficiency {
     return Seconds.ZERO;
   }
 
-  /** Fixed cost per layer per pass (kernel launches). */
+  /**
+   * Fixed cost of each kernel a pass launches ({@link io.ridgeline.models.Kernels}): on a GPU the
+   * launch of the kernel from a captured CUDA graph and its tail (the last wave draining, the
+   * dependent kernel's prologue), a few microseconds per kernel (see {@link
+   * EfficiencyParameter#KERNEL_OVERHEAD}); on an SRAM-only dataflow chip the pipeline latency of
+   * one dependent operation ({@link #forChip}).
+   */
   @Value.Default
-  public Seconds layerOverhead() {
+  public Seconds kernelOverhead() {
     return Seconds.ZERO;
   }
 
-  /** Fixed cost per step per pipeline stage (scheduling, sampling, host work). */
+  /**
+   * Fixed cost per step per pipeline stage: the scheduler's batch assembly, sampling and the host
+   * synchronisation of the step (see {@link EfficiencyParameter#STEP_OVERHEAD}).
+   */
   @Value.Default
   public Seconds stepOverhead() {
     return Seconds.ZERO;
@@ -108,8 +119,8 @@ public abstract class Efficiency {
   /**
    * The default efficiency everywhere (the library's builders and every command): the built-in
    * {@value Profiles#DEFAULT} engine profile ({@link Profiles#builtIn()}), fitted on the shipped
-   * validation cases, for {@code chip} ({@link #forChip}: SRAM-only chips keep the ideal bound).
-   * {@link #ideal()} is the roofline bound.
+   * validation cases, for {@code chip} ({@link #forChip}: SRAM-only chips get the roofline with a
+   * pipeline latency floor instead). {@link #ideal()} is the roofline bound.
    */
   public static Efficiency standard(Chip chip) {
     return standard().forChip(chip);
@@ -148,24 +159,56 @@ public abstract class Efficiency {
     return gemmHalfTokens() == 0 ? compute() : compute() * tokens / (tokens + gemmHalfTokens());
   }
 
-  /** Fixed seconds of one pass through a stage of {@code layers} layers. */
-  public double overheadSeconds(double layers) {
-    return stepOverhead().seconds() + layers * layerOverhead().seconds();
+  /**
+   * Fixed seconds of one pass through a stage that launches {@code kernels} kernels: {@code
+   * stepOverhead + kernels × kernelOverhead}. For example Llama-3.1-8B at tp 1 launches 291
+   * kernels per decode step; at 200 µs per step and 5 µs per kernel that is 200 + 291 × 5 = 1,655
+   * µs.
+   */
+  public double overheadSeconds(double kernels) {
+    return stepOverhead().seconds() + kernels * kernelOverhead().seconds();
   }
 
   /**
-   * This efficiency for pools of {@code chip}: itself, except that a chip whose every memory tier
-   * is on-chip SRAM (statically scheduled dataflow machines such as Groq's LPU and Cerebras' WSE)
-   * keeps the {@link #ideal()} bound. The engine profiles are fitted on GPU-class chips with
-   * off-chip memory, whose kernel launches, scheduler steps and HBM efficiency do not carry over to
-   * compiled dataflow execution; no published measurement in the shipped cases is enough to fit
-   * such a chip's own profile.
+   * This efficiency for pools of {@code chip}: itself, except on a chip whose every memory tier is
+   * on-chip SRAM ({@link #sramOnly}: statically scheduled dataflow machines such as Groq's LPU and
+   * Cerebras' WSE), where a non-ideal efficiency becomes {@link #sramFloor}: the roofline with a
+   * pipeline latency floor. The engine profiles are fitted on GPU-class chips with off-chip memory,
+   * whose scheduler steps, graph launches and HBM efficiency do not carry over to compiled dataflow
+   * execution; no published measurement in the shipped cases is enough to fit such a chip's own
+   * profile. {@link #ideal()} stays the roofline bound on every chip.
    */
   public Efficiency forChip(Chip chip) {
-    boolean sramOnly =
-        !chip.memory().isEmpty()
-            && chip.memory().stream().allMatch(t -> t.kind() == MemoryKind.SRAM);
-    return sramOnly ? ideal() : this;
+    return sramOnly(chip) && !isIdeal() ? sramFloor(chip) : this;
+  }
+
+  /** Whether every memory tier of {@code chip} is on-chip SRAM (and it has one). */
+  public static boolean sramOnly(Chip chip) {
+    return !chip.memory().isEmpty()
+        && chip.memory().stream().allMatch(t -> t.kind() == MemoryKind.SRAM);
+  }
+
+  /**
+   * The efficiency of an SRAM-only chip: 100% of peak and bandwidth (no fitted fraction), no step
+   * overhead (the dataflow program runs without a host scheduler in the loop), and a {@link
+   * #kernelOverhead()} equal to the main tier's {@code latency_ns}: the latency of one dependent
+   * operation of one token, its operands read from SRAM through the functional units and the result
+   * written back, which the roofline's throughput terms do not see (0 when the chip file gives no
+   * latency). Each pass through a stage then costs at least its kernels × that latency ({@link
+   * #overheadSeconds}), added to the bandwidth and compute time rather than max'ed with it: one
+   * token's operations form a dependent chain, and each operation's result is complete only after
+   * its operands have streamed through (fill latency + streaming time). The chip-to-chip term of
+   * the floor is not a parameter: every pipeline hand-off already pays the scale-up link's {@code
+   * latency_us} (a decode token crosses pp hops, the last one carrying the sampled token back to
+   * the first stage), and every tensor-parallel collective its hops. So a single-stream decode
+   * step is at least {@code kernels × latency + pp × hop latency + collective hops}.
+   */
+  public static Efficiency sramFloor(Chip chip) {
+    checkArgument(sramOnly(chip), "chip %s is not SRAM-only", chip.id());
+    return builder()
+        .from(ideal())
+        .kernelOverhead(chip.mainMemory().latency().orElse(Seconds.ZERO))
+        .build();
   }
 
   /** Whether every fraction is 1 and there are no fixed costs or small-M penalty. */
@@ -205,7 +248,7 @@ public abstract class Efficiency {
   /**
    * {@code ideal}, or the parameters that differ from ideal (compute, memory and network always),
    * e.g. "compute 95%, memory 67%, network 20%, GEMM half at 128 tokens, attention 80%, collectives
-   * +500.043 ns/hop, admission 372.606 ms, overhead 2.546 ms/step + 49.9337 µs/layer" (see {@link
+   * +500.043 ns/hop, admission 372.606 ms, overhead 2.546 ms/step + 5.548 µs/kernel" (see {@link
    * EfficiencyParameter}).
    */
   @Override

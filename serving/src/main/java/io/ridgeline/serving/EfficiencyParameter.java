@@ -99,35 +99,60 @@ public enum EfficiencyParameter {
               ? Optional.of(
                   String.format(Locale.ROOT, "GEMM half at %.0f tokens", e.gemmHalfTokens()))
               : Optional.empty()),
-  /** Fixed cost per layer per pass ({@link Efficiency#layerOverhead()}). */
-  LAYER_OVERHEAD(
-      "layer_overhead_us",
+  /**
+   * Fixed cost of each kernel a pass launches ({@link Efficiency#kernelOverhead()}), charged per
+   * kernel counted from the architecture ({@link io.ridgeline.models.Kernels}). Range 1–10 µs: a
+   * kernel replayed from a captured CUDA graph still costs its launch on the GPU's front end and
+   * its tail (the last wave draining before the dependent kernel starts). NVIDIA's "Getting
+   * Started with CUDA Graphs" (A. Gray, NVIDIA Developer blog, 2019) measures about 3.4 µs per
+   * short kernel launched from a graph against about 3.8 µs launched one by one; the PyTorch blog
+   * "Accelerating PyTorch with CUDA Graphs" (2021) and vLLM's CUDA-graph design notes
+   * (docs.vllm.ai, "CUDA Graphs") describe the same per-kernel launch cost, a few microseconds,
+   * that graphs shrink but do not remove. 1 µs is a fully fused, graph-replayed kernel on a
+   * current GPU; 10 µs an eager launch with host synchronisation. Start 4 µs.
+   *
+   * <p>Profile files written before kernel counts ({@code layer_overhead_us}, a cost per layer) are
+   * read as this parameter: the per-layer value divided by the {@value
+   * io.ridgeline.models.Kernels#REFERENCE_LAYER} kernels of a reference Llama layer ({@link
+   * #fromLegacy}), so a Llama layer costs what it did and other layers scale with their kernels.
+   */
+  KERNEL_OVERHEAD(
+      "kernel_us",
       Unit.MICROSECONDS,
       true,
-      0.1,
-      50,
-      5,
-      e -> e.layerOverhead().seconds() * 1e6,
-      (b, v) -> b.layerOverhead(Seconds.ofMicros(v)),
-      new Column("layer µs", 10, 2),
+      1,
+      10,
+      4,
+      e -> e.kernelOverhead().seconds() * 1e6,
+      (b, v) -> b.kernelOverhead(Seconds.ofMicros(v)),
+      new Column("kernel µs", 10, 2),
       -1, // printed with the step overhead
       e -> Optional.empty()),
-  /** Fixed cost per step per pipeline stage ({@link Efficiency#stepOverhead()}). */
+  /**
+   * Fixed cost per step per pipeline stage ({@link Efficiency#stepOverhead()}): the scheduler's
+   * batch assembly, sampling, the host synchronisation that reads the sampled tokens back, and the
+   * graph launch. Range 0.05–3 ms: SGLang's overlap ("zero-overhead") batch scheduler (SGLang
+   * v0.4 blog, LMSYS, December 2024) and TensorRT-LLM hide the scheduler behind the GPU's work,
+   * leaving tens of microseconds of sampling and synchronisation; vLLM's v0.6.0 performance blog
+   * (vLLM team, September 2024) profiled Llama-3-8B on an H100 with the API server, scheduling and
+   * detokenisation taking most of the step, milliseconds per step, before its multi-step and
+   * asynchronous fixes. Start 1 ms.
+   */
   STEP_OVERHEAD(
       "step_overhead_us",
       Unit.MICROSECONDS,
       true,
-      10,
-      20_000,
+      50,
+      3000,
       1000,
       e -> e.stepOverhead().seconds() * 1e6,
       (b, v) -> b.stepOverhead(Seconds.ofMicros(v)),
       new Column("step µs", 10, 1),
       7,
       e ->
-          e.layerOverhead().seconds() > 0 || e.stepOverhead().seconds() > 0
+          e.kernelOverhead().seconds() > 0 || e.stepOverhead().seconds() > 0
               ? Optional.of(
-                  "overhead " + e.stepOverhead() + "/step + " + e.layerOverhead() + "/layer")
+                  "overhead " + e.stepOverhead() + "/step + " + e.kernelOverhead() + "/kernel")
               : Optional.empty()),
   /** Software latency per collective hop ({@link Efficiency#collectiveLatency()}). */
   COLLECTIVE_LATENCY(
@@ -225,6 +250,9 @@ public enum EfficiencyParameter {
    */
   public record Column(String label, int width, int decimals) {}
 
+  /** The key of the per-layer overhead in profile files written before kernel counts. */
+  private static final String LEGACY_LAYER_OVERHEAD_KEY = "layer_overhead_us";
+
   private final String jsonKey;
   private final Unit unit;
   private final boolean required;
@@ -262,9 +290,32 @@ public enum EfficiencyParameter {
     this.description = description;
   }
 
-  /** The key in a profile's JSON form, e.g. {@code layer_overhead_us}. */
+  /** The key in a profile's JSON form, e.g. {@code kernel_us}. */
   public String jsonKey() {
     return jsonKey;
+  }
+
+  /**
+   * The key an older profile file gave this parameter under, if any: {@code layer_overhead_us} for
+   * {@link #KERNEL_OVERHEAD}; read through {@link #fromLegacy} when the current key is absent.
+   */
+  public Optional<String> legacyKey() {
+    return this == KERNEL_OVERHEAD ? Optional.of(LEGACY_LAYER_OVERHEAD_KEY) : Optional.empty();
+  }
+
+  /**
+   * This parameter's value from the value under its {@link #legacyKey()}: for {@link
+   * #KERNEL_OVERHEAD}, a cost per layer over the {@value
+   * io.ridgeline.models.Kernels#REFERENCE_LAYER} kernels of a reference Llama layer (a layer
+   * overhead of 45 µs reads as 5 µs per kernel).
+   *
+   * @throws IllegalStateException for a parameter without a legacy key
+   */
+  public double fromLegacy(double legacyValue) {
+    if (this != KERNEL_OVERHEAD) {
+      throw new IllegalStateException(jsonKey + " has no legacy key");
+    }
+    return legacyValue / io.ridgeline.models.Kernels.REFERENCE_LAYER;
   }
 
   /** The unit of {@link #get} and {@link #set}. */

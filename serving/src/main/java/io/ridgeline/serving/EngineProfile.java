@@ -13,9 +13,9 @@ import java.util.OptionalInt;
  * FLOP/s at large GEMMs ({@link Efficiency#compute()}), the fraction of memory bandwidth ({@link
  * Efficiency#memory()}), the fraction of interconnect bandwidth ({@link Efficiency#network()}), the
  * tokens at which a GEMM reaches half of its large-M efficiency ({@link
- * Efficiency#gemmHalfTokens()}), and the fixed costs per layer ({@link Efficiency#layerOverhead()},
- * kernel launches) and per step ({@link Efficiency#stepOverhead()}, scheduler, sampling and host
- * work), and the admission latency of each request outside the accelerators ({@link
+ * Efficiency#gemmHalfTokens()}), and the fixed costs per kernel ({@link
+ * Efficiency#kernelOverhead()}, launch and tail) and per step ({@link Efficiency#stepOverhead()},
+ * scheduler, sampling and host work), and the admission latency of each request outside the accelerators ({@link
  * Efficiency#admission()}).
  *
  * <p>Besides the roofline efficiency, a profile holds one scheduler property: the engine's cap on

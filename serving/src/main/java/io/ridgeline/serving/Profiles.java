@@ -35,12 +35,14 @@ import java.util.OptionalInt;
  * each efficiency parameter's key, unit and default are those of {@link EfficiencyParameter};
  * {@code attention} (default 1) and {@code collective_latency_us} (default 0) are optional too, as
  * is {@code admission_ms}, the engine's request admission latency in milliseconds, default 0, see
- * {@link Efficiency#admission()}):
+ * {@link Efficiency#admission()}; an older file's {@code layer_overhead_us} is read as {@code
+ * kernel_us}, divided by the 9 kernels of a Llama layer, see {@link
+ * EfficiencyParameter#legacyKey()}):
  *
  * <pre>{@code
  * {"profiles": {
  *   "trtllm": {"compute": 0.6, "memory": 0.8, "network": 0.7, "attention": 0.8,
- *              "gemm_half_tokens": 32, "layer_overhead_us": 5, "step_overhead_us": 1000,
+ *              "gemm_half_tokens": 32, "kernel_us": 4, "step_overhead_us": 1000,
  *              "collective_latency_us": 10, "max_running_requests": 256, "fitted_on": "..."},
  *   "default": {...}}}
  * }</pre>
@@ -205,10 +207,14 @@ public final class Profiles {
 
   /** {@code p}'s value in {@code node}, checked; an optional one that is absent is ideal. */
   private static double parameter(JsonNode node, String where, EfficiencyParameter p, String file) {
-    if (!p.required() && !node.has(p.jsonKey())) {
+    Optional<String> legacy = p.legacyKey().filter(k -> !node.has(p.jsonKey()) && node.has(k));
+    if (!p.required() && !node.has(p.jsonKey()) && legacy.isEmpty()) {
       return p.ideal();
     }
-    double v = number(node, where, p.jsonKey(), file);
+    double v =
+        legacy.isPresent()
+            ? p.fromLegacy(number(node, where, legacy.get(), file))
+            : number(node, where, p.jsonKey(), file);
     Optional<String> problem = p.problem(v);
     if (problem.isPresent()) {
       throw new IllegalArgumentException(

@@ -21,6 +21,7 @@ import io.ridgeline.core.Roofline;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Interconnect;
+import io.ridgeline.models.Kernels;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Routing;
 import java.util.ArrayList;
@@ -285,9 +286,8 @@ public abstract class RooflineModel {
         ImmutableStepResult.builder()
             .stages(pp)
             .passes(pp)
-            .microBatches(micro)
-            .overheadSeconds(
-                Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)));
+            .microBatches(micro);
+    chargeOverheads(b);
     for (Phase p : phases) {
       b.addPhases(phase(p.kind(), perChip(p.operations()), t));
     }
@@ -326,15 +326,38 @@ public abstract class RooflineModel {
                 .operations());
     Collectives.of(this, PhaseKind.PREFILL, mb * promptTokens)
         .ifPresent(c -> ops.addAll(c.operations()));
-    return ImmutableStepResult.builder()
-        .addPhases(ImmutablePhaseResult.builder().kind(PhaseKind.PREFILL).operations(ops).build())
-        .stages(pp)
-        .microBatches(micro)
-        .passes(micro + pp - 1)
-        .overheadSeconds(
-            Seconds.of(efficiency().overheadSeconds(model().layerCount() / (double) pp)))
-        .p2pSeconds(Collectives.handOff(this, mb * promptTokens))
-        .build();
+    ImmutableStepResult.Builder b =
+        ImmutableStepResult.builder()
+            .addPhases(
+                ImmutablePhaseResult.builder().kind(PhaseKind.PREFILL).operations(ops).build())
+            .stages(pp)
+            .microBatches(micro)
+            .passes(micro + pp - 1)
+            .p2pSeconds(Collectives.handOff(this, mb * promptTokens));
+    chargeOverheads(b);
+    return b.build();
+  }
+
+  /**
+   * Kernels of one forward pass of a replica ({@link Kernels#forward}): the model's layers and head
+   * with this pool's tensor-parallel, stage and expert-parallel collectives.
+   */
+  public Kernels.Count kernels() {
+    return Kernels.forward(model(), tensorParallel(), stageChips(), expertParallel());
+  }
+
+  /**
+   * Sets a step's fixed costs per pass through a stage: {@link Efficiency#overheadSeconds} of the
+   * stage's share of the forward pass's kernels ({@link #kernels()} / pp), all of them, and the
+   * attention side's and FFN side's alone for attention-FFN disaggregated pools.
+   */
+  private void chargeOverheads(ImmutableStepResult.Builder b) {
+    Efficiency e = efficiency();
+    Kernels.Count k = kernels();
+    double pp = pipelineParallel();
+    b.overheadSeconds(Seconds.of(e.overheadSeconds(k.total() / pp)))
+        .attentionOverheadSeconds(Seconds.of(e.overheadSeconds(k.mixer() / pp)))
+        .ffnOverheadSeconds(Seconds.of(e.overheadSeconds(k.ffn() / pp)));
   }
 
   /**

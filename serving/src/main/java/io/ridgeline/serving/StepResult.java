@@ -49,12 +49,33 @@ public abstract class StepResult {
   }
 
   /**
-   * Fixed cost of one pass through a stage: scheduling and kernel launches (see {@link
-   * Efficiency}).
+   * Fixed cost of one pass through a stage: {@link Efficiency#overheadSeconds} of the stage's
+   * kernels (the step overhead plus each kernel's launch and tail; on an SRAM-only chip each
+   * dependent operation's latency).
    */
   @Value.Default
   public Seconds overheadSeconds() {
     return Seconds.ZERO;
+  }
+
+  /**
+   * Fixed cost of the same pass for a pool that runs only the attention side of each layer
+   * (attention-FFN disaggregation): the step overhead plus the kernels of the norms, token mixers,
+   * head and their collectives. {@link #overheadSeconds()} when not set.
+   */
+  @Value.Default
+  public Seconds attentionOverheadSeconds() {
+    return overheadSeconds();
+  }
+
+  /**
+   * Fixed cost of the same pass for a pool that runs only the FFN side of each layer
+   * (attention-FFN disaggregation): the step overhead plus the FFN kernels and their collectives.
+   * {@link #overheadSeconds()} when not set.
+   */
+  @Value.Default
+  public Seconds ffnOverheadSeconds() {
+    return overheadSeconds();
   }
 
   /** Sum of the phases: one stage's time for one micro-batch. */

@@ -19,17 +19,17 @@ final class EfficiencyParameterTest {
 
   @Test
   void setThenGet_inItsUnit_roundTrips() {
-    // 2 ms of admission is 0.002 s; 5 µs per layer is 5e-6 s
+    // 2 ms of admission is 0.002 s; 5 µs per kernel is 5e-6 s
     Efficiency e = EfficiencyParameter.efficiency(EfficiencyParameter::start);
     for (EfficiencyParameter p : EfficiencyParameter.values()) {
       assertThat(p.get(e)).as(p.jsonKey()).isCloseTo(p.start(), within(1e-9 * p.start()));
     }
     ImmutableEfficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
     EfficiencyParameter.ADMISSION.set(b, 2);
-    EfficiencyParameter.LAYER_OVERHEAD.set(b, 5);
+    EfficiencyParameter.KERNEL_OVERHEAD.set(b, 5);
     Efficiency set = b.build();
     assertThat(set.admission().seconds()).isCloseTo(0.002, within(1e-15));
-    assertThat(set.layerOverhead().seconds()).isCloseTo(5e-6, within(1e-18));
+    assertThat(set.kernelOverhead().seconds()).isCloseTo(5e-6, within(1e-18));
   }
 
   @Test
@@ -80,13 +80,30 @@ final class EfficiencyParameterTest {
             .collectiveLatency(Seconds.ofMicros(10))
             .admission(Seconds.ofMillis(100))
             .stepOverhead(Seconds.ofMillis(2))
-            .layerOverhead(Seconds.ofMicros(50))
+            .kernelOverhead(Seconds.ofMicros(5))
             .moeOverlap(0.6)
             .build();
     assertThat(e.toString())
         .isEqualTo(
             "compute 95%, memory 67%, network 20%, GEMM half at 128 tokens, attention 80%,"
-                + " collectives +10 µs/hop, admission 100 ms, overhead 2 ms/step + 50 µs/layer,"
+                + " collectives +10 µs/hop, admission 100 ms, overhead 2 ms/step + 5 µs/kernel,"
                 + " MoE all-to-all hidden 60%");
+  }
+
+  @Test
+  void legacyLayerOverhead_readsAsPerKernel() {
+    // a Llama layer is 9 kernels: 45 µs per layer is 45 / 9 = 5 µs per kernel
+    assertThat(EfficiencyParameter.KERNEL_OVERHEAD.legacyKey()).contains("layer_overhead_us");
+    assertThat(EfficiencyParameter.KERNEL_OVERHEAD.fromLegacy(45)).isCloseTo(5, within(1e-12));
+    assertThat(EfficiencyParameter.STEP_OVERHEAD.legacyKey()).isEmpty();
+  }
+
+  @Test
+  void overheadRanges_areThePublishedOnes() {
+    // kernel: 1–10 µs (CUDA-graph replay launch + tail); step: 0.05–3 ms (scheduler, sampling)
+    assertThat(EfficiencyParameter.KERNEL_OVERHEAD.lower()).isEqualTo(1);
+    assertThat(EfficiencyParameter.KERNEL_OVERHEAD.upper()).isEqualTo(10);
+    assertThat(EfficiencyParameter.STEP_OVERHEAD.lower()).isEqualTo(50);
+    assertThat(EfficiencyParameter.STEP_OVERHEAD.upper()).isEqualTo(3000);
   }
 }

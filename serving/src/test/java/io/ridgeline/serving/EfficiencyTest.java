@@ -2,6 +2,7 @@ package io.ridgeline.serving;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.data.Percentage.withPercentage;
 
 import io.ridgeline.core.PhaseKind;
@@ -24,19 +25,20 @@ final class EfficiencyTest {
   }
 
   @Test
-  void overheads_addPerStepAndPerLayer() {
+  void overheads_addPerStepAndPerKernel() {
     Efficiency e =
         Efficiency.builder()
             .compute(1)
             .memory(1)
             .network(1)
             .stepOverhead(Seconds.ofMicros(200))
-            .layerOverhead(Seconds.ofMicros(10))
+            .kernelOverhead(Seconds.ofMicros(5))
             .build();
     RooflineModel rm = RooflineModel.builder().from(IDEAL).efficiency(e).build();
-    // 200 µs + 32 layers × 10 µs = 520 µs more per decode step
+    // Llama-3.1-8B at tp 1: 32 layers × 9 kernels + 3 head kernels = 291 kernels;
+    // 200 µs + 291 × 5 µs = 1,655 µs more per decode step
     assertThat(rm.decode(1, 1024).seconds().seconds() - IDEAL.decode(1, 1024).seconds().seconds())
-        .isCloseTo(520e-6, withPercentage(0.01));
+        .isCloseTo(1655e-6, withPercentage(0.01));
   }
 
   @Test
@@ -139,13 +141,22 @@ final class EfficiencyTest {
   }
 
   @Test
-  void forChip_sramOnlyChipsKeepTheIdealBound() {
+  void forChip_sramOnlyChipsGetTheLatencyFloor() {
     Efficiency e = Efficiency.of(0.6, 0.8, 0.7);
-    // Groq's LPU holds everything in on-chip SRAM: no GPU-fitted profile applies
-    assertThat(e.forChip(Chips.byId("groq-lpu")).isIdeal()).isTrue();
-    assertThat(e.forChip(Chips.byId("cerebras-wse3")).isIdeal()).isTrue();
+    // Groq's LPU holds everything in on-chip SRAM: no GPU-fitted profile applies; the roofline
+    // with the SRAM tier's latency (900 ns, an estimate in the chip file) per dependent operation
+    Efficiency groq = e.forChip(Chips.byId("groq-lpu"));
+    assertThat(groq.compute()).isEqualTo(1);
+    assertThat(groq.memory()).isEqualTo(1);
+    assertThat(groq.stepOverhead()).isEqualTo(Seconds.ZERO);
+    assertThat(groq.kernelOverhead().seconds()).isCloseTo(900e-9, within(1e-15));
+    assertThat(e.forChip(Chips.byId("cerebras-wse3")).kernelOverhead().seconds())
+        .isCloseTo(1e-6, within(1e-15));
+    // the ideal efficiency stays the roofline bound on every chip
+    assertThat(Efficiency.ideal().forChip(Chips.byId("groq-lpu")).isIdeal()).isTrue();
     // an HBM GPU keeps the profile
     assertThat(e.forChip(Chips.byId("h100-sxm"))).isSameAs(e);
+    assertThat(Efficiency.sramOnly(Chips.byId("h100-sxm"))).isFalse();
   }
 
   @Test

@@ -18,7 +18,7 @@ final class ProfilesTest {
           .memory(0.85)
           .network(0.6)
           .gemmHalfTokens(24)
-          .layerOverhead(Seconds.ofMicros(3))
+          .kernelOverhead(Seconds.ofMicros(3))
           .stepOverhead(Seconds.ofMicros(800))
           .build();
 
@@ -30,7 +30,7 @@ final class ProfilesTest {
           .network(0.7)
           .attention(0.9)
           .gemmHalfTokens(16)
-          .layerOverhead(Seconds.ofMicros(20))
+          .kernelOverhead(Seconds.ofMicros(4))
           .stepOverhead(Seconds.ofMicros(1000))
           .collectiveLatency(Seconds.ofMicros(2))
           .admission(Seconds.ofMillis(100))
@@ -54,7 +54,7 @@ final class ProfilesTest {
     assertThat(e.memory()).isEqualTo(0.85);
     assertThat(e.network()).isEqualTo(0.6);
     assertThat(e.gemmHalfTokens()).isEqualTo(24);
-    assertThat(e.layerOverhead().seconds())
+    assertThat(e.kernelOverhead().seconds())
         .isCloseTo(3e-6, org.assertj.core.api.Assertions.within(1e-15));
     assertThat(e.stepOverhead().seconds())
         .isCloseTo(800e-6, org.assertj.core.api.Assertions.within(1e-15));

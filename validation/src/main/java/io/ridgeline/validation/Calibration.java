@@ -40,10 +40,13 @@ import java.util.stream.Collectors;
  *   <li>GEMM half tokens, start 32: a GEMM with M rows reaches {@code compute × M / (M + half)};
  *       tensor-core tiles are 64–128 rows, so a decode GEMM of a few tokens uses a small share of
  *       each tile, and half efficiency near M = 32 matches published small-M GEMM sweeps.
- *   <li>per-layer overhead, start 5 µs: a transformer layer launches about ten kernels of a few
- *       microseconds' launch and tail cost each when CUDA graphs are not used, less with them.
+ *   <li>per-kernel overhead, start 4 µs ({@link Efficiency#kernelOverhead()}), charged per kernel
+ *       counted from the architecture ({@code io.ridgeline.models.Kernels}: 9 per Llama layer, 22
+ *       per DeepSeek-V3 MoE layer): a CUDA-graph kernel's launch and tail, a few microseconds (see
+ *       {@link EfficiencyParameter#KERNEL_OVERHEAD} for the sources).
  *   <li>per-step overhead, start 1000 µs: scheduling, sampling and host-device synchronisation per
- *       engine step, of the order of a millisecond in vLLM and SGLang profiles.
+ *       engine step, of the order of a millisecond in vLLM and SGLang profiles (see {@link
+ *       EfficiencyParameter#STEP_OVERHEAD}).
  *   <li>collective latency per hop, start 10 µs ({@link Efficiency#collectiveLatency()}):
  *       small-message NCCL all-reduce on NVLink takes 10–30 µs over 8 GPUs (nccl-tests), a few hops
  *       of a few microseconds each beyond the wire latency; expert-parallel dispatch kernels
@@ -74,12 +77,14 @@ import java.util.stream.Collectors;
  * more than 95% of a peak; below 20% (30% for memory, which streaming decode kernels use well) a
  * deployment is broken rather than slow. GEMM half tokens from 1 to 128 (the rows of a tensor-core
  * tile; a larger half point would make a one-row GEMV slower than streaming its weights, which no
- * GEMV kernel is). Overheads: 0.1–50 µs per layer (CUDA graphs to eager launches of ~10 kernels),
- * 10 µs–20 ms per step (a tight C++ scheduler to a Python scheduler with sampling and
- * detokenisation). Attention kernels at 30–100% of the other kernels' fractions; 0–90% of the MoE
- * all-to-all hidden under compute; 0.5–200 µs of software latency per collective hop (a fused
- * NVLink all-reduce to a host-synchronised multi-node exchange); 1 ms to 1 s of admission latency. Running requests per replica from 8 (a latency-tuned
- * deployment) to 4,096 (beyond every engine's default; in effect no cap).
+ * GEMV kernel is). Overheads: 1–10 µs per kernel (a fused graph-replayed kernel to an eager launch
+ * with host synchronisation), 0.05–3 ms per step (an overlapped scheduler leaving sampling and
+ * synchronisation to a Python scheduler with detokenisation in the loop). Attention kernels at
+ * 30–100% of the other kernels' fractions; 0–90% of the MoE all-to-all hidden under compute;
+ * 0.5–200 µs of software latency per collective hop (a fused NVLink all-reduce to a
+ * host-synchronised multi-node exchange); 1 ms to 1 s of admission latency. Running requests per
+ * replica from 8 (a latency-tuned deployment) to 4,096 (beyond every engine's default; in effect
+ * no cap).
  *
  * <p><b>Loss.</b> {@link FitObjective}: the sum over the predicted rows of the Huber loss (δ =
  * {@value #HUBER_DELTA}) of each row's ln slowdown (ln(predicted / measured) for times, its

@@ -191,11 +191,16 @@ public final class Predictor {
         Chips.builtIn()
             .find(c.chip())
             .orElseThrow(() -> new Unpredictable("unknown chip: '" + c.chip() + "'"));
-    if (!engine.efficiency().isIdeal() && engine.efficiency().forChip(chip).isIdeal()) {
+    if (!engine.efficiency().isIdeal() && Efficiency.sramOnly(chip)) {
       // no engine profile is fitted on SRAM-only chips (Efficiency#forChip): the whole profile,
-      // admission and running-request cap included, gives way to the roofline bound
-      engine = new EngineProfile("ideal", Efficiency.ideal(), "SRAM-only chip");
-      notes.add("SRAM-only chip: no engine profile is fitted on such chips, ideal roofline");
+      // admission and running-request cap included, gives way to the roofline with a pipeline
+      // latency floor (Efficiency#sramFloor)
+      Efficiency floor = Efficiency.sramFloor(chip);
+      engine = new EngineProfile("sram-only", floor, "SRAM-only chip");
+      notes.add(
+          "SRAM-only chip: roofline + pipeline latency floor ("
+              + floor.kernelOverhead()
+              + " per dependent operation), no engine profile is fitted on such chips");
     }
     CaseSystems systems = new CaseSystems(c, model, chip, engine.efficiency(), notes);
     return new CaseContext(c, stated, notes, engine, systems);
