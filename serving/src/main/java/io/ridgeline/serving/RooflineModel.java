@@ -128,6 +128,18 @@ public abstract class RooflineModel {
     return model().defaultPrecisions();
   }
 
+  /**
+   * The precisions the chip computes at: {@link #precisions()} resolved against the chip's matrix
+   * units ({@link Precisions#resolvedFor}), so that each class's GEMMs run at the rate engines use
+   * (W8A8 for FP8 checkpoints on chips with FP8 units, W4A4 for FP4/MXFP4 on chips with FP4 units,
+   * else weight-only at the activation precision). Decode and prefill count their operations with
+   * these.
+   */
+  @Value.Lazy
+  public Precisions computePrecisions() {
+    return precisions().resolvedFor(chip().toComputeTarget());
+  }
+
   /** How tokens spread over MoE experts; uniform by default. */
   @Value.Default
   public Routing routing() {
@@ -280,7 +292,7 @@ public abstract class RooflineModel {
     int micro = Math.min(pp, batch);
     double mb = (double) batch / micro;
     List<Phase> phases =
-        model().decodeStep(mb, context, precisions(), routing(), tokensPerSequence);
+        model().decodeStep(mb, context, computePrecisions(), routing(), tokensPerSequence);
     ComputeTarget t = MemoryPlan.placed(this, batch, context);
     double tokens = mb * tokensPerSequence;
     ImmutableStepResult.Builder b =
@@ -319,7 +331,7 @@ public abstract class RooflineModel {
   StepResult prefill(double prompts, int promptTokens, int micro) {
     int pp = pipelineParallel();
     double mb = prompts / micro;
-    Phase prefill = model().prefill(mb, promptTokens, precisions(), routing());
+    Phase prefill = model().prefill(mb, promptTokens, computePrecisions(), routing());
     int context = promptTokens;
     ComputeTarget t = MemoryPlan.placed(this, (int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops =
@@ -428,8 +440,8 @@ public abstract class RooflineModel {
           replicaChips());
     }
     // the chip must be able to run the precisions at all
-    target().effectivePrecision(precisions().matmul());
-    target().effectivePrecision(precisions().attention());
+    target().effectivePrecision(computePrecisions().matmul());
+    target().effectivePrecision(computePrecisions().attention());
   }
 
   @Override
@@ -442,7 +454,7 @@ public abstract class RooflineModel {
         + " ("
         + layout()
         + ", "
-        + precisions()
+        + computePrecisions()
         + ", "
         + efficiency()
         + ")";
