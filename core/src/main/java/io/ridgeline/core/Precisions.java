@@ -186,8 +186,8 @@ public abstract class Precisions {
   /**
    * For example {@code weights fp8, kv bf16, compute fp8 (W8A8)}, {@code weights fp8, kv bf16,
    * compute bf16 (weight-only fp8)} or, for classes that compute differently, {@code weights bf16
-   * (experts mxfp4), kv bf16, compute bf16 for attention, dense_ffn, embeddings; mxfp4 (W4A4) for
-   * experts}. Activations are named when they are not BF16.
+   * (experts mxfp4), kv bf16, compute bf16, mxfp4 (W4A4) for experts}. Activations are named when
+   * they are not BF16.
    */
   @Override
   public String toString() {
@@ -201,18 +201,24 @@ public abstract class Precisions {
     return b.append(", compute ").append(compute()).toString();
   }
 
-  /** The compute precision of each class with its scheme, classes grouped by description. */
+  /**
+   * The compute scheme of weights at {@link #weights()}, then each other scheme with the classes
+   * that run it, for example {@code bf16, mxfp4 (W4A4) for experts}.
+   */
   private String compute() {
-    Map<String, List<String>> groups = new LinkedHashMap<>();
+    String main = scheme(weights());
+    Map<String, List<String>> others = new LinkedHashMap<>();
     for (TensorClass c : EnumSet.allOf(TensorClass.class)) {
-      groups.computeIfAbsent(scheme(weights(c)), k -> new ArrayList<>()).add(c.id());
+      String scheme = scheme(weights(c));
+      if (!scheme.equals(main)) {
+        others.computeIfAbsent(scheme, k -> new ArrayList<>()).add(c.id());
+      }
     }
-    if (groups.size() == 1) {
-      return groups.keySet().iterator().next();
-    }
-    List<String> parts = new ArrayList<>();
-    groups.forEach((scheme, classes) -> parts.add(scheme + " for " + String.join(", ", classes)));
-    return String.join("; ", parts);
+    StringBuilder b = new StringBuilder(main);
+    others.forEach(
+        (scheme, classes) ->
+            b.append(", ").append(scheme).append(" for ").append(String.join("+", classes)));
+    return b.toString();
   }
 
   /** {@code fp8 (W8A8)}, {@code bf16 (weight-only fp8)}, or the precision alone. */

@@ -140,8 +140,7 @@ final class PrecisionsTest {
     assertThat(p.gemmActivations(TensorClass.EXPERTS).bytesPerElement()).isEqualTo(0.53125);
     assertThat(p)
         .hasToString(
-            "weights bf16 (experts mxfp4), kv bf16, compute bf16 for attention, dense_ffn,"
-                + " embeddings; mxfp4 (W4A4) for experts");
+            "weights bf16 (experts mxfp4), kv bf16, compute bf16, mxfp4 (W4A4) for experts");
   }
 
   @Test

@@ -444,6 +444,11 @@ public abstract class RooflineModel {
     target().effectivePrecision(computePrecisions().attention());
   }
 
+  /**
+   * For example {@code llama-3.1-70b on 8× h100-sxm (tp 8, weights fp8, kv bf16, compute fp8
+   * (W8A8); ideal)}: the layout, the {@link #computePrecisions() compute precisions} and, after a
+   * semicolon, the efficiency. The command line prints it as its first line.
+   */
   @Override
   public String toString() {
     return model().id()
@@ -455,7 +460,7 @@ public abstract class RooflineModel {
         + layout()
         + ", "
         + computePrecisions()
-        + ", "
+        + "; "
         + efficiency()
         + ")";
   }

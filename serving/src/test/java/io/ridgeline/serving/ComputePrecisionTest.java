@@ -124,6 +124,6 @@ final class ComputePrecisionTest {
     RooflineModel onH100 = IdealPools.of(gptOss, Chips.byId("h100-sxm"));
     // no FP4 units on Hopper: weight-only, MXFP4 dequantized to BF16 (W4A16)
     assertThat(onH100.computePrecisions().matmul(TensorClass.EXPERTS)).isEqualTo(Precision.BF16);
-    assertThat(onH100.toString()).contains("; bf16 (weight-only mxfp4) for experts");
+    assertThat(onH100.toString()).contains("compute bf16, bf16 (weight-only mxfp4) for experts; ideal");
   }
 }
