@@ -28,12 +28,13 @@ import org.immutables.value.Value;
  * dequantized to the activation precision (vLLM's FP8 Marlin kernel on Ampere, MXFP4 Triton/Marlin
  * kernels on Hopper). Integer weights ({@code int8}, {@code int4}: AWQ/GPTQ) are weight-only.
  *
- * <p><b>Activation bytes</b> ({@link #gemmActivations(TensorClass)}): a GEMM that runs narrower than
- * the activations reads and writes its activations at its own precision (1 B/element for FP8,
- * scales included for FP4): engines quantize GEMM inputs per token, fusing the quantization into
- * the preceding norm, SwiGLU or attention epilogue, so the tensors between quantized GEMMs move at
- * the narrow width. This is a lower bound on the traffic: outputs that join the BF16 residual stream
- * are wider in practice, and activation traffic is a small share of a step's bytes either way.
+ * <p><b>Activation bytes</b> ({@link #gemmActivations(TensorClass)}): a GEMM that runs narrower
+ * than the activations reads and writes its activations at its own precision (1 B/element for
+ * FP8, scales included for FP4): engines quantize GEMM inputs per token, fusing the quantization
+ * into the preceding norm, SwiGLU or attention epilogue, so the tensors between quantized GEMMs
+ * move at the narrow width. This is a lower bound on the traffic: outputs that join the BF16
+ * residual stream are wider in practice, and activation traffic is a small share of a step's bytes
+ * either way.
  *
  * <p>Attention over the cache runs at the wider of the KV and activation precisions ({@link
  * #attention()}); the rule above does not touch it.
@@ -148,7 +149,10 @@ public abstract class Precisions {
     return ImmutablePrecisions.builder();
   }
 
-  /** The precision GEMMs of weights at {@link #weights()} run at (see {@link #matmul(TensorClass)}). */
+  /**
+   * The precision GEMMs of weights at {@link #weights()} run at (see {@link
+   * #matmul(TensorClass)}).
+   */
   public Precision matmul() {
     return gemm(weights());
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
 
 import io.ridgeline.core.Bound;
+import io.ridgeline.core.DataKind;
 import io.ridgeline.core.GemmInputs;
 import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.OperationRole;
@@ -74,8 +75,10 @@ final class ComputePrecisionTest {
     assertThat(ffn.operation().precision()).isEqualTo(Precision.BF16);
     // 1.154594e14 FLOPs / 989.4e12 = 116.70 ms: twice the W8A8 time
     assertThat(ffn.seconds().seconds()).isCloseTo(1.154594e14 / 989.4e12, withPercentage(0.01));
-    double w8a8 = prefillOp(llama70Fp8("h100-sxm", fp8Checkpoint()), OperationRole.DENSE_FFN)
-        .seconds().seconds();
+    double w8a8 =
+        prefillOp(llama70Fp8("h100-sxm", fp8Checkpoint()), OperationRole.DENSE_FFN)
+            .seconds()
+            .seconds();
     assertThat(ffn.seconds().seconds() / w8a8).isCloseTo(2.0, withPercentage(0.01));
     assertThat(w8a16.toString()).contains("compute bf16 (weight-only fp8)");
   }
@@ -101,7 +104,7 @@ final class ComputePrecisionTest {
             .operations()
             .get(0)
             .operation()
-            .bytes(io.ridgeline.core.DataKind.ACTIVATIONS)
+            .bytes(DataKind.ACTIVATIONS)
             .bytes();
     assertThat(w8a8).isCloseTo(1.024e6, withPercentage(0.01));
   }
@@ -124,6 +127,7 @@ final class ComputePrecisionTest {
     RooflineModel onH100 = IdealPools.of(gptOss, Chips.byId("h100-sxm"));
     // no FP4 units on Hopper: weight-only, MXFP4 dequantized to BF16 (W4A16)
     assertThat(onH100.computePrecisions().matmul(TensorClass.EXPERTS)).isEqualTo(Precision.BF16);
-    assertThat(onH100.toString()).contains("compute bf16, bf16 (weight-only mxfp4) for experts; ideal");
+    assertThat(onH100.toString())
+        .contains("compute bf16, bf16 (weight-only mxfp4) for experts; ideal");
   }
 }
