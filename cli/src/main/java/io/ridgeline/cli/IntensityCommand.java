@@ -79,7 +79,7 @@ final class IntensityCommand implements Callable<Integer> {
   private ObjectNode json(RooflineModel rm, IntensitySweep sweep, double ridge) {
     ObjectNode o = Json.system(rm, system.efficiency());
     o.put("context", context);
-    o.put("precision", rm.precisions().matmul().id());
+    o.put("precision", rm.computePrecisions().matmul().id());
     o.put("ridge_point", ridge);
     ArrayNode rows = o.putArray("rows");
     for (IntensitySweep.Row r : sweep.rows()) {
@@ -105,7 +105,7 @@ final class IntensityCommand implements Callable<Integer> {
         Locale.ROOT,
         "context %d; intensity in FLOP/B; ridge point (%s) %.1f FLOP/B; * = compute-bound%n",
         context,
-        rm.precisions().matmul().id(),
+        rm.computePrecisions().matmul().id(),
         ridge);
     StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%7s", "batch"));
     for (PhaseResult p : memoryPhases(sweep.rows().get(0))) {

@@ -73,7 +73,7 @@ final class RooflineCommand implements Callable<Integer> {
       printText(out, rm, decode, prefill, mem, promptTokens, phases);
     }
     if (plot != null) {
-      Charts.save(Charts.roofline(rm, phases, rm.precisions().matmul()), plot);
+      Charts.save(Charts.roofline(rm, phases, rm.computePrecisions().matmul()), plot);
       (system.json ? spec.commandLine().getErr() : out).println("wrote " + plot);
     }
     return 0;
@@ -140,8 +140,8 @@ final class RooflineCommand implements Callable<Integer> {
     out.printf(
         Locale.ROOT,
         "ridge point (%s): %.1f FLOP/B%n",
-        rm.precisions().matmul().id(),
-        rm.target().ridgePoint(rm.precisions().matmul()).flopsPerByte());
+        rm.computePrecisions().matmul().id(),
+        rm.target().ridgePoint(rm.computePrecisions().matmul()).flopsPerByte());
   }
 
   /** The phase table of the text report, one row per phase. */

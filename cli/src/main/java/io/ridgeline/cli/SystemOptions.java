@@ -1,5 +1,6 @@
 package io.ridgeline.cli;
 
+import io.ridgeline.core.GemmInputs;
 import io.ridgeline.core.ImmutablePrecisions;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
@@ -81,7 +82,11 @@ final class SystemOptions {
               + " most).")
   Precision kv;
 
-  @Option(names = "--activations", description = "Activation precision (default: bf16).")
+  @Option(
+      names = "--activations",
+      description =
+          "Activation precision (default: bf16, with FP8/FP4 weights quantized to their own"
+              + " precision where the chip has the units); setting it makes GEMMs weight-only.")
   Precision activations;
 
   @Option(
@@ -186,7 +191,8 @@ final class SystemOptions {
       b.kvCache(kv);
     }
     if (activations != null) {
-      b.activations(activations);
+      // an explicit activation precision: GEMMs run at the wider of weights and activations
+      b.activations(activations).gemmInputs(GemmInputs.ACTIVATION_PRECISION);
     }
     return b.build();
   }

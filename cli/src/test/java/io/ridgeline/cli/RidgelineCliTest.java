@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -374,5 +376,28 @@ final class RidgelineCliTest {
     assertThat(r.json().get("chips").asInt()).isGreaterThanOrEqualTo(11);
     assertThat(r.json().get("points").get(0).get("strategy").asText()).isEqualTo("colocated");
     assertThat(r.json().get("points").get(0).has("dollars_per_million_tokens")).isTrue();
+  }
+
+  /** The first line of {@code roofline} for Llama-3.1-70B with FP8 weights on 8 chips. */
+  private static String fp8Header(String chip, String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "roofline", "--model", "llama-3.1-70b", "--chip", chip, "--count", "8",
+                "--batch", "1", "--context", "1024", "--weights", "fp8", "--efficiency", "ideal"));
+    args.addAll(List.of(extra));
+    CliRun r = run(args.toArray(new String[0]));
+    assertThat(r.code()).as(r.err()).isZero();
+    return r.out().lines().findFirst().orElseThrow();
+  }
+
+  @Test
+  void roofline_fp8Weights_headerSaysTheComputePrecision() {
+    // FP8 units on H100: W8A8; none on A100: weight-only, dequantized to BF16
+    assertThat(fp8Header("h100-sxm")).contains("weights fp8, kv bf16, compute fp8 (W8A8); ideal");
+    assertThat(fp8Header("a100-sxm-80gb")).contains("compute bf16 (weight-only fp8); ideal");
+    // an explicit activation precision keeps weight-only quantization
+    assertThat(fp8Header("h100-sxm", "--activations", "bf16"))
+        .contains("compute bf16 (weight-only fp8); ideal");
   }
 }

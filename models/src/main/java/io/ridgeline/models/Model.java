@@ -6,6 +6,7 @@ import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.Phase;
 import io.ridgeline.core.Precision;
+import io.ridgeline.core.GemmInputs;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.TensorClass;
@@ -114,11 +115,15 @@ public abstract class Model {
 
   /**
    * The checkpoint's precisions: weights at the native precision, quantised classes at theirs; KV
-   * cache and activations at BF16 (or FP16 for FP16 checkpoints).
+   * cache and activations at BF16 (or FP16 for FP16 checkpoints); GEMM inputs at {@link
+   * GemmInputs#WEIGHT_PRECISION}, as engines serve FP8, NVFP4 and MXFP4 checkpoints: W8A8 or W4A4
+   * where the chip has the units, weight-only where it does not (the serving layer resolves the
+   * chip, see {@link Precisions#resolvedFor}).
    */
   public Precisions defaultPrecisions() {
     Precision act = nativePrecision() == Precision.FP32 ? Precision.BF16 : nativePrecision();
     return Precisions.builder()
+        .gemmInputs(GemmInputs.WEIGHT_PRECISION)
         .weights(nativePrecision())
         .weightOverrides(quantizedWeights())
         .kvCache(act)

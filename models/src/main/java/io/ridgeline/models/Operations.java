@@ -28,6 +28,10 @@ import java.util.Map;
  * activations. Identical layers are one operation: the roofline is linear in the layer count, so
  * the sum of per-layer times equals the time of the summed operation.
  *
+ * <p>Each weight GEMM runs at {@link Precisions#matmul(TensorClass)} of its tensor class and moves
+ * its activations at {@link Precisions#gemmActivations(TensorClass)} (1 B/element into an FP8
+ * GEMM); attention, norms and the embedding gather move activations at the activation precision.
+ *
  * <p>MLA decode runs absorbed, as serving engines run it: the query's no-rope part is multiplied
  * into the latent space by W_UK and the latent output back by W_UV, so attention reads only the
  * cached latent (kv_lora_rank + rope dims per token) and each score costs 2·(kv_lora + rope) + 2·
@@ -323,7 +327,7 @@ final class Operations {
         .flops(
             Flops.of((2.0 * tokens * params + ACTIVATION_FLOPS_PER_ELEMENT * tokens * inner) * n))
         .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(params * n))
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(act * n))
+        .putBytes(DataKind.ACTIVATIONS, p.gemmActivations(TensorClass.DENSE_FFN).bytes(act * n))
         .build();
   }
 
@@ -343,7 +347,8 @@ final class Operations {
                 DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(f.routerParameters(h) * n))
             .putBytes(
                 DataKind.ACTIVATIONS,
-                p.activations().bytes(tokens * ((double) h + f.experts()) * n))
+                p.gemmActivations(TensorClass.DENSE_FFN)
+                    .bytes(tokens * ((double) h + f.experts()) * n))
             .build());
     double expert = f.expertParameters(h);
     double distinct = routing.expectedDistinctExperts(f.experts(), f.topK(), tokens);
@@ -357,7 +362,8 @@ final class Operations {
             .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.EXPERTS).bytes(distinct * expert * n))
             .putBytes(
                 DataKind.ACTIVATIONS,
-                p.activations().bytes(routed * (2.0 * h + (f.gated() ? 3.0 : 2.0) * inner) * n))
+                p.gemmActivations(TensorClass.EXPERTS)
+                    .bytes(routed * (2.0 * h + (f.gated() ? 3.0 : 2.0) * inner) * n))
             .build());
     if (f.sharedExperts() > 0) {
       double shared = f.sharedParameters(h);
@@ -371,7 +377,7 @@ final class Operations {
               .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(shared * n))
               .putBytes(
                   DataKind.ACTIVATIONS,
-                  p.activations()
+                  p.gemmActivations(TensorClass.DENSE_FFN)
                       .bytes(tokens * (2.0 * h + (f.gated() ? 3.0 : 2.0) * sharedInner) * n))
               .build());
     }
@@ -396,7 +402,7 @@ final class Operations {
     return op(name, role, p.matmul(tensors))
         .flops(Flops.of(2.0 * tokens * params * n))
         .putBytes(DataKind.WEIGHTS, p.weights(tensors).bytes(params * n))
-        .putBytes(DataKind.ACTIVATIONS, p.activations().bytes(tokens * ioWidth * n))
+        .putBytes(DataKind.ACTIVATIONS, p.gemmActivations(tensors).bytes(tokens * ioWidth * n))
         .build();
   }
 
@@ -433,7 +439,8 @@ final class Operations {
         .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.EMBEDDINGS).bytes(params))
         .putBytes(
             DataKind.ACTIVATIONS,
-            p.activations().bytes(rows * ((double) m.hiddenSize() + m.vocabSize())))
+            p.gemmActivations(TensorClass.EMBEDDINGS)
+                .bytes(rows * ((double) m.hiddenSize() + m.vocabSize())))
         .build();
   }
 

@@ -2,6 +2,7 @@ package io.ridgeline.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ridgeline.core.GemmInputs;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.TensorClass;
@@ -41,7 +42,9 @@ final class PrecisionDefaultsTest {
     assertThat(p.weights(TensorClass.ATTENTION)).isEqualTo(Precision.BF16);
     assertThat(p.weights(TensorClass.EMBEDDINGS)).isEqualTo(Precision.BF16);
     assertThat(p.weights(TensorClass.DENSE_FFN)).isEqualTo(Precision.BF16);
-    // MXFP4 experts multiply at BF16 activations' width
+    // engines quantize GEMM inputs to the weights' precision where the chip has the units; before
+    // a chip resolves the units, MXFP4 experts multiply at BF16 activations' width (weight-only)
+    assertThat(p.gemmInputs()).isEqualTo(GemmInputs.WEIGHT_PRECISION);
     assertThat(p.matmul(TensorClass.EXPERTS)).isEqualTo(Precision.BF16);
   }
 
@@ -60,7 +63,10 @@ final class PrecisionDefaultsTest {
     Model m = Models.byId("llama-3.1-70b");
     assertThat(m.quantizedWeights()).isEmpty();
     assertThat(m.defaultPrecisions().weightOverrides()).isEmpty();
-    assertThat(m.defaultPrecisions()).isEqualTo(Precisions.bf16());
+    // all BF16, GEMM inputs following the weights (engines' default for quantized checkpoints)
+    assertThat(m.defaultPrecisions())
+        .isEqualTo(Precisions.builder().gemmInputs(GemmInputs.WEIGHT_PRECISION).build());
+    assertThat(m.defaultPrecisions().matmul()).isEqualTo(Precision.BF16);
     assertThat(m.weightBytes(m.defaultPrecisions())).isEqualTo(m.weightBytes(Precision.BF16));
   }
 

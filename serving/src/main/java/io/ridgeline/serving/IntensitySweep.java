@@ -106,7 +106,7 @@ public final class IntensitySweep {
 
   /** The chip's ridge point for the model's matmul precision (efficiency applied). */
   public FlopsPerByte ridgePoint() {
-    return model.target().ridgePoint(model.precisions().matmul());
+    return model.target().ridgePoint(model.computePrecisions().matmul());
   }
 
   @Override

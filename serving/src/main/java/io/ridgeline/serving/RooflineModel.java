@@ -129,6 +129,18 @@ public abstract class RooflineModel {
     return model().defaultPrecisions();
   }
 
+  /**
+   * The precisions the chip computes at: {@link #precisions()} resolved against the chip's matrix
+   * units ({@link Precisions#resolvedFor}), so that each class's GEMMs run at the rate engines use
+   * (W8A8 for FP8 checkpoints on chips with FP8 units, W4A4 for FP4/MXFP4 on chips with FP4 units,
+   * else weight-only at the activation precision). Decode and prefill count their operations with
+   * these.
+   */
+  @Value.Lazy
+  public Precisions computePrecisions() {
+    return precisions().resolvedFor(chip().toComputeTarget());
+  }
+
   /** How tokens spread over MoE experts; uniform by default. */
   @Value.Default
   public Routing routing() {
@@ -280,7 +292,7 @@ public abstract class RooflineModel {
     int micro = Math.min(pp, batch);
     double mb = (double) batch / micro;
     List<Phase> phases =
-        model().decodeStep(mb, context, precisions(), routing(), tokensPerSequence);
+        model().decodeStep(mb, context, computePrecisions(), routing(), tokensPerSequence);
     ComputeTarget t = MemoryPlan.placed(this, batch, context);
     ImmutableStepResult.Builder b =
         ImmutableStepResult.builder()
@@ -317,7 +329,7 @@ public abstract class RooflineModel {
   StepResult prefill(double prompts, int promptTokens, int micro) {
     int pp = pipelineParallel();
     double mb = prompts / micro;
-    Phase prefill = model().prefill(mb, promptTokens, precisions(), routing());
+    Phase prefill = model().prefill(mb, promptTokens, computePrecisions(), routing());
     int context = promptTokens;
     ComputeTarget t = MemoryPlan.placed(this, (int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops =
@@ -450,10 +462,15 @@ public abstract class RooflineModel {
           replicaChips());
     }
     // the chip must be able to run the precisions at all
-    target().effectivePrecision(precisions().matmul());
-    target().effectivePrecision(precisions().attention());
+    target().effectivePrecision(computePrecisions().matmul());
+    target().effectivePrecision(computePrecisions().attention());
   }
 
+  /**
+   * For example {@code llama-3.1-70b on 8× h100-sxm (tp 8, weights fp8, kv bf16, compute fp8
+   * (W8A8); ideal)}: the layout, the {@link #computePrecisions() compute precisions} and, after a
+   * semicolon, the efficiency. The command line prints it as its first line.
+   */
   @Override
   public String toString() {
     return model().id()
@@ -464,8 +481,8 @@ public abstract class RooflineModel {
         + " ("
         + layout()
         + ", "
-        + precisions()
-        + ", "
+        + computePrecisions()
+        + "; "
         + efficiency()
         + ")";
   }
