@@ -96,11 +96,9 @@ public record PrefillDecodeDeployment(
     double ratio = demand / prefillRate; // prefill replicas per decode replica
     double prefillChips = ratio * prefill.replicaChips();
     double chips = decode.replicaChips() + prefillChips;
-    double transfer = kvTransferSeconds(isl, prefill, decode);
-    double ttft =
-        prefill.prefill(1, isl).seconds().seconds()
-            + transfer
-            + decode.efficiency().admission().seconds();
+    TtftParts parts = ttftParts(pass, isl, decode);
+    double transfer = parts.transfer().seconds();
+    double ttft = parts.total().seconds();
     double perChip = batch / tpot / chips;
     boolean fits =
         decode.memory(batch, isl + osl).fits()
@@ -129,6 +127,36 @@ public record PrefillDecodeDeployment(
         ServingCosts.dollarsPerHour(
             price, decode.chip(), decode.replicaChips(), prefill.chip(), prefillChips),
         ServingCosts.watts(decode.chip(), decode.replicaChips(), prefill.chip(), prefillChips));
+  }
+
+  /**
+   * The TTFT of a request of {@code isl} prompt tokens, in its parts ({@link TtftParts}):
+   *
+   * <ul>
+   *   <li>admission: the decode pool's {@link Efficiency#admission()} (the request enters through
+   *       the serving frontend once);
+   *   <li>wait: half the prefill pool's running step, {@code pass / 2}, the mean residual for a
+   *       request arriving at a random time; the prefill pool is sized to its demand, so it runs
+   *       passes of {@link RooflineModel#promptsPerPrefillPass} prompts back to back;
+   *   <li>prefill: the prompt's own prefill on the prefill pool, {@code prefill(1, isl)}, as the
+   *       colocated chunk steps count the prompt's own chunks;
+   *   <li>transfer: its KV cache to the decode pool, bytes / (link × prefill chips) plus a fixed
+   *       set-up of one hop of the link's latency ({@link #kvTransferSeconds}).
+   * </ul>
+   *
+   * @throws IllegalArgumentException when isl is not positive
+   */
+  public TtftParts ttftParts(int isl) {
+    int promptsPerPass = prefill.promptsPerPrefillPass(isl);
+    return ttftParts(prefill.prefill(promptsPerPass, isl).seconds().seconds(), isl, decode);
+  }
+
+  private TtftParts ttftParts(double pass, int isl, RooflineModel decodePool) {
+    return TtftParts.of(
+        decodePool.efficiency().admission().seconds(),
+        pass / 2,
+        prefill.prefill(1, isl).seconds().seconds(),
+        kvTransferSeconds(isl, prefill, decodePool));
   }
 
   @Override
