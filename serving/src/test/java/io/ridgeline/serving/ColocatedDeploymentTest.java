@@ -112,24 +112,24 @@ final class ColocatedDeploymentTest {
   }
 
   @Test
-  void ttft_pd_addsHalfAPrefillPassAndTheKvTransferWithItsSetUp() {
-    // Same pools, pd: the prefill pool runs passes of ⌊8192 / 1024⌋ = 8 prompts, 229.68 ms each.
-    // TTFT = admission 0 + wait 229.68 / 2 = 114.84 ms + the prompt's prefill 29.62 ms
+  void ttft_pd_addsHalfADecodeStepAndTheKvTransferWithItsSetUp() {
+    // Same pools, pd: the decode pool's step at batch 64, context 1536 is 8.074 ms (no prefill
+    // share). TTFT = admission 0 + the prompt's prefill 29.62 ms (compute ≈ 18.0 ms + all-reduces'
+    // bandwidth ≈ 10.44 ms + the rest, with their 960 hops of 1 µs)
     //      + KV 327,680 B × 1024 = 335.5 MB over 8 ConnectX-7 links of 50 GB/s = 0.8389 ms
     //        + the transfer's set-up, one hop of 5 µs = 0.8439 ms
-    //      = 145.30 ms
-    PrefillDecodeDeployment d =
-        (PrefillDecodeDeployment) Deployment.disaggregated(TP8, TP8);
-    TtftParts parts = d.ttftParts(1024);
-    double pass = TP8.prefill(8, 1024).seconds().seconds();
-    assertThat(pass).isCloseTo(229.68e-3, withPercentage(0.1));
-    assertThat(parts.stepWait().seconds()).isCloseTo(pass / 2, within(1e-15));
+    //      + wait to join the running decode batch, 8.074 / 2 = 4.037 ms
+    //      = 34.50 ms
+    PrefillDecodeDeployment d = (PrefillDecodeDeployment) Deployment.disaggregated(TP8, TP8);
+    TtftParts parts = d.ttftParts(64, 1024, 1024);
+    FrontierPoint p = d.point(64, 1024, 1024);
+    assertThat(p.tpot().seconds()).isCloseTo(8.074e-3, withPercentage(0.1));
+    assertThat(parts.stepWait().seconds()).isCloseTo(p.tpot().seconds() / 2, within(1e-15));
     assertThat(parts.prefill().seconds()).isCloseTo(29.62e-3, withPercentage(0.1));
     assertThat(parts.transfer().seconds())
         .isCloseTo(327_680.0 * 1024 / (8 * 50e9) + 5e-6, withPercentage(1e-9));
-    FrontierPoint p = d.point(64, 1024, 1024);
     assertThat(p.ttft().seconds()).isCloseTo(parts.total().seconds(), within(1e-15));
-    assertThat(p.ttft().seconds()).isCloseTo(145.30e-3, withPercentage(0.1));
+    assertThat(p.ttft().seconds()).isCloseTo(34.50e-3, withPercentage(0.1));
   }
 
   @Test
