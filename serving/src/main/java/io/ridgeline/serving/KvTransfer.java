@@ -15,7 +15,8 @@ final class KvTransfer {
    */
   static double seconds(
       Optional<BytesPerSecond> poolLink, int tokens, RooflineModel prefill, RooflineModel decode) {
-    return bytesSeconds(poolLink, tokens, prefill, decode) + setupSeconds(poolLink, prefill, decode);
+    return bytesSeconds(poolLink, tokens, prefill, decode)
+        + setupSeconds(poolLink, prefill, decode);
   }
 
   /**

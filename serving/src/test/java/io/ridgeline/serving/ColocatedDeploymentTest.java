@@ -97,7 +97,10 @@ final class ColocatedDeploymentTest {
         RooflineModel.builder()
             .from(TP8)
             .efficiency(
-                Efficiency.builder().from(Efficiency.ideal()).admission(Seconds.ofMillis(20)).build())
+                Efficiency.builder()
+                    .from(Efficiency.ideal())
+                    .admission(Seconds.ofMillis(20))
+                    .build())
             .build();
     ColocatedDeployment d = new ColocatedDeployment(pool);
     FrontierPoint p = d.point(64, 1024, 1024);

@@ -72,4 +72,16 @@ final class EfficiencyParameterTest {
             "compute 95%, memory 67%, network 20%, GEMM half at 128 tokens, attention 80%,"
                 + " collectives +10 µs/hop, admission 100 ms, overhead 2 ms/step + 50 µs/layer");
   }
+
+  @Test
+  void admission_fitRange5To50Ms_butLargerProfileValuesStillValid() {
+    // the range bounds a fit (5 ms to 50 ms, start 20 ms); a profile's value only has to be finite
+    // and >= 0, so the built-in profiles' admissions of a few hundred ms still read
+    assertThat(EfficiencyParameter.ADMISSION.lower()).isEqualTo(5);
+    assertThat(EfficiencyParameter.ADMISSION.upper()).isEqualTo(50);
+    assertThat(EfficiencyParameter.ADMISSION.start()).isEqualTo(20);
+    assertThat(EfficiencyParameter.ADMISSION.problem(372.606)).isEmpty();
+    assertThat(Profiles.builtIn().forEngine(Profiles.DEFAULT).efficiency().admission().seconds())
+        .isGreaterThan(0.050);
+  }
 }
