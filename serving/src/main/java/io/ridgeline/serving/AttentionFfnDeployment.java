@@ -121,11 +121,7 @@ public record AttentionFfnDeployment(
     double tx = p.transferSeconds(micro);
     double bottleneck = Math.max(ta, Math.max(tf, tx));
     double step = Math.max(m * bottleneck, ta + tf + tx);
-    double ttft =
-        AfdPools.side(attention.prefill(1, isl), false)
-            + AfdPools.side(ffn.prefill(1, isl), true)
-            + p.transferSeconds(isl)
-            + attention.efficiency().admission().seconds();
+    double ttft = ttftParts(step, isl, p).total().seconds();
     double chips = attention.replicaChips() + ffn.replicaChips();
     double perChip = batch / step / chips;
     double needed = afdBandwidthNeeded(micro, Math.max(ta, tf));
@@ -155,6 +151,34 @@ public record AttentionFfnDeployment(
             price, attention.chip(), attention.replicaChips(), ffn.chip(), ffn.replicaChips()),
         ServingCosts.watts(
             attention.chip(), attention.replicaChips(), ffn.chip(), ffn.replicaChips()));
+  }
+
+  /**
+   * The TTFT of a request of {@code isl} prompt tokens joining a running batch of {@code batch}
+   * sequences at context {@code isl + osl / 2}, in its parts ({@link TtftParts}):
+   *
+   * <ul>
+   *   <li>admission: the attention pool's {@link Efficiency#admission()};
+   *   <li>wait: half the running AFD decode step, {@code step / 2}, the mean residual for a request
+   *       arriving at a random time;
+   *   <li>prefill: the prompt through both pools, attention side + FFN side + the activations'
+   *       transfer of its {@code isl} tokens there and back;
+   *   <li>transfer: zero (the KV cache stays on the attention pool).
+   * </ul>
+   *
+   * @throws IllegalArgumentException when an argument is not positive
+   */
+  public TtftParts ttftParts(int batch, int isl, int osl) {
+    // the running step is the point's TPOT: one AFD decode step per output token
+    return ttftParts(point(batch, isl, osl).tpot().seconds(), isl, afd());
+  }
+
+  private TtftParts ttftParts(double step, int isl, AfdPools p) {
+    double prefill =
+        AfdPools.side(attention.prefill(1, isl), false)
+            + AfdPools.side(ffn.prefill(1, isl), true)
+            + p.transferSeconds(isl);
+    return TtftParts.of(attention.efficiency().admission().seconds(), step / 2, prefill, 0);
   }
 
   @Override

@@ -6,8 +6,11 @@ import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.OperationResult;
+import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Seconds;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -75,16 +78,11 @@ public record ColocatedDeployment(
     Deployments.checkPoint(batch, isl, osl);
     int context = isl + Math.max(1, osl / 2);
     double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, context);
-    // prefill share of a step: batch/osl prompts on average, weights already streamed by the decode
-    // part
+    // prefill share of a step: batch/osl prompts on average, riding the decode part's weight reads
+    // and collectives (prefillWithoutWeights)
     double prefillShare = prefillWithoutWeights(pool, (double) batch / osl, isl);
     double tpot = decode + prefillShare;
-    int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
-    int chunks = (isl + chunk - 1) / chunk;
-    // TTFT = its chunks, each a step with the running batch's decode, + the request's admission
-    double ttft =
-        chunks * (decode + prefillWithoutWeights(pool, (double) chunk / isl, isl))
-            + pool.efficiency().admission().seconds();
+    double ttft = ttftParts(decode, tpot, isl).total().seconds();
     double perChip = batch / tpot / pool.replicaChips();
     return ServingCosts.onePool(
         ImmutableFrontierPoint.builder()
@@ -104,9 +102,61 @@ public record ColocatedDeployment(
         speculation.map(Speculation::toString).orElse(""));
   }
 
-  /** Time of {@code prompts} prompts' prefill with weight reads removed (they share the step's). */
-  private static double prefillWithoutWeights(RooflineModel rm, double prompts, int isl) {
+  /**
+   * The TTFT of a request of {@code isl} prompt tokens joining a running batch of {@code batch}
+   * sequences that produce {@code osl} tokens each, in its parts ({@link TtftParts}):
+   *
+   * <ul>
+   *   <li>admission: {@link Efficiency#admission()};
+   *   <li>wait: half a running step, {@code s / 2}, the mean residual of a step of length {@code s}
+   *       for a request arriving at a random time; a step is {@code E × tpot} (E output tokens per
+   *       sequence per step: 1, or the expected tokens of a speculative verify pass);
+   *   <li>prefill: {@code ⌈isl / c⌉} chunks of {@code c = min(isl, 8192)} tokens ({@link
+   *       RooflineModel#PREFILL_CHUNK_TOKENS}), each a step of the running batch's decode ({@code E
+   *       × decode tpot}) plus the chunk's prefill riding that step's weight reads and collectives
+   *       (as the prefill share of {@link #point});
+   *   <li>transfer: zero (one pool).
+   * </ul>
+   *
+   * @throws IllegalArgumentException when an argument is not positive
+   */
+  public TtftParts ttftParts(int batch, int isl, int osl) {
+    Deployments.checkPoint(batch, isl, osl);
+    int context = isl + Math.max(1, osl / 2);
+    double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, context);
+    double tpot = decode + prefillWithoutWeights(pool, (double) batch / osl, isl);
+    return ttftParts(decode, tpot, isl);
+  }
+
+  private TtftParts ttftParts(double decode, double tpot, int isl) {
+    double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
+    int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
+    int chunks = (isl + chunk - 1) / chunk;
+    double chunkStep = perStep * decode + prefillWithoutWeights(pool, (double) chunk / isl, isl);
+    return TtftParts.of(
+        pool.efficiency().admission().seconds(), perStep * tpot / 2, chunks * chunkStep, 0);
+  }
+
+  /**
+   * Time of {@code prompts} prompts' prefill (a mean, fractional) of {@code isl} tokens riding a
+   * decode step: per operation, the largest of its compute time, its memory time without the
+   * weight reads (the decode step streams the weights once for both) and, for a collective, its
+   * bandwidth time without the per-hop latency: in continuous batching the step's prefill tokens
+   * join the decode tokens' all-reduces (and all-to-alls, and pipeline hand-offs), one message per
+   * collective, so an α-β collective {@code hops × α + bytes / β} grows by the prefill tokens'
+   * {@code bytes / β} only. The α term of each collective is its time with no bytes ({@link
+   * Collectives#of} and {@link Collectives#handOff} at zero tokens). Summed over the stage and
+   * multiplied by the pipeline passes; the per-step overhead is the decode step's.
+   */
+  static double prefillWithoutWeights(RooflineModel rm, double prompts, int isl) {
     StepResult full = rm.prefill(prompts, isl, 1);
+    Map<String, Double> latency = new HashMap<>();
+    Collectives.of(rm, PhaseKind.PREFILL, 0)
+        .ifPresent(
+            c ->
+                c.operations()
+                    .forEach(
+                        o -> latency.put(o.operation().name(), o.networkSeconds().seconds())));
     double stage = 0;
     for (PhaseResult p : full.phases()) {
       for (OperationResult o : p.operations()) {
@@ -114,11 +164,16 @@ public record ColocatedDeployment(
             o.operation().bytes(DataKind.WEIGHTS).bytes()
                 / Math.max(1e-300, o.operation().memoryBytes().bytes());
         double memory = o.memorySeconds().seconds() * (1 - weightShare);
-        stage +=
-            Math.max(o.computeSeconds().seconds(), Math.max(memory, o.networkSeconds().seconds()));
+        double network =
+            o.operation().networkSteps() > 0
+                ? o.networkSeconds().seconds() - latency.getOrDefault(o.operation().name(), 0.0)
+                : o.networkSeconds().seconds();
+        stage += Math.max(o.computeSeconds().seconds(), Math.max(memory, Math.max(0, network)));
       }
     }
-    return full.passes() * (stage + full.p2pSeconds().seconds());
+    double handOff =
+        full.p2pSeconds().seconds() - Collectives.handOff(rm, 0).seconds(); // bandwidth only
+    return full.passes() * (stage + Math.max(0, handOff));
   }
 
   @Override

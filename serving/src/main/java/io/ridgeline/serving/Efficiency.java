@@ -85,10 +85,11 @@ public abstract class Efficiency {
   }
 
   /**
-   * Latency of each request outside the accelerators, added to its TTFT in served deployments
-   * (colocated, PD, AFD; not a static batch): the serving frontend's HTTP handling, tokenisation,
-   * hand-over to the scheduler, the scheduler's admission and the streaming of the first token. It
-   * is not accelerator time, so steps and throughput do not change.
+   * Latency of each request outside the accelerators, the admission part of its TTFT in served
+   * deployments (colocated, PD, AFD; not a static batch; see {@link TtftParts}): the serving
+   * frontend's HTTP handling, tokenisation, hand-over to the scheduler and the scheduler's
+   * admission. The wait for the running step and the prompt's prefill are separate parts. It is not
+   * accelerator time, so steps and throughput do not change.
    */
   @Value.Default
   public Seconds admission() {

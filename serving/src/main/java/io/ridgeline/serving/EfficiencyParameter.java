@@ -171,15 +171,23 @@ public enum EfficiencyParameter {
               ? Optional.of("collectives +" + e.collectiveLatency() + "/hop")
               : Optional.empty()),
   /**
-   * Admission latency of each request outside the accelerators ({@link Efficiency#admission()}).
+   * Admission latency of each request outside the accelerators ({@link Efficiency#admission()}):
+   * HTTP handling, tokenisation and the scheduler's admission, one part of a served TTFT ({@link
+   * TtftParts}). Plausible range 5–50 ms, start 20 ms (near the geometric middle): 5 ms for a
+   * compiled frontend handed a short prompt on an idle server, 50 ms for a Python OpenAI-compatible
+   * server under load. Source: the idle TTFT of served benchmarks minus the model's GPU time, e.g.
+   * about 40 ms of TTFT that vLLM's {@code benchmark_serving.py} measures beyond the engine's own
+   * prefill at 32 concurrent requests (tenstorrent/tt-inference-server issues 190 and 259, 2025).
+   * The range bounds a fit only: a profile's value is valid when finite and non-negative, so the
+   * built-in profiles fitted before this range (up to a few hundred ms) still read.
    */
   ADMISSION(
       "admission_ms",
       Unit.MILLISECONDS,
       false,
-      1,
-      1000,
-      100,
+      5,
+      50,
+      20,
       e -> e.admission().seconds() * 1e3,
       (b, v) -> b.admission(Seconds.of(v / 1e3)),
       new Column("admit ms", 9, 1),

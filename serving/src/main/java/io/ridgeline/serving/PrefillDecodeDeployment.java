@@ -96,11 +96,9 @@ public record PrefillDecodeDeployment(
     double ratio = demand / prefillRate; // prefill replicas per decode replica
     double prefillChips = ratio * prefill.replicaChips();
     double chips = decode.replicaChips() + prefillChips;
-    double transfer = kvTransferSeconds(isl, prefill, decode);
-    double ttft =
-        prefill.prefill(1, isl).seconds().seconds()
-            + transfer
-            + decode.efficiency().admission().seconds();
+    TtftParts parts = ttftParts(tpot, isl, decode);
+    double transfer = parts.transfer().seconds();
+    double ttft = parts.total().seconds();
     double perChip = batch / tpot / chips;
     boolean fits =
         decode.memory(batch, isl + osl).fits()
@@ -129,6 +127,40 @@ public record PrefillDecodeDeployment(
         ServingCosts.dollarsPerHour(
             price, decode.chip(), decode.replicaChips(), prefill.chip(), prefillChips),
         ServingCosts.watts(decode.chip(), decode.replicaChips(), prefill.chip(), prefillChips));
+  }
+
+  /**
+   * The TTFT of a request of {@code isl} prompt tokens joining a decode batch of {@code batch}
+   * sequences that produce {@code osl} tokens each, in its parts ({@link TtftParts}):
+   *
+   * <ul>
+   *   <li>admission: the decode pool's {@link Efficiency#admission()} (the request enters through
+   *       the serving frontend once);
+   *   <li>wait: half a running decode step, {@code E × tpot / 2} (E output tokens per sequence per
+   *       step: 1, or a speculative verify pass's expected tokens), the mean residual of the step
+   *       the decode pool runs when the request's KV arrives, before it joins the batch; the
+   *       prefill pool, sized to the demand, is taken to start the prompt on arrival;
+   *   <li>prefill: the prompt's prefill on the prefill pool, {@code prefill(1, isl)};
+   *   <li>transfer: its KV cache to the decode pool, bytes / (link × prefill chips) plus a fixed
+   *       set-up of one hop of the link's latency ({@link #kvTransferSeconds}).
+   * </ul>
+   *
+   * @throws IllegalArgumentException when an argument is not positive
+   */
+  public TtftParts ttftParts(int batch, int isl, int osl) {
+    Deployments.checkPoint(batch, isl, osl);
+    int context = isl + Math.max(1, osl / 2);
+    return ttftParts(
+        SpeculativeDecoding.decodeTpot(speculation, decode, batch, context), isl, decode);
+  }
+
+  private TtftParts ttftParts(double tpot, int isl, RooflineModel decodePool) {
+    double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
+    return TtftParts.of(
+        decodePool.efficiency().admission().seconds(),
+        perStep * tpot / 2,
+        prefill.prefill(1, isl).seconds().seconds(),
+        kvTransferSeconds(isl, prefill, decodePool));
   }
 
   @Override

@@ -101,6 +101,16 @@ public record StaticDeployment(
         speculation.get().toString());
   }
 
+  /**
+   * The TTFT of the batch in its parts ({@link TtftParts}): a static batch is a batch job with no
+   * request path, so only the prefill of the batch's prompts, without admission, wait or transfer.
+   *
+   * @throws IllegalArgumentException when an argument is not positive
+   */
+  public TtftParts ttftParts(int batch, int isl, int osl) {
+    return TtftParts.prefillOnly(point(batch, isl, osl).ttft().seconds());
+  }
+
   @Override
   public String toString() {
     return Deployments.describe(strategy(), pool.toString(), speculation);

@@ -106,4 +106,16 @@ final class EfficiencyParameterTest {
     assertThat(EfficiencyParameter.STEP_OVERHEAD.lower()).isEqualTo(50);
     assertThat(EfficiencyParameter.STEP_OVERHEAD.upper()).isEqualTo(3000);
   }
+
+  @Test
+  void admission_fitRange5To50Ms_butLargerProfileValuesStillValid() {
+    // the range bounds a fit (5 ms to 50 ms, start 20 ms); a profile's value only has to be finite
+    // and >= 0, so the built-in profiles' admissions of a few hundred ms still read
+    assertThat(EfficiencyParameter.ADMISSION.lower()).isEqualTo(5);
+    assertThat(EfficiencyParameter.ADMISSION.upper()).isEqualTo(50);
+    assertThat(EfficiencyParameter.ADMISSION.start()).isEqualTo(20);
+    assertThat(EfficiencyParameter.ADMISSION.problem(372.606)).isEmpty();
+    assertThat(Profiles.builtIn().forEngine(Profiles.DEFAULT).efficiency().admission().seconds())
+        .isGreaterThan(0.050);
+  }
 }

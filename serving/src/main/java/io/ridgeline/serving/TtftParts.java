@@ -1,0 +1,70 @@
+package io.ridgeline.serving;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import io.ridgeline.core.Seconds;
+
+/**
+ * The time to first token of a served request (colocated, pd, afd) as the sum of its named parts,
+ * each in seconds: {@code ttft = admission + stepWait + prefill + transfer}.
+ *
+ * <ul>
+ *   <li>{@code admission}: outside the accelerators, the serving frontend's HTTP handling,
+ *       tokenisation and the scheduler's admission ({@link Efficiency#admission()}).
+ *   <li>{@code stepWait}: the wait for the step that is running when the request is admitted to
+ *       finish before the prompt's first chunk can join the next one; for a request arriving at a
+ *       random time during steps of equal length s the mean residual is s / 2.
+ *   <li>{@code prefill}: the prompt's chunks, each a step (colocated: with the running batch's
+ *       decode).
+ *   <li>{@code transfer}: pd only, the KV cache's move to the decode pool, bytes / link bandwidth
+ *       plus a fixed set-up per transfer; zero elsewhere.
+ * </ul>
+ *
+ * <p>A static batch has no request path: its TTFT is the batch's prefill ({@link #prefillOnly}).
+ *
+ * @param admission the admission latency
+ * @param stepWait the mean wait for the running step to finish
+ * @param prefill the prefill of the prompt's chunks
+ * @param transfer the KV transfer with its set-up (pd), else zero
+ */
+public record TtftParts(Seconds admission, Seconds stepWait, Seconds prefill, Seconds transfer) {
+  /**
+   * Validates the parts.
+   *
+   * @throws NullPointerException when one is null
+   * @throws IllegalArgumentException when one is negative or not finite
+   */
+  public TtftParts {
+    check("admission", admission);
+    check("stepWait", stepWait);
+    check("prefill", prefill);
+    check("transfer", transfer);
+  }
+
+  /** Only a prefill of {@code seconds}: a static batch's TTFT. */
+  public static TtftParts prefillOnly(double seconds) {
+    return new TtftParts(Seconds.ZERO, Seconds.ZERO, Seconds.of(seconds), Seconds.ZERO);
+  }
+
+  /** The parts in seconds: admission, step wait, prefill and transfer. */
+  static TtftParts of(double admission, double stepWait, double prefill, double transfer) {
+    return new TtftParts(
+        Seconds.of(admission), Seconds.of(stepWait), Seconds.of(prefill), Seconds.of(transfer));
+  }
+
+  /** The TTFT: admission + stepWait + prefill + transfer. */
+  public Seconds total() {
+    return Seconds.of(
+        admission.seconds() + stepWait.seconds() + prefill.seconds() + transfer.seconds());
+  }
+
+  private static void check(String name, Seconds value) {
+    checkNotNull(value, name);
+    checkArgument(
+        value.seconds() >= 0 && Double.isFinite(value.seconds()),
+        "TTFT part %s must be finite and >= 0: %s",
+        name,
+        value.seconds());
+  }
+}

@@ -1,0 +1,158 @@
+package io.ridgeline.serving;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+import io.ridgeline.core.DataKind;
+import io.ridgeline.core.OperationResult;
+import io.ridgeline.core.PhaseResult;
+import io.ridgeline.core.Seconds;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Models;
+import org.junit.jupiter.api.Test;
+
+/** The colocated step's prefill share and the served TTFT's parts, as worked examples. */
+final class ColocatedDeploymentTest {
+  private static final Model LLAMA70 = Models.byId("llama-3.1-70b");
+  private static final Model LLAMA8 = Models.byId("llama-3.1-8b");
+  private static final Chip H100 = Chips.byId("h100-sxm");
+  private static final RooflineModel TP8 = IdealPools.of(LLAMA70, H100, 8);
+
+  /**
+   * The former prefill share: every operation at max(compute, memory without weights, network),
+   * the network time with its per-hop latency.
+   */
+  private static double withHopLatency(RooflineModel rm, double prompts, int isl) {
+    StepResult full = rm.prefill(prompts, isl, 1);
+    double stage = 0;
+    for (PhaseResult p : full.phases()) {
+      for (OperationResult o : p.operations()) {
+        double weights =
+            o.operation().bytes(DataKind.WEIGHTS).bytes()
+                / Math.max(1e-300, o.operation().memoryBytes().bytes());
+        double memory = o.memorySeconds().seconds() * (1 - weights);
+        stage +=
+            Math.max(o.computeSeconds().seconds(), Math.max(memory, o.networkSeconds().seconds()));
+      }
+    }
+    return full.passes() * (stage + full.p2pSeconds().seconds());
+  }
+
+  @Test
+  void prefillShare_tp8_paysNoExtraLatencyHops() {
+    // Llama-3.1-70B (80 layers, hidden 8192) on 8× H100 at the roofline bound; batch 64, ISL =
+    // OSL = 1024: a step prefills 64/1024 of a prompt, 64 tokens. Each of its two all-reduce
+    // operations (after attention, after the FFN) covers 80 layers of a tree's 2·⌈log2 8⌉ = 6
+    // hops = 480 hops of 1 µs (NVLink) = 480 µs, and a ring's 80 × 64 × 8192 × 2·7/8 × 2 B =
+    // 146,800,640 B / 450e9 B/s = 326.22 µs. Before: 2 × (480 + 326.22) µs = 1.612 ms of
+    // collectives; after, the bandwidth only: 2 × 326.22 µs = 0.652 ms; the rest (compute of the
+    // 64 tokens, activations, KV) is 1.134 ms either way: 2.746 ms → 1.786 ms, 960 hops × 1 µs =
+    // 0.960 ms less.
+    double before = withHopLatency(TP8, 64 / 1024.0, 1024);
+    double after = ColocatedDeployment.prefillWithoutWeights(TP8, 64 / 1024.0, 1024);
+    assertThat(before).isCloseTo(2.746e-3, withPercentage(0.1));
+    assertThat(after).isCloseTo(1.786e-3, withPercentage(0.1));
+    assertThat(before - after).isCloseTo(960 * 1e-6, within(1e-12));
+    // a software latency of 10 µs per hop would add 960 × 10 µs = 9.6 ms to the former share and
+    // adds nothing now: the prefill tokens ride the decode step's collectives
+    RooflineModel slowHops =
+        RooflineModel.builder()
+            .from(TP8)
+            .efficiency(
+                Efficiency.builder()
+                    .from(Efficiency.ideal())
+                    .collectiveLatency(Seconds.ofMicros(10))
+                    .build())
+            .build();
+    assertThat(ColocatedDeployment.prefillWithoutWeights(slowHops, 64 / 1024.0, 1024))
+        .isCloseTo(after, within(1e-12));
+    assertThat(withHopLatency(slowHops, 64 / 1024.0, 1024) - before)
+        .isCloseTo(960 * 10e-6, within(1e-9));
+  }
+
+  @Test
+  void prefillShare_tp1_unchanged() {
+    // one chip has no collectives: the share is the same as before
+    RooflineModel one = IdealPools.of(LLAMA8, H100);
+    assertThat(ColocatedDeployment.prefillWithoutWeights(one, 64 / 1024.0, 1024))
+        .isEqualTo(withHopLatency(one, 64 / 1024.0, 1024));
+  }
+
+  @Test
+  void ttft_colocated_isAdmissionPlusHalfAStepPlusChunkSteps() {
+    // Llama-3.1-70B on 8× H100, ideal but for 20 ms of admission; batch 64, ISL = OSL = 1024.
+    // Decode step at context 1024 + 512 ≈ 8.074 ms (weights ≈ 139 GB / 8 / 3.35e12 B/s ≈ 5.19
+    // ms, KV 327,680 B × 64 × 1536 / 8 / 3.35e12 ≈ 1.20 ms, all-reduces 2 × (480 + 326.22) µs
+    // ≈ 1.61 ms); TPOT = 8.074 + 1.786 (prefill share above) = 9.860 ms.
+    // TTFT = admission 20 ms
+    //      + wait for the running step, 9.860 / 2 = 4.930 ms
+    //      + one chunk of 1024 tokens: a step of decode 8.074 ms + the chunk's prefill 28.580 ms
+    //        (compute ≈ 2 × 69.5e9 × 1024 / 8 / 989.4e12 ≈ 18.0 ms, all-reduces' bandwidth
+    //        2 × 80 × 1024 × 8192 × 1.75 × 2 B / 450e9 ≈ 10.44 ms) = 36.654 ms
+    //      = 61.584 ms
+    RooflineModel pool =
+        RooflineModel.builder()
+            .from(TP8)
+            .efficiency(
+                Efficiency.builder()
+                    .from(Efficiency.ideal())
+                    .admission(Seconds.ofMillis(20))
+                    .build())
+            .build();
+    ColocatedDeployment d = new ColocatedDeployment(pool);
+    FrontierPoint p = d.point(64, 1024, 1024);
+    TtftParts parts = d.ttftParts(64, 1024, 1024);
+    assertThat(p.tpot().seconds()).isCloseTo(9.860e-3, withPercentage(0.1));
+    assertThat(parts.admission().seconds()).isCloseTo(0.020, within(1e-15));
+    assertThat(parts.stepWait().seconds()).isCloseTo(p.tpot().seconds() / 2, within(1e-15));
+    assertThat(parts.prefill().seconds()).isCloseTo(36.654e-3, withPercentage(0.1));
+    assertThat(parts.transfer().seconds()).isZero();
+    assertThat(p.ttft().seconds()).isCloseTo(parts.total().seconds(), within(1e-15));
+    assertThat(p.ttft().seconds()).isCloseTo(61.584e-3, withPercentage(0.1));
+  }
+
+  @Test
+  void ttft_pd_addsHalfADecodeStepAndTheKvTransferWithItsSetUp() {
+    // Same pools, pd: the decode pool's step at batch 64, context 1536 is 8.074 ms (no prefill
+    // share). TTFT = admission 0 + the prompt's prefill 29.62 ms (compute ≈ 18.0 ms + all-reduces'
+    // bandwidth ≈ 10.44 ms + the rest, with their 960 hops of 1 µs)
+    //      + KV 327,680 B × 1024 = 335.5 MB over 8 ConnectX-7 links of 50 GB/s = 0.8389 ms
+    //        + the transfer's set-up, one hop of 5 µs = 0.8439 ms
+    //      + wait to join the running decode batch, 8.074 / 2 = 4.037 ms
+    //      = 34.50 ms
+    PrefillDecodeDeployment d = (PrefillDecodeDeployment) Deployment.disaggregated(TP8, TP8);
+    TtftParts parts = d.ttftParts(64, 1024, 1024);
+    FrontierPoint p = d.point(64, 1024, 1024);
+    assertThat(p.tpot().seconds()).isCloseTo(8.074e-3, withPercentage(0.1));
+    assertThat(parts.stepWait().seconds()).isCloseTo(p.tpot().seconds() / 2, within(1e-15));
+    assertThat(parts.prefill().seconds()).isCloseTo(29.62e-3, withPercentage(0.1));
+    assertThat(parts.transfer().seconds())
+        .isCloseTo(327_680.0 * 1024 / (8 * 50e9) + 5e-6, withPercentage(1e-9));
+    assertThat(p.ttft().seconds()).isCloseTo(parts.total().seconds(), within(1e-15));
+    assertThat(p.ttft().seconds()).isCloseTo(34.50e-3, withPercentage(0.1));
+  }
+
+  @Test
+  void ttft_afd_addsHalfAnAfdStep() {
+    // Same pools as attention and FFN: the AFD step at batch 64 is 9.739 ms (its TPOT), so the
+    // wait is 4.870 ms; the prompt's prefill through both pools is 37.13 ms; no KV transfer
+    AttentionFfnDeployment d = new AttentionFfnDeployment(TP8, TP8);
+    FrontierPoint p = d.point(64, 1024, 1024);
+    TtftParts parts = d.ttftParts(64, 1024, 1024);
+    assertThat(parts.stepWait().seconds()).isCloseTo(p.tpot().seconds() / 2, within(1e-15));
+    assertThat(parts.stepWait().seconds()).isCloseTo(4.870e-3, withPercentage(0.1));
+    assertThat(parts.prefill().seconds()).isCloseTo(37.13e-3, withPercentage(0.1));
+    assertThat(parts.transfer().seconds()).isZero();
+    assertThat(p.ttft().seconds()).isCloseTo(parts.total().seconds(), within(1e-15));
+  }
+
+  @Test
+  void ttftParts_sumAndValidation() {
+    TtftParts parts = TtftParts.of(0.020, 0.005, 0.030, 0.001);
+    assertThat(parts.total().seconds()).isCloseTo(0.056, within(1e-15));
+    assertThat(TtftParts.prefillOnly(0.03).total().seconds()).isEqualTo(0.03);
+  }
+}
