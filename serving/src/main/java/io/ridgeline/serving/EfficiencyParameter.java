@@ -30,39 +30,56 @@ import java.util.stream.Collectors;
  * }</pre>
  */
 public enum EfficiencyParameter {
-  /** Fraction of peak FLOP/s at large token counts ({@link Efficiency#compute()}). */
+  /**
+   * Fraction of dense peak FLOP/s a large GEMM reaches ({@link Efficiency#compute()}). Range
+   * 0.35–0.9: cuBLAS/CUTLASS large BF16 and FP8 GEMMs reach about 70–85% of the dense peak on H100
+   * and B200 (NVIDIA's CUTLASS profiler figures and the "NVIDIA H100 Tensor Core GPU Architecture"
+   * white paper's achievable rates), no kernel sustains more than 90%; 35% is a whole-model prefill
+   * with unfused non-GEMM work (MLPerf Inference offline submissions run near 40–60% of peak
+   * FLOP/s). Start 0.6.
+   */
   COMPUTE(
       "compute",
       Unit.FRACTION,
       true,
-      0.2,
-      0.95,
+      0.35,
+      0.9,
       0.6,
       Efficiency::compute,
       ImmutableEfficiency.Builder::compute,
       new Column("compute", 8, 3),
       0,
       e -> Optional.of(percent("compute", e.compute()))),
-  /** Fraction of memory bandwidth ({@link Efficiency#memory()}). */
+  /**
+   * Fraction of memory bandwidth the streaming kernels reach ({@link Efficiency#memory()}). Range
+   * 0.5–0.92: copy and GEMV kernels reach 85–92% of HBM bandwidth on H100 and MI300X (NVIDIA's
+   * nvbandwidth and STREAM-like measurements; AMD's MI300X rocm-bandwidth-test), a decode step of
+   * many small kernels as little as half. Start 0.8.
+   */
   MEMORY(
       "memory",
       Unit.FRACTION,
       true,
-      0.3,
-      0.95,
+      0.5,
+      0.92,
       0.8,
       Efficiency::memory,
       ImmutableEfficiency.Builder::memory,
       new Column("memory", 8, 3),
       1,
       e -> Optional.of(percent("memory", e.memory()))),
-  /** Fraction of interconnect bandwidth ({@link Efficiency#network()}). */
+  /**
+   * Collective bus-bandwidth fraction of the link's per-direction bandwidth ({@link
+   * Efficiency#network()}). Range 0.3–0.9: nccl-tests all-reduce bus bandwidth on NVLink 4 reaches
+   * about 360–390 GB/s of 450 GB/s at large messages (0.8–0.87), InfiniBand NDR about 0.9 of line
+   * rate; decode-sized messages of a few hundred kB reach a third. Start 0.7.
+   */
   NETWORK(
       "network",
       Unit.FRACTION,
       true,
-      0.2,
-      0.95,
+      0.3,
+      0.9,
       0.7,
       Efficiency::network,
       ImmutableEfficiency.Builder::network,
@@ -82,14 +99,21 @@ public enum EfficiencyParameter {
       new Column("attn", 8, 3),
       4,
       e -> e.attention() < 1 ? Optional.of(percent("attention", e.attention())) : Optional.empty()),
-  /** Tokens at which a GEMM reaches half of its large-M efficiency. */
+  /**
+   * Rows (tokens) at which a GEMM reaches half of its large-M efficiency: {@code compute × M / (M +
+   * half)}. Range 4–64 rows: tensor-core tiles are 64–128 rows (CUTLASS tile shapes), and
+   * published small-M GEMM sweeps (e.g. the FP8 GEMM benchmarks of DeepSeek's DeepGEMM README and
+   * vLLM's Marlin/CUTLASS kernel benchmarks) reach half their large-M throughput at M of about
+   * 8–64; a larger half point would make a one-row GEMV slower than streaming its weights. Start
+   * 16.
+   */
   GEMM_HALF_TOKENS(
       "gemm_half_tokens",
       Unit.TOKENS,
       true,
-      1,
-      128,
-      32,
+      4,
+      64,
+      16,
       Efficiency::gemmHalfTokens,
       ImmutableEfficiency.Builder::gemmHalfTokens,
       new Column("half tok", 9, 1),
@@ -154,14 +178,20 @@ public enum EfficiencyParameter {
               ? Optional.of(
                   "overhead " + e.stepOverhead() + "/step + " + e.kernelOverhead() + "/kernel")
               : Optional.empty()),
-  /** Software latency per collective hop ({@link Efficiency#collectiveLatency()}). */
+  /**
+   * Software latency per collective hop ({@link Efficiency#collectiveLatency()}), on top of the
+   * link's own latency. Range 0.5–5 µs: NCCL's small-message all-reduce over 8 NVLink GPUs takes
+   * about 10–30 µs for its 6 tree hops (nccl-tests, "NCCL performance" in NVIDIA's docs), a few
+   * microseconds per hop beyond the wire; custom one-shot all-reduce kernels (TensorRT-LLM,
+   * vLLM's custom all-reduce) bring it under a microsecond. Start 2 µs.
+   */
   COLLECTIVE_LATENCY(
       "collective_latency_us",
       Unit.MICROSECONDS,
       false,
       0.5,
-      200,
-      10,
+      5,
+      2,
       e -> e.collectiveLatency().seconds() * 1e6,
       (b, v) -> b.collectiveLatency(Seconds.ofMicros(v)),
       new Column("coll µs", 9, 2),

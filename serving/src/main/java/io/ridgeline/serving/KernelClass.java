@@ -1,6 +1,8 @@
 package io.ridgeline.serving;
 
 import io.ridgeline.core.OperationRole;
+import io.ridgeline.core.TensorClass;
+import java.util.Optional;
 
 /**
  * How an operation's kernel reaches the roofline, decided by its {@link OperationRole} (never by
@@ -79,5 +81,27 @@ enum KernelClass {
   /** The fraction of memory bandwidth of this class, given the other kernels' {@code memory}. */
   double memoryFraction(Efficiency e, double memory) {
     return this == ATTENTION ? memory * e.attention() : memory;
+  }
+
+  /**
+   * The tensor class whose weights an operation of {@code role} reads, if it is a weight GEMM: the
+   * precision its weight elements are stored at.
+   */
+  static Optional<TensorClass> weightClass(OperationRole role) {
+    switch (role) {
+      case ATTENTION_PROJECTION:
+      case LINEAR_PROJECTION:
+        return Optional.of(TensorClass.ATTENTION);
+      case DENSE_FFN:
+      case ROUTER:
+      case SHARED_EXPERTS:
+        return Optional.of(TensorClass.DENSE_FFN);
+      case ROUTED_EXPERTS:
+        return Optional.of(TensorClass.EXPERTS);
+      case LM_HEAD:
+        return Optional.of(TensorClass.EMBEDDINGS);
+      default:
+        return Optional.empty();
+    }
   }
 }

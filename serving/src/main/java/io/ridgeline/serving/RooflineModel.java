@@ -254,8 +254,13 @@ public abstract class RooflineModel {
       double rows = 0;
       double weights = op.bytes(DataKind.WEIGHTS).bytes();
       if (weights > 0 && op.flops().flops() > 0) {
-        // a GEMM of M rows: FLOPs = 2·M·elements → M = FLOPs / (2 · weight bytes / bytes each)
-        rows = op.flops().flops() / (2 * weights / op.precision().bytesPerElement());
+        // a GEMM of M rows: FLOPs = 2·M·elements → M = FLOPs / (2 · weight bytes / bytes each), at
+        // the weights' own precision (a weight-only FP8 GEMM computes at BF16 but reads 1 B each)
+        double bytesEach =
+            KernelClass.weightClass(op.role())
+                .map(c -> computePrecisions().weights(c).bytesPerElement())
+                .orElse(op.precision().bytesPerElement());
+        rows = op.flops().flops() / (2 * weights / bytesEach);
       }
       ComputeTarget target =
           ImmutableComputeTarget.copyOf(t)

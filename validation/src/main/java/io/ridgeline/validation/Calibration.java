@@ -72,19 +72,14 @@ import java.util.stream.Collectors;
  * EfficiencyParameter}; the running-request cap, a scheduler property rather than an efficiency, is
  * defined here ({@link #START_MAX_RUNNING}, {@link #MIN_MAX_RUNNING} to {@link #MAX_MAX_RUNNING}).
  *
- * <p><b>Ranges.</b> Without them the fit trades parameters against each other into corners no
- * engine occupies (100% of peak FLOP/s with 7% of NVLink bandwidth). Fractions: no engine sustains
- * more than 95% of a peak; below 20% (30% for memory, which streaming decode kernels use well) a
- * deployment is broken rather than slow. GEMM half tokens from 1 to 128 (the rows of a tensor-core
- * tile; a larger half point would make a one-row GEMV slower than streaming its weights, which no
- * GEMV kernel is). Overheads: 1–10 µs per kernel (a fused graph-replayed kernel to an eager launch
- * with host synchronisation), 0.05–3 ms per step (an overlapped scheduler leaving sampling and
- * synchronisation to a Python scheduler with detokenisation in the loop). Attention kernels at
- * 30–100% of the other kernels' fractions; 0–90% of the MoE all-to-all hidden under compute;
- * 0.5–200 µs of software latency per collective hop (a fused NVLink all-reduce to a
- * host-synchronised multi-node exchange); 1 ms to 1 s of admission latency. Running requests per
- * replica from 8 (a latency-tuned deployment) to 4,096 (beyond every engine's default; in effect
- * no cap).
+ * <p><b>Ranges.</b> Each parameter's plausible range, with its source, is in {@link
+ * EfficiencyParameter}'s javadoc (compute 0.35–0.9 of peak, memory 0.5–0.92, collective bus
+ * bandwidth 0.3–0.9, GEMM half point 4–64 rows, 1–10 µs per kernel, 0.05–3 ms per step, 0.5–5 µs
+ * per collective hop, 5–50 ms of admission, 0–0.9 of the MoE all-to-all hidden); the search stays
+ * inside them (see <b>Search</b>), and {@code ridgeline calibrate} lists the parameters that end on
+ * a bound. Running requests per replica from 8 (a latency-tuned deployment) to 4,096 (beyond every
+ * engine's default; in effect no cap). Without ranges the fit trades parameters against each other
+ * into corners no engine occupies.
  *
  * <p><b>Loss.</b> {@link FitObjective}: the sum over the predicted rows of the Huber loss (δ =
  * {@value #HUBER_DELTA}) of each row's ln slowdown (ln(predicted / measured) for times, its
