@@ -61,6 +61,7 @@ final class CrossoverCommand implements Callable<Integer> {
     } else {
       out.println(c);
       out.println(system.efficiency().line());
+      system.efficiency().bandLines(rm).forEach(out::println);
     }
     return 0;
   }

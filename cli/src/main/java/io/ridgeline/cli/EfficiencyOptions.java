@@ -81,7 +81,7 @@ final class EfficiencyOptions {
     if (!p.name().equalsIgnoreCase(asked)) {
       label.append(", no '").append(asked).append("' profile");
     }
-    return new Choice(p.efficiency(), label + " (" + p.efficiency() + ")");
+    return new Choice(p.efficiency(), label + " (" + p.efficiency() + ")", asked);
   }
 
   /**
@@ -108,8 +108,77 @@ final class EfficiencyOptions {
    * @param description {@code ideal}, or {@code calibrated: NAME profile[ of FILE][, no 'ENGINE'
    *     profile] (compute …, memory …, …)}: the JSON {@code efficiency} field
    */
-  record Choice(Efficiency efficiency, String description) {
-    static final Choice IDEAL = new Choice(Efficiency.ideal(), "ideal");
+  record Choice(Efficiency efficiency, String description, String engine) {
+    static final Choice IDEAL = new Choice(Efficiency.ideal(), "ideal", Profiles.DEFAULT);
+
+    /** A choice of the {@value Profiles#DEFAULT} engine. */
+    Choice(Efficiency efficiency, String description) {
+      this(efficiency, description, Profiles.DEFAULT);
+    }
+
+    /** Whether estimates carry the calibrated profiles' error band (not ideal, not SRAM-only). */
+    boolean banded() {
+      return !ideal() && !description.startsWith("sram-only");
+    }
+
+    /**
+     * The error band line and a warning per property of {@code rm} the profiles have not seen,
+     * for text output; empty for the roofline bound and SRAM-only chips.
+     */
+    java.util.List<String> bandLines(io.ridgeline.serving.RooflineModel rm) {
+      return bandLines(rm.model(), java.util.List.of(rm.chip()));
+    }
+
+    /** {@link #bandLines(io.ridgeline.serving.RooflineModel)} for a model on several chips. */
+    java.util.List<String> bandLines(
+        io.ridgeline.models.Model model, java.util.Collection<io.ridgeline.hardware.Chip> chips) {
+      if (!banded()) {
+        return java.util.List.of();
+      }
+      io.ridgeline.serving.ErrorBands b = io.ridgeline.serving.ErrorBands.builtIn();
+      java.util.List<String> out = new java.util.ArrayList<>();
+      out.add(b.toString());
+      warnings(model, chips).forEach(w -> out.add("warning: " + w));
+      return out;
+    }
+
+    private java.util.Set<String> warnings(
+        io.ridgeline.models.Model model, java.util.Collection<io.ridgeline.hardware.Chip> chips) {
+      java.util.Set<String> out = new java.util.LinkedHashSet<>();
+      for (io.ridgeline.hardware.Chip c : chips) {
+        out.addAll(io.ridgeline.serving.ErrorBands.builtIn().warnings(model, c, engine));
+      }
+      return out;
+    }
+
+    /**
+     * Adds {@code error_band} (typical error per estimate, a fraction) and {@code warnings} to
+     * {@code o} when estimates carry a band.
+     */
+    void putBand(
+        com.fasterxml.jackson.databind.node.ObjectNode o, io.ridgeline.serving.RooflineModel rm) {
+      putBand(o, rm.model(), java.util.List.of(rm.chip()));
+    }
+
+    /** {@link #putBand(com.fasterxml.jackson.databind.node.ObjectNode,
+     * io.ridgeline.serving.RooflineModel)} for a model on several chips. */
+    void putBand(
+        com.fasterxml.jackson.databind.node.ObjectNode o,
+        io.ridgeline.models.Model model,
+        java.util.Collection<io.ridgeline.hardware.Chip> chips) {
+      if (!banded()) {
+        return;
+      }
+      io.ridgeline.serving.ErrorBands b = io.ridgeline.serving.ErrorBands.builtIn();
+      com.fasterxml.jackson.databind.node.ObjectNode band = o.putObject("error_band");
+      for (io.ridgeline.serving.ErrorBands.Estimate e :
+          io.ridgeline.serving.ErrorBands.Estimate.values()) {
+        band.put(e.key(), b.typical(e));
+      }
+      band.put("source", b.source());
+      com.fasterxml.jackson.databind.node.ArrayNode w = o.putArray("warnings");
+      warnings(model, chips).forEach(w::add);
+    }
 
     /**
      * This choice for pools of {@code chip}: itself, except that a non-ideal choice on an

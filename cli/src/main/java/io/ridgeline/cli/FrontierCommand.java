@@ -181,6 +181,7 @@ final class FrontierCommand implements Callable<Integer> {
       out.println(Json.write(json(first, deployments, union)));
     } else if (csv) {
       spec.commandLine().getErr().println(system.efficiency().line());
+      system.efficiency().bandLines(first).forEach(spec.commandLine().getErr()::println);
       csv(out, union);
     } else {
       table(out, deployments, frontiers, union);
@@ -290,6 +291,7 @@ final class FrontierCommand implements Callable<Integer> {
       ParetoFrontier union) {
     deployments.forEach(out::println);
     out.println(system.efficiency().line());
+    system.efficiency().bandLines(deployments.get(0).decodePool()).forEach(out::println);
     out.printf(
         Locale.ROOT,
         "ISL %d, OSL %d; * = Pareto-optimal%s%n",

@@ -101,6 +101,7 @@ final class IntensityCommand implements Callable<Integer> {
   private void printText(PrintWriter out, RooflineModel rm, IntensitySweep sweep, double ridge) {
     out.println(rm);
     out.println(system.efficiency().line());
+    system.efficiency().bandLines(rm).forEach(out::println);
     out.printf(
         Locale.ROOT,
         "context %d; intensity in FLOP/B; ridge point (%s) %.1f FLOP/B; * = compute-bound%n",

@@ -35,6 +35,7 @@ final class Json {
     o.put("chips", rm.chips());
     o.put("tp", rm.tensorParallel());
     o.put("efficiency", efficiency.description());
+    efficiency.putBand(o, rm);
     return o;
   }
 

@@ -189,6 +189,7 @@ final class PlanCommand implements Callable<Integer> {
     } else if (!r.found()) {
       out.println(r.summary());
       out.println(efficiency.line());
+      efficiency.bandLines(r.request().model(), r.request().chips()).forEach(out::println);
     } else {
       table(r, efficiency, out);
     }
@@ -285,6 +286,7 @@ final class PlanCommand implements Callable<Integer> {
         r.meeting(),
         r.configurations().size(),
         q.objective() == PlanRequest.Objective.CHIPS ? "fewest chips" : "lowest cost");
+    efficiency.bandLines(q.model(), q.chips()).forEach(out::println);
     configurationTable(r, out);
     out.printf(
         Locale.ROOT,
@@ -361,6 +363,7 @@ final class PlanCommand implements Callable<Integer> {
     ArrayNode strategyIds = o.putArray("strategies");
     q.strategies().forEach(s -> strategyIds.add(s.id()));
     o.put("efficiency", efficiency.description());
+    efficiency.putBand(o, q.model(), q.chips());
     o.put("candidates", r.candidates());
     o.put("meeting", r.meeting());
     configurations(r, o.putArray("configurations"));

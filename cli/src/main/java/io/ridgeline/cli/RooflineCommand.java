@@ -118,6 +118,7 @@ final class RooflineCommand implements Callable<Integer> {
       List<PhaseResult> phases) {
     out.println(rm);
     out.println(system.efficiency().line());
+    system.efficiency().bandLines(rm).forEach(out::println);
     out.printf(
         Locale.ROOT,
         "batch %d, context %d, prompt %d; FLOPs and bytes per chip%n",

@@ -82,6 +82,37 @@ final class CalibrationTest {
         .isBetween((int) Calibration.MIN_MAX_RUNNING, (int) Calibration.MAX_MAX_RUNNING);
   }
 
+  /** A static row of point {@code point} and {@code source}: Llama-3.1-8B on one H100. */
+  static ValidationCase synthetic(String point, Metric metric, double measured, String source) {
+    return new ValidationCase(
+        point + "-" + metric.id(),
+        point,
+        "llama-3.1-8b",
+        "h100-sxm",
+        java.util.OptionalInt.of(1),
+        java.util.OptionalInt.empty(),
+        java.util.OptionalInt.empty(),
+        java.util.OptionalInt.of(1),
+        java.util.OptionalInt.empty(),
+        java.util.OptionalInt.empty(),
+        java.util.OptionalInt.empty(),
+        java.util.Optional.empty(),
+        java.util.Optional.empty(),
+        java.util.OptionalInt.of(1024),
+        java.util.OptionalInt.of(128),
+        Mode.STATIC,
+        java.util.OptionalInt.of(1),
+        java.util.Optional.empty(),
+        "trtllm",
+        metric,
+        measured,
+        "high",
+        source,
+        "",
+        "",
+        2);
+  }
+
   private static ValidationCase withMeasured(ValidationCase c, double measured) {
     return new ValidationCase(
         c.caseId(),

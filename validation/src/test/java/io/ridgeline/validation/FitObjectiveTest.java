@@ -1,0 +1,37 @@
+package io.ridgeline.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.Profiles;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+final class FitObjectiveTest {
+  @Test
+  void interceptsBySource_absorbAUniformlySlowerSourceShrunkByThePrior() {
+    // source A measured exactly at the ideal prediction; source B's deployment is 2× slower on its
+    // 3 TPOT rows: its intercept is Σ ln 2 / (3 + λ) = 3 · 0.6931 / 6 = 0.3466 with λ = 3
+    EngineProfile ideal = new EngineProfile(Profiles.DEFAULT, io.ridgeline.serving.Efficiency.ideal(), "");
+    Predictor p = Predictor.of(ideal);
+    List<ValidationCase> rows = new ArrayList<>();
+    for (int i = 1; i <= 3; i++) {
+      ValidationCase a = CalibrationTest.synthetic("A" + i, Metric.TPOT_MS, 1, "A");
+      double truth = ((Prediction) p.predict(a)).predicted();
+      rows.add(CalibrationTest.synthetic("A" + i, Metric.TPOT_MS, truth, "A"));
+      rows.add(CalibrationTest.synthetic("B" + i, Metric.TPOT_MS, 2 * truth, "B"));
+    }
+    Map<String, Double> b = new FitObjective(rows).interceptsBySource(ideal);
+    assertThat(b.get("A")).isCloseTo(0, within(1e-12));
+    // predicted / measured = 1/2 on a time: ln slowdown −ln 2 (the model is too fast)
+    assertThat(b.get("B")).isCloseTo(-3 * Math.log(2) / (3 + FitObjective.PRIOR_ROWS), within(1e-12));
+    // the loss: source B's rows after the intercept, Huber of (−0.6931 + 0.3466) = −0.3466 beyond
+    // δ = 0.3: 0.3 × (0.3466 − 0.15) = 0.05898 each, plus the prior 3 · 0.3466² / 2 = 0.1802
+    double r = -Math.log(2) + 3 * Math.log(2) / 6;
+    double expected = 3 * Calibration.huber(r) + FitObjective.PRIOR_ROWS * r * r / 2;
+    assertThat(new FitObjective(rows).loss(ideal)).isCloseTo(expected, within(1e-9));
+  }
+}
