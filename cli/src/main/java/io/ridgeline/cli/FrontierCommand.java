@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -156,6 +157,18 @@ final class FrontierCommand implements Callable<Integer> {
   @Option(names = "--csv", description = "Print CSV.")
   boolean csv;
 
+  @Option(
+      names = "--anchor",
+      paramLabel = "FILE",
+      description =
+          "Measurements of your own deployment (a case file, format in cases.md): their mean"
+              + " slowdown against the model scales every point (times divided, rates"
+              + " multiplied by the factor).")
+  Path anchor;
+
+  /** The anchor's factor, once {@link #call} has read it. */
+  private Optional<AnchorOption.Factor> anchorFactor = Optional.empty();
+
   @Option(names = "--plot", description = "Write the frontier chart here (.png or .svg).")
   Path plot;
 
@@ -171,6 +184,10 @@ final class FrontierCommand implements Callable<Integer> {
     List<String> labels = new ArrayList<>();
     List<Deployment> deployments = deployments(m, labels);
     List<ParetoFrontier> frontiers = frontiers(deployments);
+    anchorFactor = AnchorOption.factor(anchor, system.efficiency());
+    if (anchorFactor.isPresent()) {
+      frontiers = anchorFactor.get().apply(frontiers);
+    }
     List<FrontierPoint> all = new ArrayList<>();
     frontiers.forEach(f -> all.addAll(f.points()));
     // with several strategies, Pareto flags are those of the union
@@ -182,6 +199,7 @@ final class FrontierCommand implements Callable<Integer> {
     } else if (csv) {
       spec.commandLine().getErr().println(system.efficiency().line());
       system.efficiency().bandLines(first).forEach(spec.commandLine().getErr()::println);
+      anchorFactor.ifPresent(f -> spec.commandLine().getErr().println(f.line()));
       csv(out, union);
     } else {
       table(out, deployments, frontiers, union);
@@ -234,6 +252,13 @@ final class FrontierCommand implements Callable<Integer> {
     o.put("chips", first.chips());
     o.put("isl", isl);
     o.put("osl", osl);
+    anchorFactor.ifPresent(
+        f -> {
+          ObjectNode a = o.putObject("anchor");
+          a.put("file", f.file().toString());
+          a.put("rows", f.rows());
+          a.put("slowdown", Math.exp(f.lnSlowdown()));
+        });
     ArrayNode ds = o.putArray("deployments");
     deployments.forEach(d -> ds.add(d.toString()));
     ArrayNode arr = o.putArray("points");
@@ -292,6 +317,7 @@ final class FrontierCommand implements Callable<Integer> {
     deployments.forEach(out::println);
     out.println(system.efficiency().line());
     system.efficiency().bandLines(deployments.get(0).decodePool()).forEach(out::println);
+    anchorFactor.ifPresent(f -> out.println(f.line()));
     out.printf(
         Locale.ROOT,
         "ISL %d, OSL %d; * = Pareto-optimal%s%n",

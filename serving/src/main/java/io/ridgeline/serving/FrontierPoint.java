@@ -68,6 +68,29 @@ public abstract class FrontierPoint {
     return ImmutableFrontierPoint.builder();
   }
 
+  /**
+   * This point for a deployment measured {@code exp(lnSlowdown)} times faster than the model
+   * predicts (an anchor: {@code ln(predicted time / measured time)}, see {@code
+   * io.ridgeline.validation.Anchor}): TTFT, TPOT and $/Mtok divided by the factor, tokens per
+   * second and per joule multiplied by it; a factor below 1 (negative ln) slows the point down.
+   *
+   * @throws IllegalArgumentException when {@code lnSlowdown} is not finite or beyond ±ln 100
+   */
+  public FrontierPoint anchored(double lnSlowdown) {
+    com.google.common.base.Preconditions.checkArgument(
+        Double.isFinite(lnSlowdown) && Math.abs(lnSlowdown) <= Math.log(100),
+        "anchor ln slowdown must be finite and within ±ln 100: %s",
+        lnSlowdown);
+    double f = Math.exp(lnSlowdown);
+    return ImmutableFrontierPoint.copyOf(this)
+        .withTtft(ttft().dividedBy(f))
+        .withTpot(tpot().dividedBy(f))
+        .withTokensPerSecondPerUser(tokensPerSecondPerUser() * f)
+        .withTokensPerSecondPerChip(tokensPerSecondPerChip() * f)
+        .withDollarsPerMillionTokens(dollarsPerMillionTokens().map(d -> d / f))
+        .withTokensPerJoule(tokensPerJoule().map(t -> t * f));
+  }
+
   /** Whether this point dominates {@code other}: no worse on both axes, better on one. */
   public boolean dominates(FrontierPoint other) {
     boolean noWorse =

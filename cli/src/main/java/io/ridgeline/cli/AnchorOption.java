@@ -1,0 +1,86 @@
+package io.ridgeline.cli;
+
+import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.FrontierPoint;
+import io.ridgeline.serving.ParetoFrontier;
+import io.ridgeline.serving.Profiles;
+import io.ridgeline.validation.Anchor;
+import io.ridgeline.validation.CaseFile;
+import io.ridgeline.validation.Outcome;
+import io.ridgeline.validation.Prediction;
+import io.ridgeline.validation.Predictor;
+import io.ridgeline.validation.ValidationCase;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code --anchor FILE}: one or a few measurements of the user's own deployment (the case-file
+ * format) fix how much faster or slower it runs than the model ({@link Anchor}); every estimate is
+ * scaled by that factor. Cross-validation reports what anchoring buys on sources the profiles were
+ * not fitted on (the anchored column of {@code ridgeline validate}).
+ */
+final class AnchorOption {
+  private AnchorOption() {}
+
+  /**
+   * The factor of {@code file}'s rows predicted at {@code efficiency}.
+   *
+   * @param file the file, or null for no anchor
+   * @param efficiency the efficiency every row is predicted with
+   * @param rows predicted rows
+   * @param lnSlowdown the mean ln slowdown of the model against the rows
+   */
+  record Factor(Path file, int rows, double lnSlowdown) {
+    /** Every frontier's points anchored, their Pareto flags kept (a uniform factor keeps them). */
+    List<ParetoFrontier> apply(List<ParetoFrontier> frontiers) {
+      List<ParetoFrontier> out = new ArrayList<>();
+      for (ParetoFrontier f : frontiers) {
+        List<FrontierPoint> points = new ArrayList<>();
+        f.points().forEach(p -> points.add(p.anchored(lnSlowdown)));
+        out.add(ParetoFrontier.of(points));
+      }
+      return out;
+    }
+
+    /** e.g. {@code anchored on my.csv (3 rows): the model is 1.25× slower than measured}. */
+    String line() {
+      double f = Math.exp(lnSlowdown);
+      return String.format(
+          Locale.ROOT,
+          "anchored on %s (%d rows): the model is %.3f× %s than measured; every estimate is scaled",
+          file,
+          rows,
+          f >= 1 ? f : 1 / f,
+          f >= 1 ? "slower" : "faster");
+    }
+  }
+
+  /**
+   * The anchor of {@code file} predicted with {@code efficiency}, or empty without a file.
+   *
+   * @throws IllegalArgumentException when the file cannot be read or none of its rows can be
+   *     predicted, naming the file
+   */
+  static Optional<Factor> factor(Path file, EfficiencyOptions.Choice efficiency) {
+    if (file == null) {
+      return Optional.empty();
+    }
+    List<ValidationCase> cases = CaseFile.read(file);
+    Predictor p = Predictor.of(new EngineProfile(Profiles.DEFAULT, efficiency.efficiency(), ""));
+    List<Prediction> predicted = new ArrayList<>();
+    for (ValidationCase c : cases) {
+      Outcome o = p.predict(c);
+      if (o instanceof Prediction) {
+        predicted.add((Prediction) o);
+      }
+    }
+    if (predicted.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--anchor " + file + ": none of its " + cases.size() + " rows can be predicted");
+    }
+    return Optional.of(new Factor(file, predicted.size(), Anchor.lnSlowdown(predicted)));
+  }
+}

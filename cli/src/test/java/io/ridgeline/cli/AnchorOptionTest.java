@@ -1,0 +1,72 @@
+package io.ridgeline.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class AnchorOptionTest {
+  private static final String HEADER =
+      "case_id,point_id,model,chip,chips,prefill_chips,decode_chips,tp,pp,ep,attention_dp,weights,"
+          + "kv_cache,isl,osl,mode,load,speculative,engine,metric,measured,confidence,source,url,"
+          + "notes\n";
+
+  private static JsonNode frontier(String... extra) throws Exception {
+    String[] base = {
+      "frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--max-batch", "4",
+      "--efficiency", "ideal", "--json"
+    };
+    String[] args = new String[base.length + extra.length];
+    System.arraycopy(base, 0, args, 0, base.length);
+    System.arraycopy(extra, 0, args, base.length, extra.length);
+    CliRun r = CliRun.of(args);
+    assertThat(r.code()).as(r.err()).isZero();
+    return r.json();
+  }
+
+  @Test
+  void anchor_deploymentTwiceAsSlowAsTheBound_doublesEveryTime(@TempDir Path dir) throws Exception {
+    // the bound's static TPOT of one Llama-3.1-8B sequence on one H100, then a "measurement" of
+    // twice that: the model is 2× too fast, ln slowdown −ln 2, so every TPOT doubles
+    JsonNode plain = frontier();
+    CliRun probe =
+        CliRun.of(
+            "roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1",
+            "--context", "1088", "--efficiency", "ideal", "--json");
+    double step = probe.json().path("decode_step_seconds").asDouble();
+    Path file = dir.resolve("mine.csv");
+    Files.writeString(
+        file,
+        HEADER
+            + "M1-tpot,M1,llama-3.1-8b,h100-sxm,1,,,1,,,,,,1024,128,static,1,,trtllm,tpot_ms,"
+            + (2 * 1e3 * step)
+            + ",high,my lab,,\n");
+    JsonNode anchored = frontier("--anchor", file.toString());
+    double f = anchored.path("anchor").path("slowdown").asDouble();
+    assertThat(anchored.path("anchor").path("rows").asInt()).isEqualTo(1);
+    for (int i = 0; i < plain.path("points").size(); i++) {
+      double before = plain.path("points").get(i).path("tpot_seconds").asDouble();
+      double after = anchored.path("points").get(i).path("tpot_seconds").asDouble();
+      assertThat(after / before).isCloseTo(1 / f, within(1e-9));
+    }
+    assertThat(1 / f).isCloseTo(2, within(0.02));
+  }
+
+  @Test
+  void anchor_fileWithoutPredictableRows_failsNamingIt(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("empty.csv");
+    Files.writeString(
+        file,
+        HEADER + "M1-tpot,M1,llama-3.1-8b,h100-sxm,1,,,1,,,,,,,,static,1,,trtllm,tpot_ms,10,high,x,,\n");
+    CliRun r =
+        CliRun.of(
+            "frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--anchor",
+            file.toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("--anchor " + file + ": none of its 1 rows can be predicted");
+  }
+}
