@@ -122,10 +122,10 @@ final class SweepCommand implements Callable<Integer> {
     if (out != null) {
       err.println("wrote " + out);
     }
-    err.println("sweep: " + efficiency.line());
     if (efficiency.banded()) {
       err.println("sweep: " + io.ridgeline.serving.ErrorBands.builtIn());
     }
+    err.println("sweep: " + efficiency.line());
     err.printf(
         Locale.ROOT, "sweep: %d points in %.3f s, %.1f points/s%n", rows, seconds, rows / seconds);
     err.flush();

@@ -125,6 +125,39 @@ public record ParallelLayout(
     return (double) attentionDataParallel * pipelineParallel;
   }
 
+  /**
+   * Attention data-parallel groups whose share the busiest group carries, for {@code sequences}
+   * sequences (or prompts) in a step: each group runs whole sequences, so the busiest one holds
+   * ⌈s / dp⌉ of them and a step takes its time; the attention side then divides by {@code s /
+   * ⌈s / dp⌉} groups rather than dp (dp when the batch splits evenly; 1 for a single sequence, or a
+   * fraction of one, as a colocated step's prefill share). Worked example: dp 8 with 4 sequences:
+   * 4 / ⌈4/8⌉ = 4 groups busy, the other 4 idle; 12 sequences: 12 / ⌈12/8⌉ = 6.
+   */
+  public double busyAttentionGroups(double sequences) {
+    if (sequences <= 1 || attentionDataParallel == 1) {
+      return 1.0 * Math.min(1, attentionDataParallel);
+    }
+    double perGroup = Math.ceil(sequences / attentionDataParallel - 1e-9);
+    return Math.min(attentionDataParallel, sequences / perGroup);
+  }
+
+  /**
+   * The shards a quantity of this sharding is divided into in a step of {@code sequences}
+   * sequences: {@link #shards(Sharding)}, with the attention side's work (not its weights, see
+   * {@link #shards(Sharding)}) over the busy groups only ({@link #busyAttentionGroups}).
+   */
+  public double workShards(boolean attentionSide, double sequences) {
+    return attentionSide
+        ? (double) tensorParallel * pipelineParallel * busyAttentionGroups(sequences)
+        : replicaChips();
+  }
+
+  /** {@link #kvShards(int)} over the busy attention groups of a step of {@code sequences}. */
+  public double kvShards(int kvShards, double sequences) {
+    checkArgument(kvShards > 0, "kv shards must be positive: %s", kvShards);
+    return busyAttentionGroups(sequences) * Math.min(tensorParallel, kvShards) * pipelineParallel;
+  }
+
   private static void positive(String what, int value) {
     checkArgument(value > 0, "%s must be positive: %s", what, value);
   }

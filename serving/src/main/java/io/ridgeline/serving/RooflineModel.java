@@ -306,7 +306,7 @@ public abstract class RooflineModel {
             .microBatches(micro);
     chargeOverheads(b);
     for (Phase p : phases) {
-      b.addPhases(phase(p.kind(), perChip(p.operations()), t));
+      b.addPhases(phase(p.kind(), perChip(p.operations(), mb), t));
     }
     Collectives.of(this, PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence)
         .ifPresent(b::addPhases);
@@ -339,7 +339,7 @@ public abstract class RooflineModel {
     ComputeTarget t = MemoryPlan.placed(this, (int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops =
         new ArrayList<>(
-            phase(PhaseKind.PREFILL, perChip(prefill.operations()), t)
+            phase(PhaseKind.PREFILL, perChip(prefill.operations(), mb), t)
                 .operations());
     Collectives.of(this, PhaseKind.PREFILL, mb * promptTokens)
         .ifPresent(c -> ops.addAll(c.operations()));
@@ -378,22 +378,25 @@ public abstract class RooflineModel {
   }
 
   /**
-   * One chip's share of each operation: FLOPs and activations over tp·dp·pp; attention-side weights
-   * over tp·pp (each dp group holds a copy), other weights over tp·dp·pp; KV over dp·min(tp, the
-   * op's KV shards)·pp.
+   * The busiest chip's share of each operation in a step of {@code sequences} sequences (or
+   * prompts) per micro-batch: FLOPs and activations of stage-wide operations over tp·dp·pp, of the
+   * attention side over tp·pp·(busy attention groups, {@link ParallelLayout#busyAttentionGroups}:
+   * each dp group runs whole sequences, so 4 sequences keep 4 of 8 groups busy and a single prompt
+   * one); attention-side weights over tp·pp (each dp group holds a copy), other weights over
+   * tp·dp·pp; KV over (busy groups)·min(tp, the op's KV shards)·pp.
    */
-  List<Operation> perChip(List<Operation> ops) {
+  List<Operation> perChip(List<Operation> ops, double sequences) {
     ParallelLayout layout = layout();
     if (layout.replicaChips() == 1) {
       return ops;
     }
-    double all = layout.shards(ParallelLayout.Sharding.STAGE);
     List<Operation> out = new ArrayList<>(ops.size());
     for (Operation op : ops) {
+      boolean attention = op.role().attentionSide();
       ParallelLayout.Sharding weights =
-          op.role().attentionSide()
-              ? ParallelLayout.Sharding.ATTENTION_GROUP
-              : ParallelLayout.Sharding.STAGE;
+          attention ? ParallelLayout.Sharding.ATTENTION_GROUP : ParallelLayout.Sharding.STAGE;
+      // the step takes the busiest attention group's time: its share of the attention side's work
+      double work = layout.workShards(attention, sequences);
       ImmutableMap.Builder<DataKind, Bytes> bytes = ImmutableMap.builder();
       for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
         double divisor;
@@ -403,20 +406,21 @@ public abstract class RooflineModel {
             break;
           case KV_READ:
           case KV_WRITE:
-            divisor = layout.kvShards(op.kvShards());
+            divisor = layout.kvShards(op.kvShards(), sequences);
             break;
           default:
-            divisor = all;
+            divisor = work;
         }
         bytes.put(e.getKey(), e.getValue().dividedBy(divisor));
       }
       out.add(
           ImmutableOperation.copyOf(op)
-              .withFlops(op.flops().dividedBy(all))
+              .withFlops(op.flops().dividedBy(work))
               .withBytes(bytes.build()));
     }
     return out;
   }
+
 
 
 

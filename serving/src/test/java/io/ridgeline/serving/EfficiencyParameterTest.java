@@ -110,12 +110,21 @@ final class EfficiencyParameterTest {
   @Test
   void admission_fitRange5To50Ms_butLargerProfileValuesStillValid() {
     // the range bounds a fit (5 ms to 50 ms, start 20 ms); a profile's value only has to be finite
-    // and >= 0, so the built-in profiles' admissions of a few hundred ms still read
+    // and >= 0, so profiles fitted before the range (admissions of a few hundred ms) still read
     assertThat(EfficiencyParameter.ADMISSION.lower()).isEqualTo(5);
     assertThat(EfficiencyParameter.ADMISSION.upper()).isEqualTo(50);
     assertThat(EfficiencyParameter.ADMISSION.start()).isEqualTo(20);
     assertThat(EfficiencyParameter.ADMISSION.problem(372.606)).isEmpty();
-    assertThat(Profiles.builtIn().forEngine(Profiles.DEFAULT).efficiency().admission().seconds())
-        .isGreaterThan(0.050);
+  }
+
+  @Test
+  void builtInProfiles_everyFittedParameterInsideItsPlausibleRange() {
+    for (EngineProfile p : Profiles.builtIn().profiles().values()) {
+      for (EfficiencyParameter q : EfficiencyParameter.values()) {
+        assertThat(q.get(p.efficiency()))
+            .as(p.name() + " " + q.jsonKey())
+            .isBetween(q.lower(), q.upper());
+      }
+    }
   }
 }

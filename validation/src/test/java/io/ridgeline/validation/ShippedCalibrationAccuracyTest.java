@@ -12,20 +12,21 @@ import org.junit.jupiter.api.Test;
  */
 final class ShippedCalibrationAccuracyTest {
   /**
-   * Median APE measured with the built-in profiles on 2026-11-30 (validate --efficiency
-   * calibrated).
+   * Median APE measured with the built-in profiles on 2026-12-01 (validate), in-sample: the
+   * pooled profile refitted after the base-model fixes of the accuracy issue. The held-out figures
+   * are pinned by {@link ShippedCrossValidationTest}.
    */
   private static final Map<Metric, Double> MEASURED =
       Map.of(
-          Metric.E2E_S, 0.2123,
-          Metric.INPUT_TOK_S_PER_CHIP, 0.0983,
-          Metric.OUT_TOK_S_PER_CHIP, 0.1297,
-          Metric.OUT_TOK_S_PER_USER, 0.1006,
-          Metric.TOTAL_TOK_S_PER_CHIP, 0.0711,
-          Metric.TPOT_MS, 0.1185,
-          Metric.TTFT_MS, 0.2586);
+          Metric.E2E_S, 0.5359,
+          Metric.INPUT_TOK_S_PER_CHIP, 0.1381,
+          Metric.OUT_TOK_S_PER_CHIP, 0.2896,
+          Metric.OUT_TOK_S_PER_USER, 0.1055,
+          Metric.TOTAL_TOK_S_PER_CHIP, 0.1363,
+          Metric.TPOT_MS, 0.2415,
+          Metric.TTFT_MS, 0.6463);
 
-  private static final double OVERALL = 0.138;
+  private static final double OVERALL = 0.2872;
 
   private static final double SLACK = 0.02;
 
