@@ -82,7 +82,9 @@ final class CalibrateCommand implements Callable<Integer> {
     String label = cases == null ? "the shipped cases" : cases.getFileName().toString();
     if ((report != null || bands != null) && !crossValidate) {
       throw new IllegalArgumentException(
-          "--report and --bands need --cross-validate: '" + (report != null ? report : bands) + "'");
+          "--report and --bands need --cross-validate: '"
+              + (report != null ? report : bands)
+              + "'");
     }
     PrintWriter err = spec.commandLine().getErr();
     err.println("calibrate: fitting the pooled profile on " + label + "...");

@@ -8,8 +8,8 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 /**
- * The held-out errors of a cross-validation as a table: median absolute percentage error per
- * metric (rows) and scheme (columns: in-sample, point-grouped, leave-one-source-out, anchored).
+ * The held-out errors of a cross-validation as a table: median absolute percentage error per metric
+ * (rows) and scheme (columns: in-sample, point-grouped, leave-one-source-out, anchored).
  */
 final class CrossValidationTable {
   private CrossValidationTable() {}
@@ -53,7 +53,9 @@ final class CrossValidationTable {
         any = true;
         b.append(
             String.format(
-                Locale.ROOT, " %22s", String.format(Locale.ROOT, "%.1f%% (n %d)", 100 * x.medianApe(), x.count())));
+                Locale.ROOT,
+                " %22s",
+                String.format(Locale.ROOT, "%.1f%% (n %d)", 100 * x.medianApe(), x.count())));
       }
     }
     if (any) {
@@ -68,7 +70,9 @@ final class CrossValidationTable {
       JsonNode v = summary.path(s.id()).path(label);
       if (v.isNumber()) {
         any = true;
-        b.append(String.format(Locale.ROOT, " %22s", String.format(Locale.ROOT, "%.1f%%", 100 * v.asDouble())));
+        b.append(
+            String.format(
+                Locale.ROOT, " %22s", String.format(Locale.ROOT, "%.1f%%", 100 * v.asDouble())));
       } else {
         b.append(String.format(Locale.ROOT, " %22s", "-"));
       }
@@ -77,5 +81,4 @@ final class CrossValidationTable {
       w.println(b);
     }
   }
-
 }

@@ -122,8 +122,8 @@ final class EfficiencyOptions {
     }
 
     /**
-     * The error band line and a warning per property of {@code rm} the profiles have not seen,
-     * for text output; empty for the roofline bound and SRAM-only chips.
+     * The error band line and a warning per property of {@code rm} the profiles have not seen, for
+     * text output; empty for the roofline bound and SRAM-only chips.
      */
     java.util.List<String> bandLines(io.ridgeline.serving.RooflineModel rm) {
       return bandLines(rm.model(), java.util.List.of(rm.chip()));
@@ -160,8 +160,10 @@ final class EfficiencyOptions {
       putBand(o, rm.model(), java.util.List.of(rm.chip()));
     }
 
-    /** {@link #putBand(com.fasterxml.jackson.databind.node.ObjectNode,
-     * io.ridgeline.serving.RooflineModel)} for a model on several chips. */
+    /**
+     * {@link #putBand(com.fasterxml.jackson.databind.node.ObjectNode,
+     * io.ridgeline.serving.RooflineModel)} for a model on several chips.
+     */
     void putBand(
         com.fasterxml.jackson.databind.node.ObjectNode o,
         io.ridgeline.models.Model model,
@@ -181,9 +183,9 @@ final class EfficiencyOptions {
     }
 
     /**
-     * This choice for pools of {@code chip}: itself, except that a non-ideal choice on an
-     * SRAM-only chip is the roofline with a pipeline latency floor ({@link
-     * Efficiency#sramFloor}), described as such rather than as calibrated.
+     * This choice for pools of {@code chip}: itself, except that a non-ideal choice on an SRAM-only
+     * chip is the roofline with a pipeline latency floor ({@link Efficiency#sramFloor}), described
+     * as such rather than as calibrated.
      */
     Choice forChip(io.ridgeline.hardware.Chip chip) {
       if (ideal() || !Efficiency.sramOnly(chip)) {

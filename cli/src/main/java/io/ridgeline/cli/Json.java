@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.core.PhaseResult;
-import io.ridgeline.serving.RooflineModel;
 import java.io.UncheckedIOException;
 
 /** JSON output helpers: pretty-printed, numbers in SI base units. */

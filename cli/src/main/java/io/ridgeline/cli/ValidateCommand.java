@@ -105,7 +105,9 @@ final class ValidateCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     // the cross-validated figures belong to the built-in profiles on the shipped cases
     Optional<String> crossValidated =
-        mode.equals("calibrated") && profile == null ? CrossValidationJson.shipped() : Optional.empty();
+        mode.equals("calibrated") && profile == null
+            ? CrossValidationJson.shipped()
+            : Optional.empty();
     if (json) {
       ObjectNode root = json(v);
       crossValidated.ifPresent(t -> root.set("cross_validation", CrossValidationJson.summary(t)));

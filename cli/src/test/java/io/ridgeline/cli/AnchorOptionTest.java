@@ -17,8 +17,16 @@ final class AnchorOptionTest {
 
   private static JsonNode frontier(String... extra) throws Exception {
     String[] base = {
-      "frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--max-batch", "4",
-      "--efficiency", "ideal", "--json"
+      "frontier",
+      "--model",
+      "llama-3.1-8b",
+      "--chip",
+      "h100-sxm",
+      "--max-batch",
+      "4",
+      "--efficiency",
+      "ideal",
+      "--json"
     };
     String[] args = new String[base.length + extra.length];
     System.arraycopy(base, 0, args, 0, base.length);
@@ -35,8 +43,18 @@ final class AnchorOptionTest {
     JsonNode plain = frontier();
     CliRun probe =
         CliRun.of(
-            "roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1",
-            "--context", "1088", "--efficiency", "ideal", "--json");
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--context",
+            "1088",
+            "--efficiency",
+            "ideal",
+            "--json");
     double step = probe.json().path("decode_step_seconds").asDouble();
     Path file = dir.resolve("mine.csv");
     Files.writeString(
@@ -61,10 +79,16 @@ final class AnchorOptionTest {
     Path file = dir.resolve("empty.csv");
     Files.writeString(
         file,
-        HEADER + "M1-tpot,M1,llama-3.1-8b,h100-sxm,1,,,1,,,,,,,,static,1,,trtllm,tpot_ms,10,high,x,,\n");
+        HEADER
+            + "M1-tpot,M1,llama-3.1-8b,h100-sxm,1,,,1,,,,,,,,static,1,,trtllm,tpot_ms,10,high,x,,\n");
     CliRun r =
         CliRun.of(
-            "frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--anchor",
+            "frontier",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--anchor",
             file.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("--anchor " + file + ": none of its 1 rows can be predicted");

@@ -383,8 +383,21 @@ final class RidgelineCliTest {
     List<String> args =
         new ArrayList<>(
             List.of(
-                "roofline", "--model", "llama-3.1-70b", "--chip", chip, "--count", "8",
-                "--batch", "1", "--context", "1024", "--weights", "fp8", "--efficiency", "ideal"));
+                "roofline",
+                "--model",
+                "llama-3.1-70b",
+                "--chip",
+                chip,
+                "--count",
+                "8",
+                "--batch",
+                "1",
+                "--context",
+                "1024",
+                "--weights",
+                "fp8",
+                "--efficiency",
+                "ideal"));
     args.addAll(List.of(extra));
     CliRun r = run(args.toArray(new String[0]));
     assertThat(r.code()).as(r.err()).isZero();

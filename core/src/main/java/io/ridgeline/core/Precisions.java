@@ -16,25 +16,25 @@ import org.immutables.value.Value;
  *
  * <p><b>GEMM rule</b> ({@link #matmul(TensorClass)}). With {@link GemmInputs#ACTIVATION_PRECISION}
  * (the builder's default, and what an explicit activation precision means) a GEMM runs at the wider
- * of its weights and the activations: W8A16 at the BF16 rate, W8A8 (FP8 activations set
- * explicitly) at the FP8 rate. With {@link GemmInputs#WEIGHT_PRECISION} (a checkpoint's default,
- * {@code Model.defaultPrecisions()}), weights in a floating-point format narrower than the
- * activations ({@code fp8}, {@code fp4}, {@code mxfp4}) run at their own precision when the chip
- * has matrix units for it ({@link #tensorUnits()}, set by {@link #resolvedFor(ComputeTarget)}):
- * FP8 checkpoints run W8A8 on Hopper, Blackwell and MI300 (TensorRT-LLM's FP8 recipe, vLLM's
- * {@code Fp8LinearMethod} and SGLang quantize each GEMM input to FP8 per token or tensor), NVFP4
- * and MXFP4 checkpoints run W4A4 at the FP4 peak on Blackwell and MI355X. Where the chip lacks the
- * units (FP8 on A100, FP4 on H100), or before resolution, the GEMM is weight-only: the weights are
- * dequantized to the activation precision (vLLM's FP8 Marlin kernel on Ampere, MXFP4 Triton/Marlin
- * kernels on Hopper). Integer weights ({@code int8}, {@code int4}: AWQ/GPTQ) are weight-only.
+ * of its weights and the activations: W8A16 at the BF16 rate, W8A8 (FP8 activations set explicitly)
+ * at the FP8 rate. With {@link GemmInputs#WEIGHT_PRECISION} (a checkpoint's default, {@code
+ * Model.defaultPrecisions()}), weights in a floating-point format narrower than the activations
+ * ({@code fp8}, {@code fp4}, {@code mxfp4}) run at their own precision when the chip has matrix
+ * units for it ({@link #tensorUnits()}, set by {@link #resolvedFor(ComputeTarget)}): FP8
+ * checkpoints run W8A8 on Hopper, Blackwell and MI300 (TensorRT-LLM's FP8 recipe, vLLM's {@code
+ * Fp8LinearMethod} and SGLang quantize each GEMM input to FP8 per token or tensor), NVFP4 and MXFP4
+ * checkpoints run W4A4 at the FP4 peak on Blackwell and MI355X. Where the chip lacks the units (FP8
+ * on A100, FP4 on H100), or before resolution, the GEMM is weight-only: the weights are dequantized
+ * to the activation precision (vLLM's FP8 Marlin kernel on Ampere, MXFP4 Triton/Marlin kernels on
+ * Hopper). Integer weights ({@code int8}, {@code int4}: AWQ/GPTQ) are weight-only.
  *
  * <p><b>Activation bytes</b> ({@link #gemmActivations(TensorClass)}): a GEMM that runs narrower
- * than the activations reads and writes its activations at its own precision (1 B/element for
- * FP8, scales included for FP4): engines quantize GEMM inputs per token, fusing the quantization
- * into the preceding norm, SwiGLU or attention epilogue, so the tensors between quantized GEMMs
- * move at the narrow width. This is a lower bound on the traffic: outputs that join the BF16
- * residual stream are wider in practice, and activation traffic is a small share of a step's bytes
- * either way.
+ * than the activations reads and writes its activations at its own precision (1 B/element for FP8,
+ * scales included for FP4): engines quantize GEMM inputs per token, fusing the quantization into
+ * the preceding norm, SwiGLU or attention epilogue, so the tensors between quantized GEMMs move at
+ * the narrow width. This is a lower bound on the traffic: outputs that join the BF16 residual
+ * stream are wider in practice, and activation traffic is a small share of a step's bytes either
+ * way.
  *
  * <p>Attention over the cache runs at the wider of the KV and activation precisions ({@link
  * #attention()}); the rule above does not touch it.
@@ -82,16 +82,13 @@ public abstract class Precisions {
    * peak keys, so that {@link #matmul(TensorClass)} applies the GEMM rule for that chip.
    */
   public Precisions resolvedFor(ComputeTarget target) {
-    return ImmutablePrecisions.builder()
-        .from(this)
-        .tensorUnits(target.peaks().keySet())
-        .build();
+    return ImmutablePrecisions.builder().from(this).tensorUnits(target.peaks().keySet()).build();
   }
 
   /**
    * The precision weight GEMMs of class {@code tensors} run at, by the GEMM rule of the class
-   * javadoc: the weight precision for a quantized floating-point class on a chip with units for
-   * it under {@link GemmInputs#WEIGHT_PRECISION}, else the wider of weights and activations.
+   * javadoc: the weight precision for a quantized floating-point class on a chip with units for it
+   * under {@link GemmInputs#WEIGHT_PRECISION}, else the wider of weights and activations.
    */
   public Precision matmul(TensorClass tensors) {
     return gemm(weights(tensors));
@@ -150,8 +147,7 @@ public abstract class Precisions {
   }
 
   /**
-   * The precision GEMMs of weights at {@link #weights()} run at (see {@link
-   * #matmul(TensorClass)}).
+   * The precision GEMMs of weights at {@link #weights()} run at (see {@link #matmul(TensorClass)}).
    */
   public Precision matmul() {
     return gemm(weights());
@@ -170,9 +166,7 @@ public abstract class Precisions {
   }
 
   private Precision gemm(Precision w) {
-    return quantizesInputs(w) && tensorUnits().contains(w.peakKey())
-        ? w
-        : wider(w, activations());
+    return quantizesInputs(w) && tensorUnits().contains(w.peakKey()) ? w : wider(w, activations());
   }
 
   private static Precision wider(Precision a, Precision b) {

@@ -11,9 +11,9 @@ import java.util.Map;
  * tail, or a pipeline's fill latency) that the roofline's FLOP and byte counts do not see.
  *
  * <p>Counts follow the kernels a modern engine runs after its usual fusions (bias in the GEMM
- * epilogue, residual add fused into the next norm, gate and up projections in one GEMM, SiLU ×
- * up in one activation kernel, the KV-cache write in the attention backend), as in vLLM's and
- * SGLang's model files ({@code vllm/model_executor/models/llama.py}, {@code deepseek_v2.py}, {@code
+ * epilogue, residual add fused into the next norm, gate and up projections in one GEMM, SiLU × up
+ * in one activation kernel, the KV-cache write in the attention backend), as in vLLM's and SGLang's
+ * model files ({@code vllm/model_executor/models/llama.py}, {@code deepseek_v2.py}, {@code
  * qwen3_next.py}, {@code nemotron_h.py}; DeepSeek's own {@code inference/model.py} for MLA and the
  * DSA indexer):
  *
@@ -37,8 +37,8 @@ import java.util.Map;
  *       has more than one chip, one after the FFN when the stage has more than one chip (an
  *       expert-parallel MoE instead runs an all-to-all dispatch and combine: 2);
  *   <li>the head: embedding lookup, final norm, LM-head GEMM = {@value #HEAD}, + 1 all-gather of
- *       the logits over a stage of more than one chip. Sampling is host-side step work, not
- *       counted here.
+ *       the logits over a stage of more than one chip. Sampling is host-side step work, not counted
+ *       here.
  * </ul>
  *
  * <p>A Llama layer (GQA attention, gated FFN, 2 norms) is therefore 2 + 4 + 3 = {@value
@@ -82,9 +82,9 @@ public final class Kernels {
   private Kernels() {}
 
   /**
-   * Kernels of a forward pass split by the side that runs them: the mixer side (norms, token
-   * mixer, the head and their collectives: an attention pool's work) and the FFN side (an FFN
-   * pool's work in attention-FFN disaggregation).
+   * Kernels of a forward pass split by the side that runs them: the mixer side (norms, token mixer,
+   * the head and their collectives: an attention pool's work) and the FFN side (an FFN pool's work
+   * in attention-FFN disaggregation).
    *
    * @param mixer kernels of the norms, token mixers, head and their collectives
    * @param ffn kernels of the FFNs and their collectives
@@ -162,8 +162,7 @@ public final class Kernels {
    *
    * @throws IllegalArgumentException when a degree is not positive
    */
-  public static Count forward(
-      Model model, int tensorParallel, int stageChips, int expertParallel) {
+  public static Count forward(Model model, int tensorParallel, int stageChips, int expertParallel) {
     checkDegrees(tensorParallel, stageChips, expertParallel);
     Count c = new Count(HEAD + (stageChips > 1 ? 1 : 0), 0);
     for (Map.Entry<Layer, Integer> g : model.layerGroups().entrySet()) {

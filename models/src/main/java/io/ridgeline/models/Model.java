@@ -4,9 +4,9 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.Bytes;
+import io.ridgeline.core.GemmInputs;
 import io.ridgeline.core.Phase;
 import io.ridgeline.core.Precision;
-import io.ridgeline.core.GemmInputs;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.TensorClass;

@@ -94,7 +94,6 @@ final class AfdPools {
         attention.chip(), attention.replicaChips(), ffn.chip(), ffn.replicaChips());
   }
 
-
   private BytesPerSecond link() {
     return poolLink
         .or(() -> interconnect().map(Interconnect::bandwidthPerDirection))

@@ -23,8 +23,9 @@ import java.util.Optional;
  * The collectives of a pool's step, α-β costed on the link they cross ({@link Links#within}): an
  * all-reduce after each attention block over tp (a tree's {@code 2·⌈log2 n⌉} latency hops and a
  * ring's {@code 2·(n−1)/n × message} bytes per chip), an all-reduce after each FFN over the stage,
- * or for MoE with ep &gt; 1 an all-to-all dispatch (FP8) and combine of each token's hidden vector to
- * the distinct chips of its k experts, partly hidden under compute; pipeline stages hand each micro-batch's activations to the next (one hop).
+ * or for MoE with ep &gt; 1 an all-to-all dispatch (FP8) and combine of each token's hidden vector
+ * to the distinct chips of its k experts, partly hidden under compute; pipeline stages hand each
+ * micro-batch's activations to the next (one hop).
  */
 final class Collectives {
   private Collectives() {}
@@ -104,9 +105,9 @@ final class Collectives {
    * MoE with ep &gt; 1 over {@code layers} layers: each chip dispatches its 1/stage of the {@code
    * tokens} (one hidden vector each) to the chips that hold its k experts and gets the weighted
    * expert outputs back (combine). Engines (DeepEP, SGLang, TensorRT-LLM wide-EP) send a token to a
-   * chip once however many of its experts live there, dispatch in FP8 with 128-element block
-   * scales (on chips with FP8; else at the activation precision) and combine at the activation
-   * precision. Per chip and layer:
+   * chip once however many of its experts live there, dispatch in FP8 with 128-element block scales
+   * (on chips with FP8; else at the activation precision) and combine at the activation precision.
+   * Per chip and layer:
    *
    * <pre>
    * bytes = tokens / stage × hidden × (dispatch B/element + combine B/element) × remote chips
@@ -143,8 +144,8 @@ final class Collectives {
   }
 
   /**
-   * Bytes per element of a MoE dispatch: {@link #FP8_DISPATCH_BYTES_PER_ELEMENT} when the chip
-   * runs FP8 and the activations are wider, else the activations' own.
+   * Bytes per element of a MoE dispatch: {@link #FP8_DISPATCH_BYTES_PER_ELEMENT} when the chip runs
+   * FP8 and the activations are wider, else the activations' own.
    */
   static double dispatchBytesPerElement(RooflineModel rm, Precision activations) {
     boolean fp8 = rm.baseTarget().peaks().containsKey(Precision.FP8);
@@ -220,7 +221,9 @@ final class Collectives {
             .precision(rm.precisions().activations())
             .flops(Flops.ZERO)
             .networkBytes(
-                rm.precisions().activations().bytes(tokens * rm.model().hiddenSize() / rm.stageChips()))
+                rm.precisions()
+                    .activations()
+                    .bytes(tokens * rm.model().hiddenSize() / rm.stageChips()))
             .networkSteps(1)
             .build();
     return Roofline.evaluate(op, withLink(rm, rm.baseTarget(), rm.replicaChips())).seconds();

@@ -139,10 +139,10 @@ public record ColocatedDeployment(
 
   /**
    * Time of {@code prompts} prompts' prefill (a mean, fractional) of {@code isl} tokens riding a
-   * decode step: per operation, the largest of its compute time, its memory time without the
-   * weight reads (the decode step streams the weights once for both) and, for a collective, its
-   * bandwidth time without the per-hop latency: in continuous batching the step's prefill tokens
-   * join the decode tokens' all-reduces (and all-to-alls, and pipeline hand-offs), one message per
+   * decode step: per operation, the largest of its compute time, its memory time without the weight
+   * reads (the decode step streams the weights once for both) and, for a collective, its bandwidth
+   * time without the per-hop latency: in continuous batching the step's prefill tokens join the
+   * decode tokens' all-reduces (and all-to-alls, and pipeline hand-offs), one message per
    * collective, so an α-β collective {@code hops × α + bytes / β} grows by the prefill tokens'
    * {@code bytes / β} only. The α term of each collective is its time with no bytes ({@link
    * Collectives#of} and {@link Collectives#handOff} at zero tokens). Summed over the stage and
@@ -155,8 +155,7 @@ public record ColocatedDeployment(
         .ifPresent(
             c ->
                 c.operations()
-                    .forEach(
-                        o -> latency.put(o.operation().name(), o.networkSeconds().seconds())));
+                    .forEach(o -> latency.put(o.operation().name(), o.networkSeconds().seconds())));
     double stage = 0;
     for (PhaseResult p : full.phases()) {
       for (OperationResult o : p.operations()) {

@@ -18,10 +18,10 @@ import org.immutables.value.Value;
  * gemmHalfTokens)} of peak, a saturating curve (decode GEMMs of a few tokens cannot fill the tensor
  * cores; prefill GEMMs of thousands do). Fixed costs: each pass through a pipeline stage adds
  * {@code stepOverhead + kernels × kernelOverhead} ({@link #overheadSeconds}), the stage's kernels
- * counted from the architecture by {@link io.ridgeline.models.Kernels} (9 for a Llama layer, 22
- * for a DeepSeek-V3 MoE layer). Attention kernels reach {@link #attention()} of
- * the other kernels' fractions; each collective hop pays {@link #collectiveLatency()} on top of the
- * link's latency; {@link #moeOverlap()} of the MoE all-to-all hides under compute.
+ * counted from the architecture by {@link io.ridgeline.models.Kernels} (9 for a Llama layer, 22 for
+ * a DeepSeek-V3 MoE layer). Attention kernels reach {@link #attention()} of the other kernels'
+ * fractions; each collective hop pays {@link #collectiveLatency()} on top of the link's latency;
+ * {@link #moeOverlap()} of the MoE all-to-all hides under compute.
  */
 @Value.Immutable
 @RidgelineStyle
@@ -49,10 +49,10 @@ public abstract class Efficiency {
    * operations that read the KV cache (attention over the cache, sliding-window attention, the DSA
    * indexer), in decode and in prefill, run at {@code compute × attention} of peak FLOP/s (the
    * large-GEMM fraction: no small-M curve, since their tiles' M is the query heads sharing a KV
-   * head, or thousands of prefill queries, not the step's tokens) and at {@code memory ×
-   * attention} of bandwidth (see {@code KernelClass}). FlashAttention-style decode kernels split
-   * the cache over thread blocks and reduce the partial results, and reach less of HBM bandwidth
-   * than a weight-streaming GEMV at short contexts and few heads per chip.
+   * head, or thousands of prefill queries, not the step's tokens) and at {@code memory × attention}
+   * of bandwidth (see {@code KernelClass}). FlashAttention-style decode kernels split the cache
+   * over thread blocks and reduce the partial results, and reach less of HBM bandwidth than a
+   * weight-streaming GEMV at short contexts and few heads per chip.
    */
   @Value.Default
   public double attention() {
@@ -62,11 +62,11 @@ public abstract class Efficiency {
   /**
    * Share of the MoE expert-parallel all-to-all's time (dispatch and combine) hidden under compute,
    * in [0, 1): the step is charged {@code (1 − moeOverlap) ×} the all-to-all's α-β time. Engines
-   * split a step into two micro-batches and run one's dispatch and combine while the other
-   * computes (DeepSeek's V3/R1 inference system overview, 2025: dual micro-batch overlap; SGLang's
-   * two-batch overlap, LMSYS blog, May 2025; TensorRT-LLM wide-EP). 0, the ideal value, hides
-   * nothing, so the roofline bound ({@link #ideal()}) still adds communication to compute; full
-   * overlap would make it their maximum, which is why the plausible range stops at 0.9 (see {@link
+   * split a step into two micro-batches and run one's dispatch and combine while the other computes
+   * (DeepSeek's V3/R1 inference system overview, 2025: dual micro-batch overlap; SGLang's two-batch
+   * overlap, LMSYS blog, May 2025; TensorRT-LLM wide-EP). 0, the ideal value, hides nothing, so the
+   * roofline bound ({@link #ideal()}) still adds communication to compute; full overlap would make
+   * it their maximum, which is why the plausible range stops at 0.9 (see {@link
    * EfficiencyParameter#MOE_OVERLAP}).
    */
   @Value.Default
@@ -162,9 +162,8 @@ public abstract class Efficiency {
 
   /**
    * Fixed seconds of one pass through a stage that launches {@code kernels} kernels: {@code
-   * stepOverhead + kernels × kernelOverhead}. For example Llama-3.1-8B at tp 1 launches 291
-   * kernels per decode step; at 200 µs per step and 5 µs per kernel that is 200 + 291 × 5 = 1,655
-   * µs.
+   * stepOverhead + kernels × kernelOverhead}. For example Llama-3.1-8B at tp 1 launches 291 kernels
+   * per decode step; at 200 µs per step and 5 µs per kernel that is 200 + 291 × 5 = 1,655 µs.
    */
   public double overheadSeconds(double kernels) {
     return stepOverhead().seconds() + kernels * kernelOverhead().seconds();
@@ -201,8 +200,8 @@ public abstract class Efficiency {
    * its operands have streamed through (fill latency + streaming time). The chip-to-chip term of
    * the floor is not a parameter: every pipeline hand-off already pays the scale-up link's {@code
    * latency_us} (a decode token crosses pp hops, the last one carrying the sampled token back to
-   * the first stage), and every tensor-parallel collective its hops. So a single-stream decode
-   * step is at least {@code kernels × latency + pp × hop latency + collective hops}.
+   * the first stage), and every tensor-parallel collective its hops. So a single-stream decode step
+   * is at least {@code kernels × latency + pp × hop latency + collective hops}.
    */
   public static Efficiency sramFloor(Chip chip) {
     checkArgument(sramOnly(chip), "chip %s is not SRAM-only", chip.id());

@@ -20,8 +20,8 @@ import java.util.stream.Collectors;
  * one-line description ({@link Efficiency#toString()}) prints it.
  *
  * <p>Values are in the parameter's {@link #unit()}: fractions, hidden shares, tokens, microseconds
- * or milliseconds, as in the JSON form. Adding a parameter means adding a constant here and the model
- * code that uses it.
+ * or milliseconds, as in the JSON form. Adding a parameter means adding a constant here and the
+ * model code that uses it.
  *
  * <pre>{@code
  * ImmutableEfficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
@@ -101,11 +101,10 @@ public enum EfficiencyParameter {
       e -> e.attention() < 1 ? Optional.of(percent("attention", e.attention())) : Optional.empty()),
   /**
    * Rows (tokens) at which a GEMM reaches half of its large-M efficiency: {@code compute × M / (M +
-   * half)}. Range 4–64 rows: tensor-core tiles are 64–128 rows (CUTLASS tile shapes), and
-   * published small-M GEMM sweeps (e.g. the FP8 GEMM benchmarks of DeepSeek's DeepGEMM README and
-   * vLLM's Marlin/CUTLASS kernel benchmarks) reach half their large-M throughput at M of about
-   * 8–64; a larger half point would make a one-row GEMV slower than streaming its weights. Start
-   * 16.
+   * half)}. Range 4–64 rows: tensor-core tiles are 64–128 rows (CUTLASS tile shapes), and published
+   * small-M GEMM sweeps (e.g. the FP8 GEMM benchmarks of DeepSeek's DeepGEMM README and vLLM's
+   * Marlin/CUTLASS kernel benchmarks) reach half their large-M throughput at M of about 8–64; a
+   * larger half point would make a one-row GEMV slower than streaming its weights. Start 16.
    */
   GEMM_HALF_TOKENS(
       "gemm_half_tokens",
@@ -127,13 +126,13 @@ public enum EfficiencyParameter {
    * Fixed cost of each kernel a pass launches ({@link Efficiency#kernelOverhead()}), charged per
    * kernel counted from the architecture ({@link io.ridgeline.models.Kernels}). Range 1–10 µs: a
    * kernel replayed from a captured CUDA graph still costs its launch on the GPU's front end and
-   * its tail (the last wave draining before the dependent kernel starts). NVIDIA's "Getting
-   * Started with CUDA Graphs" (A. Gray, NVIDIA Developer blog, 2019) measures about 3.4 µs per
-   * short kernel launched from a graph against about 3.8 µs launched one by one; the PyTorch blog
-   * "Accelerating PyTorch with CUDA Graphs" (2021) and vLLM's CUDA-graph design notes
-   * (docs.vllm.ai, "CUDA Graphs") describe the same per-kernel launch cost, a few microseconds,
-   * that graphs shrink but do not remove. 1 µs is a fully fused, graph-replayed kernel on a
-   * current GPU; 10 µs an eager launch with host synchronisation. Start 4 µs.
+   * its tail (the last wave draining before the dependent kernel starts). NVIDIA's "Getting Started
+   * with CUDA Graphs" (A. Gray, NVIDIA Developer blog, 2019) measures about 3.4 µs per short kernel
+   * launched from a graph against about 3.8 µs launched one by one; the PyTorch blog "Accelerating
+   * PyTorch with CUDA Graphs" (2021) and vLLM's CUDA-graph design notes (docs.vllm.ai, "CUDA
+   * Graphs") describe the same per-kernel launch cost, a few microseconds, that graphs shrink but
+   * do not remove. 1 µs is a fully fused, graph-replayed kernel on a current GPU; 10 µs an eager
+   * launch with host synchronisation. Start 4 µs.
    *
    * <p>Profile files written before kernel counts ({@code layer_overhead_us}, a cost per layer) are
    * read as this parameter: the per-layer value divided by the {@value
@@ -155,10 +154,10 @@ public enum EfficiencyParameter {
   /**
    * Fixed cost per step per pipeline stage ({@link Efficiency#stepOverhead()}): the scheduler's
    * batch assembly, sampling, the host synchronisation that reads the sampled tokens back, and the
-   * graph launch. Range 0.05–3 ms: SGLang's overlap ("zero-overhead") batch scheduler (SGLang
-   * v0.4 blog, LMSYS, December 2024) and TensorRT-LLM hide the scheduler behind the GPU's work,
-   * leaving tens of microseconds of sampling and synchronisation; vLLM's v0.6.0 performance blog
-   * (vLLM team, September 2024) profiled Llama-3-8B on an H100 with the API server, scheduling and
+   * graph launch. Range 0.05–3 ms: SGLang's overlap ("zero-overhead") batch scheduler (SGLang v0.4
+   * blog, LMSYS, December 2024) and TensorRT-LLM hide the scheduler behind the GPU's work, leaving
+   * tens of microseconds of sampling and synchronisation; vLLM's v0.6.0 performance blog (vLLM
+   * team, September 2024) profiled Llama-3-8B on an H100 with the API server, scheduling and
    * detokenisation taking most of the step, milliseconds per step, before its multi-step and
    * asynchronous fixes. Start 1 ms.
    */
@@ -182,8 +181,8 @@ public enum EfficiencyParameter {
    * Software latency per collective hop ({@link Efficiency#collectiveLatency()}), on top of the
    * link's own latency. Range 0.5–5 µs: NCCL's small-message all-reduce over 8 NVLink GPUs takes
    * about 10–30 µs for its 6 tree hops (nccl-tests, "NCCL performance" in NVIDIA's docs), a few
-   * microseconds per hop beyond the wire; custom one-shot all-reduce kernels (TensorRT-LLM,
-   * vLLM's custom all-reduce) bring it under a microsecond. Start 2 µs.
+   * microseconds per hop beyond the wire; custom one-shot all-reduce kernels (TensorRT-LLM, vLLM's
+   * custom all-reduce) bring it under a microsecond. Start 2 µs.
    */
   COLLECTIVE_LATENCY(
       "collective_latency_us",

@@ -15,8 +15,8 @@ import java.util.OptionalInt;
  * tokens at which a GEMM reaches half of its large-M efficiency ({@link
  * Efficiency#gemmHalfTokens()}), and the fixed costs per kernel ({@link
  * Efficiency#kernelOverhead()}, launch and tail) and per step ({@link Efficiency#stepOverhead()},
- * scheduler, sampling and host work), and the admission latency of each request outside the accelerators ({@link
- * Efficiency#admission()}).
+ * scheduler, sampling and host work), and the admission latency of each request outside the
+ * accelerators ({@link Efficiency#admission()}).
  *
  * <p>Besides the roofline efficiency, a profile holds one scheduler property: the engine's cap on
  * the requests it runs at once per model replica ({@code max_running_requests}: vLLM's {@code

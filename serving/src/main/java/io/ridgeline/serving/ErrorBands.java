@@ -30,8 +30,8 @@ import java.util.TreeSet;
  * <p>Each {@link Estimate}'s band is the median absolute percentage error of leave-one-source-out
  * cross-validation on the shipped cases (written by {@code ridgeline calibrate --cross-validate
  * --bands FILE} into the built-in {@value #BUILT_IN_RESOURCE}): half of the held-out rows were
- * closer than it, half further. {@link #warnings} names what a system has that no fitted row had:
- * a chip vendor, an attention kind, dense or MoE FFNs, an engine family.
+ * closer than it, half further. {@link #warnings} names what a system has that no fitted row had: a
+ * chip vendor, an attention kind, dense or MoE FFNs, an engine family.
  *
  * <pre>{@code
  * ErrorBands.builtIn().typical(ErrorBands.Estimate.TPOT);   // e.g. 0.25 = ±25%

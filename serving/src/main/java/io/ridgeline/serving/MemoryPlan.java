@@ -5,8 +5,8 @@ import static com.google.common.base.Preconditions.checkArgument;
 import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
-import io.ridgeline.core.ImmutableComputeTarget;
 import io.ridgeline.core.DataKind;
+import io.ridgeline.core.ImmutableComputeTarget;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.TensorClass;
@@ -26,9 +26,9 @@ import java.util.Set;
  *
  * <p>Per chip: weights of each tensor class at its precision over the {@link ParallelLayout}'s
  * shards for that class; every layer's cache or state over dp·min(tp, its shards)·pp; and a
- * workspace for the activations of the largest step: a prefill chunk of {@code min(batch ×
- * context, 8192)} tokens (the batch's tokens for a pool that does not prefill) through the widest
- * layer, shared by the stages of a pipeline, plus fp32 logits for the batch.
+ * workspace for the activations of the largest step: a prefill chunk of {@code min(batch × context,
+ * 8192)} tokens (the batch's tokens for a pool that does not prefill) through the widest layer,
+ * shared by the stages of a pipeline, plus fp32 logits for the batch.
  *
  * <p>Tiers (see {@link MemoryUse}): the KV cache and the workspace are reserved in the main tier
  * (the chip's first tier) and must fit there, as engines reserve their KV pool in HBM; the weights
@@ -72,10 +72,7 @@ final class MemoryPlan {
     ParallelLayout layout = pool.layout();
     Precisions p = pool.precisions();
     double weights = weights(m, p, layout, holding).bytes();
-    Bytes kv =
-        holding.kvCache
-            ? kvCache(m, pool, p.kvCache(), batch, context)
-            : Bytes.ZERO;
+    Bytes kv = holding.kvCache ? kvCache(m, pool, p.kvCache(), batch, context) : Bytes.ZERO;
     int tp = layout.tensorParallel();
     double chunk =
         pool.runsPrefill()

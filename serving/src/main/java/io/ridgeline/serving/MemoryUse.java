@@ -76,9 +76,9 @@ public abstract class MemoryUse {
   }
 
   /**
-   * Whether the memory fits: KV cache + workspace within the main tier, and the weights within
-   * what is left of the main tier plus every other tier (equivalently, the total within the
-   * capacity of all tiers).
+   * Whether the memory fits: KV cache + workspace within the main tier, and the weights within what
+   * is left of the main tier plus every other tier (equivalently, the total within the capacity of
+   * all tiers).
    */
   public boolean fits() {
     return mainTierReserved().bytes() <= mainCapacity().bytes()
@@ -91,8 +91,7 @@ public abstract class MemoryUse {
    */
   public double pressure() {
     return Math.max(
-        mainTierReserved().bytes() / mainCapacity().bytes(),
-        total().bytes() / capacity().bytes());
+        mainTierReserved().bytes() / mainCapacity().bytes(), total().bytes() / capacity().bytes());
   }
 
   /**

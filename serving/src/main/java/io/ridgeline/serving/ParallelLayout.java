@@ -103,7 +103,9 @@ public record ParallelLayout(
         : (double) replicaChips();
   }
 
-  /** The sharding of a tensor class's weights: attention weights per dp group, the rest stage-wide. */
+  /**
+   * The sharding of a tensor class's weights: attention weights per dp group, the rest stage-wide.
+   */
   public static Sharding sharding(TensorClass weights) {
     return weights == TensorClass.ATTENTION ? Sharding.ATTENTION_GROUP : Sharding.STAGE;
   }
@@ -127,11 +129,11 @@ public record ParallelLayout(
 
   /**
    * Attention data-parallel groups whose share the busiest group carries, for {@code sequences}
-   * sequences (or prompts) in a step: each group runs whole sequences, so the busiest one holds
-   * ⌈s / dp⌉ of them and a step takes its time; the attention side then divides by {@code s /
-   * ⌈s / dp⌉} groups rather than dp (dp when the batch splits evenly; 1 for a single sequence, or a
-   * fraction of one, as a colocated step's prefill share). Worked example: dp 8 with 4 sequences:
-   * 4 / ⌈4/8⌉ = 4 groups busy, the other 4 idle; 12 sequences: 12 / ⌈12/8⌉ = 6.
+   * sequences (or prompts) in a step: each group runs whole sequences, so the busiest one holds ⌈s
+   * / dp⌉ of them and a step takes its time; the attention side then divides by {@code s / ⌈s /
+   * dp⌉} groups rather than dp (dp when the batch splits evenly; 1 for a single sequence, or a
+   * fraction of one, as a colocated step's prefill share). Worked example: dp 8 with 4 sequences: 4
+   * / ⌈4/8⌉ = 4 groups busy, the other 4 idle; 12 sequences: 12 / ⌈12/8⌉ = 6.
    */
   public double busyAttentionGroups(double sequences) {
     if (sequences <= 1 || attentionDataParallel == 1) {

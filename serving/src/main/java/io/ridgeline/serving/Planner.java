@@ -339,11 +339,7 @@ public final class Planner {
                   + " tokens";
         }
       }
-      String detail =
-          "does not fit: "
-              + what
-              + " needs "
-              + worst.needs();
+      String detail = "does not fit: " + what + " needs " + worst.needs();
       return miss(d, p, EnumSet.of(PlanFailure.MEMORY), ratio(worst), detail);
     }
 

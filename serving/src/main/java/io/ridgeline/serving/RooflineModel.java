@@ -233,7 +233,6 @@ public abstract class RooflineModel {
         .build();
   }
 
-
   /**
    * The phase {@code kind} of {@code ops} on {@code t}. Each operation runs at the fractions of its
    * {@link KernelClass} (decided by its {@link OperationRole}): weight GEMMs on the small-M GEMM
@@ -300,10 +299,7 @@ public abstract class RooflineModel {
         model().decodeStep(mb, context, computePrecisions(), routing(), tokensPerSequence);
     ComputeTarget t = MemoryPlan.placed(this, batch, context);
     ImmutableStepResult.Builder b =
-        ImmutableStepResult.builder()
-            .stages(pp)
-            .passes(pp)
-            .microBatches(micro);
+        ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
     chargeOverheads(b);
     for (Phase p : phases) {
       b.addPhases(phase(p.kind(), perChip(p.operations(), mb), t));
@@ -339,8 +335,7 @@ public abstract class RooflineModel {
     ComputeTarget t = MemoryPlan.placed(this, (int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops =
         new ArrayList<>(
-            phase(PhaseKind.PREFILL, perChip(prefill.operations(), mb), t)
-                .operations());
+            phase(PhaseKind.PREFILL, perChip(prefill.operations(), mb), t).operations());
     Collectives.of(this, PhaseKind.PREFILL, mb * promptTokens)
         .ifPresent(c -> ops.addAll(c.operations()));
     ImmutableStepResult.Builder b =
@@ -420,9 +415,6 @@ public abstract class RooflineModel {
     }
     return out;
   }
-
-
-
 
   // ---- memory ----
 

@@ -69,9 +69,9 @@ public abstract class StepResult {
   }
 
   /**
-   * Fixed cost of the same pass for a pool that runs only the FFN side of each layer
-   * (attention-FFN disaggregation): the step overhead plus the FFN kernels and their collectives.
-   * {@link #overheadSeconds()} when not set.
+   * Fixed cost of the same pass for a pool that runs only the FFN side of each layer (attention-FFN
+   * disaggregation): the step overhead plus the FFN kernels and their collectives. {@link
+   * #overheadSeconds()} when not set.
    */
   @Value.Default
   public Seconds ffnOverheadSeconds() {

@@ -22,8 +22,8 @@ final class ColocatedDeploymentTest {
   private static final RooflineModel TP8 = IdealPools.of(LLAMA70, H100, 8);
 
   /**
-   * The former prefill share: every operation at max(compute, memory without weights, network),
-   * the network time with its per-hop latency.
+   * The former prefill share: every operation at max(compute, memory without weights, network), the
+   * network time with its per-hop latency.
    */
   private static double withHopLatency(RooflineModel rm, double prompts, int isl) {
     StepResult full = rm.prefill(prompts, isl, 1);

@@ -115,8 +115,7 @@ final class ComputePrecisionTest {
     Chip b200 = Chips.byId("b200");
     RooflineModel onB200 = IdealPools.of(gptOss, b200);
     assertThat(onB200.computePrecisions().matmul(TensorClass.EXPERTS)).isEqualTo(Precision.MXFP4);
-    assertThat(onB200.computePrecisions().matmul(TensorClass.ATTENTION))
-        .isEqualTo(Precision.BF16);
+    assertThat(onB200.computePrecisions().matmul(TensorClass.ATTENTION)).isEqualTo(Precision.BF16);
     OperationResult experts = prefillOp(onB200, OperationRole.ROUTED_EXPERTS);
     assertThat(experts.operation().precision()).isEqualTo(Precision.MXFP4);
     // MXFP4 math runs at the FP4 peak: 9,000 TFLOP/s dense on B200

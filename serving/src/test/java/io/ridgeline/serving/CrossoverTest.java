@@ -74,8 +74,7 @@ final class CrossoverTest {
             + "\"hybrid_override_pattern\":\"M-M-\",\"num_attention_heads\":8,\"intermediate_size\":4096,"
             + "\"mlp_hidden_act\":\"relu2\",\"mamba_num_heads\":32,\"mamba_head_dim\":64,\"n_groups\":4,"
             + "\"ssm_state_size\":128,\"conv_kernel\":4,\"vocab_size\":32000}");
-    Crossover c =
-        Crossover.find(IdealPools.of(Models.fromConfig(cfg), Chips.byId("h100-sxm")), 1);
+    Crossover c = Crossover.find(IdealPools.of(Models.fromConfig(cfg), Chips.byId("h100-sxm")), 1);
     assertThat(c.context()).isEmpty();
     assertThat(c.reason().orElseThrow()).contains("bounded");
     Path sliding = dir.resolve("sliding.json");

@@ -321,8 +321,7 @@ final class DeploymentTest {
     Chip mi300x = Chips.byId("mi300x");
     assertThat(mi300x.pricePerHour()).isEmpty();
     FrontierPoint p =
-        Deployment.of(Deployment.Strategy.STATIC, IdealPools.of(LLAMA8, mi300x))
-            .point(1, 128, 128);
+        Deployment.of(Deployment.Strategy.STATIC, IdealPools.of(LLAMA8, mi300x)).point(1, 128, 128);
     assertThat(p.dollarsPerMillionTokens()).isEmpty();
     assertThat(p.tokensPerJoule()).contains(p.tokensPerSecondPerChip() / 750);
   }

@@ -169,10 +169,8 @@ final class EfficiencyTest {
             .admission(Seconds.ofMillis(200))
             .build();
     RooflineModel rm = RooflineModel.builder().from(IDEAL).efficiency(e).build();
-    Deployment served =
-        Deployment.of(Deployment.Strategy.COLOCATED, rm);
-    Deployment ideal =
-        Deployment.of(Deployment.Strategy.COLOCATED, IDEAL);
+    Deployment served = Deployment.of(Deployment.Strategy.COLOCATED, rm);
+    Deployment ideal = Deployment.of(Deployment.Strategy.COLOCATED, IDEAL);
     // colocated: 200 ms more to the first token, the same steps and throughput
     FrontierPoint p = served.point(8, 1024, 256);
     FrontierPoint q = ideal.point(8, 1024, 256);
@@ -180,10 +178,8 @@ final class EfficiencyTest {
     assertThat(p.tpot()).isEqualTo(q.tpot());
     assertThat(p.tokensPerSecondPerChip()).isEqualTo(q.tokensPerSecondPerChip());
     // a static batch has no request path
-    Deployment batch =
-        Deployment.of(Deployment.Strategy.STATIC, rm);
-    Deployment idealBatch =
-        Deployment.of(Deployment.Strategy.STATIC, IDEAL);
+    Deployment batch = Deployment.of(Deployment.Strategy.STATIC, rm);
+    Deployment idealBatch = Deployment.of(Deployment.Strategy.STATIC, IDEAL);
     assertThat(batch.point(8, 1024, 256).ttft()).isEqualTo(idealBatch.point(8, 1024, 256).ttft());
     assertThat(e.toString()).contains("admission 200");
   }

@@ -42,7 +42,8 @@ final class ErrorBandsTest {
     // Llama on an NVIDIA chip with a fitted engine: nothing new
     assertThat(b.warnings(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), "trtllm")).isEmpty();
     // the pooled default engine never warns
-    assertThat(b.warnings(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), "default")).isEmpty();
+    assertThat(b.warnings(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), "default"))
+        .isEmpty();
     // an AMD chip, sliding-window attention and an unseen engine each get a line
     assertThat(b.warnings(Models.byId("gpt-oss-120b"), Chips.byId("mi300x"), "vllm"))
         .hasSize(3)

@@ -29,8 +29,7 @@ final class FixedCostsTest {
   void deepSeekV3_paysItsMoeKernels_llamaItsNine() {
     // Llama-3.1-8B on 8× H100 at tp 8: 32 × (9 + 2 all-reduces) + 3 head + 1 logits gather = 356
     // kernels: 200 µs + 356 × 5 µs = 1,980 µs per decode step
-    RooflineModel llama =
-        IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), 8);
+    RooflineModel llama = IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), 8);
     assertThat(llama.kernels().total()).isEqualTo(356);
     assertThat(extra(llama, 8, 1024)).isCloseTo(1980e-6, withPercentage(0.01));
     // DeepSeek-V3 on 8× H200 at tp 8: 3 dense × 17 + 58 MoE × 24 + 4 = 1,447 kernels:

@@ -12,8 +12,7 @@ import org.junit.jupiter.api.Test;
 
 final class MemoryPlanTest {
   private static final Model LLAMA70 = Models.byId("llama-3.1-70b");
-  private static final RooflineModel TP8 =
-      RooflineModel.of(LLAMA70, Chips.byId("h100-sxm"), 8);
+  private static final RooflineModel TP8 = RooflineModel.of(LLAMA70, Chips.byId("h100-sxm"), 8);
 
   @Test
   void use_sidesOfAttentionFfnDisaggregation_splitTheWeightsOfTheWhole() {

@@ -116,8 +116,8 @@ final class MemoryTiersTest {
     // 200 + 20 + 5 = 225 MB ≤ 230 MB of SRAM; 10 MB more of weights does not fit
     assertThat(use.fits()).isTrue();
     assertThat(use.byTier()).containsOnlyKeys("sram");
-    assertThat(use.toString()).isEqualTo(
-        "weights 200 MB + KV 20 MB + workspace 5 MB = 225 MB of 230 MB (fits)");
+    assertThat(use.toString())
+        .isEqualTo("weights 200 MB + KV 20 MB + workspace 5 MB = 225 MB of 230 MB (fits)");
     assertThat(ImmutableMemoryUse.copyOf(use).withWeights(Bytes.of(210e6)).fits()).isFalse();
   }
 

@@ -34,13 +34,19 @@ final class ParallelLayoutTest {
 
   @Test
   void constructor_badDegrees_nameTheRuleAndValue() {
-    assertThat(assertThrows(IllegalArgumentException.class, () -> new ParallelLayout(8, 0, 1, 1, 1)))
+    assertThat(
+            assertThrows(IllegalArgumentException.class, () -> new ParallelLayout(8, 0, 1, 1, 1)))
         .hasMessage("tensor parallel degree must be positive: 0");
-    assertThat(assertThrows(IllegalArgumentException.class, () -> new ParallelLayout(12, 8, 1, 1, 1)))
+    assertThat(
+            assertThrows(IllegalArgumentException.class, () -> new ParallelLayout(12, 8, 1, 1, 1)))
         .hasMessage("chip count (12) must be a multiple of tp × dp × pp = 8 × 1 × 1");
-    assertThat(assertThrows(IllegalArgumentException.class, () -> new ParallelLayout(8, 8, 1, 3, 1)))
+    assertThat(
+            assertThrows(IllegalArgumentException.class, () -> new ParallelLayout(8, 8, 1, 3, 1)))
         .hasMessage("expert parallel degree (3) must divide the 8 chips of a stage (tp × dp)");
-    assertThat(assertThrows(IllegalArgumentException.class, () -> new ParallelLayout(8, 8, 1, 1, 1).kvShards(0)))
+    assertThat(
+            assertThrows(
+                IllegalArgumentException.class,
+                () -> new ParallelLayout(8, 8, 1, 1, 1).kvShards(0)))
         .hasMessage("kv shards must be positive: 0");
   }
 }

@@ -126,8 +126,7 @@ final class ParallelismTest {
     // with 128-element block scales (1 + 4/128 = 1.03125 B) and combine in bf16 (2 B):
     // 1 × 7168 × 3.03125 × 4.59474 = 99,834.5 B per layer × 58 MoE layers = 5,790,398.6 B (it was
     // 11,640,832 B: 8 copies × 7/8 × 7168 × 2 directions × 2 B × 58); 2 × 58 = 116 steps
-    assertThat(a2a.operation().networkBytes().bytes())
-        .isCloseTo(5_790_398.6, withPercentage(1e-6));
+    assertThat(a2a.operation().networkBytes().bytes()).isCloseTo(5_790_398.6, withPercentage(1e-6));
     assertThat(a2a.operation().networkSteps()).isEqualTo(116);
     // only the 3 dense FFN layers still all-reduce: 3 × 2·⌈log2 8⌉ = 18 hops
     assertThat(op(comm, "ffn_allreduce").operation().networkSteps()).isEqualTo(18);
@@ -288,8 +287,7 @@ final class ParallelismTest {
     OperationResult ffn = op(spilled.phase(PhaseKind.DECODE_FFN), "ffn");
     double onLpddr = ffn.bytesByTier().get("lpddr").bytes();
     double onHbm = ffn.bytesByTier().get("hbm").bytes();
-    assertThat(onLpddr / (onLpddr + onHbm))
-        .isCloseTo(220.739 / 405.853, withPercentage(0.1));
+    assertThat(onLpddr / (onLpddr + onHbm)).isCloseTo(220.739 / 405.853, withPercentage(0.1));
     assertThat(op(allHbm.phase(PhaseKind.DECODE_FFN), "ffn").bytesByTier()).containsOnlyKeys("hbm");
     assertThat(spilled.seconds().seconds()).isCloseTo(0.999, withPercentage(1));
     assertThat(allHbm.seconds().seconds()).isCloseTo(50.5e-3, withPercentage(1));

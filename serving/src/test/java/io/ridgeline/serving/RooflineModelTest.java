@@ -116,8 +116,7 @@ final class RooflineModelTest {
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("chip count (6) must be a multiple of tp × dp × pp = 4 × 1 × 1");
-    assertThatThrownBy(
-            () -> IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), 3))
+    assertThatThrownBy(() -> IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"), 3))
         .hasMessageContaining("tensor parallel degree (3) must divide the 32 attention heads");
     assertThatThrownBy(() -> LLAMA8_H100.decode(0, 10))
         .hasMessageContaining("batch must be positive: 0");

@@ -10,8 +10,8 @@ import java.util.Optional;
 /**
  * A user's own measurement of their deployment, and the factor it implies. Software versions and
  * settings differ by up to 3× on the same model and chip; one measured operating point of the
- * deployment (its rows: TTFT, TPOT, throughput...) fixes how much faster or slower it runs than
- * the model predicts, and that factor is applied to every other prediction of the deployment.
+ * deployment (its rows: TTFT, TPOT, throughput...) fixes how much faster or slower it runs than the
+ * model predicts, and that factor is applied to every other prediction of the deployment.
  *
  * <p>The factor is the mean ln slowdown ({@link Metric#lnSlowdown}) of the anchor's rows: a time
  * predicted 25% high and a rate predicted 20% low both say the model is 1.25× too slow.
@@ -44,7 +44,10 @@ public final class Anchor {
         p.testCase().metric().faster(p.predicted(), lnSlowdown),
         p.note()
             + String.format(
-                Locale.ROOT, "; anchored on %s (model ×%.3f slower)", anchor, Math.exp(lnSlowdown)));
+                Locale.ROOT,
+                "; anchored on %s (model ×%.3f slower)",
+                anchor,
+                Math.exp(lnSlowdown)));
   }
 
   /**
@@ -71,7 +74,11 @@ public final class Anchor {
   /** The first point id (in id order) of {@code rows} when they hold at least two points. */
   static Optional<String> firstPoint(List<ValidationCase> rows) {
     List<String> points =
-        rows.stream().map(ValidationCase::pointId).distinct().sorted().collect(java.util.stream.Collectors.toList());
+        rows.stream()
+            .map(ValidationCase::pointId)
+            .distinct()
+            .sorted()
+            .collect(java.util.stream.Collectors.toList());
     return points.size() >= 2 ? Optional.of(points.get(0)) : Optional.empty();
   }
 }

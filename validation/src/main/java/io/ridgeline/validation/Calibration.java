@@ -12,16 +12,14 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
- * Fits engine {@link EngineProfile profiles} to a case file: the physically meaningful
- * parameters of {@link EfficiencyParameter}, of one pooled profile, not per-case factors. Every
- * prediction still comes from the row's stated
- * configuration only; the fit chooses the {@link Efficiency} an engine family reaches and the
- * number of requests its scheduler runs at once.
+ * Fits engine {@link EngineProfile profiles} to a case file: the physically meaningful parameters
+ * of {@link EfficiencyParameter}, of one pooled profile, not per-case factors. Every prediction
+ * still comes from the row's stated configuration only; the fit chooses the {@link Efficiency} an
+ * engine family reaches and the number of requests its scheduler runs at once.
  *
  * <p><b>Parameters and starting values.</b>
  *
@@ -92,16 +90,16 @@ import java.util.stream.Collectors;
  *
  * <p><b>Search.</b> Nelder–Mead in transformed coordinates (logit of the four fractions and of the
  * MoE overlap, log of the half-tokens, of the two overheads, of the collective latency, of the
- * running-request cap and of the admission latency, each logit scaled to the parameter's plausible range (see <b>Ranges</b>),
- * so every point is valid and physical), from the starts above with a unit step per coordinate,
- * restarted from its best point while the evaluation budget lasts.
+ * running-request cap and of the admission latency, each logit scaled to the parameter's plausible
+ * range (see <b>Ranges</b>), so every point is valid and physical), from the starts above with a
+ * unit step per coordinate, restarted from its best point while the evaluation budget lasts.
  *
  * <p><b>One pooled profile.</b> Every engine family gets the same pooled profile, fitted on all
  * predicted rows: the shipped cases cannot separate an engine from the sources that measured it
- * (most engines appear in one or two sources, and within a source the engine does not vary), so
- * an engine adjustment would be a source effect under another name. Each family's profile says so
- * in its source. Cross-validation ({@link CrossValidation}) reports what this costs on sources the
- * fit has not seen.
+ * (most engines appear in one or two sources, and within a source the engine does not vary), so an
+ * engine adjustment would be a source effect under another name. Each family's profile says so in
+ * its source. Cross-validation ({@link CrossValidation}) reports what this costs on sources the fit
+ * has not seen.
  *
  * <pre>{@code
  * Calibration.Result r = Calibration.fit(CaseFile.shipped(), "the shipped cases", 400);

@@ -29,8 +29,8 @@ import java.util.stream.Collectors;
  * ({@link Calibration}) refitted with groups of rows held out, and the held-out rows predicted.
  *
  * <ul>
- *   <li>{@link Scheme#IN_SAMPLE}: one fit on every predictable row, every row predicted (the
- *       figure a fit makes look good; never the headline);
+ *   <li>{@link Scheme#IN_SAMPLE}: one fit on every predictable row, every row predicted (the figure
+ *       a fit makes look good; never the headline);
  *   <li>{@link Scheme#POINT_GROUPED}: operating points sorted by id and dealt into {@value
  *       #POINT_FOLDS} folds (every third point held out), each fold's rows predicted by the fit on
  *       the other two; every metric of a point is held out together, so a point is counted once;
@@ -157,8 +157,7 @@ public final class CrossValidation {
    *
    * @throws IllegalArgumentException when no row is predictable or the budget is below 10
    */
-  public static Report run(
-      List<ValidationCase> cases, int evaluations, Consumer<String> progress) {
+  public static Report run(List<ValidationCase> cases, int evaluations, Consumer<String> progress) {
     checkArgument(evaluations >= 10, "evaluations must be at least 10: %s", evaluations);
     List<ValidationCase> rows = predictable(cases);
     checkArgument(!rows.isEmpty(), "no predictable row to cross-validate on");
@@ -199,7 +198,10 @@ public final class CrossValidation {
     Map<Scheme, Map<String, Prediction>> out = new EnumMap<>(Scheme.class);
     for (Fold f : folds) {
       List<ValidationCase> rows =
-          f.heldOut().stream().filter(byId::containsKey).map(byId::get).collect(Collectors.toList());
+          f.heldOut().stream()
+              .filter(byId::containsKey)
+              .map(byId::get)
+              .collect(Collectors.toList());
       Predictor p = Predictor.of(f.profile());
       Map<String, Prediction> mine = out.computeIfAbsent(f.scheme(), k -> new LinkedHashMap<>());
       List<Prediction> predicted = new ArrayList<>();
@@ -280,7 +282,9 @@ public final class CrossValidation {
   static List<List<ValidationCase>> heldOutGroups(List<ValidationCase> rows) {
     List<String> points =
         new ArrayList<>(
-            rows.stream().map(ValidationCase::pointId).collect(Collectors.toCollection(TreeSet::new)));
+            rows.stream()
+                .map(ValidationCase::pointId)
+                .collect(Collectors.toCollection(TreeSet::new)));
     List<List<ValidationCase>> groups = new ArrayList<>();
     for (int k = 0; k < POINT_FOLDS; k++) {
       int fold = k;

@@ -98,12 +98,16 @@ public final class CrossValidationJson {
     return out;
   }
 
-  /** The summary figures of a report's JSON {@code text}: scheme id → metric id (or overall) → median APE. */
+  /**
+   * The summary figures of a report's JSON {@code text}: scheme id → metric id (or overall) →
+   * median APE.
+   */
   public static JsonNode summary(String text) {
     try {
       return MAPPER.readTree(text).path("summary");
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("malformed cross-validation JSON: " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          "malformed cross-validation JSON: " + e.getOriginalMessage(), e);
     }
   }
 

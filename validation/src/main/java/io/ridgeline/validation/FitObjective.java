@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
- * The loss a fit minimises: the Huber loss of each row's log slowdown ({@link
- * Metric#lnSlowdown}) after a random intercept per source.
+ * The loss a fit minimises: the Huber loss of each row's log slowdown ({@link Metric#lnSlowdown})
+ * after a random intercept per source.
  *
  * <p>Sources differ by up to 3× on the same model and chip (engine versions, settings the source
  * does not state, how the benchmark client counts). A per-source intercept {@code b_s}, the log
@@ -59,7 +59,10 @@ final class FitObjective {
     double[] b = intercepts(r);
     double loss = 0;
     for (int i = 0; i < r.length; i++) {
-      loss += Double.isNaN(r[i]) ? Calibration.UNPREDICTABLE_LOSS : Calibration.huber(r[i] - b[source[i]]);
+      loss +=
+          Double.isNaN(r[i])
+              ? Calibration.UNPREDICTABLE_LOSS
+              : Calibration.huber(r[i] - b[source[i]]);
     }
     for (double bs : b) {
       loss += PRIOR_ROWS * bs * bs / 2;

@@ -7,7 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 final class AnchorTest {
-  private static Prediction predicted(String point, Metric metric, double predicted, double measured) {
+  private static Prediction predicted(
+      String point, Metric metric, double predicted, double measured) {
     ValidationCase c = CalibrationTest.synthetic(point, metric, measured, "source A");
     return new Prediction(c, predicted, "");
   }

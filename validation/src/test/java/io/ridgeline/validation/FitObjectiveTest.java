@@ -15,7 +15,8 @@ final class FitObjectiveTest {
   void interceptsBySource_absorbAUniformlySlowerSourceShrunkByThePrior() {
     // source A measured exactly at the ideal prediction; source B's deployment is 2× slower on its
     // 3 TPOT rows: its intercept is Σ ln 2 / (3 + λ) = 3 · 0.6931 / 6 = 0.3466 with λ = 3
-    EngineProfile ideal = new EngineProfile(Profiles.DEFAULT, io.ridgeline.serving.Efficiency.ideal(), "");
+    EngineProfile ideal =
+        new EngineProfile(Profiles.DEFAULT, io.ridgeline.serving.Efficiency.ideal(), "");
     Predictor p = Predictor.of(ideal);
     List<ValidationCase> rows = new ArrayList<>();
     for (int i = 1; i <= 3; i++) {
@@ -27,7 +28,8 @@ final class FitObjectiveTest {
     Map<String, Double> b = new FitObjective(rows).interceptsBySource(ideal);
     assertThat(b.get("A")).isCloseTo(0, within(1e-12));
     // predicted / measured = 1/2 on a time: ln slowdown −ln 2 (the model is too fast)
-    assertThat(b.get("B")).isCloseTo(-3 * Math.log(2) / (3 + FitObjective.PRIOR_ROWS), within(1e-12));
+    assertThat(b.get("B"))
+        .isCloseTo(-3 * Math.log(2) / (3 + FitObjective.PRIOR_ROWS), within(1e-12));
     // the loss: source B's rows after the intercept, Huber of (−0.6931 + 0.3466) = −0.3466 beyond
     // δ = 0.3: 0.3 × (0.3466 − 0.15) = 0.05898 each, plus the prior 3 · 0.3466² / 2 = 0.1802
     double r = -Math.log(2) + 3 * Math.log(2) / 6;

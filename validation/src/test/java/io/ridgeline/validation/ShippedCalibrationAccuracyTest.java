@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
  */
 final class ShippedCalibrationAccuracyTest {
   /**
-   * Median APE measured with the built-in profiles on 2026-12-01 (validate), in-sample: the
-   * pooled profile refitted after the base-model fixes of the accuracy issue. The held-out figures
-   * are pinned by {@link ShippedCrossValidationTest}.
+   * Median APE measured with the built-in profiles on 2026-12-01 (validate), in-sample: the pooled
+   * profile refitted after the base-model fixes of the accuracy issue. The held-out figures are
+   * pinned by {@link ShippedCrossValidationTest}.
    */
   private static final Map<Metric, Double> MEASURED =
       Map.of(

@@ -9,11 +9,11 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pins the cross-validated accuracy of the shipped report ({@code crossval.json}, written by
- * {@code ridgeline calibrate --cross-validate --report}): each fold's stored profile predicts its
- * held-out rows again with today's model, and every scheme's median APE, overall and per metric,
- * may exceed the stored figure by at most 2 percentage points. A model change that makes held-out
- * predictions worse fails here without refitting (refitting takes minutes: it stays a command).
+ * Pins the cross-validated accuracy of the shipped report ({@code crossval.json}, written by {@code
+ * ridgeline calibrate --cross-validate --report}): each fold's stored profile predicts its held-out
+ * rows again with today's model, and every scheme's median APE, overall and per metric, may exceed
+ * the stored figure by at most 2 percentage points. A model change that makes held-out predictions
+ * worse fails here without refitting (refitting takes minutes: it stays a command).
  */
 final class ShippedCrossValidationTest {
   private static final double SLACK = 0.02;
