@@ -109,6 +109,28 @@ public abstract class Efficiency {
   }
 
   /**
+   * Fixed cost of each kernel of a prefill pass, which engines run eagerly: vLLM, SGLang and
+   * TensorRT-LLM capture CUDA graphs for decode batch sizes only, so a prompt's pass pays a host
+   * launch per kernel (see {@link EfficiencyParameter#PREFILL_KERNEL_OVERHEAD}). A prefill pass
+   * charges the larger of this and {@link #kernelOverhead()}: an eager kernel never costs less than
+   * a graphed one. Zero by default (the roofline bound).
+   */
+  @Value.Default
+  public Seconds prefillKernelOverhead() {
+    return Seconds.ZERO;
+  }
+
+  /**
+   * Fixed cost of one prefill pass through a stage of {@code kernels} kernels: {@code stepOverhead
+   * + kernels × max(prefillKernelOverhead, kernelOverhead)}.
+   */
+  public double prefillOverheadSeconds(double kernels) {
+    double perKernel =
+        Math.max(prefillKernelOverhead().seconds(), kernelOverhead().seconds());
+    return stepOverhead().seconds() + kernels * perKernel;
+  }
+
+  /**
    * Fixed cost per step per pipeline stage: the scheduler's batch assembly, sampling and the host
    * synchronisation of the step (see {@link EfficiencyParameter#STEP_OVERHEAD}).
    */

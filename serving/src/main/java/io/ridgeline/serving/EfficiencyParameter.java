@@ -237,6 +237,29 @@ public enum EfficiencyParameter {
    * the first dispatch and last combine of a step, and a micro-batch smaller than its kernels'
    * launch costs, are never hidden).
    */
+  /**
+   * Fixed cost of each kernel of a prefill pass ({@link Efficiency#prefillKernelOverhead()}), run
+   * without CUDA graphs. Range 10–40 µs (the accuracy issue's sourced range for eager launches):
+   * an eager launch costs the host's launch latency, 5–10 µs per kernel on an idle CPU in NVIDIA's
+   * "Getting Started with CUDA Graphs" measurements, and Python dispatch in PyTorch-based engines
+   * (vLLM, SGLang, TensorRT-LLM's PyTorch backend) adds 10–30 µs per operator (PyTorch
+   * "Accelerating PyTorch with CUDA Graphs" blog, 2021). Start 20 µs.
+   */
+  PREFILL_KERNEL_OVERHEAD(
+      "prefill_kernel_us",
+      Unit.MICROSECONDS,
+      false,
+      10,
+      40,
+      20,
+      e -> e.prefillKernelOverhead().seconds() * 1e6,
+      (b, v) -> b.prefillKernelOverhead(Seconds.ofMicros(v)),
+      new Column("pf k µs", 8, 2),
+      9,
+      e ->
+          e.prefillKernelOverhead().seconds() > 0
+              ? Optional.of("prefill " + e.prefillKernelOverhead() + "/kernel")
+              : Optional.empty()),
   MOE_OVERLAP(
       "moe_overlap",
       Unit.HIDDEN_SHARE,

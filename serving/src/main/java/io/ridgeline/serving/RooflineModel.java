@@ -300,7 +300,7 @@ public abstract class RooflineModel {
     ComputeTarget t = MemoryPlan.placed(this, batch, context);
     ImmutableStepResult.Builder b =
         ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
-    chargeOverheads(b);
+    chargeOverheads(b, false);
     for (Phase p : phases) {
       b.addPhases(phase(p.kind(), perChip(p.operations(), mb), t));
     }
@@ -346,7 +346,7 @@ public abstract class RooflineModel {
             .microBatches(micro)
             .passes(micro + pp - 1)
             .p2pSeconds(Collectives.handOff(this, mb * promptTokens));
-    chargeOverheads(b);
+    chargeOverheads(b, true);
     return b.build();
   }
 
@@ -359,17 +359,20 @@ public abstract class RooflineModel {
   }
 
   /**
-   * Sets a step's fixed costs per pass through a stage: {@link Efficiency#overheadSeconds} of the
+   * Sets a step's fixed costs per pass through a stage: {@link Efficiency#overheadSeconds} (for a
+   * prefill pass {@link Efficiency#prefillOverheadSeconds}, eager kernels) of the
    * stage's share of the forward pass's kernels ({@link #kernels()} / pp), all of them, and the
    * attention side's and FFN side's alone for attention-FFN disaggregated pools.
    */
-  private void chargeOverheads(ImmutableStepResult.Builder b) {
+  private void chargeOverheads(ImmutableStepResult.Builder b, boolean prefill) {
     Efficiency e = efficiency();
     Kernels.Count k = kernels();
     double pp = pipelineParallel();
-    b.overheadSeconds(Seconds.of(e.overheadSeconds(k.total() / pp)))
-        .attentionOverheadSeconds(Seconds.of(e.overheadSeconds(k.mixer() / pp)))
-        .ffnOverheadSeconds(Seconds.of(e.overheadSeconds(k.ffn() / pp)));
+    java.util.function.DoubleUnaryOperator cost =
+        prefill ? e::prefillOverheadSeconds : e::overheadSeconds;
+    b.overheadSeconds(Seconds.of(cost.applyAsDouble(k.total() / pp)))
+        .attentionOverheadSeconds(Seconds.of(cost.applyAsDouble(k.mixer() / pp)))
+        .ffnOverheadSeconds(Seconds.of(cost.applyAsDouble(k.ffn() / pp)));
   }
 
   /**

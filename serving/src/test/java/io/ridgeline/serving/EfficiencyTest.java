@@ -183,4 +183,22 @@ final class EfficiencyTest {
     assertThat(batch.point(8, 1024, 256).ttft()).isEqualTo(idealBatch.point(8, 1024, 256).ttft());
     assertThat(e.toString()).contains("admission 200");
   }
+
+  @Test
+  void prefillOverheadSeconds_eagerKernelsCostMoreThanGraphedOnes() {
+    // 300 kernels, 1 ms step: graphed at 3 µs = 1.9 ms; a prefill pass at 20 µs eager = 7 ms; an
+    // eager cost below the graphed one is raised to it (an eager kernel never costs less)
+    Efficiency e =
+        Efficiency.builder()
+            .from(Efficiency.ideal())
+            .stepOverhead(Seconds.ofMicros(1000))
+            .kernelOverhead(Seconds.ofMicros(3))
+            .prefillKernelOverhead(Seconds.ofMicros(20))
+            .build();
+    assertThat(e.overheadSeconds(300)).isCloseTo(1.9e-3, within(1e-12));
+    assertThat(e.prefillOverheadSeconds(300)).isCloseTo(7e-3, within(1e-12));
+    Efficiency cheap = Efficiency.builder().from(e).prefillKernelOverhead(Seconds.ofMicros(1)).build();
+    assertThat(cheap.prefillOverheadSeconds(300)).isCloseTo(1.9e-3, within(1e-12));
+    assertThat(Efficiency.ideal().prefillOverheadSeconds(300)).isZero();
+  }
 }
