@@ -59,6 +59,17 @@ final class CalibrateCommandTest {
   }
 
   @Test
+  void calibrate_reportWithoutCrossValidate_oneLineError(@TempDir Path dir) {
+    CliRun r = CliRun.of("calibrate", "--report", dir.resolve("cv.json").toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err().strip())
+        .isEqualTo(
+            "ridgeline: --report and --bands need --cross-validate: '"
+                + dir.resolve("cv.json")
+                + "'");
+  }
+
+  @Test
   void validate_calibrated_usesBuiltInProfiles() {
     String[] v = run("validate", "--efficiency", "calibrated");
     assertThat(v[0]).as(v[2]).isEqualTo("0");
