@@ -2,7 +2,6 @@ package io.ridgeline.serving;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
-import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.OperationResult;
@@ -22,7 +21,7 @@ import java.util.Optional;
  */
 public record ColocatedDeployment(
     RooflineModel pool, Optional<Speculation> speculation, Optional<DollarsPerHour> price)
-    implements Deployment {
+    implements SinglePoolDeployment {
   /**
    * Validates the components.
    *
@@ -44,16 +43,6 @@ public record ColocatedDeployment(
   }
 
   @Override
-  public RooflineModel decodePool() {
-    return pool;
-  }
-
-  @Override
-  public ImmutableMap<String, RooflineModel> pools() {
-    return ImmutableMap.of("pool", pool);
-  }
-
-  @Override
   public ColocatedDeployment withSpeculation(Speculation value) {
     return new ColocatedDeployment(pool, Optional.of(value), price);
   }
@@ -61,16 +50,6 @@ public record ColocatedDeployment(
   @Override
   public ColocatedDeployment withPrice(DollarsPerHour value) {
     return new ColocatedDeployment(pool, speculation, Optional.of(value));
-  }
-
-  @Override
-  public Optional<String> fitProblem(int isl, int osl) {
-    return PoolFit.problem("", pool, 1, isl + osl);
-  }
-
-  @Override
-  public int maxBatch(int context) {
-    return SpeculativeDecoding.maxBatch(speculation, pool, context);
   }
 
   @Override

@@ -48,7 +48,7 @@ import java.util.stream.Collectors;
  * deployment from pool specifications with the layout policy of {@code ridgeline frontier}.
  */
 public sealed interface Deployment
-    permits StaticDeployment, ColocatedDeployment, PrefillDecodeDeployment, AttentionFfnDeployment {
+    permits SinglePoolDeployment, PrefillDecodeDeployment, AttentionFfnDeployment {
   /** Serving strategies. */
   enum Strategy {
     STATIC,

@@ -25,8 +25,8 @@ import java.util.Locale;
  *       group holds a copy)</td></tr>
  *   <tr><td>stage-wide weights, FLOPs, activations ({@link Sharding#STAGE})</td><td>tp · dp ·
  *       pp</td></tr>
- *   <tr><td>KV cache of a layer with s KV shards</td><td>dp · min(tp, s) · pp (beyond s KV heads
- *       each chip of a group reads a replica)</td></tr>
+ *   <tr><td>KV cache of a layer with s KV shards</td><td>(busy dp groups) · min(tp, s) · pp
+ *       (beyond s KV heads each chip of a group reads a replica)</td></tr>
  * </table>
  *
  * @param chips chips in the pool, a multiple of {@code tp × dp × pp}
@@ -111,15 +111,6 @@ public record ParallelLayout(
   }
 
   /**
-   * The shards of a KV cache (or linear-mixer state) that can be split over at most {@code
-   * kvShards} chips of a tensor-parallel group: dp · min(tp, kvShards) · pp.
-   */
-  public double kvShards(int kvShards) {
-    checkArgument(kvShards > 0, "kv shards must be positive: %s", kvShards);
-    return (double) attentionDataParallel * Math.min(tensorParallel, kvShards) * pipelineParallel;
-  }
-
-  /**
    * The shards of a KV cache already divided over tensor parallelism (as {@code
    * Model.cacheBytesPerSequence(context, kv, tp)} is): dp · pp.
    */
@@ -137,7 +128,7 @@ public record ParallelLayout(
    */
   public double busyAttentionGroups(double sequences) {
     if (sequences <= 1 || attentionDataParallel == 1) {
-      return 1.0 * Math.min(1, attentionDataParallel);
+      return 1;
     }
     double perGroup = Math.ceil(sequences / attentionDataParallel - 1e-9);
     return Math.min(attentionDataParallel, sequences / perGroup);
@@ -154,7 +145,12 @@ public record ParallelLayout(
         : replicaChips();
   }
 
-  /** {@link #kvShards(int)} over the busy attention groups of a step of {@code sequences}. */
+  /**
+   * The shards of a KV cache (or linear-mixer state) that can be split over at most {@code
+   * kvShards} chips of a tensor-parallel group, in a step of {@code sequences} sequences: (busy
+   * attention groups) · min(tp, kvShards) · pp; beyond kvShards each chip of a group reads a
+   * replica.
+   */
   public double kvShards(int kvShards, double sequences) {
     checkArgument(kvShards > 0, "kv shards must be positive: %s", kvShards);
     return busyAttentionGroups(sequences) * Math.min(tensorParallel, kvShards) * pipelineParallel;

@@ -2,7 +2,6 @@ package io.ridgeline.serving;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
-import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.Seconds;
 import java.util.Optional;
@@ -17,7 +16,7 @@ import java.util.Optional;
  */
 public record StaticDeployment(
     RooflineModel pool, Optional<Speculation> speculation, Optional<DollarsPerHour> price)
-    implements Deployment {
+    implements SinglePoolDeployment {
   /**
    * Validates the components.
    *
@@ -39,16 +38,6 @@ public record StaticDeployment(
   }
 
   @Override
-  public RooflineModel decodePool() {
-    return pool;
-  }
-
-  @Override
-  public ImmutableMap<String, RooflineModel> pools() {
-    return ImmutableMap.of("pool", pool);
-  }
-
-  @Override
   public StaticDeployment withSpeculation(Speculation value) {
     return new StaticDeployment(pool, Optional.of(value), price);
   }
@@ -56,16 +45,6 @@ public record StaticDeployment(
   @Override
   public StaticDeployment withPrice(DollarsPerHour value) {
     return new StaticDeployment(pool, speculation, Optional.of(value));
-  }
-
-  @Override
-  public Optional<String> fitProblem(int isl, int osl) {
-    return PoolFit.problem("", pool, 1, isl + osl);
-  }
-
-  @Override
-  public int maxBatch(int context) {
-    return SpeculativeDecoding.maxBatch(speculation, pool, context);
   }
 
   @Override

@@ -17,11 +17,28 @@ final class ParallelLayoutTest {
     // attention weights: tp · pp = 8 (each dp group holds a copy); the rest: tp · dp · pp = 16
     assertThat(l.shards(ParallelLayout.sharding(TensorClass.ATTENTION))).isEqualTo(8);
     assertThat(l.shards(ParallelLayout.sharding(TensorClass.EXPERTS))).isEqualTo(16);
-    // GQA with 8 KV heads: dp · min(4, 8) · pp = 16; an MLA latent (1 shard): dp · 1 · pp = 4
-    assertThat(l.kvShards(8)).isEqualTo(16);
-    assertThat(l.kvShards(1)).isEqualTo(4);
+    // a step of 2 sequences keeps both dp groups busy: GQA with 8 KV heads: 2 · min(4, 8) · pp = 16;
+    // an MLA latent (1 shard): 2 · 1 · pp = 4
+    assertThat(l.kvShards(8, 2)).isEqualTo(16);
+    assertThat(l.kvShards(1, 2)).isEqualTo(4);
     assertThat(l.kvShardsBeyondTensorParallel()).isEqualTo(4);
     assertThat(l).hasToString("tp 4, pp 2, ep 8, attention dp 2");
+  }
+
+  @Test
+  void busyAttentionGroups_dp8_theBusiestGroupSetsTheStep() {
+    // dp 8: 4 sequences keep 4 / ⌈4/8⌉ = 4 groups busy; 12 keep 12 / ⌈12/8⌉ = 6; 16 keep 8; one
+    // prompt (or a fraction of one, a colocated step's prefill share) keeps 1
+    ParallelLayout l = new ParallelLayout(8, 1, 1, 8, 8);
+    assertThat(l.busyAttentionGroups(4)).isEqualTo(4);
+    assertThat(l.busyAttentionGroups(12)).isEqualTo(6);
+    assertThat(l.busyAttentionGroups(16)).isEqualTo(8);
+    assertThat(l.busyAttentionGroups(1)).isEqualTo(1);
+    assertThat(l.busyAttentionGroups(0.25)).isEqualTo(1);
+    // the attention side's work of 4 sequences divides over tp · pp · 4 busy groups; the FFN's
+    // over all 8 chips
+    assertThat(l.workShards(true, 4)).isEqualTo(4);
+    assertThat(l.workShards(false, 4)).isEqualTo(8);
   }
 
   @Test
@@ -46,7 +63,7 @@ final class ParallelLayoutTest {
     assertThat(
             assertThrows(
                 IllegalArgumentException.class,
-                () -> new ParallelLayout(8, 8, 1, 1, 1).kvShards(0)))
+                () -> new ParallelLayout(8, 8, 1, 1, 1).kvShards(0, 1)))
         .hasMessage("kv shards must be positive: 0");
   }
 }

@@ -280,18 +280,17 @@ public final class CrossValidation {
 
   /** The point-grouped folds, then one group per source (in first-appearance order). */
   static List<List<ValidationCase>> heldOutGroups(List<ValidationCase> rows) {
-    List<String> points =
-        new ArrayList<>(
-            rows.stream()
-                .map(ValidationCase::pointId)
-                .collect(Collectors.toCollection(TreeSet::new)));
+    // each point's fold: its rank among the sorted point ids, modulo the folds
+    Map<String, Integer> fold = new LinkedHashMap<>();
+    rows.stream()
+        .map(ValidationCase::pointId)
+        .collect(Collectors.toCollection(TreeSet::new))
+        .forEach(point -> fold.put(point, fold.size() % POINT_FOLDS));
     List<List<ValidationCase>> groups = new ArrayList<>();
     for (int k = 0; k < POINT_FOLDS; k++) {
-      int fold = k;
+      int mine = k;
       groups.add(
-          rows.stream()
-              .filter(c -> points.indexOf(c.pointId()) % POINT_FOLDS == fold)
-              .collect(Collectors.toList()));
+          rows.stream().filter(c -> fold.get(c.pointId()) == mine).collect(Collectors.toList()));
     }
     Map<String, List<ValidationCase>> bySource =
         rows.stream()
