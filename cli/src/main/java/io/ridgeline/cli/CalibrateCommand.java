@@ -57,9 +57,10 @@ final class CalibrateCommand implements Callable<Integer> {
   @Option(
       names = "--cross-validate",
       description =
-          "Also refit with rows held out (every third operating point; each source in turn, with"
-              + " and without an anchor point) and print the held-out errors. Takes a fit per"
-              + " fold (about 25 fits on the shipped cases); progress goes to stderr.")
+          "Also refit with rows held out (every third operating point, predicted with its"
+              + " source's fitted intercept; each source in turn, with and without an anchor"
+              + " point) and print the held-out errors. Takes a fit per fold (17 fits on the"
+              + " shipped cases); progress goes to stderr.")
   boolean crossValidate;
 
   @Option(

@@ -59,6 +59,7 @@ final class Collectives {
     LayerCounts n = LayerCounts.of(rm);
     int mixers = n.mixers();
     int denseFfns = n.denseFfns();
+    int groupFfns = n.groupFfns();
     int moeFfns = n.moeFfns();
     double topK = n.topK();
     ImmutablePhaseResult.Builder phase = ImmutablePhaseResult.builder().kind(kind);
@@ -70,6 +71,18 @@ final class Collectives {
               "tp_allreduce",
               OperationRole.TP_ALL_REDUCE,
               mixers / (double) pp,
+              tokens / rm.attentionDataParallel() * hidden,
+              tp,
+              a));
+    }
+    if (tp > 1 && groupFfns > 0) {
+      // after each dense FFN that runs per attention group (dp > 1): all-reduce over its tp chips
+      phase.addOperation(
+          allReduce(
+              rm,
+              "group_ffn_allreduce",
+              OperationRole.FFN_ALL_REDUCE,
+              groupFfns / (double) pp,
               tokens / rm.attentionDataParallel() * hidden,
               tp,
               a));
@@ -107,7 +120,7 @@ final class Collectives {
    * expert outputs back (combine). Engines (DeepEP, SGLang, TensorRT-LLM wide-EP) send a token to a
    * chip once however many of its experts live there, dispatch in FP8 with 128-element block scales
    * (on chips with FP8; else at the activation precision) and combine at the activation precision.
-   * Per chip and layer:
+   * Per chip and layer, within one scale-up domain:
    *
    * <pre>
    * bytes = tokens / stage × hidden × (dispatch B/element + combine B/element) × remote chips
@@ -116,31 +129,69 @@ final class Collectives {
    *
    * the expected distinct chips other than its own that k experts, each on a uniformly random one
    * of ep chips, land on (placement with replacement: within 1% of the exact hypergeometric count
-   * for DeepSeek-V3's 256 experts). Two network steps per layer (dispatch, combine) pay the hop
+   * for DeepSeek-V3's 256 experts). When the ep chips span {@code nodes = ⌈ep / domain⌉} scale-up
+   * domains, the all-to-all is hierarchical, as DeepEP's internode kernels are: a token crosses the
+   * scale-out network once per remote domain that holds one of its experts, {@code remote domains =
+   * (nodes − 1) × (1 − (1 − 1/nodes)^k)}, and is forwarded over the scale-up fabric to the chips
+   * there; both links run at once and the slower sets the time (the scale-up side is charged every
+   * remote chip, an upper bound). Two network steps per layer (dispatch, combine) pay the hop
    * latency; the step is charged {@code (1 − moeOverlap)} of the α-β time ({@link
    * Efficiency#moeOverlap()}: the share hidden under compute by two-batch overlap).
+   *
+   * <p>Worked example (EP 32 over four 8-GPU nodes, k = 8): remote chips 31 × (1 − (31/32)^8) =
+   * 7.08, remote domains 3 × (1 − (3/4)^8) = 2.70: the scale-out network carries 2.70 / 7.08 = 38%
+   * of the bytes a flat all-to-all would put on it.
    */
   private static OperationResult allToAll(
       RooflineModel rm, double tokens, double topK, double layers, Precision a) {
     int ep = rm.expertParallel();
-    double remoteChips = (ep - 1) * (1 - Math.pow(1 - 1.0 / ep, topK));
-    double bytesPerElement = dispatchBytesPerElement(rm, a) + a.bytesPerElement();
-    double perLayer = tokens / rm.stageChips() * rm.model().hiddenSize() * bytesPerElement;
-    Operation op =
-        Operation.builder()
-            .name("moe_all_to_all")
-            .role(OperationRole.MOE_ALL_TO_ALL)
-            .precision(a)
-            .flops(Flops.ZERO)
-            .networkBytes(Bytes.of(perLayer * remoteChips * layers))
-            .networkSteps((int) Math.ceil(2 * layers))
-            .build();
-    OperationResult r = Roofline.evaluate(op, withLink(rm, rm.baseTarget(), ep));
+    // bytes per chip and layer for each destination: 1/stage of the tokens, there and back
+    double perDestination =
+        tokens
+            / rm.stageChips()
+            * rm.model().hiddenSize()
+            * (dispatchBytesPerElement(rm, a) + a.bytesPerElement());
+    double remoteChips = distinctRemote(ep, topK);
+    int domain = rm.chip().scaleUp().map(Interconnect::domainSize).orElse(ep);
+    OperationResult r = allToAllOver(rm, perDestination * remoteChips * layers, layers, ep);
+    if (ep > domain && rm.chip().scaleOut().isPresent()) {
+      int nodes = (ep + domain - 1) / domain;
+      OperationResult out =
+          allToAllOver(rm, perDestination * distinctRemote(nodes, topK) * layers, layers, ep);
+      OperationResult up = allToAllOver(rm, perDestination * remoteChips * layers, layers, domain);
+      r = out.seconds().compareTo(up.seconds()) >= 0 ? out : up;
+    }
     double hidden = rm.efficiency().moeOverlap();
     return hidden == 0
         ? r
         : ImmutableOperationResult.copyOf(r)
             .withNetworkSeconds(r.networkSeconds().times(1 - hidden));
+  }
+
+  /**
+   * Expected distinct members other than its own of {@code n} (chips or domains) that {@code k}
+   * experts, each on a uniformly random member, land on: {@code (n − 1) × (1 − (1 − 1/n)^k)}.
+   */
+  static double distinctRemote(int n, double k) {
+    return (n - 1) * (1 - Math.pow(1 - 1.0 / n, k));
+  }
+
+  /**
+   * The all-to-all's {@code bytes} per chip in {@code 2 × layers} network steps, on the link a
+   * group of {@code group} chips crosses.
+   */
+  private static OperationResult allToAllOver(
+      RooflineModel rm, double bytes, double layers, int group) {
+    Operation op =
+        Operation.builder()
+            .name("moe_all_to_all")
+            .role(OperationRole.MOE_ALL_TO_ALL)
+            .precision(rm.precisions().activations())
+            .flops(Flops.ZERO)
+            .networkBytes(Bytes.of(bytes))
+            .networkSteps((int) Math.ceil(2 * layers))
+            .build();
+    return Roofline.evaluate(op, withLink(rm, rm.baseTarget(), group));
   }
 
   /**
@@ -156,14 +207,18 @@ final class Collectives {
 
   /**
    * The layers whose collectives a step pays: token mixers (attention or linear), FFNs that
-   * all-reduce, and MoE FFNs that all-to-all (only with ep &gt; 1), with the MoE top-k.
+   * all-reduce over the stage, dense FFNs that run per attention group (dp &gt; 1, {@link
+   * ParallelLayout#runsPerGroup}: all-reduce over tp), and MoE FFNs that all-to-all (only with ep
+   * &gt; 1), with the MoE top-k.
    */
-  private record LayerCounts(int mixers, int denseFfns, int moeFfns, double topK) {
+  private record LayerCounts(int mixers, int denseFfns, int groupFfns, int moeFfns, double topK) {
     static LayerCounts of(RooflineModel rm) {
       int mixers = 0;
       int denseFfns = 0;
+      int groupFfns = 0;
       int moeFfns = 0;
       double topK = 0;
+      boolean perGroup = rm.layout().runsPerGroup(OperationRole.DENSE_FFN);
       for (Layer l : rm.model().layers()) {
         if (l.attention().isPresent() || l.linear().isPresent()) {
           mixers++;
@@ -173,12 +228,14 @@ final class Collectives {
           if (f.isMoe() && rm.expertParallel() > 1) {
             moeFfns++;
             topK = f.topK();
+          } else if (!f.isMoe() && perGroup) {
+            groupFfns++;
           } else {
             denseFfns++;
           }
         }
       }
-      return new LayerCounts(mixers, denseFfns, moeFfns, topK);
+      return new LayerCounts(mixers, denseFfns, groupFfns, moeFfns, topK);
     }
   }
 

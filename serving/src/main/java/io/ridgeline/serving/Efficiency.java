@@ -125,8 +125,7 @@ public abstract class Efficiency {
    * + kernels × max(prefillKernelOverhead, kernelOverhead)}.
    */
   public double prefillOverheadSeconds(double kernels) {
-    double perKernel =
-        Math.max(prefillKernelOverhead().seconds(), kernelOverhead().seconds());
+    double perKernel = Math.max(prefillKernelOverhead().seconds(), kernelOverhead().seconds());
     return stepOverhead().seconds() + kernels * perKernel;
   }
 

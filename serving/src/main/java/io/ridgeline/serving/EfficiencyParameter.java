@@ -239,8 +239,8 @@ public enum EfficiencyParameter {
    */
   /**
    * Fixed cost of each kernel of a prefill pass ({@link Efficiency#prefillKernelOverhead()}), run
-   * without CUDA graphs. Range 10–40 µs (the accuracy issue's sourced range for eager launches):
-   * an eager launch costs the host's launch latency, 5–10 µs per kernel on an idle CPU in NVIDIA's
+   * without CUDA graphs. Range 10–40 µs (the accuracy issue's sourced range for eager launches): an
+   * eager launch costs the host's launch latency, 5–10 µs per kernel on an idle CPU in NVIDIA's
    * "Getting Started with CUDA Graphs" measurements, and Python dispatch in PyTorch-based engines
    * (vLLM, SGLang, TensorRT-LLM's PyTorch backend) adds 10–30 µs per operator (PyTorch
    * "Accelerating PyTorch with CUDA Graphs" blog, 2021). Start 20 µs.

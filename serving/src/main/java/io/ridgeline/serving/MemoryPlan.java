@@ -103,7 +103,7 @@ final class MemoryPlan {
         weights +=
             e.getValue()
                 * p.weights(e.getKey()).bytesPerElement()
-                / layout.shards(ParallelLayout.sharding(e.getKey()));
+                / layout.shards(layout.sharding(e.getKey()));
       }
     }
     return Bytes.of(weights);

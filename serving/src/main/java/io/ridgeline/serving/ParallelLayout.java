@@ -2,6 +2,7 @@ package io.ridgeline.serving;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.TensorClass;
 import java.util.Locale;
 
@@ -12,17 +13,19 @@ import java.util.Locale;
  * <p>A replica spans {@code tp × dp × pp} chips: {@link #pipelineParallel() pp} pipeline stages,
  * each of {@link #stageChips() tp × dp} chips. Attention (and linear mixers) run with {@link
  * #tensorParallel() tensor parallelism} tp inside each of {@link #attentionDataParallel() dp}
- * attention groups, which split the batch and each hold a copy of the attention weights; the FFN,
- * MoE and LM head run across all chips of a stage, routed experts spread over {@link
- * #expertParallel() ep} of them. {@code chips / (tp·dp·pp)} replicas serve independent batches.
+ * attention groups, which split the batch and each hold a copy of the attention weights (and, with
+ * dp &gt; 1, of the dense FFN layers and shared experts); the other FFNs, the MoE and LM head run
+ * across all chips of a stage, routed experts spread over {@link #expertParallel() ep} of them.
+ * {@code chips / (tp·dp·pp)} replicas serve independent batches.
  *
  * <p>The table ({@link Sharding}): what one chip holds or computes of a whole-replica quantity.
  *
  * <table>
  *   <caption>Shards of each kind of data</caption>
  *   <tr><th>data</th><th>split over</th></tr>
- *   <tr><td>attention-side weights ({@link Sharding#ATTENTION_GROUP})</td><td>tp · pp (each dp
- *       group holds a copy)</td></tr>
+ *   <tr><td>attention-side weights, and with dp &gt; 1 the dense-FFN class ({@link
+ *       Sharding#ATTENTION_GROUP}, {@link #runsPerGroup})</td><td>tp · pp (each dp group holds a
+ *       copy)</td></tr>
  *   <tr><td>stage-wide weights, FLOPs, activations ({@link Sharding#STAGE})</td><td>tp · dp ·
  *       pp</td></tr>
  *   <tr><td>KV cache of a layer with s KV shards</td><td>(busy dp groups) · min(tp, s) · pp
@@ -104,10 +107,36 @@ public record ParallelLayout(
   }
 
   /**
-   * The sharding of a tensor class's weights: attention weights per dp group, the rest stage-wide.
+   * The sharding of a tensor class's weights: attention weights per dp group; with attention data
+   * parallelism (dp &gt; 1) also the dense-FFN class (dense FFN layers, shared experts, routers),
+   * which then runs with the attention groups ({@link #runsPerGroup}); routed experts, embeddings
+   * and the LM head stage-wide.
    */
-  public static Sharding sharding(TensorClass weights) {
-    return weights == TensorClass.ATTENTION ? Sharding.ATTENTION_GROUP : Sharding.STAGE;
+  public Sharding sharding(TensorClass weights) {
+    boolean perGroup =
+        weights == TensorClass.ATTENTION
+            || (weights == TensorClass.DENSE_FFN && attentionDataParallel > 1);
+    return perGroup ? Sharding.ATTENTION_GROUP : Sharding.STAGE;
+  }
+
+  /**
+   * Whether an operation runs within each attention data-parallel group (tp chips, its own
+   * sequences, a copy of its weights per group) rather than across the stage: the attention side
+   * always, and with dp &gt; 1 the dense-FFN class too. Engines that serve MoE models with
+   * attention data parallelism keep dense FFN layers and shared experts data-parallel so that only
+   * the routed experts cross groups: SGLang ({@code --moe-dense-tp-size 1} in the LMSYS large-scale
+   * EP recipe; shared experts unsharded under DeepEP) and TensorRT-LLM (attention DP sets the
+   * shared experts' and dense MLPs' tp to 1).
+   */
+  public boolean runsPerGroup(OperationRole role) {
+    if (role.attentionSide()) {
+      return true;
+    }
+    boolean denseFfnClass =
+        role == OperationRole.DENSE_FFN
+            || role == OperationRole.SHARED_EXPERTS
+            || role == OperationRole.ROUTER;
+    return denseFfnClass && attentionDataParallel > 1;
   }
 
   /**
@@ -139,8 +168,8 @@ public record ParallelLayout(
    * sequences: {@link #shards(Sharding)}, with the attention side's work (not its weights, see
    * {@link #shards(Sharding)}) over the busy groups only ({@link #busyAttentionGroups}).
    */
-  public double workShards(boolean attentionSide, double sequences) {
-    return attentionSide
+  public double workShards(boolean perGroup, double sequences) {
+    return perGroup
         ? (double) tensorParallel * pipelineParallel * busyAttentionGroups(sequences)
         : replicaChips();
   }

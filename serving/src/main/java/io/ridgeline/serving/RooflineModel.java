@@ -360,9 +360,9 @@ public abstract class RooflineModel {
 
   /**
    * Sets a step's fixed costs per pass through a stage: {@link Efficiency#overheadSeconds} (for a
-   * prefill pass {@link Efficiency#prefillOverheadSeconds}, eager kernels) of the
-   * stage's share of the forward pass's kernels ({@link #kernels()} / pp), all of them, and the
-   * attention side's and FFN side's alone for attention-FFN disaggregated pools.
+   * prefill pass {@link Efficiency#prefillOverheadSeconds}, eager kernels) of the stage's share of
+   * the forward pass's kernels ({@link #kernels()} / pp), all of them, and the attention side's and
+   * FFN side's alone for attention-FFN disaggregated pools.
    */
   private void chargeOverheads(ImmutableStepResult.Builder b, boolean prefill) {
     Efficiency e = efficiency();
@@ -378,10 +378,11 @@ public abstract class RooflineModel {
   /**
    * The busiest chip's share of each operation in a step of {@code sequences} sequences (or
    * prompts) per micro-batch: FLOPs and activations of stage-wide operations over tp·dp·pp, of the
-   * attention side over tp·pp·(busy attention groups, {@link ParallelLayout#busyAttentionGroups}:
-   * each dp group runs whole sequences, so 4 sequences keep 4 of 8 groups busy and a single prompt
-   * one); attention-side weights over tp·pp (each dp group holds a copy), other weights over
-   * tp·dp·pp; KV over (busy groups)·min(tp, the op's KV shards)·pp.
+   * operations that run per attention group ({@link ParallelLayout#runsPerGroup}: the attention
+   * side, and with dp &gt; 1 the dense-FFN class) over tp·pp·(busy attention groups, {@link
+   * ParallelLayout#busyAttentionGroups}: each dp group runs whole sequences, so 4 sequences keep 4
+   * of 8 groups busy and a single prompt one); their weights over tp·pp (each dp group holds a
+   * copy), other weights over tp·dp·pp; KV over (busy groups)·min(tp, the op's KV shards)·pp.
    */
   List<Operation> perChip(List<Operation> ops, double sequences) {
     ParallelLayout layout = layout();
@@ -390,11 +391,11 @@ public abstract class RooflineModel {
     }
     List<Operation> out = new ArrayList<>(ops.size());
     for (Operation op : ops) {
-      boolean attention = op.role().attentionSide();
+      boolean perGroup = layout.runsPerGroup(op.role());
       ParallelLayout.Sharding weights =
-          attention ? ParallelLayout.Sharding.ATTENTION_GROUP : ParallelLayout.Sharding.STAGE;
-      // the step takes the busiest attention group's time: its share of the attention side's work
-      double work = layout.workShards(attention, sequences);
+          perGroup ? ParallelLayout.Sharding.ATTENTION_GROUP : ParallelLayout.Sharding.STAGE;
+      // the step takes the busiest attention group's time: its share of the per-group work
+      double work = layout.workShards(perGroup, sequences);
       ImmutableMap.Builder<DataKind, Bytes> bytes = ImmutableMap.builder();
       for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
         double divisor;

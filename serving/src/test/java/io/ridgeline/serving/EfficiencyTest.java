@@ -197,7 +197,8 @@ final class EfficiencyTest {
             .build();
     assertThat(e.overheadSeconds(300)).isCloseTo(1.9e-3, within(1e-12));
     assertThat(e.prefillOverheadSeconds(300)).isCloseTo(7e-3, within(1e-12));
-    Efficiency cheap = Efficiency.builder().from(e).prefillKernelOverhead(Seconds.ofMicros(1)).build();
+    Efficiency cheap =
+        Efficiency.builder().from(e).prefillKernelOverhead(Seconds.ofMicros(1)).build();
     assertThat(cheap.prefillOverheadSeconds(300)).isCloseTo(1.9e-3, within(1e-12));
     assertThat(Efficiency.ideal().prefillOverheadSeconds(300)).isZero();
   }

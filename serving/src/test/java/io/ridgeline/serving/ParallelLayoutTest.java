@@ -15,9 +15,10 @@ final class ParallelLayoutTest {
     assertThat(l.replicaChips()).isEqualTo(16);
     assertThat(l.replicas()).isEqualTo(2);
     // attention weights: tp · pp = 8 (each dp group holds a copy); the rest: tp · dp · pp = 16
-    assertThat(l.shards(ParallelLayout.sharding(TensorClass.ATTENTION))).isEqualTo(8);
-    assertThat(l.shards(ParallelLayout.sharding(TensorClass.EXPERTS))).isEqualTo(16);
-    // a step of 2 sequences keeps both dp groups busy: GQA with 8 KV heads: 2 · min(4, 8) · pp = 16;
+    assertThat(l.shards(l.sharding(TensorClass.ATTENTION))).isEqualTo(8);
+    assertThat(l.shards(l.sharding(TensorClass.EXPERTS))).isEqualTo(16);
+    // a step of 2 sequences keeps both dp groups busy: GQA with 8 KV heads: 2 · min(4, 8) · pp =
+    // 16;
     // an MLA latent (1 shard): 2 · 1 · pp = 4
     assertThat(l.kvShards(8, 2)).isEqualTo(16);
     assertThat(l.kvShards(1, 2)).isEqualTo(4);

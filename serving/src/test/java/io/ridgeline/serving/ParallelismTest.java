@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Percentage.withPercentage;
 
 import io.ridgeline.core.Bytes;
+import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Precision;
+import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.hardware.MemoryTier;
@@ -139,10 +141,13 @@ final class ParallelismTest {
         op(ep16.decode(64, 4096).phase(PhaseKind.DECODE_COMMUNICATION), "moe_all_to_all");
     // 64 tokens over 16 chips = 4 tokens per chip of hidden 7168.
     // before: every top-k copy, bf16 both ways: 4 × 8 × 7168 × 15/16 × 2 × 2 B × 58 = 49,889,280 B
-    // after: 15 × (1 − (15/16)^8) = 6.04921 distinct remote chips, FP8 dispatch (1.03125 B) and
+    // flat: 15 × (1 − (15/16)^8) = 6.04921 distinct remote chips, FP8 dispatch (1.03125 B) and
     // bf16 combine (2 B): 4 × 7168 × 3.03125 × 6.04921 × 58 = 30,493,427.9 B (−38.9%)
-    assertThat(a2a.operation().networkBytes().bytes())
-        .isCloseTo(30_493_427.9, withPercentage(1e-6));
+    // hierarchical over two 8-GPU nodes: the scale-out network carries a token once to the other
+    // node when one of its 8 experts is there: 1 × (1 − (1/2)^8) = 0.99609375 remote nodes,
+    // 4 × 7168 × 3.03125 × 0.99609375 × 58 = 5,021,205 B; at 50 GB/s that is 100.4 µs, above the
+    // NVLink side's 30,493,427.9 B / 450 GB/s = 67.8 µs, so the scale-out side sets the time
+    assertThat(a2a.operation().networkBytes().bytes()).isCloseTo(5_021_205.0, withPercentage(1e-9));
     // 16 chips cross the scale-out network; half of that time hidden under compute halves it
     Efficiency half = Efficiency.builder().from(Efficiency.ideal()).moeOverlap(0.5).build();
     RooflineModel overlapped = RooflineModel.builder().from(ep16).efficiency(half).build();
@@ -230,6 +235,48 @@ final class ParallelismTest {
     double kv1 = dp1.decode(16, 4096).phase(PhaseKind.DECODE_ATTENTION).bytes().bytes();
     double kv2 = dp2.decode(16, 4096).phase(PhaseKind.DECODE_ATTENTION).bytes().bytes();
     assertThat(kv2).isCloseTo(kv1 / 2, withPercentage(0.5));
+  }
+
+  @Test
+  void prefill_deepseekV3Dep8_denseFfnRunsPerGroupWithoutStageAllReduce() {
+    // attention dp 8 with tp 1, ep 8 (SGLang DP attention + DeepEP, TensorRT-LLM attention DP):
+    // the 3 dense FFN layers and the shared experts run per group, so no ffn_allreduce over the
+    // stage; only the routed experts cross groups (moe_all_to_all)
+    RooflineModel dep8 = pool(DEEPSEEK_V3, H200, 1, 1, 8, 8);
+    List<String> names =
+        dep8.prefill(8, 512).phase(PhaseKind.PREFILL).operations().stream()
+            .map(o -> o.operation().name())
+            .toList();
+    assertThat(names).contains("moe_all_to_all").doesNotContain("ffn_allreduce");
+    // each chip holds a whole copy of the dense FFN layers: 3 layers × 3 × 7168 × 18432 FP8
+    // weights = 1,189,085,184 elements, read once by the busiest group's prefill pass; stage-wide
+    // (dp 1, tp 8) a chip holds 1/8 of them
+    double perGroup = weightBytes(op(dep8.prefill(8, 512).phase(PhaseKind.PREFILL), "ffn"));
+    RooflineModel tp8 = pool(DEEPSEEK_V3, H200, 8, 1, 8, 1);
+    double stageWide = weightBytes(op(tp8.prefill(8, 512).phase(PhaseKind.PREFILL), "ffn"));
+    assertThat(perGroup).isCloseTo(8 * stageWide, withPercentage(1e-9));
+    assertThat(perGroup / 1_189_085_184.0).isBetween(1.0, 1.001); // FP8 plus its block scales
+    assertThat(dep8.layout().sharding(TensorClass.DENSE_FFN))
+        .isEqualTo(ParallelLayout.Sharding.ATTENTION_GROUP);
+    assertThat(tp8.layout().sharding(TensorClass.DENSE_FFN))
+        .isEqualTo(ParallelLayout.Sharding.STAGE);
+  }
+
+  @Test
+  void prefill_deepseekV3Tp2Dp4_denseFfnAllReducesOverItsGroupOnly() {
+    // tp 2 inside each of 4 attention groups, ep 8: the 3 dense FFN layers all-reduce over their
+    // group's 2 chips, each group's own tokens: 4 prompts of 512 = 1 per group, 512 × 7168 elements
+    // of bf16 per all-reduce, a ring sending 2 × (2 − 1)/2 of it: 3 × 512 × 7168 × 2 B = 22.0 MB
+    RooflineModel tp2dp4 = pool(DEEPSEEK_V3, H200, 2, 1, 8, 4);
+    OperationResult group =
+        op(tp2dp4.prefill(4, 512).phase(PhaseKind.PREFILL), "group_ffn_allreduce");
+    assertThat(group.operation().role()).isEqualTo(OperationRole.FFN_ALL_REDUCE);
+    assertThat(group.operation().networkBytes().bytes())
+        .isCloseTo(3 * 512 * 7168 * 2.0, withPercentage(1e-9));
+  }
+
+  private static double weightBytes(OperationResult r) {
+    return r.operation().bytes().get(DataKind.WEIGHTS).bytes();
   }
 
   // ---- tensor parallelism across the scale-up domain ----

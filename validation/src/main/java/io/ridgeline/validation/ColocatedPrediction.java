@@ -7,18 +7,35 @@ import io.ridgeline.serving.RooflineModel;
 /**
  * {@code offline} and {@code single-stream}: colocated at the largest batch that fits (capped at
  * the engine's max_running_requests, at the batch of most tokens/s below that), at the load if
- * given, or at batch 1; TTFT without queueing.
+ * given, or at batch 1; TTFT without queueing. A single-stream speed (tokens/s per user) whose
+ * lengths the source does not state, as vendors' headline claims, is predicted at a short chat turn
+ * of {@value #ASSUMED_ISL} prompt and {@value #ASSUMED_OSL} output tokens: one sequence's decode
+ * step is the weights' read plus a KV read that is small beside it at such contexts.
  */
 final class ColocatedPrediction extends ModePrediction {
   ColocatedPrediction(CaseContext x) {
     super(x);
   }
 
+  /** Prompt tokens assumed for a single-stream speed whose lengths are not stated. */
+  static final int ASSUMED_ISL = 128;
+
+  /** Output tokens assumed for a single-stream speed whose lengths are not stated. */
+  static final int ASSUMED_OSL = 512;
+
   @Override
   double predict() {
-    int isl = isl();
-    int osl = osl();
     boolean single = c.mode() == Mode.SINGLE_STREAM;
+    boolean assumeLengths =
+        single
+            && c.metric() == Metric.OUT_TOK_S_PER_USER
+            && (c.isl().isEmpty() || c.osl().isEmpty());
+    int isl = assumeLengths ? c.isl().orElse(ASSUMED_ISL) : isl();
+    int osl = assumeLengths ? c.osl().orElse(ASSUMED_OSL) : osl();
+    if (assumeLengths) {
+      notes.add(
+          "lengths not stated: single-stream speed at ISL " + isl + ", OSL " + osl + " assumed");
+    }
     int wanted = single ? 1 : c.load().orElse(Integer.MAX_VALUE);
     RooflineModel rm = system(wanted == Integer.MAX_VALUE ? 1 : wanted, isl + osl);
     Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
@@ -26,7 +43,7 @@ final class ColocatedPrediction extends ModePrediction {
     int batch;
     if (wanted == Integer.MAX_VALUE) {
       int top = engineCapped(capped(max, max, isl + osl));
-      batch = bestThroughputBatch(d, top, isl, osl);
+      batch = bestBatch(top, b -> d.point(b, isl, osl).tokensPerSecondPerChip());
       notes.add(
           batch == top
               ? "offline: largest batch that fits"
@@ -40,33 +57,5 @@ final class ColocatedPrediction extends ModePrediction {
       notes.add("TTFT without queueing");
     }
     return metric(p, p.tokensPerSecondPerChip(), p.ttft().seconds(), isl, osl);
-  }
-
-  /**
-   * The batch in [1, {@code top}] with the highest output tokens/s per chip: the one a scheduler
-   * maximising throughput settles on. Throughput grows with batch until the KV cache spills to a
-   * slower tier or the per-step prefill share dominates; a grid of ratio 1.25 down from {@code
-   * top}, then a grid of ratio 1.02 around the best, finds it.
-   */
-  private int bestThroughputBatch(Deployment d, int top, int isl, int osl) {
-    int best = top;
-    double bestRate = d.point(top, isl, osl).tokensPerSecondPerChip();
-    for (double b = top / 1.25; b >= 1; b /= 1.25) {
-      double rate = d.point((int) b, isl, osl).tokensPerSecondPerChip();
-      if (rate > bestRate) {
-        best = (int) b;
-        bestRate = rate;
-      }
-    }
-    int lo = Math.max(1, (int) (best / 1.25));
-    int hi = Math.min(top, (int) Math.ceil(best * 1.25));
-    for (double b = lo; b <= hi; b = Math.max(b + 1, b * 1.02)) {
-      double rate = d.point((int) b, isl, osl).tokensPerSecondPerChip();
-      if (rate > bestRate) {
-        best = (int) b;
-        bestRate = rate;
-      }
-    }
-    return best;
   }
 }

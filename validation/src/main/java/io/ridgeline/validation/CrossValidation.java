@@ -33,7 +33,9 @@ import java.util.stream.Collectors;
  *       a fit makes look good; never the headline);
  *   <li>{@link Scheme#POINT_GROUPED}: operating points sorted by id and dealt into {@value
  *       #POINT_FOLDS} folds (every third point held out), each fold's rows predicted by the fit on
- *       the other two; every metric of a point is held out together, so a point is counted once;
+ *       the other two, with their source's fitted intercept ({@link FitObjective}: the factor of a
+ *       deployment whose other points the fit saw, as a user who anchors on several points has);
+ *       every metric of a point is held out together, so a point is counted once;
  *   <li>{@link Scheme#LEAVE_ONE_SOURCE_OUT}: each source's rows predicted by the fit on the other
  *       sources, with no intercept for the held-out source (a new deployment, unanchored): the
  *       headline;
@@ -56,7 +58,10 @@ public final class CrossValidation {
   public enum Scheme {
     /** No row held out. */
     IN_SAMPLE("in-sample"),
-    /** Every third operating point held out, three folds. */
+    /**
+     * Every third operating point held out, three folds, each point predicted with its source's
+     * fitted intercept.
+     */
     POINT_GROUPED("point-grouped"),
     /** Each source held out in turn. */
     LEAVE_ONE_SOURCE_OUT("leave-one-source-out"),
@@ -103,16 +108,20 @@ public final class CrossValidation {
    * @param heldOut the case ids predicted with this fold's profile
    * @param anchorPoint the anchored scheme's anchor point id; empty otherwise
    * @param profile the profile fitted without the held-out rows
+   * @param intercepts the point-grouped scheme's fitted intercept (ln slowdown, {@link
+   *     FitObjective}) of each source the fit saw, by source name; empty for the other schemes
    */
   public record Fold(
       Scheme scheme,
       String name,
       List<String> heldOut,
       Optional<String> anchorPoint,
-      EngineProfile profile) {
-    /** Copies the list. */
+      EngineProfile profile,
+      Map<String, Double> intercepts) {
+    /** Copies the collections. */
     public Fold {
       heldOut = List.copyOf(heldOut);
+      intercepts = Collections.unmodifiableMap(new LinkedHashMap<>(intercepts));
     }
   }
 
@@ -182,7 +191,13 @@ public final class CrossValidation {
             .ifPresent(
                 a ->
                     folds.add(
-                        new Fold(Scheme.ANCHORED, name, f.heldOut(), Optional.of(a), f.profile())));
+                        new Fold(
+                            Scheme.ANCHORED,
+                            name,
+                            f.heldOut(),
+                            Optional.of(a),
+                            f.profile(),
+                            Map.of())));
       }
     }
     return replay(cases, folds);
@@ -213,6 +228,9 @@ public final class CrossValidation {
       }
       if (f.anchorPoint().isPresent()) {
         predicted = Anchor.apply(f.anchorPoint().get(), predicted);
+      }
+      if (!f.intercepts().isEmpty()) {
+        predicted = withIntercepts(predicted, f.intercepts());
       }
       predicted.forEach(x -> mine.put(x.testCase().caseId(), x));
     }
@@ -301,6 +319,22 @@ public final class CrossValidation {
     return groups;
   }
 
+  /**
+   * {@code predicted} each made faster by its source's intercept ({@link Anchor#adjust}): a
+   * held-out point of a source the fit saw is predicted as that deployment, whose factor the fit
+   * estimated from the source's other points; a source the fit did not see keeps the pooled
+   * prediction.
+   */
+  private static List<Prediction> withIntercepts(
+      List<Prediction> predicted, Map<String, Double> intercepts) {
+    List<Prediction> out = new ArrayList<>();
+    for (Prediction p : predicted) {
+      Double b = intercepts.get(p.testCase().source());
+      out.add(b == null ? p : Anchor.adjust(p, b, "its source's fitted intercept"));
+    }
+    return out;
+  }
+
   private static Fold fold(
       Scheme scheme,
       String name,
@@ -314,11 +348,16 @@ public final class CrossValidation {
             fitted.efficiency(),
             fitted.maxRunningRequests(),
             "fold " + name + " (" + train.size() + " rows)");
+    Map<String, Double> intercepts =
+        scheme == Scheme.POINT_GROUPED
+            ? new FitObjective(train).interceptsBySource(named)
+            : Map.of();
     return new Fold(
         scheme,
         name,
         out.stream().map(ValidationCase::caseId).collect(Collectors.toList()),
         Optional.empty(),
-        named);
+        named,
+        intercepts);
   }
 }

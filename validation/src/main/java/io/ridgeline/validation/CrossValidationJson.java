@@ -12,16 +12,17 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The JSON form of a cross-validation: its folds (scheme, name, held-out case ids, anchor point,
- * fitted profile in the {@link Profiles} format) and the summary of each scheme by metric, so that
- * the figures can be shown without refitting and replayed by a test ({@link
- * CrossValidation#replay}). The shipped one, {@value #SHIPPED_RESOURCE}, is written by {@code
- * ridgeline calibrate --cross-validate --report FILE} on the shipped cases.
+ * point-grouped intercepts by source, fitted profile in the {@link Profiles} format) and the
+ * summary of each scheme by metric, so that the figures can be shown without refitting and replayed
+ * by a test ({@link CrossValidation#replay}). The shipped one, {@value #SHIPPED_RESOURCE}, is
+ * written by {@code ridgeline calibrate --cross-validate --report FILE} on the shipped cases.
  */
 public final class CrossValidationJson {
   /** The shipped report's classpath resource. */
@@ -54,6 +55,10 @@ public final class CrossValidationJson {
       f.anchorPoint().ifPresent(a -> o.put("anchor", a));
       ArrayNode ids = o.putArray("held_out");
       f.heldOut().forEach(ids::add);
+      if (!f.intercepts().isEmpty()) {
+        ObjectNode b = o.putObject("intercepts");
+        f.intercepts().forEach(b::put);
+      }
       try {
         o.set("profile", MAPPER.readTree(Profiles.of(List.of(f.profile())).toJson()));
       } catch (JsonProcessingException e) {
@@ -86,6 +91,10 @@ public final class CrossValidationJson {
       String where = name + ": folds[" + i + "]";
       List<String> ids = new ArrayList<>();
       f.path("held_out").forEach(n -> ids.add(n.asText()));
+      Map<String, Double> intercepts = new LinkedHashMap<>();
+      f.path("intercepts")
+          .propertyStream()
+          .forEach(e -> intercepts.put(e.getKey(), interceptOf(e.getValue(), where)));
       out.add(
           new CrossValidation.Fold(
               CrossValidation.Scheme.of(f.path("scheme").asText()),
@@ -93,9 +102,19 @@ public final class CrossValidationJson {
               ids,
               f.hasNonNull("anchor") ? Optional.of(f.get("anchor").asText()) : Optional.empty(),
               Profiles.parse(f.path("profile").toString(), where + ".profile")
-                  .forEngine(Profiles.DEFAULT)));
+                  .forEngine(Profiles.DEFAULT),
+              intercepts));
     }
     return out;
+  }
+
+  /** A fold's intercept: a finite number (ln slowdown), else an error naming the fold. */
+  private static double interceptOf(JsonNode value, String where) {
+    if (!value.isNumber() || !Double.isFinite(value.asDouble())) {
+      throw new IllegalArgumentException(
+          where + ".intercepts: each must be a finite number (ln slowdown): " + value);
+    }
+    return value.asDouble();
   }
 
   /**

@@ -66,8 +66,16 @@ final class DisaggPoolPrediction extends ModePrediction {
               + " per replica"
               + (perChip ? " (load per chip × " + rm.chips() + " chips)" : ""));
     } else {
-      batch = capped(max, max, context);
-      notes.add("load not stated: largest decode batch that fits, " + batch + " per replica");
+      int top = capped(max, max, context);
+      batch = bestBatch(top, b -> b / rm.decode(b, context).seconds().seconds());
+      notes.add(
+          batch == top
+              ? "load not stated: largest decode batch that fits, " + batch + " per replica"
+              : "load not stated: decode batch "
+                  + batch
+                  + " per replica of at most "
+                  + top
+                  + " gives the most tokens/s");
     }
     notes.add(0, rm.toString());
     double tpot;

@@ -5,6 +5,7 @@ import io.ridgeline.serving.EngineProfile;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.RooflineModel;
 import java.util.List;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * The prediction of one case in one family of modes (see the {@link Predictor} javadoc), with what
@@ -134,5 +135,34 @@ abstract class ModePrediction {
       default:
         throw new AssertionError(c.metric());
     }
+  }
+
+  /**
+   * The batch in [1, {@code top}] with the highest {@code rate} (tokens/s): the one a scheduler
+   * maximising throughput settles on when a source does not state its batch. Throughput grows with
+   * batch until the KV cache pushes weights into a slower tier or the per-step prefill share
+   * dominates; a grid of ratio 1.25 down from {@code top}, then a grid of ratio 1.02 around the
+   * best, finds it.
+   */
+  static int bestBatch(int top, IntToDoubleFunction rate) {
+    int best = top;
+    double bestRate = rate.applyAsDouble(top);
+    for (double b = top / 1.25; b >= 1; b /= 1.25) {
+      double r = rate.applyAsDouble((int) b);
+      if (r > bestRate) {
+        best = (int) b;
+        bestRate = r;
+      }
+    }
+    int lo = Math.max(1, (int) (best / 1.25));
+    int hi = Math.min(top, (int) Math.ceil(best * 1.25));
+    for (double b = lo; b <= hi; b = Math.max(b + 1, b * 1.02)) {
+      double r = rate.applyAsDouble((int) b);
+      if (r > bestRate) {
+        best = (int) b;
+        bestRate = r;
+      }
+    }
+    return best;
   }
 }

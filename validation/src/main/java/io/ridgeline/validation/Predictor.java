@@ -44,9 +44,10 @@ import java.util.function.Function;
  *       steady-state batch = concurrency), capped at the largest batch that fits and at the engine
  *       profile's {@link EngineProfile#maxRunningRequests() max_running_requests}; when the load
  *       exceeds that batch the extra requests queue (see <b>Closed-loop queueing</b>).
- *   <li>{@code offline}: colocated at the largest batch that fits, or at the load if given, capped
- *       in both cases at the engine's max_running_requests.
- *   <li>{@code single-stream}: colocated at batch 1.
+ *   <li>{@code offline}: colocated at the batch of most tokens/s per chip up to the largest that
+ *       fits, or at the load if given, capped in both cases at the engine's max_running_requests.
+ *   <li>{@code single-stream}: colocated at batch 1; a speed whose lengths are not stated (a
+ *       vendor's headline) at a short chat turn of 128 prompt and 512 output tokens.
  *   <li>{@code disagg-concurrency}: {@link Deployment.Strategy#PD} with the row's decode pool (its
  *       tp, ep, attention_dp) and prefill pool, the decode batch capped like {@code concurrency};
  *       per-chip throughput is the lower of the decode pool's output rate and the prefill pool's
@@ -54,7 +55,8 @@ import java.util.function.Function;
  *   <li>{@code disagg-prefill}: prompts per pass of up to 8,192 tokens over the pass time, per chip
  *       of the prefill pool.
  *   <li>{@code disagg-decode}: the decode pool alone at batch = load (× chips when the notes say
- *       the load is per chip; the largest batch that fits when no load is given), context isl.
+ *       the load is per chip; when no load is given, the batch of most tokens/s up to the largest
+ *       that fits, as in {@code offline}), context isl.
  *   <li>{@code server} (MLPerf Server): colocated under Poisson arrivals at the highest rate whose
  *       p99 TTFT and TPOT meet the bounds the notes give ("SLO TTFT 2 s / TPOT 200 ms"); each batch
  *       B up to the largest that fits (and the engine cap) is a steady state of rate λ = B / (TTFT₀

@@ -43,4 +43,38 @@ final class CrossValidationTest {
             "unknown cross-validation scheme 'loso'; known: in-sample, point-grouped,"
                 + " leave-one-source-out, anchored");
   }
+
+  @Test
+  void replay_pointGroupedFold_predictsEachPointWithItsSourcesIntercept() {
+    // a point-grouped fold whose fit gave source A an intercept of ln 2 (the model 2× too slow
+    // there) and never saw source B: A's TPOT is predicted at half the profile's, B's unchanged
+    io.ridgeline.serving.EngineProfile ideal =
+        new io.ridgeline.serving.EngineProfile(
+            io.ridgeline.serving.Profiles.DEFAULT, io.ridgeline.serving.Efficiency.ideal(), "");
+    ValidationCase a = CalibrationTest.synthetic("A1", Metric.TPOT_MS, 10, "A");
+    ValidationCase b = CalibrationTest.synthetic("B1", Metric.TPOT_MS, 10, "B");
+    double plain = ((Prediction) Predictor.of(ideal).predict(a)).predicted();
+    CrossValidation.Fold fold =
+        new CrossValidation.Fold(
+            CrossValidation.Scheme.POINT_GROUPED,
+            "points 1/3",
+            List.of(a.caseId(), b.caseId()),
+            java.util.Optional.empty(),
+            ideal,
+            java.util.Map.of("A", Math.log(2)));
+    List<Prediction> out =
+        CrossValidation.replay(List.of(a, b), List.of(fold))
+            .predictions()
+            .get(CrossValidation.Scheme.POINT_GROUPED);
+    assertThat(out.get(0).predicted())
+        .isCloseTo(plain / 2, org.assertj.core.data.Offset.offset(1e-12));
+    assertThat(out.get(0).note()).contains("its source's fitted intercept");
+    assertThat(out.get(1).predicted()).isEqualTo(plain);
+    // the intercepts survive the JSON form of a report
+    String json =
+        CrossValidationJson.toJson(
+            CrossValidation.replay(List.of(a, b), List.of(fold)), "test", 10);
+    assertThat(CrossValidationJson.folds(json, "test").get(0).intercepts())
+        .containsEntry("A", Math.log(2));
+  }
 }

@@ -13,20 +13,21 @@ import org.junit.jupiter.api.Test;
 final class ShippedCalibrationAccuracyTest {
   /**
    * Median APE measured with the built-in profiles on 2026-12-01 (validate), in-sample: the pooled
-   * profile refitted after the base-model fixes of the accuracy issue. The held-out figures are
-   * pinned by {@link ShippedCrossValidationTest}.
+   * profile refitted after the base-model fixes of the accuracy issue (dense FFNs per attention
+   * group, hierarchical all-to-all, the best batch of a decode pool whose batch is not stated). The
+   * held-out figures are pinned by {@link ShippedCrossValidationTest}.
    */
   private static final Map<Metric, Double> MEASURED =
       Map.of(
-          Metric.E2E_S, 0.5710,
-          Metric.INPUT_TOK_S_PER_CHIP, 0.1989,
-          Metric.OUT_TOK_S_PER_CHIP, 0.2319,
-          Metric.OUT_TOK_S_PER_USER, 0.1121,
-          Metric.TOTAL_TOK_S_PER_CHIP, 0.1638,
-          Metric.TPOT_MS, 0.2682,
-          Metric.TTFT_MS, 0.5075);
+          Metric.E2E_S, 0.4833,
+          Metric.INPUT_TOK_S_PER_CHIP, 0.0695,
+          Metric.OUT_TOK_S_PER_CHIP, 0.2446,
+          Metric.OUT_TOK_S_PER_USER, 0.1221,
+          Metric.TOTAL_TOK_S_PER_CHIP, 0.0714,
+          Metric.TPOT_MS, 0.2430,
+          Metric.TTFT_MS, 0.4232);
 
-  private static final double OVERALL = 0.2715;
+  private static final double OVERALL = 0.2373;
 
   private static final double SLACK = 0.02;
 
