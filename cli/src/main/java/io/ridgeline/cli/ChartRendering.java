@@ -145,7 +145,15 @@ final class ChartRendering {
     int top = chart.getStyler().getChartPadding();
     // cover the placeholder, then write the lines
     g.setColor(chart.getStyler().getChartBackgroundColor());
-    int cover = (int) Math.ceil(top + height + 2 * chart.getStyler().getChartTitlePadding() + 2);
+    // the title box and the gap below it, up to just above the plot (XChart leaves chartPadding)
+    int cover =
+        (int)
+            Math.ceil(
+                top
+                    + height
+                    + 2 * chart.getStyler().getChartTitlePadding()
+                    + chart.getStyler().getChartPadding()
+                    - 2);
     g.fillRect(0, 0, chart.getWidth(), cover);
     g.setColor(chart.getStyler().getChartFontColor());
     g.setFont(layout.font());
