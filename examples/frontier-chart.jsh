@@ -8,6 +8,6 @@ var ideal = ParetoFrontier.builder(bound).inputTokens(1024).outputTokens(1024).b
 var band = ErrorBands.builtIn().typical(ErrorBands.Estimate.TOKENS_PER_SECOND_PER_CHIP);
 var series = new Charts.FrontierSeries("colocated", frontier, Optional.of(ideal));
 var title = "colocated: llama-3.1-70b on 8× h100-sxm (tp 8, weights bf16, kv bf16, compute bf16); ISL 1024 / OSL 1024; calibrated: default profile";
-Charts.save(Charts.frontier(List.of(series), OptionalDouble.of(band), title), Path.of("frontier-llama-3.1-70b-h100-sxm-x8.png"));
-System.out.println("wrote frontier-llama-3.1-70b-h100-sxm-x8.png");
+var file = Charts.save(Charts.frontier(List.of(series), OptionalDouble.of(band), title), Path.of("frontier-llama-3.1-70b-h100-sxm-x8.png"));
+System.out.println("wrote " + file);
 /exit

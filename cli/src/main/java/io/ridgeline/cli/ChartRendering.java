@@ -131,8 +131,8 @@ final class ChartRendering {
     double height = layout.lines().size() * layout.lineHeight();
     // a placeholder glyph whose bounds are as tall as the wrapped title reserves the room
     FontRenderContext frc = frc();
-    double unit = new TextLayout("|", base.deriveFont(100f), frc).getBounds().getHeight() / 100;
-    chart.setTitle("|");
+    double unit = new TextLayout("I", base.deriveFont(100f), frc).getBounds().getHeight() / 100;
+    chart.setTitle("I");
     chart.getStyler().setChartTitleFont(base.deriveFont((float) (height / unit)));
     chart.getStyler().setChartTitleBoxVisible(false);
     try {
@@ -145,15 +145,9 @@ final class ChartRendering {
     int top = chart.getStyler().getChartPadding();
     // cover the placeholder, then write the lines
     g.setColor(chart.getStyler().getChartBackgroundColor());
-    // the title box and the gap below it, up to just above the plot (XChart leaves chartPadding)
-    int cover =
-        (int)
-            Math.ceil(
-                top
-                    + height
-                    + 2 * chart.getStyler().getChartTitlePadding()
-                    + chart.getStyler().getChartPadding()
-                    - 2);
+    // XChart draws the placeholder's baseline at padding + height + titlePadding; "I" has no
+    // descender, so its ink ends there
+    int cover = (int) Math.ceil(top + height + chart.getStyler().getChartTitlePadding() + 1);
     g.fillRect(0, 0, chart.getWidth(), cover);
     g.setColor(chart.getStyler().getChartFontColor());
     g.setFont(layout.font());
