@@ -9,31 +9,43 @@ import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.IntensitySweep;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.RooflineModel;
+import java.awt.BasicStroke;
 import java.awt.Color;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.VectorGraphicsEncoder;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Roofline and frontier charts (XChart), saved as PNG or SVG.
  *
  * <pre>{@code
- * Charts.save(Charts.frontier(f, "llama-3.1-70b on 8× h100-sxm"), Path.of("frontier.png"));
+ * Charts.save(Charts.frontier(f, "llama-3.1-70b on 8× h100-sxm"), Path.of("frontier.svg"));
  * }</pre>
  */
 public final class Charts {
   private static final int WIDTH = 900;
   private static final int HEIGHT = 600;
+
+  /** One colour per deployment on a frontier chart (colour-blind-safe Okabe-Ito hues). */
+  private static final Color[] PALETTE = {
+    new Color(0, 114, 178),
+    new Color(213, 94, 0),
+    new Color(0, 158, 115),
+    new Color(204, 121, 167),
+    new Color(230, 159, 0),
+    new Color(86, 180, 233),
+    new Color(0, 0, 0)
+  };
 
   private Charts() {}
 
@@ -50,7 +62,10 @@ public final class Charts {
             .build();
     chart.getStyler().setXAxisLogarithmic(logX);
     chart.getStyler().setYAxisLogarithmic(logY);
-    chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(12f));
+    chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(14f));
+    // solid grid lines: a dashed stroke becomes one filled shape per dash in SVG (300 kB a chart)
+    chart.getStyler().setPlotGridLinesStroke(new BasicStroke(0.5f));
+    chart.getStyler().setPlotGridLinesColor(new Color(225, 225, 225));
     return chart;
   }
 
@@ -113,12 +128,26 @@ public final class Charts {
   }
 
   /**
-   * Interactivity (tokens/s per user, x) against throughput (tokens/s per chip, y): every fitting
-   * point, with the Pareto frontier drawn as a line.
+   * One deployment on a frontier chart: its unique label (the legend's, the table's and the
+   * JSON's), its frontier and, for calibrated estimates, the same deployment's roofline bound.
+   */
+  public record FrontierSeries(
+      String label, ParetoFrontier frontier, Optional<ParetoFrontier> bound) {
+    /** A series without a bound. */
+    public static FrontierSeries of(String label, ParetoFrontier frontier) {
+      return new FrontierSeries(label, frontier, Optional.empty());
+    }
+  }
+
+  /**
+   * Interactivity (tokens/s per user, x) against throughput (tokens/s per chip, y): per deployment,
+   * its Pareto frontier as a line with its batch sizes written at both ends, its other fitting
+   * points as dots, its roofline bound (when given) as a faint dashed line, and, when {@code
+   * throughputError} is given (the typical error of tokens/s per chip as a fraction, from {@code
+   * ErrorBands}), error bars of ± that fraction on the frontier.
    */
   public static XYChart frontier(
-      List<ParetoFrontier> frontiers, List<String> labels, String title) {
-    checkArgument(frontiers.size() == labels.size(), "one label per frontier");
+      List<FrontierSeries> series, OptionalDouble throughputError, String title) {
     XYChart chart =
         chart(
             title,
@@ -126,24 +155,85 @@ public final class Charts {
             "Throughput (output tokens/s per chip)",
             false,
             false);
-    for (int i = 0; i < frontiers.size(); i++) {
-      List<FrontierPoint> front = frontiers.get(i).frontier();
-      List<FrontierPoint> all = new ArrayList<>();
-      for (FrontierPoint p : frontiers.get(i).points()) {
-        if (p.fits()) {
-          all.add(p);
-        }
-      }
-      if (all.isEmpty()) {
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+    chart.getStyler().setErrorBarsColor(new Color(150, 150, 150));
+    chart
+        .getStyler()
+        .setAnnotationTextFont(chart.getStyler().getAnnotationTextFont().deriveFont(10f));
+    for (int i = 0; i < series.size(); i++) {
+      FrontierSeries s = series.get(i);
+      List<FrontierPoint> front = s.frontier().frontier();
+      if (front.isEmpty()) {
         continue;
       }
-      String prefix = labels.get(i).isEmpty() ? "" : labels.get(i) + ": ";
-      XYSeries pts = chart.addSeries(prefix + "batch sizes", x(all), y(all));
-      pts.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-      XYSeries line = chart.addSeries(prefix + "Pareto frontier", x(front), y(front));
-      line.setMarker(SeriesMarkers.NONE);
+      Color color = PALETTE[i % PALETTE.length];
+      XYSeries line =
+          throughputError.isPresent()
+              ? chart.addSeries(
+                  s.label() + " (Pareto, ±" + percent(throughputError.getAsDouble()) + ")",
+                  x(front),
+                  y(front),
+                  front.stream()
+                      .mapToDouble(p -> p.tokensPerSecondPerChip() * throughputError.getAsDouble())
+                      .toArray())
+              : chart.addSeries(s.label() + " (Pareto)", x(front), y(front));
+      line.setMarker(SeriesMarkers.CIRCLE);
+      line.setLineColor(color);
+      line.setMarkerColor(color);
+      List<FrontierPoint> others = new ArrayList<>();
+      for (FrontierPoint p : s.frontier().points()) {
+        if (p.fits() && !p.pareto()) {
+          others.add(p);
+        }
+      }
+      if (!others.isEmpty()) {
+        XYSeries dots = chart.addSeries(s.label() + " (dominated)", x(others), y(others));
+        dots.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        dots.setMarker(SeriesMarkers.DIAMOND);
+        dots.setMarkerColor(color);
+      }
+      label(chart, front.get(0));
+      if (front.size() > 1) {
+        label(chart, front.get(front.size() - 1));
+      }
+      s.bound()
+          .map(ParetoFrontier::frontier)
+          .filter(b -> !b.isEmpty())
+          .ifPresent(b -> bound(chart, s, b, color));
     }
     return chart;
+  }
+
+  /** The roofline bound of a deployment: a faint dashed line without markers. */
+  private static void bound(
+      XYChart chart, FrontierSeries s, List<FrontierPoint> front, Color color) {
+    XYSeries b = chart.addSeries(s.label() + " roofline bound (ideal)", x(front), y(front));
+    b.setMarker(SeriesMarkers.NONE);
+    // the deployment's colour, faded: a reference, not an estimate
+    b.setLineColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), 90));
+    b.setLineStyle(SeriesLines.DASH_DASH);
+  }
+
+  /** "batch N" next to a frontier point. */
+  private static void label(XYChart chart, FrontierPoint p) {
+    chart.addAnnotation(
+        new AnnotationText(
+            "batch " + p.batch(), p.tokensPerSecondPerUser(), p.tokensPerSecondPerChip(), false));
+  }
+
+  private static String percent(double fraction) {
+    return String.format(Locale.ROOT, "%.0f%%", 100 * fraction);
+  }
+
+  /** A frontier chart of frontiers with the given labels, without bounds or error bars. */
+  public static XYChart frontier(
+      List<ParetoFrontier> frontiers, List<String> labels, String title) {
+    checkArgument(frontiers.size() == labels.size(), "one label per frontier");
+    List<FrontierSeries> series = new ArrayList<>();
+    for (int i = 0; i < frontiers.size(); i++) {
+      series.add(FrontierSeries.of(labels.get(i), frontiers.get(i)));
+    }
+    return frontier(series, OptionalDouble.empty(), title);
   }
 
   /**
@@ -191,9 +281,10 @@ public final class Charts {
     return chart;
   }
 
-  /** A frontier chart of one frontier. */
+  /** A frontier chart of one frontier, labelled by its strategy. */
   public static XYChart frontier(ParetoFrontier frontier, String title) {
-    return frontier(List.of(frontier), List.of(""), title);
+    String label = frontier.points().isEmpty() ? "frontier" : frontier.points().get(0).strategy();
+    return frontier(List.of(frontier), List.of(label), title);
   }
 
   private static double[] x(List<FrontierPoint> ps) {
@@ -205,31 +296,13 @@ public final class Charts {
   }
 
   /**
-   * Saves {@code chart} as PNG or SVG, by the file's extension; creates missing parent folders.
+   * Saves {@code chart} as PNG or SVG, by the file's extension; creates missing parent folders. The
+   * title is wrapped and sized to fit the image; in SVG it is text.
    *
    * @throws IllegalArgumentException when the extension is neither {@code .png} nor {@code .svg}
-   * @throws UncheckedIOException when the file cannot be written
+   * @throws java.io.UncheckedIOException when the file cannot be written
    */
   public static Path save(XYChart chart, Path file) {
-    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-    checkArgument(
-        name.endsWith(".png") || name.endsWith(".svg"),
-        "plot file must end in .png or .svg: %s",
-        file);
-    try {
-      Path parent = file.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-      if (name.endsWith(".png")) {
-        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-      } else {
-        VectorGraphicsEncoder.saveVectorGraphic(
-            chart, file.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write plot " + file + ": " + e.getMessage(), e);
-    }
-    return file;
+    return ChartRendering.save(chart, file);
   }
 }

@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
     name = "crossover",
     mixinStandardHelpOptions = true,
     description = {
+      "The context at which decode attention overtakes the FFN.",
       "The smallest context at which one decode step's attention time (full, sliding and linear",
       "attention) reaches its FFN/MoE time, for a model, chip, precision and batch.",
       "Calibrated times by default; --efficiency ideal gives the roofline bound."

@@ -1,17 +1,16 @@
 package io.ridgeline.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.core.BytesPerSecond;
-import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.DeploymentSpec;
-import io.ridgeline.serving.FrontierPoint;
+import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.ImmutableDeploymentSpec;
+import io.ridgeline.serving.ImmutablePoolSpec;
 import io.ridgeline.serving.ParetoFrontier;
+import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Speculation;
 import java.io.PrintWriter;
@@ -35,10 +34,11 @@ import picocli.CommandLine.Spec;
     name = "frontier",
     mixinStandardHelpOptions = true,
     description = {
-      "Sweep batch sizes (1, 2, 4, ... up to the largest that fits, and that largest) and print",
+      "Interactivity against throughput over batch sizes, marking the Pareto frontier.",
+      "Sweeps batch sizes (1, 2, 4, ... up to the largest that fits, and that largest) and prints",
       "TTFT, TPOT, tokens/s per user and tokens/s per chip, marking Pareto-optimal points (*), for",
       "a serving strategy: colocated (default), pd, afd, static, or all of them on one chart.",
-      "The table view also writes a chart (default frontier-<model>-<chip>x<count>.png).",
+      "--plot writes a chart (--plot alone: frontier-<model>-<chip>-x<count>.png).",
       "Calibrated estimates by default (an engine profile fitted on the shipped validation",
       "cases, applied to every pool); --efficiency ideal gives the roofline bound."
     })
@@ -71,21 +71,16 @@ final class FrontierCommand implements Callable<Integer> {
               + " on another chip (default: ${DEFAULT-VALUE}).")
   String strategy;
 
-  /** The strategies of {@code --strategy all}: every one but static, in declaration order. */
+  /** The strategies of {@code --strategy all}: every one, in declaration order. */
   static List<Deployment.Strategy> all() {
-    List<Deployment.Strategy> all = new ArrayList<>(List.of(Deployment.Strategy.values()));
-    all.remove(Deployment.Strategy.STATIC);
-    return all;
+    return List.of(Deployment.Strategy.values());
   }
 
-  /** The ids --strategy takes, for its help: those of {@link #all()}, then static. */
+  /** The ids --strategy takes, for its help: those of {@link #all()}. */
   static final class StrategyIds implements Iterable<String> {
     @Override
     public Iterator<String> iterator() {
-      List<String> ids = new ArrayList<>();
-      all().forEach(s -> ids.add(s.id()));
-      ids.add(Deployment.Strategy.STATIC.id());
-      return ids.iterator();
+      return all().stream().map(Deployment.Strategy::id).iterator();
     }
   }
 
@@ -150,9 +145,13 @@ final class FrontierCommand implements Callable<Integer> {
 
   @Option(
       names = "--price",
+      paramLabel = "P|CHIP=P",
       description =
-          "Price per chip-hour in dollars, for every chip (default: the catalog's, where known).")
-  Double price;
+          "Price per chip-hour in dollars: P for every chip, CHIP=P for one (repeatable or"
+              + " comma-separated; default: the catalog's, where known).")
+  List<String> price;
+
+  private PriceOption prices = PriceOption.NONE;
 
   @Option(names = "--csv", description = "Print CSV.")
   boolean csv;
@@ -169,7 +168,14 @@ final class FrontierCommand implements Callable<Integer> {
   /** The anchor's factor, once {@link #call} has read it. */
   private Optional<AnchorOption.Factor> anchorFactor = Optional.empty();
 
-  @Option(names = "--plot", description = "Write the frontier chart here (.png or .svg).")
+  @Option(
+      names = "--plot",
+      arity = "0..1",
+      fallbackValue = "",
+      paramLabel = "FILE",
+      description =
+          "Write the frontier chart (.png or .svg; with no FILE,"
+              + " frontier-<model>-<chip>-x<count>.png).")
   Path plot;
 
   @Override
@@ -179,39 +185,60 @@ final class FrontierCommand implements Callable<Integer> {
     if (system.json && csv) {
       throw new IllegalArgumentException("--json and --csv are exclusive");
     }
+    if (plot != null && !plot.toString().isEmpty()) {
+      ChartRendering.checkPlotFile(plot);
+    }
+    prices = PriceOption.parse(price);
     system.efficiency();
     Model m = Models.resolve(system.model);
     List<String> labels = new ArrayList<>();
-    List<Deployment> deployments = deployments(m, labels);
+    List<Deployment> deployments = deployments(m, labels, false);
     List<ParetoFrontier> frontiers = frontiers(deployments);
     anchorFactor = AnchorOption.factor(anchor, system.efficiency());
     if (anchorFactor.isPresent()) {
       frontiers = anchorFactor.get().apply(frontiers);
     }
-    List<FrontierPoint> all = new ArrayList<>();
-    frontiers.forEach(f -> all.addAll(f.points()));
-    // with several strategies, Pareto flags are those of the union
-    ParetoFrontier union = ParetoFrontier.of(all);
-    RooflineModel first = deployments.get(0).decodePool();
+    FrontierOutput output =
+        new FrontierOutput(
+            system.efficiency(), isl, osl, labels, deployments, frontiers, anchorFactor, prices);
     PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
     if (system.json) {
-      out.println(Json.write(json(first, deployments, union)));
+      out.println(Json.write(output.json()));
     } else if (csv) {
-      spec.commandLine().getErr().println(system.efficiency().line());
-      system.efficiency().bandLines(first).forEach(spec.commandLine().getErr()::println);
-      anchorFactor.ifPresent(f -> spec.commandLine().getErr().println(f.line()));
-      csv(out, union);
+      output.headerLines(false).forEach(err::println);
+      output.csv(out);
     } else {
-      table(out, deployments, frontiers, union);
+      output.table(out);
     }
-    chart(m, first, deployments, frontiers, labels, out);
+    if (plot != null) {
+      Path target = plot.toString().isEmpty() ? defaultPlot(m, deployments.get(0)) : plot;
+      List<ParetoFrontier> bounds =
+          system.efficiency().banded() && anchorFactor.isEmpty()
+              ? frontiers(deployments(m, new ArrayList<>(), true))
+              : List.of();
+      Charts.save(output.chart(bounds), target);
+      (system.json || csv ? err : out).println("wrote " + target);
+    }
     return 0;
   }
 
-  /** The strategies of --strategy ("all": every one but static), their chart labels in labels. */
-  private List<Deployment> deployments(Model m, List<String> labels) {
+  /** frontier-MODEL-CHIP-xCOUNT.png, of the first deployment's decode pool. */
+  static Path defaultPlot(Model m, Deployment first) {
+    RooflineModel pool = first.decodePool();
+    return Path.of(
+        String.format(
+            Locale.ROOT, "frontier-%s-%s-x%d.png", m.id(), pool.chip().id(), pool.chips()));
+  }
+
+  /**
+   * The deployments of --strategy ("all": every strategy), their unique labels in {@code labels}
+   * (the token as given, e.g. {@code pd:groq-lpu:576}; a repeated one gets {@code #2}, …); with
+   * {@code ideal}, every pool at the roofline bound.
+   */
+  private List<Deployment> deployments(Model m, List<String> labels, boolean ideal) {
     List<String> tokens = new ArrayList<>();
-    if (strategy.equalsIgnoreCase("all")) {
+    if (strategy.trim().equalsIgnoreCase("all")) {
       all().forEach(s -> tokens.add(s.id()));
     } else {
       tokens.addAll(List.of(strategy.split(",")));
@@ -220,7 +247,7 @@ final class FrontierCommand implements Callable<Integer> {
     for (String token : tokens) {
       // name, or pd:CHIP[:COUNT] for a decode pool of another chip (e.g. pd:groq-lpu:576)
       String[] parts = token.trim().split(":");
-      Deployment.Strategy s = Deployment.Strategy.of(parts[0]);
+      Deployment.Strategy s = Deployment.Strategy.of(parts[0].trim());
       if (parts.length > 1 && s != Deployment.Strategy.PD) {
         throw new IllegalArgumentException(
             "--strategy " + token + ": only pd takes a decode chip (pd:CHIP[:COUNT])");
@@ -228,8 +255,13 @@ final class FrontierCommand implements Callable<Integer> {
       String dChip = parts.length > 1 ? parts[1] : decodeChip;
       Integer dCount =
           parts.length > 2 ? count(token, parts[2]) : parts.length > 1 ? null : decodeCount;
-      deployments.add(deployment(s, m, dChip, dCount));
-      labels.add(parts.length > 1 ? "pd, " + parts[1] + " decode" : s.id());
+      deployments.add(deployment(s, m, dChip, dCount, ideal));
+      String label = s.id() + token.trim().substring(parts[0].length());
+      String unique = label;
+      for (int n = 2; labels.contains(unique); n++) {
+        unique = label + "#" + n;
+      }
+      labels.add(unique);
     }
     return deployments;
   }
@@ -247,147 +279,15 @@ final class FrontierCommand implements Callable<Integer> {
     return frontiers;
   }
 
-  private ObjectNode json(RooflineModel first, List<Deployment> deployments, ParetoFrontier union) {
-    ObjectNode o = Json.system(first, system.efficiency());
-    o.put("chips", first.chips());
-    o.put("isl", isl);
-    o.put("osl", osl);
-    anchorFactor.ifPresent(
-        f -> {
-          ObjectNode a = o.putObject("anchor");
-          a.put("file", f.file().toString());
-          a.put("rows", f.rows());
-          a.put("slowdown", Math.exp(f.lnSlowdown()));
-        });
-    ArrayNode ds = o.putArray("deployments");
-    deployments.forEach(d -> ds.add(d.toString()));
-    ArrayNode arr = o.putArray("points");
-    for (FrontierPoint p : union.points()) {
-      ObjectNode n = arr.addObject();
-      n.put("strategy", p.strategy());
-      n.put("batch", p.batch());
-      n.put("ttft_seconds", p.ttft().seconds());
-      n.put("tpot_seconds", p.tpot().seconds());
-      n.put("tokens_per_second_per_user", p.tokensPerSecondPerUser());
-      n.put("tokens_per_second_per_chip", p.tokensPerSecondPerChip());
-      n.put("chips_total", p.chipsTotal());
-      if (p.dollarsPerMillionTokens().isPresent()) {
-        n.put("dollars_per_million_tokens", p.dollarsPerMillionTokens().get());
-      } else {
-        n.putNull("dollars_per_million_tokens");
-      }
-      if (p.tokensPerJoule().isPresent()) {
-        n.put("tokens_per_joule", p.tokensPerJoule().get());
-      } else {
-        n.putNull("tokens_per_joule");
-      }
-      n.put("fits", p.fits());
-      n.put("pareto", p.pareto());
-      n.put("note", p.note());
-    }
-    return o;
+  /** A chip by id or file, with its --price. */
+  private Chip chip(String idOrPath) {
+    return prices.apply(SystemOptions.resolveChip(idOrPath));
   }
 
-  private static void csv(PrintWriter out, ParetoFrontier union) {
-    out.println(
-        "strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto");
-    for (FrontierPoint p : union.points()) {
-      out.printf(
-          Locale.ROOT,
-          "%s,%d,%s,%s,%s,%s,%s,%s,%s,%b,%b%n",
-          p.strategy(),
-          p.batch(),
-          p.ttft().seconds(),
-          p.tpot().seconds(),
-          p.tokensPerSecondPerUser(),
-          p.tokensPerSecondPerChip(),
-          p.chipsTotal(),
-          p.dollarsPerMillionTokens().map(String::valueOf).orElse(""),
-          p.tokensPerJoule().map(String::valueOf).orElse(""),
-          p.fits(),
-          p.pareto());
-    }
-  }
-
-  private void table(
-      PrintWriter out,
-      List<Deployment> deployments,
-      List<ParetoFrontier> frontiers,
-      ParetoFrontier union) {
-    deployments.forEach(out::println);
-    out.println(system.efficiency().line());
-    system.efficiency().bandLines(deployments.get(0).decodePool()).forEach(out::println);
-    anchorFactor.ifPresent(f -> out.println(f.line()));
-    out.printf(
-        Locale.ROOT,
-        "ISL %d, OSL %d; * = Pareto-optimal%s%n",
-        isl,
-        osl,
-        deployments.size() > 1 ? " across strategies" : "");
-    out.printf(
-        Locale.ROOT,
-        "%-9s %6s %12s %12s %11s %11s %7s %9s %6s%n",
-        "strategy",
-        "batch",
-        "TTFT",
-        "TPOT",
-        "tok/s/user",
-        "tok/s/chip",
-        "chips",
-        "$/Mtok",
-        "");
-    for (FrontierPoint p : union.points()) {
-      out.printf(
-          Locale.ROOT,
-          "%-9s %6d %12s %12s %11.1f %11.1f %7.2f %9s %6s%n",
-          p.strategy(),
-          p.batch(),
-          p.ttft(),
-          p.tpot(),
-          p.tokensPerSecondPerUser(),
-          p.tokensPerSecondPerChip(),
-          p.chipsTotal(),
-          p.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"),
-          (p.pareto() ? "*" : "") + (p.fits() ? "" : " oom"));
-    }
-    for (ParetoFrontier f : frontiers) {
-      List<FrontierPoint> front = f.frontier();
-      if (!front.isEmpty() && !front.get(front.size() - 1).note().isEmpty()) {
-        FrontierPoint top = front.get(front.size() - 1);
-        out.println(top.strategy() + " at batch " + top.batch() + ": " + top.note());
-      }
-    }
-  }
-
-  /** Writes the chart to --plot, or by default in the table view. */
-  private void chart(
-      Model m,
-      RooflineModel first,
-      List<Deployment> deployments,
-      List<ParetoFrontier> frontiers,
-      List<String> labels,
-      PrintWriter out) {
-    Path target = plot;
-    if (target == null && !system.json && !csv) {
-      target =
-          Path.of(
-              String.format(
-                  Locale.ROOT, "frontier-%s-%sx%d.png", m.id(), first.chip().id(), first.chips()));
-    }
-    if (target == null) {
-      return;
-    }
-    String title =
-        String.format(
-            Locale.ROOT,
-            "%s, ISL %d / OSL %d",
-            deployments.size() == 1
-                ? deployments.get(0).toString()
-                : m.id() + " (" + first.chip().id() + ")",
-            isl,
-            osl);
-    Charts.save(Charts.frontier(frontiers, labels, title), target);
-    (system.json || csv ? spec.commandLine().getErr() : out).println("wrote " + target);
+  /** A pool of the options, at the roofline bound when {@code ideal}. */
+  private PoolSpec pool(boolean ideal, Model m, Chip c, Integer chipCount, Integer tpDegree) {
+    PoolSpec p = system.poolSpec(m, c, chipCount, tpDegree);
+    return ideal ? ImmutablePoolSpec.copyOf(p).withEfficiency(Efficiency.ideal()) : p;
   }
 
   private static Integer count(String token, String text) {
@@ -403,15 +303,13 @@ final class FrontierCommand implements Callable<Integer> {
 
   /**
    * The deployment of strategy {@code s} from the options, through {@link DeploymentSpec}; {@code
-   * decodeChip} and {@code decodeCount} (either may be null) describe a pd decode pool.
+   * decodeChip} and {@code decodeCount} (either may be null) describe a pd decode pool; with {@code
+   * ideal}, every pool runs at the roofline bound.
    */
   private Deployment deployment(
-      Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount) {
+      Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount, boolean ideal) {
     ImmutableDeploymentSpec.Builder b =
         DeploymentSpec.builder().strategy(s).afdMicroBatches(afdMicroBatches);
-    if (price != null) {
-      b.price(DollarsPerHour.of(price));
-    }
     if (poolLinkGbps != null) {
       b.poolLink(BytesPerSecond.ofGigabytes(poolLinkGbps));
     }
@@ -424,26 +322,25 @@ final class FrontierCommand implements Callable<Integer> {
     }
     switch (s) {
       case PD:
-        Chip decodeC = SystemOptions.resolveChip(decodeChip != null ? decodeChip : system.chip);
-        Chip prefillC = SystemOptions.resolveChip(prefillChip != null ? prefillChip : system.chip);
+        Chip decodeC = chip(decodeChip != null ? decodeChip : system.chip);
+        Chip prefillC = chip(prefillChip != null ? prefillChip : system.chip);
         // --count/--tp describe the decode pool unless it has a chip of its own
         boolean ownDecodeChip = decodeChip != null;
         Integer dCount = decodeCount != null ? decodeCount : ownDecodeChip ? null : system.count;
         Integer dTp = decodeCount != null || ownDecodeChip ? null : system.tp;
-        b.pool(system.poolSpec(m, decodeC, dCount, dTp))
-            .prefill(system.poolSpec(m, prefillC, prefillCount, null));
+        b.pool(pool(ideal, m, decodeC, dCount, dTp))
+            .prefill(pool(ideal, m, prefillC, prefillCount, null));
         break;
       case AFD:
-        Chip attC = SystemOptions.resolveChip(attentionChip != null ? attentionChip : system.chip);
-        Chip ffnC = SystemOptions.resolveChip(ffnChip != null ? ffnChip : system.chip);
+        Chip attC = chip(attentionChip != null ? attentionChip : system.chip);
+        Chip ffnC = chip(ffnChip != null ? ffnChip : system.chip);
         Integer attN =
             attentionCount != null ? attentionCount : attentionChip == null ? system.count : null;
         // without --ffn-count the FFN pool gets the attention pool's chips
-        b.pool(system.poolSpec(m, attC, attN, attN))
-            .ffn(system.poolSpec(m, ffnC, ffnCount, ffnCount));
+        b.pool(pool(ideal, m, attC, attN, attN)).ffn(pool(ideal, m, ffnC, ffnCount, ffnCount));
         break;
       default:
-        b.pool(system.poolSpec(m, SystemOptions.resolveChip(system.chip), system.count, system.tp));
+        b.pool(pool(ideal, m, chip(system.chip), system.count, system.tp));
     }
     return b.build().build(isl, osl);
   }

@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
     name = "intensity",
     mixinStandardHelpOptions = true,
     description = {
+      "Each decode phase's arithmetic intensity as batch grows, against the ridge point.",
       "Each decode phase's arithmetic intensity (FLOP/B) for batches 1, 2, 4 ... 1024 at a context,",
       "against the chip's ridge point; phases above it are compute-bound. Calibrated by default",
       "(the ridge point and bounds with an engine profile's efficiency); --efficiency ideal gives",

@@ -2,7 +2,6 @@ package io.ridgeline.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.ImmutablePrecisions;
 import io.ridgeline.core.Names;
 import io.ridgeline.core.Precision;
@@ -43,7 +42,8 @@ import picocli.CommandLine.Spec;
     name = "plan",
     mixinStandardHelpOptions = true,
     description = {
-      "Find the configurations (chip, strategy, tensor/pipeline parallelism, batch) that serve",
+      "The fewest chips (or lowest cost) that serve a workload within TTFT and TPOT objectives.",
+      "Finds the configurations (chip, strategy, tensor/pipeline parallelism, batch) that serve",
       "--rate requests/s of --isl prompt and --osl output tokens within a mean TTFT of --ttft",
       "and a mean TPOT of --tpot seconds, with the fewest chips (or the lowest cost), and say why",
       "the others fail (memory, TTFT, TPOT). Calibrated estimates by default (an engine profile",
@@ -109,8 +109,8 @@ final class PlanCommand implements Callable<Integer> {
       names = "--objective",
       defaultValue = "chips",
       description =
-          "chips (fewest, then cost) or cost (lowest $/h; unknown prices last) (default:"
-              + " ${DEFAULT-VALUE}).")
+          "chips (fewest, then cost) or cost (lowest $/h; chips without a price are ranked"
+              + " last, and the output names them) (default: ${DEFAULT-VALUE}).")
   String objective;
 
   @Option(
@@ -121,9 +121,11 @@ final class PlanCommand implements Callable<Integer> {
 
   @Option(
       names = "--price",
+      paramLabel = "P|CHIP=P",
       description =
-          "Price per chip-hour in dollars, for every chip (default: the catalog's, where known).")
-  Double price;
+          "Price per chip-hour in dollars: P for every chip, CHIP=P for one (repeatable or"
+              + " comma-separated; default: the catalog's, where known).")
+  List<String> price;
 
   @Option(
       names = "--weights",
@@ -146,16 +148,14 @@ final class PlanCommand implements Callable<Integer> {
     positive("--rate", rate, "requests/s");
     positive("--ttft", ttft, "s");
     positive("--tpot", tpot, "s");
-    if (price != null && !(price >= 0 && Double.isFinite(price))) {
-      throw new IllegalArgumentException(
-          "--price must be a non-negative number of dollars per chip-hour: " + price);
-    }
-    List<Chip> resolved = new ArrayList<>();
+    PriceOption prices = PriceOption.parse(price);
+    List<Chip> catalog = new ArrayList<>();
     for (String id : chips) {
       if (!id.isBlank()) {
-        resolved.add(SystemOptions.resolveChip(id.trim()));
+        catalog.add(SystemOptions.resolveChip(id.trim()));
       }
     }
+    List<Chip> resolved = catalog.stream().map(prices::apply).toList();
     if (resolved.isEmpty()) {
       throw new IllegalArgumentException(
           "--chips must name at least one chip, e.g. --chips h100-sxm,b200");
@@ -176,22 +176,32 @@ final class PlanCommand implements Callable<Integer> {
             .objective(PlanRequest.Objective.of(objective))
             .top(top)
             .efficiency(efficiency.efficiency());
-    if (price != null) {
-      b.price(DollarsPerHour.of(price));
-    }
     if (weights != null || kv != null) {
       b.precisions(precisions(m));
     }
     PlanResult r = Planner.plan(b.build());
     PrintWriter out = spec.commandLine().getOut();
+    List<String> priceLines = priceLines(prices, catalog, r.request().objective());
     if (json) {
-      out.println(Json.write(json(r, efficiency)));
+      ObjectNode o = json(r, efficiency);
+      ObjectNode perHour = o.putObject("prices_per_hour");
+      for (Chip c : resolved) {
+        if (c.pricePerHour().isPresent()) {
+          perHour.put(c.id(), c.pricePerHour().get().dollarsPerHour());
+        } else {
+          perHour.putNull(c.id());
+        }
+      }
+      ArrayNode unpriced = o.putArray("unpriced_chips");
+      prices.unpriced(catalog).forEach(unpriced::add);
+      out.println(Json.write(o));
     } else if (!r.found()) {
       out.println(r.summary());
       out.println(efficiency.line());
       efficiency.bandLines(r.request().model(), r.request().chips()).forEach(out::println);
+      priceLines.forEach(out::println);
     } else {
-      table(r, efficiency, out);
+      table(r, efficiency, priceLines, out);
     }
     return r.found() ? 0 : NOTHING_MEETS;
   }
@@ -262,7 +272,26 @@ final class PlanCommand implements Callable<Integer> {
     }
   }
 
-  private static void table(PlanResult r, EfficiencyOptions.Choice efficiency, PrintWriter out) {
+  /**
+   * The prices used (where each came from) and the chips without one; under {@code --objective
+   * cost}, a line saying that those are ranked last.
+   */
+  private static List<String> priceLines(
+      PriceOption prices, List<Chip> catalog, PlanRequest.Objective objective) {
+    List<String> lines = new ArrayList<>();
+    prices.line(catalog).ifPresent(lines::add);
+    List<String> unpriced = prices.unpriced(catalog);
+    if (objective == PlanRequest.Objective.COST && !unpriced.isEmpty()) {
+      lines.add(
+          "objective cost: configurations of "
+              + String.join(", ", unpriced)
+              + " have no price and are ranked after every priced one");
+    }
+    return lines;
+  }
+
+  private static void table(
+      PlanResult r, EfficiencyOptions.Choice efficiency, List<String> priceLines, PrintWriter out) {
     PlanRequest q = r.request();
     out.printf(
         Locale.ROOT,
@@ -287,6 +316,7 @@ final class PlanCommand implements Callable<Integer> {
         r.configurations().size(),
         q.objective() == PlanRequest.Objective.CHIPS ? "fewest chips" : "lowest cost");
     efficiency.bandLines(q.model(), q.chips()).forEach(out::println);
+    priceLines.forEach(out::println);
     configurationTable(r, out);
     out.printf(
         Locale.ROOT,

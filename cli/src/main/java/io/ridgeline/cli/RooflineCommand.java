@@ -23,8 +23,10 @@ import picocli.CommandLine.Spec;
     name = "roofline",
     mixinStandardHelpOptions = true,
     description = {
-      "Per-phase roofline of one decode step (batch sequences at a context) and of the prefill of",
-      "the batch's prompts. FLOPs and bytes are totals across all chips; seconds are wall time.",
+      "Per-phase roofline of one decode step and of the prefill of the batch's prompts.",
+      "One decode step of --batch sequences at --context, and the prefill of their prompts. FLOPs",
+      "and bytes are totals across all chips, in the table and the JSON; intensity is the same per",
+      "chip; times are wall time; memory is per chip.",
       "Calibrated estimates by default (an engine profile fitted on the shipped validation",
       "cases); --efficiency ideal gives the roofline bound."
     })
@@ -53,9 +55,15 @@ final class RooflineCommand implements Callable<Integer> {
   @Option(names = "--plot", description = "Write a roofline chart (.png or .svg).")
   Path plot;
 
+  /** The convention of the phase figures, named in the text header and the JSON. */
+  static final String TOTALS = "FLOPs and bytes are totals across all chips";
+
   @Override
   public Integer call() {
     SystemOptions.positive("--batch", batch);
+    if (plot != null) {
+      ChartRendering.checkPlotFile(plot);
+    }
     SystemOptions.positive("--context", context);
     system.efficiency();
     int promptTokens = prompt != null ? prompt : context;
@@ -70,7 +78,7 @@ final class RooflineCommand implements Callable<Integer> {
     if (system.json) {
       out.println(Json.write(json(rm, decode, prefill, mem, promptTokens)));
     } else {
-      printText(out, rm, decode, prefill, mem, promptTokens, phases);
+      printText(out, rm, decode, prefill, mem, promptTokens);
     }
     if (plot != null) {
       Charts.save(Charts.roofline(rm, phases, rm.computePrecisions().matmul()), plot);
@@ -87,6 +95,7 @@ final class RooflineCommand implements Callable<Integer> {
     o.put("batch", batch);
     o.put("context", context);
     o.put("prompt", promptTokens);
+    o.put("phase_totals", TOTALS);
     ArrayNode arr = o.putArray("phases");
     // per-chip figures describe one micro-batch in one stage: × chips × micro-batches = totals
     for (PhaseResult p : prefill.phases()) {
@@ -107,25 +116,36 @@ final class RooflineCommand implements Callable<Integer> {
     return o;
   }
 
-  /** The text report: system, a table of per-chip phases, step times, memory and ridge point. */
+  /** The text report: system, the phase table (totals), step times, memory and ridge point. */
   private void printText(
       PrintWriter out,
       RooflineModel rm,
       StepResult decode,
       StepResult prefill,
       MemoryUse mem,
-      int promptTokens,
-      List<PhaseResult> phases) {
+      int promptTokens) {
     out.println(rm);
     out.println(system.efficiency().line());
     system.efficiency().bandLines(rm).forEach(out::println);
     out.printf(
         Locale.ROOT,
-        "batch %d, context %d, prompt %d; FLOPs and bytes per chip%n",
+        "batch %d, context %d, prompt %d; %s (%d chips), times are wall time%n",
         batch,
         context,
-        promptTokens);
-    printPhases(out, phases);
+        promptTokens,
+        TOTALS,
+        rm.chips());
+    out.printf(
+        Locale.ROOT,
+        "%-22s %14s %14s %12s %-13s %12s%n",
+        "phase",
+        "FLOPs",
+        "bytes",
+        "FLOP/B",
+        "bound",
+        "time");
+    printPhases(out, prefill.phases(), rm.chips() * prefill.microBatches());
+    printPhases(out, decode.phases(), rm.chips() * decode.microBatches());
     out.printf(
         Locale.ROOT,
         "decode step %s (%.1f tokens/s per sequence); prefill %s%n",
@@ -145,24 +165,18 @@ final class RooflineCommand implements Callable<Integer> {
         rm.target().ridgePoint(rm.computePrecisions().matmul()).flopsPerByte());
   }
 
-  /** The phase table of the text report, one row per phase. */
-  private static void printPhases(PrintWriter out, List<PhaseResult> phases) {
-    out.printf(
-        Locale.ROOT,
-        "%-22s %14s %14s %12s %-13s %12s%n",
-        "phase",
-        "FLOPs",
-        "bytes",
-        "FLOP/B",
-        "bound",
-        "time");
+  /**
+   * Rows of the phase table, FLOPs and bytes times {@code copies} (chips × micro-batches: the
+   * per-chip figures describe one micro-batch in one stage).
+   */
+  private static void printPhases(PrintWriter out, List<PhaseResult> phases, int copies) {
     for (PhaseResult p : phases) {
       out.printf(
           Locale.ROOT,
           "%-22s %14s %14s %12.2f %-13s %12s%n",
           p.name(),
-          p.flops(),
-          p.bytes(),
+          p.flops().times(copies),
+          p.bytes().times(copies),
           p.intensity().flopsPerByte(),
           p.bound(),
           p.seconds());

@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
     name = "sweep",
     mixinStandardHelpOptions = true,
     description = {
-      "Evaluate every combination of a grid of models, chips, counts, parallelism,",
+      "One row per combination of a grid of frontier options, streamed as CSV or JSON lines.",
+      "Evaluates every combination of a grid of models, chips, counts, parallelism,",
       "strategies, batch sizes, prompt and output lengths and precisions: one row",
       "per combination, streamed. The grid is a JSON object mapping frontier option",
       "names (model, chip, count, tp, ep, strategy, batch, isl, osl, weights, kv)",

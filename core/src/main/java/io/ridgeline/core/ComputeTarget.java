@@ -272,4 +272,40 @@ public abstract class ComputeTarget {
   public List<String> tierNames() {
     return ImmutableList.copyOf(tierBandwidth().keySet());
   }
+
+  /**
+   * The peaks, tier bandwidths and link with units and the efficiencies below 100%, for example
+   * {@code "h100-sxm: bf16 989.4 TFLOP/s, fp8 1.9788 PFLOP/s; hbm 3.35 TB/s (main); link 450 GB/s +
+   * 1 µs/hop"}.
+   */
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder(name()).append(": ");
+    String sep = "";
+    for (Map.Entry<Precision, FlopsPerSecond> e : peaks().entrySet()) {
+      b.append(sep).append(e.getKey().id()).append(' ').append(e.getValue());
+      sep = ", ";
+    }
+    sep = "; ";
+    for (Map.Entry<String, BytesPerSecond> e : tierBandwidth().entrySet()) {
+      b.append(sep).append(e.getKey()).append(' ').append(e.getValue());
+      if (e.getKey().equals(mainTier())) {
+        b.append(" (main)");
+      }
+      sep = ", ";
+    }
+    linkBandwidth()
+        .ifPresent(
+            l -> b.append("; link ").append(l).append(" + ").append(linkLatency()).append("/hop"));
+    if (computeEfficiency() < 1 || memoryEfficiency() < 1 || networkEfficiency() < 1) {
+      b.append(
+          String.format(
+              java.util.Locale.ROOT,
+              "; at %.0f%% compute, %.0f%% memory, %.0f%% network",
+              100 * computeEfficiency(),
+              100 * memoryEfficiency(),
+              100 * networkEfficiency()));
+    }
+    return b.toString();
+  }
 }

@@ -101,6 +101,12 @@ public final class Kernels {
       return mixer + ffn;
     }
 
+    /** e.g. {@code "9 kernels (5 mixer + 4 ffn)"}. */
+    @Override
+    public String toString() {
+      return total() + " kernels (" + mixer + " mixer + " + ffn + " ffn)";
+    }
+
     /** The sum of this count and {@code other}. */
     public Count plus(Count other) {
       return new Count(mixer + other.mixer, ffn + other.ffn);

@@ -123,4 +123,20 @@ public abstract class DeploymentSpec {
     // checked for every strategy, as the deployment checked it before pools had roles
     Deployments.checkPoolLink(poolLink());
   }
+
+  /**
+   * The strategy and its pools, for example {@code "pd: decode llama-3.1-70b on 8× h100-sxm (…) +
+   * prefill llama-3.1-70b on sized× h100-sxm (…)"}, with speculation, price and link when set.
+   */
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder(strategy().id()).append(": ").append(pool());
+    prefill().ifPresent(p -> b.append(" + prefill ").append(p));
+    attention().ifPresent(p -> b.append(" + attention ").append(p));
+    ffn().ifPresent(p -> b.append(" + ffn ").append(p));
+    speculation().ifPresent(s -> b.append(", ").append(s));
+    price().ifPresent(p -> b.append(", price ").append(p));
+    poolLink().ifPresent(l -> b.append(", pool link ").append(l));
+    return b.toString();
+  }
 }

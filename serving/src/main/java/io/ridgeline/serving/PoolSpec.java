@@ -197,4 +197,35 @@ public abstract class PoolSpec {
     count().ifPresent(c -> checkArgument(c > 0, "--count must be positive: %s", c));
     tensorParallel().ifPresent(t -> checkArgument(t > 0, "--tp must be positive: %s", t));
   }
+
+  /**
+   * What the pool will be, before it is laid out: for example {@code "llama-3.1-70b on 8× h100-sxm
+   * (tp 8, weights bf16, kv bf16; compute 52%, …)"}; an unset count or degree reads {@code
+   * "sized"}.
+   */
+  @Override
+  public String toString() {
+    StringBuilder b =
+        new StringBuilder(model().id())
+            .append(" on ")
+            .append(count().map(String::valueOf).orElse("sized"))
+            .append("× ")
+            .append(chip().id())
+            .append(" (tp ")
+            .append(tensorParallel().map(String::valueOf).orElse("sized"));
+    if (pipelineParallel() > 1) {
+      b.append(", pp ").append(pipelineParallel());
+    }
+    if (expertParallel() > 1) {
+      b.append(", ep ").append(expertParallel());
+    }
+    if (attentionDataParallel() > 1) {
+      b.append(", attention dp ").append(attentionDataParallel());
+    }
+    b.append(", ").append(precisions());
+    if (!runsPrefill()) {
+      b.append(", decode only");
+    }
+    return b.append("; ").append(efficiency()).append(')').toString();
+  }
 }

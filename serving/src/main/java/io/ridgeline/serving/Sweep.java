@@ -67,8 +67,8 @@ import java.util.function.Function;
  * link the strategy needs, the model does not fit on any layout for the prefill pool) is not an
  * error of the sweep: its row has no point, {@link Row#fits()} false and the reason in {@link
  * Row#error()}. A row whose model does not hold even one request at {@code isl + osl} tokens keeps
- * its point and says so in {@link Row#error()}; a batch that merely exceeds memory has {@code fits}
- * false and no error.
+ * its point and says so in {@link Row#error()}; a batch that merely exceeds memory keeps its point
+ * too, with {@code fits} false and an error naming the largest batch that fits.
  */
 public final class Sweep {
   /**
@@ -385,8 +385,8 @@ public final class Sweep {
    * @param weights the weight precision id ({@code "fp8"}); for a checkpoint that mixes precisions,
    *     its base precision followed by each override, {@code "bf16+experts:mxfp4"}
    * @param point the frontier point; empty when the combination could not be built or evaluated
-   * @param error why the combination is invalid or does not hold one request, in one line; empty
-   *     for a valid combination (whose batch may still exceed memory: see {@link #fits()})
+   * @param error why the combination is invalid, does not hold one request or its batch exceeds
+   *     memory, in one line; empty when the point fits
    */
   public record Row(
       Model model,

@@ -57,6 +57,9 @@ final class SweepEvaluator {
   private int fitOsl = -1;
   private String fitError;
 
+  /** The largest batch that fits at fitIsl + fitOsl tokens; -1 until asked. */
+  private int fitMaxBatch = -1;
+
   SweepEvaluator(Sweep.Grid g, Efficiency efficiency) {
     this.efficiency = efficiency;
     models = g.models().toArray(new Model[0]);
@@ -105,7 +108,7 @@ final class SweepEvaluator {
     }
     try {
       FrontierPoint p = deployment.point(batch, isl, osl);
-      return row(batch, isl, osl, p, p.fits() ? null : doesNotFit(isl, osl));
+      return row(batch, isl, osl, p, p.fits() ? null : whyNot(batch, isl, osl));
     } catch (IllegalArgumentException e) {
       return row(batch, isl, osl, null, oneLine(e));
     }
@@ -180,6 +183,7 @@ final class SweepEvaluator {
 
   private void deployment(int isl, int osl) {
     fitIsl = -1;
+    fitMaxBatch = -1;
     try {
       deployment = spec.build(isl, osl);
       deploymentError = null;
@@ -198,8 +202,30 @@ final class SweepEvaluator {
       fitIsl = isl;
       fitOsl = osl;
       fitError = deployment.fitProblem(isl, osl).orElse(null);
+      fitMaxBatch = -1;
     }
     return fitError;
+  }
+
+  /**
+   * Why a point of {@code batch} does not fit: the model does not hold one request ({@link
+   * #doesNotFit}), or the batch exceeds the largest that fits at {@code isl + osl} tokens (kept
+   * with the fit answer).
+   */
+  private String whyNot(int batch, int isl, int osl) {
+    String oneRequest = doesNotFit(isl, osl);
+    if (oneRequest != null) {
+      return oneRequest;
+    }
+    if (fitMaxBatch < 0) {
+      fitMaxBatch = deployment.maxBatch(isl + osl);
+    }
+    return "batch "
+        + batch
+        + " exceeds memory at "
+        + (isl + osl)
+        + " tokens per sequence: the largest batch that fits is "
+        + fitMaxBatch;
   }
 
   private static String weightsLabel(Precisions p) {

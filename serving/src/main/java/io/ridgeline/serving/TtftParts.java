@@ -67,4 +67,21 @@ public record TtftParts(Seconds admission, Seconds stepWait, Seconds prefill, Se
         name,
         value.seconds());
   }
+
+  /**
+   * e.g. {@code "TTFT 131 ms = admission 49.9 ms + wait 6.8 ms + prefill 74.3 ms + transfer 0 s"}.
+   */
+  @Override
+  public String toString() {
+    return "TTFT "
+        + total()
+        + " = admission "
+        + admission
+        + " + wait "
+        + stepWait
+        + " + prefill "
+        + prefill
+        + " + transfer "
+        + transfer;
+  }
 }

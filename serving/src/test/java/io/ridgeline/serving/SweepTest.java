@@ -211,11 +211,18 @@ final class SweepTest {
   }
 
   @Test
-  void run_batchBeyondMemory_fitsFalseWithoutError() {
+  void run_batchBeyondMemory_fitsFalseAndErrorNamesTheLargestBatch() {
     Sweep.Row r = rows(Sweep.Grid.builder().batches(100_000).build()).get(0);
     assertThat(r.fits()).isFalse();
     assertThat(r.point()).isPresent();
-    assertThat(r.error()).isEmpty();
+    // ISL 1024 + OSL 1024 = 2048 tokens per sequence; the largest batch is the pool's maxBatch
+    int largest = RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.H100_SXM).maxBatch(2048);
+    assertThat(largest).isBetween(100, 100_000);
+    assertThat(r.error())
+        .hasValue(
+            "batch 100000 exceeds memory at 2048 tokens per sequence: the largest batch that fits"
+                + " is "
+                + largest);
   }
 
   @Test

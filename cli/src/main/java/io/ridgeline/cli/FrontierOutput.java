@@ -1,0 +1,285 @@
+package io.ridgeline.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.ErrorBands;
+import io.ridgeline.serving.FrontierPoint;
+import io.ridgeline.serving.ParetoFrontier;
+import io.ridgeline.serving.RooflineModel;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.knowm.xchart.XYChart;
+
+/**
+ * What {@code ridgeline frontier} prints: the table, CSV, JSON and chart of its deployments. Every
+ * deployment has a unique label ({@code colocated}, {@code pd}, {@code pd:groq-lpu}, …) that names
+ * its rows in the table, its {@code deployment} in CSV and JSON and its series in the chart. The
+ * efficiency's description is printed once (its line), not in every deployment's; the JSON keeps
+ * each deployment's full description.
+ */
+final class FrontierOutput {
+  private final EfficiencyOptions.Choice efficiency;
+  private final int isl;
+  private final int osl;
+  private final List<String> labels;
+  private final List<Deployment> deployments;
+  private final List<ParetoFrontier> frontiers;
+  private final Optional<AnchorOption.Factor> anchor;
+  private final PriceOption prices;
+
+  /** Every point of every deployment, Pareto flags of the union. */
+  private final List<FrontierPoint> points;
+
+  /** The label of each of {@link #points}. */
+  private final List<String> pointLabels = new ArrayList<>();
+
+  FrontierOutput(
+      EfficiencyOptions.Choice efficiency,
+      int isl,
+      int osl,
+      List<String> labels,
+      List<Deployment> deployments,
+      List<ParetoFrontier> frontiers,
+      Optional<AnchorOption.Factor> anchor,
+      PriceOption prices) {
+    this.efficiency = efficiency;
+    this.isl = isl;
+    this.osl = osl;
+    this.labels = labels;
+    this.deployments = deployments;
+    this.frontiers = frontiers;
+    this.anchor = anchor;
+    this.prices = prices;
+    List<FrontierPoint> all = new ArrayList<>();
+    for (int i = 0; i < frontiers.size(); i++) {
+      for (FrontierPoint p : frontiers.get(i).points()) {
+        all.add(p);
+        pointLabels.add(labels.get(i));
+      }
+    }
+    // with several strategies, Pareto flags are those of the union (same order as the input)
+    this.points = ParetoFrontier.of(all).points();
+  }
+
+  private RooflineModel first() {
+    return deployments.get(0).decodePool();
+  }
+
+  /** Every chip of every pool, in order of appearance. */
+  private List<Chip> chips() {
+    Map<String, Chip> chips = new LinkedHashMap<>();
+    for (Deployment d : deployments) {
+      d.pools().values().forEach(p -> chips.putIfAbsent(p.chip().id(), p.chip()));
+    }
+    return new ArrayList<>(chips.values());
+  }
+
+  /**
+   * A deployment's description with its label and without the efficiency's description when it is
+   * the one of the efficiency line (pools of SRAM-only chips keep their own).
+   */
+  String describe(int i) {
+    String text = deployments.get(i).toString();
+    String strategy = deployments.get(i).strategy().id() + ": ";
+    if (text.startsWith(strategy)) {
+      text = labels.get(i) + ": " + text.substring(strategy.length());
+    }
+    return text.replace("; " + efficiency.efficiency() + ")", ")");
+  }
+
+  /**
+   * The lines before the data: efficiency, error band and warnings, anchor, prices; with {@code
+   * deploymentLines}, each deployment's description first.
+   */
+  List<String> headerLines(boolean deploymentLines) {
+    List<String> lines = new ArrayList<>();
+    if (deploymentLines) {
+      for (int i = 0; i < deployments.size(); i++) {
+        lines.add(describe(i));
+      }
+    }
+    lines.add(efficiency.line());
+    lines.addAll(efficiency.bandLines(first().model(), chips()));
+    anchor.ifPresent(f -> lines.add(f.line()));
+    prices.line(chips()).ifPresent(lines::add);
+    return lines;
+  }
+
+  void table(PrintWriter out) {
+    headerLines(true).forEach(out::println);
+    out.printf(
+        Locale.ROOT,
+        "ISL %d, OSL %d; * = Pareto-optimal%s%n",
+        isl,
+        osl,
+        deployments.size() > 1 ? " across deployments" : "");
+    int w = Math.max(10, labels.stream().mapToInt(String::length).max().orElse(0));
+    String head = "%-" + w + "s %6s %12s %12s %11s %11s %7s %9s %6s%n";
+    out.printf(
+        Locale.ROOT,
+        head,
+        "deployment",
+        "batch",
+        "TTFT",
+        "TPOT",
+        "tok/s/user",
+        "tok/s/chip",
+        "chips",
+        "$/Mtok",
+        "");
+    String row = "%-" + w + "s %6d %12s %12s %11.1f %11.1f %7.2f %9s %6s%n";
+    for (int i = 0; i < points.size(); i++) {
+      FrontierPoint p = points.get(i);
+      out.printf(
+          Locale.ROOT,
+          row,
+          pointLabels.get(i),
+          p.batch(),
+          p.ttft(),
+          p.tpot(),
+          p.tokensPerSecondPerUser(),
+          p.tokensPerSecondPerChip(),
+          p.chipsTotal(),
+          p.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"),
+          (p.pareto() ? "*" : "") + (p.fits() ? "" : " oom"));
+    }
+    for (int i = 0; i < frontiers.size(); i++) {
+      List<FrontierPoint> front = frontiers.get(i).frontier();
+      if (!front.isEmpty() && !front.get(front.size() - 1).note().isEmpty()) {
+        FrontierPoint top = front.get(front.size() - 1);
+        out.println(labels.get(i) + " at batch " + top.batch() + ": " + top.note());
+      }
+    }
+  }
+
+  void csv(PrintWriter out) {
+    out.println(
+        "strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto,deployment");
+    for (int i = 0; i < points.size(); i++) {
+      FrontierPoint p = points.get(i);
+      out.printf(
+          Locale.ROOT,
+          "%s,%d,%s,%s,%s,%s,%s,%s,%s,%b,%b,%s%n",
+          p.strategy(),
+          p.batch(),
+          p.ttft().seconds(),
+          p.tpot().seconds(),
+          p.tokensPerSecondPerUser(),
+          p.tokensPerSecondPerChip(),
+          p.chipsTotal(),
+          p.dollarsPerMillionTokens().map(String::valueOf).orElse(""),
+          p.tokensPerJoule().map(String::valueOf).orElse(""),
+          p.fits(),
+          p.pareto(),
+          pointLabels.get(i));
+    }
+  }
+
+  ObjectNode json() {
+    ObjectNode o = Json.system(first(), efficiency);
+    o.put("chips", first().chips());
+    o.put("isl", isl);
+    o.put("osl", osl);
+    anchor.ifPresent(
+        f -> {
+          ObjectNode a = o.putObject("anchor");
+          a.put("file", f.file().toString());
+          a.put("rows", f.rows());
+          a.put("slowdown", Math.exp(f.lnSlowdown()));
+        });
+    ArrayNode ds = o.putArray("deployments");
+    deployments.forEach(d -> ds.add(d.toString()));
+    ArrayNode ls = o.putArray("deployment_labels");
+    labels.forEach(ls::add);
+    ObjectNode priceNode = o.putObject("prices_per_hour");
+    for (Chip c : chips()) {
+      Chip priced = prices.apply(c);
+      if (priced.pricePerHour().isPresent()) {
+        priceNode.put(c.id(), priced.pricePerHour().get().dollarsPerHour());
+      } else {
+        priceNode.putNull(c.id());
+      }
+    }
+    ArrayNode arr = o.putArray("points");
+    for (int i = 0; i < points.size(); i++) {
+      point(arr.addObject(), points.get(i), pointLabels.get(i));
+    }
+    return o;
+  }
+
+  private static void point(ObjectNode n, FrontierPoint p, String label) {
+    n.put("strategy", p.strategy());
+    n.put("deployment", label);
+    n.put("batch", p.batch());
+    n.put("ttft_seconds", p.ttft().seconds());
+    n.put("tpot_seconds", p.tpot().seconds());
+    n.put("tokens_per_second_per_user", p.tokensPerSecondPerUser());
+    n.put("tokens_per_second_per_chip", p.tokensPerSecondPerChip());
+    n.put("chips_total", p.chipsTotal());
+    if (p.dollarsPerMillionTokens().isPresent()) {
+      n.put("dollars_per_million_tokens", p.dollarsPerMillionTokens().get());
+    } else {
+      n.putNull("dollars_per_million_tokens");
+    }
+    if (p.tokensPerJoule().isPresent()) {
+      n.put("tokens_per_joule", p.tokensPerJoule().get());
+    } else {
+      n.putNull("tokens_per_joule");
+    }
+    n.put("fits", p.fits());
+    n.put("pareto", p.pareto());
+    n.put("note", p.note());
+  }
+
+  /**
+   * The chart: each deployment's frontier under its label; {@code bounds} (one per deployment, or
+   * empty) as faint roofline-bound lines; error bars of the typical tok/s/chip error when the
+   * estimates are calibrated.
+   */
+  XYChart chart(List<ParetoFrontier> bounds) {
+    List<Charts.FrontierSeries> series = new ArrayList<>();
+    for (int i = 0; i < frontiers.size(); i++) {
+      series.add(
+          new Charts.FrontierSeries(
+              labels.get(i),
+              frontiers.get(i),
+              bounds.isEmpty() ? Optional.empty() : Optional.of(bounds.get(i))));
+    }
+    OptionalDouble band =
+        efficiency.banded()
+            ? OptionalDouble.of(
+                ErrorBands.builtIn().typical(ErrorBands.Estimate.TOKENS_PER_SECOND_PER_CHIP))
+            : OptionalDouble.empty();
+    return Charts.frontier(series, band, title());
+  }
+
+  /** The chart title: what runs where, the workload and the efficiency, without the profile. */
+  String title() {
+    String what =
+        deployments.size() == 1
+            ? describe(0)
+            : String.format(
+                Locale.ROOT,
+                "%s on %d× %s: %s",
+                first().model().id(),
+                first().chips(),
+                first().chip().id(),
+                String.join(", ", labels));
+    String eff = efficiency.description();
+    int paren = eff.indexOf(" (");
+    if (efficiency.ideal()) {
+      eff = "ideal (roofline bound)";
+    } else if (paren > 0) {
+      eff = eff.substring(0, paren);
+    }
+    return String.format(Locale.ROOT, "%s; ISL %d / OSL %d; %s", what, isl, osl, eff);
+  }
+}
