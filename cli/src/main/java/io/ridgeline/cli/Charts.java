@@ -10,9 +10,7 @@ import io.ridgeline.serving.IntensitySweep;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.RooflineModel;
 import java.awt.Color;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -211,25 +209,24 @@ public final class Charts {
    * @throws UncheckedIOException when the file cannot be written
    */
   public static Path save(XYChart chart, Path file) {
-    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+    String name =
+        file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
     checkArgument(
         name.endsWith(".png") || name.endsWith(".svg"),
         "plot file must end in .png or .svg: %s",
         file);
-    try {
-      Path parent = file.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-      if (name.endsWith(".png")) {
-        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-      } else {
-        VectorGraphicsEncoder.saveVectorGraphic(
-            chart, file.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write plot " + file + ": " + e.getMessage(), e);
-    }
+    // whole or absent, also under concurrent writers of one file (AtomicFiles)
+    AtomicFiles.writeStream(
+        file,
+        out -> {
+          if (name.endsWith(".png")) {
+            BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+          } else {
+            VectorGraphicsEncoder.saveVectorGraphic(
+                chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+          }
+          return null;
+        });
     return file;
   }
 }
