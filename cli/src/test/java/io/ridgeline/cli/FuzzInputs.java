@@ -427,7 +427,11 @@ final class FuzzInputs {
 
   /** A random command line: a command, its required options (sometimes bad) and a few others. */
   static List<String> options(Random r) {
-    List<String> commands = List.of("roofline", "frontier", "crossover", "intensity", "plan");
+    // plan searches many configurations per run: drawn one time in ten, to keep the suite fast
+    List<String> commands =
+        List.of(
+            "roofline", "frontier", "crossover", "intensity", "plan", "roofline", "frontier",
+            "crossover", "intensity", "frontier");
     String cmd = commands.get(r.nextInt(commands.size()));
     List<String> args = new ArrayList<>(List.of(cmd));
     args.add("--model");
