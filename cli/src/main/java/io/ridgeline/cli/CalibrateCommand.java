@@ -11,7 +11,6 @@ import io.ridgeline.validation.Metric;
 import io.ridgeline.validation.Summary;
 import io.ridgeline.validation.ValidationCase;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -129,7 +128,7 @@ final class CalibrateCommand implements Callable<Integer> {
     }
     onBounds(w, r.profiles().forEngine(Profiles.DEFAULT));
     if (out != null) {
-      r.profiles().write(out);
+      AtomicFiles.writeString(out, r.profiles().toJson());
       w.println();
       w.println("wrote " + out);
     }
@@ -150,7 +149,7 @@ final class CalibrateCommand implements Callable<Integer> {
       w.println();
       CrossValidationTable.print(w, cv);
       if (report != null) {
-        Files.writeString(report, CrossValidationJson.toJson(cv, label, evaluations));
+        AtomicFiles.writeString(report, CrossValidationJson.toJson(cv, label, evaluations));
         w.println("wrote " + report);
       }
       if (bands != null) {
@@ -162,7 +161,7 @@ final class CalibrateCommand implements Callable<Integer> {
                 + evaluations
                 + " evaluations per fit, "
                 + date;
-        Files.writeString(bands, CrossValidation.errorBands(cv, all, source).toJson());
+        AtomicFiles.writeString(bands, CrossValidation.errorBands(cv, all, source).toJson());
         w.println("wrote " + bands);
       }
     }

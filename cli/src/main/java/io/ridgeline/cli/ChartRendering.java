@@ -16,7 +16,6 @@ import java.awt.font.TextLayout;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -176,13 +175,17 @@ final class ChartRendering {
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      try (OutputStream out = Files.newOutputStream(file)) {
-        if (isSvg(file)) {
-          out.write(svg(chart).getBytes(StandardCharsets.UTF_8));
-        } else {
-          ImageIO.write(png(chart), "png", out);
-        }
-      }
+      // whole or absent, also under concurrent writers of one file (AtomicFiles)
+      AtomicFiles.writeStream(
+          file,
+          out -> {
+            if (isSvg(file)) {
+              out.write(svg(chart).getBytes(StandardCharsets.UTF_8));
+            } else {
+              ImageIO.write(png(chart), "png", out);
+            }
+            return null;
+          });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write plot " + file + ": " + e.getMessage(), e);
     }

@@ -190,7 +190,7 @@ final class FrontierCommand implements Callable<Integer> {
     }
     prices = PriceOption.parse(price);
     system.efficiency();
-    Model m = Models.resolve(system.model);
+    Model m = system.model();
     List<String> labels = new ArrayList<>();
     List<Deployment> deployments = deployments(m, labels, false);
     List<ParetoFrontier> frontiers = frontiers(deployments);
@@ -241,7 +241,19 @@ final class FrontierCommand implements Callable<Integer> {
     if (strategy.trim().equalsIgnoreCase("all")) {
       all().forEach(s -> tokens.add(s.id()));
     } else {
-      tokens.addAll(List.of(strategy.split(",")));
+      for (String t : strategy.split(",")) {
+        if (!t.isBlank()) {
+          tokens.add(t);
+        }
+      }
+    }
+    if (tokens.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--strategy must name at least one strategy ("
+              + String.join(", ", new StrategyIds())
+              + ", all): '"
+              + strategy
+              + "'");
     }
     List<Deployment> deployments = new ArrayList<>();
     for (String token : tokens) {
@@ -292,8 +304,12 @@ final class FrontierCommand implements Callable<Integer> {
 
   private static Integer count(String token, String text) {
     try {
-      int n = Integer.parseInt(text);
-      SystemOptions.positive("--strategy " + token + " chip count", n);
+      int n = Integer.parseInt(text.trim());
+      OptionLimits.Range r = OptionLimits.RANGES.get("--decode-count");
+      if (!r.contains(n)) {
+        throw new IllegalArgumentException(
+            "--strategy " + token + ": the chip count " + r.broken(n) + ": " + n);
+      }
       return n;
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(

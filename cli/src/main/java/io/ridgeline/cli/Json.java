@@ -1,12 +1,14 @@
 package io.ridgeline.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.core.PhaseResult;
 import java.io.UncheckedIOException;
+import java.util.Map;
 
 /** JSON output helpers: pretty-printed, numbers in SI base units. */
 final class Json {
@@ -38,11 +40,43 @@ final class Json {
     return o;
   }
 
+  /**
+   * The pretty-printed JSON of {@code node}.
+   *
+   * @throws IllegalStateException when a number in a JSON tree is NaN or infinite: the last line of
+   *     defence that keeps non-finite values from leaving the program
+   */
   static String write(Object node) {
+    if (node instanceof JsonNode) {
+      requireFinite((JsonNode) node, "");
+    }
     try {
       return MAPPER.writeValueAsString(node);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Checks that every number under {@code node} is finite.
+   *
+   * @throws IllegalStateException naming the first non-finite value's path
+   */
+  static void requireFinite(JsonNode node, String path) {
+    if (node.isNumber()) {
+      double v = node.doubleValue();
+      if (!Double.isFinite(v)) {
+        throw new IllegalStateException(
+            "result " + (path.isEmpty() ? "value" : path) + " is not finite (" + v + ")");
+      }
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        requireFinite(node.get(i), path + "[" + i + "]");
+      }
+    } else if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> e : node.properties()) {
+        requireFinite(e.getValue(), path.isEmpty() ? e.getKey() : path + "." + e.getKey());
+      }
     }
   }
 

@@ -163,6 +163,7 @@ final class PlanCommand implements Callable<Integer> {
     Set<Deployment.Strategy> searched = searched();
     EfficiencyOptions.Choice efficiency = efficiencyOptions.resolve();
     Model m = Models.resolve(model);
+    SystemOptions.warn(m, spec);
     ImmutablePlanRequest.Builder b =
         PlanRequest.builder()
             .model(m)

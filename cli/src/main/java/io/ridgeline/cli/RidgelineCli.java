@@ -39,11 +39,27 @@ public final class RidgelineCli implements Runnable {
 
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
-    System.exit(
-        execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    PrintWriter err = new PrintWriter(System.err, true);
+    int code;
+    try {
+      code = execute(args, new PrintWriter(System.out, true), err);
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      // bounds on every input make this a bug, but it still ends as one line
+      err.println(
+          "ridgeline: internal error: out of resources (" + e.getClass().getSimpleName() + ")");
+      code = 1;
+    }
+    System.exit(code);
   }
 
-  /** Runs the command line writing to {@code out} and {@code err}; returns the exit status. */
+  /**
+   * Runs the command line writing to {@code out} and {@code err}; returns the exit status: 0, 1 for
+   * bad input (and for a failed write, to a file or to {@code out}), 2 for a malformed option, 3
+   * when {@code plan} finds nothing. Option values outside their documented range ({@link
+   * OptionLimits}) are bad input. An exception other than the documented ones ({@link
+   * IllegalArgumentException}, {@link NoSuchElementException}, {@link
+   * java.io.UncheckedIOException}) is a bug and says so: {@code ridgeline: internal error: …}.
+   */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     CommandLine cl = new CommandLine(new RidgelineCli());
     cl.setOut(out);
@@ -59,7 +75,7 @@ public final class RidgelineCli implements Runnable {
         });
     cl.setParameterExceptionHandler(
         (ex, a) -> {
-          err.println("ridgeline: " + ex.getMessage());
+          err.println("ridgeline: " + oneLine(ex.getMessage()));
           err.flush();
           return 2;
         });
@@ -69,18 +85,67 @@ public final class RidgelineCli implements Runnable {
           err.flush();
           return 1;
         });
+    CommandLine.IExecutionStrategy run = new CommandLine.RunLast();
+    cl.setExecutionStrategy(
+        parseResult -> {
+          try {
+            OptionLimits.check(parseResult);
+          } catch (IllegalArgumentException e) {
+            throw new CommandLine.ExecutionException(cl, e.getMessage(), e);
+          }
+          return run.execute(parseResult);
+        });
     int code = cl.execute(args);
-    out.flush();
+    err.flush();
+    // a PrintWriter only records write errors (a full disk, a closed pipe): ask it
+    if (out.checkError() && code == 0) {
+      err.println("ridgeline: cannot write to standard output");
+      code = 1;
+    }
     err.flush();
     return code;
   }
 
-  private static String message(Throwable ex) {
+  /** The message of {@code ex} on one line; "internal error: …" for an undocumented exception. */
+  static String message(Throwable ex) {
     Throwable t = ex;
-    while (t.getMessage() == null && t.getCause() != null) {
+    while (t instanceof CommandLine.ExecutionException && t.getCause() != null) {
       t = t.getCause();
     }
-    String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-    return m.replace('\n', ' ');
+    boolean documented =
+        t instanceof IllegalArgumentException
+            || t instanceof NoSuchElementException
+            || t instanceof java.io.UncheckedIOException
+            || t instanceof CommandLine.ExecutionException;
+    Throwable m = t;
+    while (m.getMessage() == null && m.getCause() != null) {
+      m = m.getCause();
+    }
+    String text = m.getMessage() == null ? m.getClass().getSimpleName() : m.getMessage();
+    return documented
+        ? oneLine(text)
+        : "internal error: " + t.getClass().getSimpleName() + ": " + oneLine(text);
+  }
+
+  /**
+   * {@code text} as one printable line: line breaks become spaces, other control characters and a
+   * byte-order mark '?', and more than 1,000 characters are cut (a message quotes what the user
+   * typed, which may be anything).
+   */
+  private static String oneLine(String text) {
+    if (text == null) {
+      return "";
+    }
+    String t = text.length() > 1_000 ? text.substring(0, 1_000) + "…" : text;
+    StringBuilder b = new StringBuilder(t.length());
+    t.replace("\r\n", " ")
+        .codePoints()
+        .forEach(
+            c ->
+                b.appendCodePoint(
+                    c == '\n' || c == '\r' || c == '\t'
+                        ? ' '
+                        : Character.isISOControl(c) || c == 0xFEFF ? '?' : c));
+    return b.toString();
   }
 }

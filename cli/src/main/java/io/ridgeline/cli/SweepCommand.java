@@ -11,9 +11,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -112,12 +109,8 @@ final class SweepCommand implements Callable<Integer> {
             "cannot write to standard output", new IOException("stream error"));
       }
     } else {
-      try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-        rows = write(g, efficiency, w, jsonl);
-      } catch (IOException e) {
-        String why = e instanceof NoSuchFileException ? "no such directory" : e.getMessage();
-        throw new UncheckedIOException("cannot write " + out + ": " + why, e);
-      }
+      // whole or absent: a failure or Ctrl-C mid-sweep leaves no truncated file (AtomicFiles)
+      rows = AtomicFiles.writeText(out, w -> write(g, efficiency, w, jsonl));
     }
     double seconds = Math.max(System.nanoTime() - start, 1) / 1e9;
     if (out != null) {

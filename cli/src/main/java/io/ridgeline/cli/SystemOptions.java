@@ -131,8 +131,30 @@ final class SystemOptions {
    */
   RooflineModel build(int batch, int context) {
     efficiency();
-    Model m = Models.resolve(model);
+    Model m = model();
     return poolSpec(m, resolveChip(chip), count, tp).build(batch, context);
+  }
+
+  /** The command these options belong to, for its error stream. */
+  @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
+  picocli.CommandLine.Model.CommandSpec command;
+
+  private Model resolved;
+
+  /** The --model, resolved once; a config's warnings go to stderr ({@link #warn}). */
+  Model model() {
+    if (resolved == null) {
+      resolved = Models.resolve(model);
+      warn(resolved, command);
+    }
+    return resolved;
+  }
+
+  /** Prints {@code m}'s configuration warnings on the error stream of {@code command}. */
+  static void warn(Model m, picocli.CommandLine.Model.CommandSpec command) {
+    if (command != null) {
+      m.warnings().forEach(w -> command.commandLine().getErr().println("warning: " + w));
+    }
   }
 
   /**

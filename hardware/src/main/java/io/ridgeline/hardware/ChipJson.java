@@ -93,8 +93,18 @@ import java.util.function.Supplier;
  * IllegalArgumentException}; other I/O failures are {@link UncheckedIOException}s naming the file.
  */
 final class ChipJson {
+  /** With a depth and size limit: 64 levels, 16 MB (README, "Limits and errors"). */
   private static final ObjectMapper MAPPER =
-      JsonMapper.builder()
+      JsonMapper.builder(
+              com.fasterxml.jackson.core.JsonFactory.builder()
+                  .streamReadConstraints(
+                      com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                          .maxNestingDepth(64)
+                          .maxDocumentLength(16_000_000L)
+                          .maxStringLength(1_000_000)
+                          .maxNumberLength(100)
+                          .build())
+                  .build())
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
@@ -166,7 +176,12 @@ final class ChipJson {
               : String.format(
                   Locale.ROOT, " at line %d, column %d", at.getLineNr(), at.getColumnNr());
       throw new IllegalArgumentException(
-          origin + ": malformed JSON" + where + ": " + e.getOriginalMessage(), e);
+          origin
+              + ": malformed JSON"
+              + where
+              + ": "
+              + e.getOriginalMessage().lines().findFirst().orElse(""),
+          e);
     }
     return new ChipJson(origin).chips(root);
   }
@@ -327,6 +342,9 @@ final class ChipJson {
     if (!domain.isIntegralNumber() || !domain.canConvertToInt() || domain.intValue() < 1) {
       throw fail(path + ".domain_size", "must be a whole number of chips, at least 1", domain);
     }
+    if (domain.intValue() > MAX_DOMAIN) {
+      throw fail(path + ".domain_size", "must be at most " + MAX_DOMAIN + " chips", domain);
+    }
     link.domainSize(domain.intValue());
     Optional<JsonNode> latency = present(node, "latency_us");
     double micros =
@@ -439,18 +457,54 @@ final class ChipJson {
     return node.textValue();
   }
 
+  /**
+   * The valid range of each number field, by the field's name (README, "Limits and errors"): wide
+   * enough for any real or imagined chip, narrow enough that every time and byte count derived from
+   * it stays finite.
+   */
+  private static final Map<String, double[]> RANGES =
+      Map.of(
+          "peak_tflops", new double[] {1e-3, 1e6},
+          "capacity_gb", new double[] {1e-3, 1e7},
+          "bandwidth_gbps", new double[] {1e-3, 1e9},
+          "latency_ns", new double[] {1e-3, 1e9},
+          "bandwidth_gbps_per_direction", new double[] {1e-3, 1e7},
+          "latency_us", new double[] {0, 1e6},
+          "tdp_w", new double[] {1e-3, 1e7},
+          "price_per_hour_usd", new double[] {0, 1e6});
+
+  /** The largest scale-up or scale-out domain, chips (2^20). */
+  static final int MAX_DOMAIN = 1 << 20;
+
   private double positive(JsonNode node, String path) {
     if (!node.isNumber() || !Double.isFinite(node.doubleValue()) || node.doubleValue() <= 0) {
       throw fail(path, "must be a positive number", node);
     }
-    return node.doubleValue();
+    return inRange(node, path);
   }
 
   private double nonNegative(JsonNode node, String path) {
     if (!node.isNumber() || !Double.isFinite(node.doubleValue()) || node.doubleValue() < 0) {
       throw fail(path, "must be a non-negative number", node);
     }
-    return node.doubleValue();
+    return inRange(node, path);
+  }
+
+  private double inRange(JsonNode node, String path) {
+    String field = path.substring(path.lastIndexOf('.') + 1);
+    double[] range = RANGES.get(path.contains("peak_tflops.") ? "peak_tflops" : field);
+    double v = node.doubleValue();
+    if (range != null && (v < range[0] || v > range[1])) {
+      throw fail(
+          path,
+          String.format(Locale.ROOT, "must be in [%s, %s]", number(range[0]), number(range[1])),
+          node);
+    }
+    return v;
+  }
+
+  private static String number(double v) {
+    return v == Math.rint(v) && v < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
   }
 
   private IllegalArgumentException fail(String path, String expected, JsonNode value) {

@@ -54,8 +54,60 @@ final class ConfigReader {
           "qwen3_moe",
           "qwen3_next");
 
+  /**
+   * Keys that change the model in the families that read them (experts, latent attention, windows,
+   * hybrid layouts): a file that sets one its family does not read gets a warning.
+   */
+  private static final List<String> FAMILY_KEYS =
+      List.of(
+          "num_local_experts",
+          "num_experts",
+          "n_routed_experts",
+          "num_experts_per_tok",
+          "experts_per_token",
+          "moe_intermediate_size",
+          "n_shared_experts",
+          "shared_expert_intermediate_size",
+          "moe_shared_expert_intermediate_size",
+          "decoder_sparse_step",
+          "mlp_only_layers",
+          "first_k_dense_replace",
+          "moe_layer_freq",
+          "kv_lora_rank",
+          "q_lora_rank",
+          "qk_nope_head_dim",
+          "qk_rope_head_dim",
+          "v_head_dim",
+          "index_topk",
+          "layer_types",
+          "sliding_window",
+          "sliding_window_pattern",
+          "use_sliding_window",
+          "full_attention_interval",
+          "linear_num_value_heads",
+          "linear_num_key_heads",
+          "linear_key_head_dim",
+          "linear_value_head_dim",
+          "hybrid_override_pattern",
+          "mamba_num_heads");
+
+  /** The largest config file read, in bytes (16 MB; published configs are a few KB). */
+  static final long MAX_FILE_BYTES = 16_000_000;
+
+  /** Nesting depth, string and number lengths a config may use (README, "Limits and errors"). */
   private static final ObjectMapper MAPPER =
-      JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+      JsonMapper.builder(
+              com.fasterxml.jackson.core.JsonFactory.builder()
+                  .streamReadConstraints(
+                      com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                          .maxNestingDepth(64)
+                          .maxDocumentLength(MAX_FILE_BYTES)
+                          .maxStringLength(1_000_000)
+                          .maxNumberLength(100)
+                          .build())
+                  .build())
+          .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .build();
 
   private ConfigReader() {}
 
@@ -63,17 +115,19 @@ final class ConfigReader {
   static Model parse(String json, String id, String origin, String source) {
     JsonNode root;
     try {
-      root = MAPPER.readTree(json);
+      // a UTF-8 byte-order mark (some editors write one) is not content
+      root = MAPPER.readTree(json.startsWith("\uFEFF") ? json.substring(1) : json);
     } catch (JsonProcessingException e) {
+      // a broken limit (depth, length) has no location
+      String where =
+          e.getLocation() == null
+              ? ""
+              : " at line "
+                  + e.getLocation().getLineNr()
+                  + ", column "
+                  + e.getLocation().getColumnNr();
       throw new IllegalArgumentException(
-          origin
-              + ": malformed JSON at line "
-              + e.getLocation().getLineNr()
-              + ", column "
-              + e.getLocation().getColumnNr()
-              + ": "
-              + e.getOriginalMessage(),
-          e);
+          origin + ": malformed JSON" + where + ": " + firstLine(e.getOriginalMessage()), e);
     }
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(origin + ": expected a JSON object with a model_type");
@@ -104,6 +158,12 @@ final class ConfigReader {
     ConfigFields f = new ConfigFields(cfg, cfg == root ? null : root, origin);
     Reader r = new Reader(f, type);
     return r.build(id, source);
+  }
+
+  /** The first line of {@code message}, at most 300 characters. */
+  static String firstLine(String message) {
+    String m = message == null ? "" : message.lines().findFirst().orElse("");
+    return m.length() > 300 ? m.substring(0, 300) + "…" : m;
   }
 
   /** Builds a model of one type from its fields. */
@@ -167,6 +227,15 @@ final class ConfigReader {
                       .orElse(Precision.BF16))
               .mtpLayers(f.optionalNonNegativeInt("num_nextn_predict_layers").orElse(0));
       quantization(b);
+      for (String k : f.unread(FAMILY_KEYS)) {
+        b.addWarnings(
+            f.origin()
+                + ": key '"
+                + k
+                + "' is not read for model_type '"
+                + type
+                + "' and has no effect on the estimate");
+      }
       return b.build();
     }
 

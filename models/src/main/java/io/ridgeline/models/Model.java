@@ -93,6 +93,14 @@ public abstract class Model {
     return 0;
   }
 
+  /**
+   * Warnings about the configuration this model was read from, each a sentence naming the file and
+   * the key: keys that would change the model for another family but that this family does not
+   * read. Not part of equality.
+   */
+  @Value.Auxiliary
+  public abstract List<String> warnings();
+
   /** A new builder. */
   public static ImmutableModel.Builder builder() {
     return ImmutableModel.builder();

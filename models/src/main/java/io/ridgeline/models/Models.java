@@ -78,6 +78,16 @@ public final class Models {
               if (Files.isRegularFile(p)) {
                 return fromConfig(p);
               }
+              // something that looks like a path is a missing file, not a misspelled id
+              if (idOrPath.endsWith(".json")
+                  || idOrPath.contains("/")
+                  || idOrPath.contains(java.io.File.separator)) {
+                throw new IllegalArgumentException(
+                    idOrPath
+                        + (Files.isDirectory(p)
+                            ? ": is a directory, not a config.json"
+                            : ": no such file"));
+              }
               throw unknownModel(idOrPath);
             });
   }
@@ -96,10 +106,16 @@ public final class Models {
   public static Model fromConfig(Path config) {
     String name = config.getFileName().toString().replaceFirst("\\.json$", "");
     try {
+      if (Files.isRegularFile(config) && Files.size(config) > ConfigReader.MAX_FILE_BYTES) {
+        throw new IllegalArgumentException(
+            config + ": file is larger than 16 MB (" + Files.size(config) + " bytes)");
+      }
       String json = Files.readString(config, StandardCharsets.UTF_8);
       return ConfigReader.parse(json, name, config.toString(), config.toString());
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException(config + ": no such file", e);
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new IllegalArgumentException(config + ": not UTF-8 text", e);
     } catch (IOException e) {
       throw new UncheckedIOException(config + ": cannot read: " + e.getMessage(), e);
     }

@@ -36,8 +36,25 @@ final class StandardLayers {
   List<Layer> build() {
     List<Layer> out = new ArrayList<>(layers);
     List<String> layerTypes = f.stringList("layer_types");
-    if (!layerTypes.isEmpty() && layerTypes.size() != layers) {
+    if (f.has("layer_types") && layerTypes.size() != layers) {
       throw f.error("layer_types", "must list " + layers + " layers, found " + layerTypes.size());
+    }
+    // an unknown entry is an error: read as full attention it would silently change the KV cache
+    List<String> known =
+        is("qwen3_next")
+            ? List.of("full_attention", "sliding_attention", "linear_attention")
+            : List.of("full_attention", "sliding_attention");
+    for (int i = 0; i < layerTypes.size(); i++) {
+      if (!known.contains(layerTypes.get(i))) {
+        throw f.error(
+            "layer_types",
+            "has '"
+                + layerTypes.get(i)
+                + "' at index "
+                + i
+                + "; expected "
+                + String.join(" or ", known));
+      }
     }
     for (int i = 0; i < layers; i++) {
       Optional<Attention> attention = Optional.empty();

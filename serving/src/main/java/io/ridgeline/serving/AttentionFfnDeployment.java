@@ -114,13 +114,24 @@ public record AttentionFfnDeployment(
     AfdPools p = afd();
     int context = isl + Math.max(1, osl / 2);
     int m = Math.min(microBatches, batch);
-    // m micro-batches of ⌈batch / m⌉ sequences (the last may be short; costed as full)
+    // m micro-batches: batch mod m of ⌈batch / m⌉ sequences, the others one fewer (costed at
+    // their own size, so that an odd batch is not charged for a sequence it does not have)
     int micro = (batch + m - 1) / m;
+    int full = batch % m == 0 ? m : batch % m;
     double ta = AfdPools.side(attention.decode(micro, context), false);
     double tf = AfdPools.side(ffn.decode(micro, context), true);
     double tx = p.transferSeconds(micro);
-    double bottleneck = Math.max(ta, Math.max(tf, tx));
-    double step = Math.max(m * bottleneck, ta + tf + tx);
+    // each pool and the link serve every micro-batch once per step; a step also lasts at least
+    // one micro-batch's round trip through both pools
+    double busyA = full * ta;
+    double busyF = full * tf;
+    double busyX = full * tx;
+    if (full < m) {
+      busyA += (m - full) * AfdPools.side(attention.decode(micro - 1, context), false);
+      busyF += (m - full) * AfdPools.side(ffn.decode(micro - 1, context), true);
+      busyX += (m - full) * p.transferSeconds(micro - 1);
+    }
+    double step = Math.max(Math.max(busyA, busyF), Math.max(busyX, ta + tf + tx));
     double ttft = ttftParts(step, isl, p).total().seconds();
     double chips = attention.replicaChips() + ffn.replicaChips();
     double perChip = batch / step / chips;

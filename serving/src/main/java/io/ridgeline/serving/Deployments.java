@@ -13,9 +13,10 @@ final class Deployments {
 
   /** Checks the arguments of {@link Deployment#point}. */
   static void checkPoint(int batch, int isl, int osl) {
-    checkArgument(batch > 0, "batch must be positive: %s", batch);
-    checkArgument(isl > 0, "input tokens (isl) must be positive: %s", isl);
-    checkArgument(osl > 0, "output tokens (osl) must be positive: %s", osl);
+    // within Limits, isl + osl and batch × context cannot overflow
+    Limits.check("batch", batch, Limits.MAX_BATCH);
+    Limits.check("input tokens (isl)", isl, Limits.MAX_TOKENS);
+    Limits.check("output tokens (osl)", osl, Limits.MAX_TOKENS);
   }
 
   /** Checks the options every deployment has. */

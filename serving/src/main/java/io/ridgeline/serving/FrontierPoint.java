@@ -63,6 +63,32 @@ public abstract class FrontierPoint {
     return false;
   }
 
+  /**
+   * Checks that the batch is positive and every rate, count and price is finite and not negative
+   * (chips positive): no NaN or infinity leaves a frontier.
+   */
+  @Value.Check
+  protected void check() {
+    com.google.common.base.Preconditions.checkArgument(
+        batch() > 0, "frontier point batch must be positive: %s", batch());
+    finite("tokens per second per user", tokensPerSecondPerUser());
+    finite("tokens per second per chip", tokensPerSecondPerChip());
+    finite("chips", chipsTotal());
+    com.google.common.base.Preconditions.checkArgument(
+        chipsTotal() > 0, "frontier point chips must be positive: %s", chipsTotal());
+    dollarsPerMillionTokens().ifPresent(d -> finite("dollars per million tokens", d));
+    tokensPerJoule().ifPresent(t -> finite("tokens per joule", t));
+  }
+
+  private void finite(String what, double v) {
+    com.google.common.base.Preconditions.checkArgument(
+        Double.isFinite(v) && v >= 0,
+        "frontier point at batch %s: %s must be finite and not negative: %s",
+        batch(),
+        what,
+        v);
+  }
+
   /** A new builder. */
   public static ImmutableFrontierPoint.Builder builder() {
     return ImmutableFrontierPoint.builder();

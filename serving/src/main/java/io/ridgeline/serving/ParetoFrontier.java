@@ -99,8 +99,8 @@ public final class ParetoFrontier {
    * tokens each.
    */
   public static FrontierPoint point(RooflineModel model, int batch, int isl, int osl) {
-    checkArgument(isl > 0, "input tokens (isl) must be positive: %s", isl);
-    checkArgument(osl > 0, "output tokens (osl) must be positive: %s", osl);
+    Limits.check("input tokens (isl)", isl, Limits.MAX_TOKENS);
+    Limits.check("output tokens (osl)", osl, Limits.MAX_TOKENS);
     Seconds ttft = model.prefill(batch, isl).seconds();
     int steps = osl - 1;
     double tpot;
@@ -145,14 +145,14 @@ public final class ParetoFrontier {
 
     /** Prompt length (ISL), tokens. */
     public Builder inputTokens(int isl) {
-      checkArgument(isl > 0, "input tokens (isl) must be positive: %s", isl);
+      Limits.check("input tokens (isl)", isl, Limits.MAX_TOKENS);
       this.inputTokens = isl;
       return this;
     }
 
     /** Output length (OSL), tokens. */
     public Builder outputTokens(int osl) {
-      checkArgument(osl > 0, "output tokens (osl) must be positive: %s", osl);
+      Limits.check("output tokens (osl)", osl, Limits.MAX_TOKENS);
       this.outputTokens = osl;
       return this;
     }
@@ -168,7 +168,7 @@ public final class ParetoFrontier {
     public Builder batches(List<Integer> sizes) {
       checkArgument(!sizes.isEmpty(), "batch sizes must not be empty");
       for (int b : sizes) {
-        checkArgument(b > 0, "batch sizes must be positive: %s", b);
+        Limits.check("batch sizes", b, Limits.MAX_BATCH);
       }
       this.batches = ImmutableList.copyOf(sizes);
       return this;

@@ -61,7 +61,17 @@ public final class Profiles {
   public static final String BUILT_IN_RESOURCE = "/io/ridgeline/serving/profiles.json";
 
   private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+      new ObjectMapper(
+              com.fasterxml.jackson.core.JsonFactory.builder()
+                  .streamReadConstraints(
+                      com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                          .maxNestingDepth(64)
+                          .maxDocumentLength(16_000_000L)
+                          .maxStringLength(1_000_000)
+                          .maxNumberLength(100)
+                          .build())
+                  .build())
+          .enable(SerializationFeature.INDENT_OUTPUT);
 
   private final Map<String, EngineProfile> profiles;
 
@@ -137,9 +147,10 @@ public final class Profiles {
   public static Profiles parse(String text, String name) {
     JsonNode root;
     try {
-      root = MAPPER.readTree(text);
+      root = MAPPER.readTree(text.startsWith("\uFEFF") ? text.substring(1) : text);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(name + ": not valid JSON: " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          name + ": not valid JSON: " + e.getOriginalMessage().lines().findFirst().orElse(""), e);
     }
     if (root == null
         || !root.isObject()

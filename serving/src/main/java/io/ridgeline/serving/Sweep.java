@@ -244,7 +244,8 @@ public final class Sweep {
     public static Grid fromJson(String json, String origin) {
       JsonNode root;
       try {
-        root = SweepGridJson.MAPPER.readTree(json);
+        // a UTF-8 byte-order mark (some editors write one) is not content
+        root = SweepGridJson.MAPPER.readTree(json.startsWith("\uFEFF") ? json.substring(1) : json);
       } catch (JsonProcessingException e) {
         throw new IllegalArgumentException(
             origin + ": not valid JSON: " + e.getOriginalMessage().replace('\n', ' ') + location(e),

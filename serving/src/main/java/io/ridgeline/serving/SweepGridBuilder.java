@@ -45,21 +45,21 @@ public final class SweepGridBuilder {
   /** Chips in the pool. */
   @CanIgnoreReturnValue
   public SweepGridBuilder counts(int... values) {
-    this.counts = positive("count", values);
+    this.counts = positive("count", Limits.MAX_CHIPS, values);
     return this;
   }
 
   /** Tensor-parallel degrees: chips per model replica. */
   @CanIgnoreReturnValue
   public SweepGridBuilder tps(int... values) {
-    this.tps = positive("tp", values);
+    this.tps = positive("tp", Limits.MAX_CHIPS, values);
     return this;
   }
 
   /** Expert-parallel degrees: chips of a stage that MoE experts spread over. */
   @CanIgnoreReturnValue
   public SweepGridBuilder eps(int... values) {
-    this.eps = positive("ep", values);
+    this.eps = positive("ep", Limits.MAX_CHIPS, values);
     return this;
   }
 
@@ -73,21 +73,21 @@ public final class SweepGridBuilder {
   /** Batch sizes, requests per replica. */
   @CanIgnoreReturnValue
   public SweepGridBuilder batches(int... values) {
-    this.batches = positive("batch", values);
+    this.batches = positive("batch", Limits.MAX_BATCH, values);
     return this;
   }
 
   /** Prompt lengths (ISL), tokens. */
   @CanIgnoreReturnValue
   public SweepGridBuilder isls(int... values) {
-    this.isls = positive("isl", values);
+    this.isls = positive("isl", Limits.MAX_TOKENS, values);
     return this;
   }
 
   /** Output lengths (OSL), tokens. */
   @CanIgnoreReturnValue
   public SweepGridBuilder osls(int... values) {
-    this.osls = positive("osl", values);
+    this.osls = positive("osl", Limits.MAX_TOKENS, values);
     return this;
   }
 
@@ -120,10 +120,10 @@ public final class SweepGridBuilder {
     return ImmutableList.copyOf(values); // rejects nulls
   }
 
-  private static ImmutableList<Integer> positive(String key, int... values) {
+  private static ImmutableList<Integer> positive(String key, int max, int... values) {
     checkArgument(values.length > 0, "%s: the list of values is empty", key);
     for (int v : values) {
-      checkArgument(v > 0, "%s must be positive: %s", key, v);
+      Limits.check(key, v, max);
     }
     return ImmutableList.copyOf(Ints.asList(values));
   }

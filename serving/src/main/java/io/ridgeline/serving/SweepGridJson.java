@@ -20,8 +20,19 @@ import java.util.function.IntFunction;
 
 /** Reading grid JSON: one value list per key. */
 final class SweepGridJson {
+  /** With a depth and size limit: 64 levels, 16 MB (README, "Limits and errors"). */
   static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+      new ObjectMapper(
+              com.fasterxml.jackson.core.JsonFactory.builder()
+                  .streamReadConstraints(
+                      com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                          .maxNestingDepth(64)
+                          .maxDocumentLength(16_000_000L)
+                          .maxStringLength(1_000_000)
+                          .maxNumberLength(100)
+                          .build())
+                  .build())
+          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   private SweepGridJson() {}
 

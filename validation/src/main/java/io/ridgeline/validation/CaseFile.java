@@ -59,6 +59,9 @@ public final class CaseFile {
           "url",
           "notes");
 
+  /** The largest case file read, in bytes (16 MB; the shipped one is about 100 KB). */
+  static final long MAX_FILE_BYTES = 16_000_000;
+
   /** Classpath location of the shipped case file. */
   public static final String SHIPPED_RESOURCE = "/io/ridgeline/validation/cases.csv";
 
@@ -89,7 +92,15 @@ public final class CaseFile {
   public static List<ValidationCase> read(Path path) {
     String text;
     try {
+      if (Files.isRegularFile(path) && Files.size(path) > MAX_FILE_BYTES) {
+        throw new IllegalArgumentException(
+            path + ": case file is larger than 16 MB (" + Files.size(path) + " bytes)");
+      }
       text = Files.readString(path, StandardCharsets.UTF_8);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IllegalArgumentException(path + ": no such file", e);
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new IllegalArgumentException(path + ": not UTF-8 text", e);
     } catch (IOException e) {
       throw new IllegalArgumentException(
           "cannot read case file " + path + ": " + e.getMessage(), e);
@@ -117,7 +128,11 @@ public final class CaseFile {
               + ": wrong header; expected "
               + String.join(",", COLUMNS)
               + " but found "
-              + String.join(",", header.fields()));
+              + shortened(String.join(",", header.fields())));
+    }
+    if (records.size() == 1) {
+      throw new IllegalArgumentException(
+          name + ": the case file has a header but no cases; add one row per measurement");
     }
     List<ValidationCase> cases = new ArrayList<>();
     Set<String> ids = new HashSet<>();
@@ -140,7 +155,18 @@ public final class CaseFile {
    * both end a record.
    */
   static List<Record> records(String raw, String name) {
-    return new RecordReader(raw.replace("\r\n", "\n").replace('\r', '\n'), name).read();
+    // a spreadsheet's UTF-8 byte-order mark is not part of the first column's name
+    String text = raw.startsWith("\uFEFF") ? raw.substring(1) : raw;
+    return new RecordReader(text.replace("\r\n", "\n").replace('\r', '\n'), name).read();
+  }
+
+  /** {@code text} cut to 200 characters, control characters shown as '?', for messages. */
+  static String shortened(String text) {
+    String t = text.length() > 200 ? text.substring(0, 200) + "…" : text;
+    StringBuilder b = new StringBuilder(t.length());
+    t.codePoints()
+        .forEach(c -> b.appendCodePoint(Character.isISOControl(c) || c == 0xFEFF ? '?' : c));
+    return b.toString();
   }
 
   /** The state of reading records from a text with LF line ends. */

@@ -1,0 +1,155 @@
+package io.ridgeline.cli;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Every file the command line writes (charts, sweep rows, calibrate's profiles, reports and bands)
+ * is whole or absent: it is written to a temporary file in the target's folder and moved into place
+ * ({@link StandardCopyOption#ATOMIC_MOVE}) only once complete. A failure (or Ctrl-C, through {@link
+ * java.io.File#deleteOnExit}) deletes the temporary file and leaves an existing target as it was;
+ * concurrent writers of one target each move a whole file, and the last move wins.
+ */
+final class AtomicFiles {
+  private AtomicFiles() {}
+
+  /** Writes the content of a file to the temporary path it is given. */
+  @FunctionalInterface
+  interface Body<T> {
+    T write(Path temporary) throws IOException;
+  }
+
+  /** Writes a file through a stream. */
+  @FunctionalInterface
+  interface StreamBody<T> {
+    T write(OutputStream out) throws IOException;
+  }
+
+  /** Writes a file through a UTF-8 writer. */
+  @FunctionalInterface
+  interface WriterBody<T> {
+    T write(Writer out) throws IOException;
+  }
+
+  /**
+   * Runs {@code body} on a fresh temporary file beside {@code target} (missing parent folders are
+   * created), then moves it onto {@code target}; returns what {@code body} returned.
+   *
+   * @throws UncheckedIOException naming {@code target} when a folder, the file or the move fails;
+   *     the temporary file is deleted and {@code target} is left as it was
+   */
+  static <T> T write(Path target, Body<T> body) {
+    Path absolute = target.toAbsolutePath();
+    Path dir = absolute.getParent();
+    Path temporary = null;
+    try {
+      if (dir != null) {
+        Files.createDirectories(dir);
+      }
+      temporary = createTemporary(dir, absolute.getFileName().toString());
+      temporary.toFile().deleteOnExit();
+      T result = body.write(temporary);
+      move(temporary, absolute);
+      return result;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + target + ": " + why(e), e);
+    } finally {
+      if (temporary != null) {
+        try {
+          Files.deleteIfExists(temporary);
+        } catch (IOException ignored) {
+          // the temporary file is marked deleteOnExit as well
+        }
+      }
+    }
+  }
+
+  /** {@link #write(Path, Body)} through an output stream. */
+  static <T> T writeStream(Path target, StreamBody<T> body) {
+    return write(
+        target,
+        tmp -> {
+          try (OutputStream out = Files.newOutputStream(tmp)) {
+            return body.write(out);
+          }
+        });
+  }
+
+  /** {@link #write(Path, Body)} through a buffered UTF-8 writer. */
+  static <T> T writeText(Path target, WriterBody<T> body) {
+    return write(
+        target,
+        tmp -> {
+          try (BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+            return body.write(out);
+          }
+        });
+  }
+
+  /** Writes {@code text} (UTF-8) to {@code target}, whole or not at all. */
+  static void writeString(Path target, String text) {
+    writeText(
+        target,
+        out -> {
+          out.write(text);
+          return null;
+        });
+  }
+
+  /**
+   * A new empty file {@code .NAME.RANDOM.tmp} in {@code dir}, created with the default permissions
+   * (the umask's, as the target would get; {@link Files#createTempFile} would make it private).
+   */
+  private static Path createTemporary(Path dir, String name) throws IOException {
+    for (int attempt = 0; ; attempt++) {
+      String random = Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
+      try {
+        return Files.createFile(dir.resolve("." + name + "." + random + ".tmp"));
+      } catch (FileAlreadyExistsException e) {
+        if (attempt > 100) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static void move(Path temporary, Path target) throws IOException {
+    try {
+      Files.move(
+          temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      // a file system without atomic renames: still never a partial target from this writer
+      Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  private static String why(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      String file = ((NoSuchFileException) e).getFile();
+      Path parent = file == null ? null : Path.of(file).getParent();
+      return parent != null && Files.isDirectory(parent)
+          ? "cannot create a file in " + parent
+          : "no such directory";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof FileAlreadyExistsException) {
+      return "a file is in the way of a folder";
+    }
+    String m = e.getMessage();
+    return m == null ? e.getClass().getSimpleName() : m.replace('\n', ' ');
+  }
+}

@@ -1,0 +1,130 @@
+package io.ridgeline.models;
+
+import static io.ridgeline.models.ModelTesting.builtInConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bounds and checks that keep a config file from exhausting the machine or being silently
+ * misread: size limits, unknown layer types, keys a family does not read, JSON limits.
+ */
+final class ConfigLimitsTest {
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+  private static final String LLAMA = "meta-llama__Llama-3.1-8B.json";
+  private static final String GPT_OSS = "openai__gpt-oss-120b.json";
+
+  @TempDir Path dir;
+
+  @Test
+  void builtInModels_haveNoWarnings() {
+    for (Model m : Models.all()) {
+      assertThat(m.warnings()).as(m.id()).isEmpty();
+    }
+  }
+
+  @Test
+  void layerCount_aboveLimit_isAnErrorNamingTheField() throws IOException {
+    Path p = edited(LLAMA, "deep.json", c -> c.put("num_hidden_layers", 100_000_000));
+    assertThatThrownBy(() -> Models.fromConfig(p))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(p + ": field 'num_hidden_layers' must be at most 4,096: 100000000");
+  }
+
+  @Test
+  void layerCount_atLimit_buildsOneGroupOfIdenticalLayers() throws IOException {
+    Path p = edited(LLAMA, "4096.json", c -> c.put("num_hidden_layers", 4_096));
+    Model m = Models.fromConfig(p);
+    assertThat(m.layerCount()).isEqualTo(4_096);
+    // identical layers are one computation times a count
+    assertThat(m.layerGroups()).hasSize(1).containsValue(4_096);
+  }
+
+  @Test
+  void headDim_aboveLimit_isAnError() throws IOException {
+    Path p = edited(LLAMA, "wide.json", c -> c.put("head_dim", 1_000_000));
+    assertThatThrownBy(() -> Models.fromConfig(p))
+        .hasMessage(p + ": field 'head_dim' must be at most 16,384: 1000000");
+  }
+
+  @Test
+  void misspelledLayerType_isAnErrorNamingIndexAndValue() throws IOException {
+    Path p =
+        edited(
+            GPT_OSS,
+            "typo.json",
+            c -> ((ArrayNode) c.get("layer_types")).set(3, "slidng_attention"));
+    assertThatThrownBy(() -> Models.fromConfig(p))
+        .hasMessage(
+            p
+                + ": field 'layer_types' has 'slidng_attention' at index 3; expected"
+                + " full_attention or sliding_attention");
+  }
+
+  @Test
+  void emptyLayerTypes_isAnError() throws IOException {
+    Path p = edited(GPT_OSS, "empty.json", c -> c.putArray("layer_types"));
+    assertThatThrownBy(() -> Models.fromConfig(p))
+        .hasMessage(p + ": field 'layer_types' must list 36 layers, found 0");
+  }
+
+  @Test
+  void expertKeysOnADenseFamily_giveAWarning() throws IOException {
+    Path p = edited(LLAMA, "moe-llama.json", c -> c.put("num_local_experts", 8));
+    assertThat(Models.fromConfig(p).warnings())
+        .containsExactly(
+            p
+                + ": key 'num_local_experts' is not read for model_type 'llama' and has no effect"
+                + " on the estimate");
+  }
+
+  @Test
+  void deeplyNestedJson_isMalformedWithoutLocation() throws IOException {
+    Path p = dir.resolve("deep-json.json");
+    Files.writeString(p, "{\"a\":" + "[".repeat(1_000) + "]".repeat(1_000) + "}");
+    assertThatThrownBy(() -> Models.fromConfig(p))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(p + ": malformed JSON: Document nesting depth (65) exceeds");
+  }
+
+  @Test
+  void missingFilePath_saysNoSuchFile() {
+    assertThatThrownBy(() -> Models.resolve("nowhere/config.json"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("nowhere/config.json: no such file");
+  }
+
+  @Test
+  void byteOrderMark_isAccepted() throws IOException {
+    Path p = dir.resolve("bom.json");
+    Files.writeString(p, "\uFEFF" + builtInConfig(LLAMA));
+    assertThat(Models.fromConfig(p).layerCount()).isEqualTo(32);
+  }
+
+  /** A built-in config with an edit applied, written to the temp dir. */
+  private Path edited(String builtIn, String name, Consumer<ObjectNode> edit) throws IOException {
+    ObjectNode config;
+    try {
+      config = (ObjectNode) MAPPER.readTree(builtInConfig(builtIn));
+    } catch (JsonProcessingException e) {
+      throw new AssertionError(builtIn, e);
+    }
+    edit.accept(config);
+    Path p = dir.resolve(name);
+    Files.writeString(p, MAPPER.writeValueAsString(config));
+    return p;
+  }
+}
