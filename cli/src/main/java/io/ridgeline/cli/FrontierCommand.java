@@ -180,7 +180,7 @@ final class FrontierCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--json and --csv are exclusive");
     }
     system.efficiency();
-    Model m = Models.resolve(system.model);
+    Model m = system.model();
     List<String> labels = new ArrayList<>();
     List<Deployment> deployments = deployments(m, labels);
     List<ParetoFrontier> frontiers = frontiers(deployments);
@@ -420,7 +420,12 @@ final class FrontierCommand implements Callable<Integer> {
       b.speculation(
           specDraft.equalsIgnoreCase("mtp")
               ? Speculation.mtp(specLength, specAcceptance)
-              : Speculation.withDraft(Models.resolve(specDraft), specLength, specAcceptance));
+              : Speculation.withDraft(
+                  // one run, unique names: a draft config never takes the target's id
+                  SystemOptions.resolveModels(List.of(system.model, specDraft), system.architecture)
+                      .get(1),
+                  specLength,
+                  specAcceptance));
     }
     switch (s) {
       case PD:

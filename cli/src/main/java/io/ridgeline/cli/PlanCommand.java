@@ -68,6 +68,14 @@ final class PlanCommand implements Callable<Integer> {
       description = "Model id (see `ridgeline models`) or a path to a HuggingFace config.json.")
   String model;
 
+  @Option(
+      names = "--architecture",
+      paramLabel = "FAMILY",
+      description =
+          "Read a --model config.json as this supported model_type (e.g. llama, qwen2_moe; see"
+              + " `ridgeline models`), for a checkpoint whose own model_type is unknown.")
+  String architecture;
+
   @Option(names = "--isl", required = true, description = "Input (prompt) tokens per request.")
   int isl;
 
@@ -162,7 +170,7 @@ final class PlanCommand implements Callable<Integer> {
     }
     Set<Deployment.Strategy> searched = searched();
     EfficiencyOptions.Choice efficiency = efficiencyOptions.resolve();
-    Model m = Models.resolve(model);
+    Model m = SystemOptions.resolveModels(List.of(model), architecture).get(0);
     ImmutablePlanRequest.Builder b =
         PlanRequest.builder()
             .model(m)

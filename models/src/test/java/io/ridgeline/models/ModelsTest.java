@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -189,6 +190,90 @@ final class ModelsTest {
         .hasMessageContaining("neg.json: field 'hidden_size' must be a positive integer: -64");
     assertThatThrownBy(() -> Models.fromConfig(dir.resolve("absent.json")))
         .hasMessageContaining("absent.json: no such file");
+  }
+
+  /** A tiny llama-shaped config of the given model_type (2 layers, hidden 64, 4 heads). */
+  private static String tinyConfig(String modelType, String nameOrPath) {
+    return "{\"model_type\":\""
+        + modelType
+        + "\","
+        + (nameOrPath == null ? "" : "\"_name_or_path\":\"" + nameOrPath + "\",")
+        + "\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+        + "\"intermediate_size\":128,\"vocab_size\":100}";
+  }
+
+  @Test
+  void fromConfig_unknownModelType_namesTheArchitectureOption(@TempDir Path dir)
+      throws IOException {
+    Path p = Files.writeString(dir.resolve("mine.json"), tinyConfig("my_llama", null));
+    assertThatThrownBy(() -> Models.fromConfig(p))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("mine.json: unsupported model_type 'my_llama'")
+        .hasMessageContaining("--architecture FAMILY")
+        .hasMessageNotContaining("\n");
+  }
+
+  @Test
+  void fromConfig_withArchitecture_readsUnknownTypeAsThatFamily(@TempDir Path dir)
+      throws IOException {
+    Path p = Files.writeString(dir.resolve("mine.json"), tinyConfig("my_llama", null));
+    Model m = Models.fromConfig(p, Optional.of("llama"));
+    // 2 layers × (attention 4·64² + MLP 3·64·128 + norms 2·64) + embeddings and head 2·100·64
+    // + final norm 64 = 2 × (16,384 + 24,576 + 128) + 12,800 + 64 = 95,040
+    assertThat(m.totalParameters()).isEqualTo(95_040.0);
+    assertThat(m.modelType()).isEqualTo("llama");
+    assertThat(m.source()).contains("model_type 'my_llama' read as llama");
+    assertThat(Models.resolve(p.toString(), Optional.of("llama"))).isEqualTo(m);
+  }
+
+  @Test
+  void resolve_badArchitecture_namesRuleAndValue(@TempDir Path dir) throws IOException {
+    Path p = Files.writeString(dir.resolve("mine.json"), tinyConfig("my_llama", null));
+    assertThatThrownBy(() -> Models.resolve(p.toString(), Optional.of("lama")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("architecture must be a supported model_type")
+        .hasMessageContaining("'lama'");
+    assertThatThrownBy(() -> Models.resolve("llama-3.1-8b", Optional.of("llama")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not to the built-in model 'llama-3.1-8b'");
+  }
+
+  @Test
+  void fromConfig_fileNamedConfig_isNamedAfterNameOrPathElseItsFolder(@TempDir Path dir)
+      throws IOException {
+    Path a = Files.createDirectories(dir.resolve("a"));
+    Path b = Files.createDirectories(dir.resolve("my-finetune"));
+    Files.writeString(a.resolve("config.json"), tinyConfig("llama", "acme/Tiny-Llama-2L"));
+    Files.writeString(b.resolve("config.json"), tinyConfig("llama", null));
+    assertThat(Models.fromConfig(a.resolve("config.json")).id()).isEqualTo("Tiny-Llama-2L");
+    assertThat(Models.fromConfig(b.resolve("config.json")).id()).isEqualTo("my-finetune");
+    assertThat(Models.fromConfig(a.resolve("config.json")).id()).isNotEqualTo("config");
+  }
+
+  @Test
+  void resolveAll_twoConfigsOfOneName_getUniqueIds(@TempDir Path dir) throws IOException {
+    Path a = Files.createDirectories(dir.resolve("x/snap"));
+    Path b = Files.createDirectories(dir.resolve("y/snap"));
+    Files.writeString(a.resolve("config.json"), tinyConfig("llama", null));
+    Files.writeString(b.resolve("config.json"), tinyConfig("llama", null));
+    List<Model> ms =
+        Models.resolveAll(
+            List.of(
+                a.resolve("config.json").toString(),
+                b.resolve("config.json").toString(),
+                a.resolve("config.json").toString(),
+                "llama-3.1-8b"),
+            Optional.empty());
+    // both folders are named "snap": the second file becomes snap-2; the first, given twice, is
+    // one model and keeps its id; a built-in keeps its own
+    assertThat(ms).extracting(Model::id).containsExactly("snap", "snap-2", "snap", "llama-3.1-8b");
+  }
+
+  @Test
+  void fromConfig_newFamilies_areSupported() {
+    assertThat(Models.supportedModelTypes()).contains("phi3", "glm4_moe", "qwen2", "qwen2_moe");
+    assertThat(Models.byId("glm-4.5").modelType()).isEqualTo("glm4_moe");
+    assertThat(Models.byId("qwen1.5-moe-a2.7b").modelType()).isEqualTo("qwen2_moe");
   }
 
   @Test

@@ -44,7 +44,10 @@ final class SweepGridJson {
   static void set(SweepGridBuilder b, String key, List<JsonNode> values) {
     switch (key) {
       case "model":
-        b.models(map(values, v -> Models.resolve(text(key, v)), Model[]::new));
+        // one run, unique names: two config files of one name do not collapse into one
+        List<String> names = new ArrayList<>();
+        values.forEach(v -> names.add(text(key, v)));
+        b.models(Models.resolveAll(names, Optional.empty()).toArray(Model[]::new));
         break;
       case "chip":
         b.chips(map(values, v -> resolveChip(text(key, v)), Chip[]::new));
