@@ -128,7 +128,7 @@ public record ColocatedDeployment(
    * multiplied by the pipeline passes; the per-step overhead is the decode step's.
    */
   static double prefillWithoutWeights(RooflineModel rm, double prompts, int isl) {
-    StepResult full = rm.prefill(prompts, isl, 1);
+    StepResult full = rm.prefill(prompts, isl, 0, 1);
     Map<String, Double> latency = new HashMap<>();
     Collectives.of(rm, PhaseKind.PREFILL, 0)
         .ifPresent(

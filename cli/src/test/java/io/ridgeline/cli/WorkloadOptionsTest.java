@@ -1,0 +1,95 @@
+package io.ridgeline.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+/** --cached and --prefix-hit: prefill over a cached history, reported, and validated. */
+final class WorkloadOptionsTest {
+
+  private static JsonNode prefillPhase(CliRun r) throws Exception {
+    assertThat(r.code()).as(r.err()).isZero();
+    return r.json().get("phases").get(0);
+  }
+
+  private static CliRun roofline8b(String... extra) {
+    String[] base = {
+      "roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1", "--prompt",
+      "256", "--json", "--efficiency", "ideal"
+    };
+    String[] args = new String[base.length + extra.length];
+    System.arraycopy(base, 0, args, 0, base.length);
+    System.arraycopy(extra, 0, args, base.length, extra.length);
+    return CliRun.of(args);
+  }
+
+  @Test
+  void roofline_cached32k_prefillIncludesAttentionOverTheCache() throws Exception {
+    // Llama-3.1-8B (32 layers, 32 q heads, 8 kv heads, head dim 128), 256 new tokens after
+    // 32,768 cached. Attention per layer: new token i attends over 32,768 + i tokens;
+    //   pairs = 256 · 32,768 + 256 · 257 / 2 = 8,421,504 (fresh: 32,896)
+    //   FLOPs = pairs · 32 heads · 32 layers · (4 · 128 + 5 softmax) = pairs · 529,408
+    //   extra over the fresh prompt = (8,421,504 − 32,896) · 529,408 = 4,440,996,184,064
+    //   (≈ 4 · heads · head_dim · context per new token per layer = 4.40e12 + the softmax)
+    // KV read: the cached tokens' K and V once per sequence:
+    //   32,768 · 2 · 8 · 128 · 32 layers · 2 B = 4,294,967,296 B more
+    CliRun cached = roofline8b("--cached", "32768");
+    CliRun fresh = roofline8b();
+    JsonNode c = prefillPhase(cached);
+    JsonNode f = prefillPhase(fresh);
+
+    assertThat(c.get("phase").asText()).isEqualTo("prefill");
+    assertThat(c.get("flops").asDouble() - f.get("flops").asDouble())
+        .isEqualTo(4_440_996_184_064.0);
+    assertThat(c.get("bytes").asDouble() - f.get("bytes").asDouble())
+        .isEqualTo(4_294_967_296.0);
+    // the decode context defaults to the whole conversation, 32,768 + 256
+    assertThat(cached.json().get("context").asInt()).isEqualTo(33_024);
+    assertThat(cached.json().get("cached_tokens").asInt()).isEqualTo(32_768);
+    assertThat(cached.json().get("new_prompt_tokens").asInt()).isEqualTo(256);
+    assertThat(fresh.json().has("cached_tokens")).isFalse();
+  }
+
+  @Test
+  void roofline_prefixHit_prefillsOnlyTheMisses() throws Exception {
+    // 4096-token prompt, 75% prefix hits: ⌊0.75 · 4096⌋ = 3072 hit, 1024 new tokens after 3072
+    // cached, the same prefill as --prompt 1024 --cached 3072
+    CliRun hit =
+        CliRun.of(
+            "roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1",
+            "--prompt", "4096", "--prefix-hit", "0.75", "--json", "--efficiency", "ideal");
+    CliRun same =
+        CliRun.of(
+            "roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1",
+            "--prompt", "1024", "--cached", "3072", "--json", "--efficiency", "ideal");
+
+    assertThat(prefillPhase(hit)).isEqualTo(prefillPhase(same));
+    assertThat(hit.json().get("prefix_hit_tokens").asInt()).isEqualTo(3072);
+    assertThat(hit.json().get("new_prompt_tokens").asInt()).isEqualTo(1024);
+    assertThat(hit.json().get("prefix_hit_rate").asDouble()).isEqualTo(0.75);
+  }
+
+  @Test
+  void badValues_oneLineErrorsNamingOptionAndValue() {
+    CliRun negative = roofline8b("--cached", "-1");
+    assertThat(negative.code()).isEqualTo(1);
+    assertThat(negative.err().strip()).isEqualTo("ridgeline: --cached must be non-negative: -1");
+
+    CliRun one = roofline8b("--prefix-hit", "1");
+    assertThat(one.code()).isEqualTo(1);
+    assertThat(one.err().strip())
+        .isEqualTo("ridgeline: --prefix-hit must be at least 0 and below 1: 1.0");
+
+    CliRun nan = roofline8b("--prefix-hit", "NaN");
+    assertThat(nan.code()).isEqualTo(1);
+    assertThat(nan.err().strip())
+        .isEqualTo("ridgeline: --prefix-hit must be at least 0 and below 1: NaN");
+
+    CliRun neither =
+        CliRun.of("roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1");
+    assertThat(neither.code()).isEqualTo(1);
+    assertThat(neither.err().strip())
+        .isEqualTo("ridgeline: give --context or --prompt (or both)");
+  }
+}
