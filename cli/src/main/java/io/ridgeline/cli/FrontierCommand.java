@@ -13,6 +13,7 @@ import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ImmutableDeploymentSpec;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.Workload;
 import io.ridgeline.serving.Speculation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -46,6 +47,8 @@ final class FrontierCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin SystemOptions system;
+
+  @Mixin WorkloadOptions workload;
 
   @Option(
       names = "--isl",
@@ -237,7 +240,8 @@ final class FrontierCommand implements Callable<Integer> {
   private List<ParetoFrontier> frontiers(List<Deployment> deployments) {
     List<ParetoFrontier> frontiers = new ArrayList<>();
     for (Deployment d : deployments) {
-      ParetoFrontier.Builder b = ParetoFrontier.builder(d).inputTokens(isl).outputTokens(osl);
+      ParetoFrontier.Builder b =
+          ParetoFrontier.builder(d).workload(workload.apply(Workload.of(isl, osl)));
       if (maxBatch != null) {
         SystemOptions.positive("--max-batch", maxBatch);
         b.maxBatch(maxBatch);
@@ -252,6 +256,9 @@ final class FrontierCommand implements Callable<Integer> {
     o.put("chips", first.chips());
     o.put("isl", isl);
     o.put("osl", osl);
+    if (workload.used()) {
+      WorkloadOptions.put(o, workload.apply(Workload.of(isl, osl)));
+    }
     anchorFactor.ifPresent(
         f -> {
           ObjectNode a = o.putObject("anchor");

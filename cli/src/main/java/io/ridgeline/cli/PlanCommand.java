@@ -18,6 +18,7 @@ import io.ridgeline.serving.PlanFailure;
 import io.ridgeline.serving.PlanMiss;
 import io.ridgeline.serving.PlanRequest;
 import io.ridgeline.serving.PlanResult;
+import io.ridgeline.serving.Workload;
 import io.ridgeline.serving.Planner;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -146,6 +147,8 @@ final class PlanCommand implements Callable<Integer> {
 
   @Mixin EfficiencyOptions efficiencyOptions;
 
+  @Mixin WorkloadOptions workload;
+
   @Override
   public Integer call() {
     SystemOptions.positive("--isl", isl);
@@ -177,6 +180,8 @@ final class PlanCommand implements Callable<Integer> {
             .chips(resolved)
             .inputTokens(isl)
             .outputTokens(osl)
+            .cachedTokens(workload.apply(Workload.of(isl, osl)).cachedTokens())
+            .prefixHitRate(workload.prefixHit)
             .requestsPerSecond(rate)
             .ttftSlo(Seconds.of(ttft))
             .tpotSlo(Seconds.of(tpot))
@@ -361,6 +366,9 @@ final class PlanCommand implements Callable<Integer> {
     o.put("model", q.model().id());
     o.put("isl", q.inputTokens());
     o.put("osl", q.outputTokens());
+    if (q.workload().hasCache()) {
+      WorkloadOptions.put(o, q.workload());
+    }
     o.put("rate_requests_per_second", q.requestsPerSecond());
     o.put("output_tokens_per_second", q.outputTokensPerSecond());
     o.put("ttft_slo_seconds", q.ttftSlo().seconds());

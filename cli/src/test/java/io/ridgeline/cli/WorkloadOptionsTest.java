@@ -71,6 +71,59 @@ final class WorkloadOptionsTest {
   }
 
   @Test
+  void frontier_cachedHistory_shrinksTheBatchAndSlowsEveryPoint() throws Exception {
+    String[] base = {
+      "frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--isl", "256", "--osl",
+      "256", "--strategy", "colocated", "--efficiency", "ideal", "--json"
+    };
+    CliRun fresh = CliRun.of(base);
+    String[] withCache = java.util.Arrays.copyOf(base, base.length + 2);
+    withCache[base.length] = "--cached";
+    withCache[base.length + 1] = "32768";
+    CliRun cached = CliRun.of(withCache);
+    assertThat(cached.code()).as(cached.err()).isZero();
+    assertThat(cached.json().get("cached_tokens").asInt()).isEqualTo(32_768);
+    JsonNode f = fresh.json().get("points");
+    JsonNode c = cached.json().get("points");
+    // the whole 33,280-token conversation's KV must fit: 14 of 128 KiB-per-token sequences in
+    // the 80 GB left after weights (batch 1, 2, 4, 8, 14), against 512 for 512 tokens
+    int largest = 0;
+    for (JsonNode p : c) {
+      largest = Math.max(largest, p.get("batch").asInt());
+    }
+    assertThat(largest).isLessThan(f.get(f.size() - 1).get("batch").asInt());
+    // at batch 1 each decode step reads the 33k-token cache and the prefill attends over it
+    assertThat(c.get(0).get("batch").asInt()).isEqualTo(1);
+    assertThat(c.get(0).get("tpot_seconds").asDouble())
+        .isGreaterThan(f.get(0).get("tpot_seconds").asDouble());
+    assertThat(c.get(0).get("ttft_seconds").asDouble())
+        .isGreaterThan(f.get(0).get("ttft_seconds").asDouble());
+  }
+
+  @Test
+  void plan_cachedHistory_isReportedAndNeedsMoreChips() throws Exception {
+    String[] base = {
+      "plan", "--model", "llama-3.1-8b", "--isl", "256", "--osl", "256", "--rate", "4", "--ttft",
+      "1", "--tpot", "0.05", "--chips", "h100-sxm", "--json"
+    };
+    CliRun fresh = CliRun.of(base);
+    String[] withCache = java.util.Arrays.copyOf(base, base.length + 2);
+    withCache[base.length] = "--cached";
+    withCache[base.length + 1] = "32768";
+    CliRun cached = CliRun.of(withCache);
+    assertThat(fresh.code()).as(fresh.err()).isZero();
+    assertThat(cached.code()).as(cached.err()).isZero();
+    assertThat(cached.json().get("cached_tokens").asInt()).isEqualTo(32_768);
+    assertThat(fresh.json().has("cached_tokens")).isFalse();
+    JsonNode best = cached.json().get("configurations").get(0);
+    JsonNode bestFresh = fresh.json().get("configurations").get(0);
+    assertThat(best.get("total_chips").asInt())
+        .isGreaterThanOrEqualTo(bestFresh.get("total_chips").asInt());
+    assertThat(best.get("tokens_per_second_per_chip").asDouble())
+        .isLessThan(bestFresh.get("tokens_per_second_per_chip").asDouble());
+  }
+
+  @Test
   void badValues_oneLineErrorsNamingOptionAndValue() {
     CliRun negative = roofline8b("--cached", "-1");
     assertThat(negative.code()).isEqualTo(1);
