@@ -152,8 +152,8 @@ final class SystemOptions {
    * The models of one command line, ids or config paths, with unique ids ({@link
    * Models#resolveAll}), config files read as {@code architecture} when it is not null.
    *
-   * @throws IllegalArgumentException naming --architecture when it is not a supported model_type
-   *     or is given with a built-in model id only
+   * @throws IllegalArgumentException naming --architecture when it is not a supported model_type or
+   *     is given with a built-in model id only
    */
   static List<Model> resolveModels(List<String> idsOrPaths, String architecture) {
     if (architecture != null) {

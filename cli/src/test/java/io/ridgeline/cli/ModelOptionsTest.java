@@ -26,7 +26,15 @@ final class ModelOptionsTest {
 
   private static CliRun roofline(String model, String... extra) {
     String[] base = {
-      "roofline", "--model", model, "--chip", "h100-sxm", "--batch", "1", "--context", "1024",
+      "roofline",
+      "--model",
+      model,
+      "--chip",
+      "h100-sxm",
+      "--batch",
+      "1",
+      "--context",
+      "1024",
       "--json"
     };
     String[] args = new String[base.length + extra.length];
@@ -77,9 +85,24 @@ final class ModelOptionsTest {
   void plan_acceptsArchitecture() throws Exception {
     CliRun r =
         CliRun.of(
-            "plan", "--model", config("mine", "my_llama").toString(), "--architecture", "llama",
-            "--isl", "1024", "--osl", "256", "--rate", "1", "--ttft", "1", "--tpot", "0.05",
-            "--chips", "h100-sxm", "--json");
+            "plan",
+            "--model",
+            config("mine", "my_llama").toString(),
+            "--architecture",
+            "llama",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--rate",
+            "1",
+            "--ttft",
+            "1",
+            "--tpot",
+            "0.05",
+            "--chips",
+            "h100-sxm",
+            "--json");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.json().get("model").asText()).isEqualTo("mine");
   }

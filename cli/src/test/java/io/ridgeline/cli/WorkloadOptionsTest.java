@@ -15,8 +15,18 @@ final class WorkloadOptionsTest {
 
   private static CliRun roofline8b(String... extra) {
     String[] base = {
-      "roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1", "--prompt",
-      "256", "--json", "--efficiency", "ideal"
+      "roofline",
+      "--model",
+      "llama-3.1-8b",
+      "--chip",
+      "h100-sxm",
+      "--batch",
+      "1",
+      "--prompt",
+      "256",
+      "--json",
+      "--efficiency",
+      "ideal"
     };
     String[] args = new String[base.length + extra.length];
     System.arraycopy(base, 0, args, 0, base.length);
@@ -42,8 +52,7 @@ final class WorkloadOptionsTest {
     assertThat(c.get("phase").asText()).isEqualTo("prefill");
     assertThat(c.get("flops").asDouble() - f.get("flops").asDouble())
         .isEqualTo(4_440_996_184_064.0);
-    assertThat(c.get("bytes").asDouble() - f.get("bytes").asDouble())
-        .isEqualTo(4_294_967_296.0);
+    assertThat(c.get("bytes").asDouble() - f.get("bytes").asDouble()).isEqualTo(4_294_967_296.0);
     // the decode context defaults to the whole conversation, 32,768 + 256
     assertThat(cached.json().get("context").asInt()).isEqualTo(33_024);
     assertThat(cached.json().get("cached_tokens").asInt()).isEqualTo(32_768);
@@ -57,12 +66,36 @@ final class WorkloadOptionsTest {
     // cached, the same prefill as --prompt 1024 --cached 3072
     CliRun hit =
         CliRun.of(
-            "roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1",
-            "--prompt", "4096", "--prefix-hit", "0.75", "--json", "--efficiency", "ideal");
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--prompt",
+            "4096",
+            "--prefix-hit",
+            "0.75",
+            "--json",
+            "--efficiency",
+            "ideal");
     CliRun same =
         CliRun.of(
-            "roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1",
-            "--prompt", "1024", "--cached", "3072", "--json", "--efficiency", "ideal");
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--prompt",
+            "1024",
+            "--cached",
+            "3072",
+            "--json",
+            "--efficiency",
+            "ideal");
 
     assertThat(prefillPhase(hit)).isEqualTo(prefillPhase(same));
     assertThat(hit.json().get("prefix_hit_tokens").asInt()).isEqualTo(3072);
@@ -73,8 +106,20 @@ final class WorkloadOptionsTest {
   @Test
   void frontier_cachedHistory_shrinksTheBatchAndSlowsEveryPoint() throws Exception {
     String[] base = {
-      "frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--isl", "256", "--osl",
-      "256", "--strategy", "colocated", "--efficiency", "ideal", "--json"
+      "frontier",
+      "--model",
+      "llama-3.1-8b",
+      "--chip",
+      "h100-sxm",
+      "--isl",
+      "256",
+      "--osl",
+      "256",
+      "--strategy",
+      "colocated",
+      "--efficiency",
+      "ideal",
+      "--json"
     };
     CliRun fresh = CliRun.of(base);
     String[] withCache = java.util.Arrays.copyOf(base, base.length + 2);
@@ -85,8 +130,8 @@ final class WorkloadOptionsTest {
     assertThat(cached.json().get("cached_tokens").asInt()).isEqualTo(32_768);
     JsonNode f = fresh.json().get("points");
     JsonNode c = cached.json().get("points");
-    // the whole 33,280-token conversation's KV must fit: 14 of 128 KiB-per-token sequences in
-    // the 80 GB left after weights (batch 1, 2, 4, 8, 14), against 512 for 512 tokens
+    // the whole 33,280-token conversation's KV (128 KiB per token, 4.36 GB) must fit next to the
+    // 16 GB of weights: 14 sequences (batch 1, 2, 4, 8, 14), against 934 of 512 tokens
     int largest = 0;
     for (JsonNode p : c) {
       largest = Math.max(largest, p.get("batch").asInt());
@@ -103,8 +148,22 @@ final class WorkloadOptionsTest {
   @Test
   void plan_cachedHistory_isReportedAndNeedsMoreChips() throws Exception {
     String[] base = {
-      "plan", "--model", "llama-3.1-8b", "--isl", "256", "--osl", "256", "--rate", "4", "--ttft",
-      "1", "--tpot", "0.05", "--chips", "h100-sxm", "--json"
+      "plan",
+      "--model",
+      "llama-3.1-8b",
+      "--isl",
+      "256",
+      "--osl",
+      "256",
+      "--rate",
+      "4",
+      "--ttft",
+      "1",
+      "--tpot",
+      "0.05",
+      "--chips",
+      "h100-sxm",
+      "--json"
     };
     CliRun fresh = CliRun.of(base);
     String[] withCache = java.util.Arrays.copyOf(base, base.length + 2);
@@ -121,6 +180,31 @@ final class WorkloadOptionsTest {
         .isGreaterThanOrEqualTo(bestFresh.get("total_chips").asInt());
     assertThat(best.get("tokens_per_second_per_chip").asDouble())
         .isLessThan(bestFresh.get("tokens_per_second_per_chip").asDouble());
+  }
+
+  @Test
+  void sweep_cachedKey_addsAColumnAndSlowsTheRow(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path grid =
+        java.nio.file.Files.writeString(
+            dir.resolve("g.json"),
+            "{\"batch\": [1], \"isl\": [256], \"osl\": [128], \"cached\": [0, 32768]}");
+    CliRun r = CliRun.of("sweep", "--grid", grid.toString(), "--efficiency", "ideal");
+    assertThat(r.code()).as(r.err()).isZero();
+    java.util.List<String> lines = r.out().strip().lines().toList();
+    assertThat(lines.get(0)).contains(",isl,osl,cached,batch,");
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(1)).contains(",256,128,0,1,");
+    assertThat(lines.get(2)).contains(",256,128,32768,1,");
+    CliRun bad =
+        CliRun.of(
+            "sweep",
+            "--grid",
+            java.nio.file.Files.writeString(dir.resolve("b.json"), "{\"cached\": [-1]}")
+                .toString());
+    assertThat(bad.code()).isEqualTo(1);
+    assertThat(bad.err()).contains("cached must be a non-negative integer: -1");
+    assertThat(bad.err().strip().lines().count()).isEqualTo(1);
   }
 
   @Test
@@ -142,7 +226,6 @@ final class WorkloadOptionsTest {
     CliRun neither =
         CliRun.of("roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1");
     assertThat(neither.code()).isEqualTo(1);
-    assertThat(neither.err().strip())
-        .isEqualTo("ridgeline: give --context or --prompt (or both)");
+    assertThat(neither.err().strip()).isEqualTo("ridgeline: give --context or --prompt (or both)");
   }
 }

@@ -51,7 +51,9 @@ public final class Chips {
   /** {@code "a100-sxm-40gb"}: NVIDIA A100 SXM4 40GB: 312 TFLOP/s bf16, HBM2 40 GB @ 1.555 TB/s. */
   public static final Chip A100_SXM_40GB = builtIn().byId("a100-sxm-40gb");
 
-  /** {@code "a100-pcie-80gb"}: NVIDIA A100 PCIe 80GB: 312 TFLOP/s bf16, HBM2e 80 GB @ 1.935 TB/s. */
+  /**
+   * {@code "a100-pcie-80gb"}: NVIDIA A100 PCIe 80GB: 312 TFLOP/s bf16, HBM2e 80 GB @ 1.935 TB/s.
+   */
   public static final Chip A100_PCIE_80GB = builtIn().byId("a100-pcie-80gb");
 
   /** {@code "h100-sxm"}: NVIDIA H100 SXM5 80GB: 989.4 TFLOP/s bf16, HBM3 80 GB @ 3.35 TB/s. */

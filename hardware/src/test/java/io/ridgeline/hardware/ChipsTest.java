@@ -234,8 +234,7 @@ final class ChipsTest {
     // NVLink bridge joins card pairs only
     assertThat(Chips.A100_PCIE_80GB.scaleUp().orElseThrow().domainSize()).isEqualTo(2);
     assertThat(Chips.A100_PCIE_80GB.tdp().orElseThrow().watts()).isEqualTo(300);
-    assertThat(Chips.A100_PCIE_80GB.pricePerHour().orElseThrow().dollarsPerHour())
-        .isEqualTo(3.673);
+    assertThat(Chips.A100_PCIE_80GB.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(3.673);
   }
 
   @Test

@@ -79,9 +79,9 @@ public final class Models {
   }
 
   /**
-   * As {@link #resolve(String)}, reading a config file as the model type {@code family} when one
-   * is given (what {@code --architecture} does): for a checkpoint whose {@code model_type} this
-   * reader does not know but whose architecture is one it does.
+   * As {@link #resolve(String)}, reading a config file as the model type {@code family} when one is
+   * given (what {@code --architecture} does): for a checkpoint whose {@code model_type} this reader
+   * does not know but whose architecture is one it does.
    *
    * @throws IllegalArgumentException when {@code family} is not a {@link #supportedModelTypes()
    *     supported type}, or is given with a built-in id (a built-in model has its own type)
@@ -120,7 +120,10 @@ public final class Models {
     for (String idOrPath : idsOrPaths) {
       Model m = resolve(idOrPath, builtIn().find(idOrPath).isPresent() ? Optional.empty() : family);
       String key = m.id().toLowerCase(Locale.ROOT);
-      String where = builtIn().find(idOrPath).isPresent() ? m.id() : Path.of(idOrPath).normalize().toAbsolutePath().toString();
+      String where =
+          builtIn().find(idOrPath).isPresent()
+              ? m.id()
+              : Path.of(idOrPath).normalize().toAbsolutePath().toString();
       String id = m.id();
       for (int n = 2; pathOfId.containsKey(key) && !pathOfId.get(key).equals(where); n++) {
         id = m.id() + "-" + n;

@@ -237,13 +237,17 @@ final class Operations {
         a.mla()
             .map(
                 m ->
-                    2.0 * b * reach * m.kvLoraRank() * a.heads() * (m.qkNopeHeadDim() + m.vHeadDim())
+                    2.0
+                        * b
+                        * reach
+                        * m.kvLoraRank()
+                        * a.heads()
+                        * (m.qkNopeHeadDim() + m.vHeadDim())
                         * n)
             .orElse(0.0);
     return attentionOp(a, p)
         .flops(
-            Flops.of(
-                scores * (2 * qk + 2 * v) + SOFTMAX_FLOPS_PER_SCORE * scores + upProjection))
+            Flops.of(scores * (2 * qk + 2 * v) + SOFTMAX_FLOPS_PER_SCORE * scores + upProjection))
         .putBytes(DataKind.KV_WRITE, p.kvCache().bytes(cache))
         .putBytes(DataKind.KV_READ, p.kvCache().bytes(cache + cachedRead))
         .putBytes(
@@ -259,8 +263,7 @@ final class Operations {
     double scores = b * causalPairs(prompt, cached, cached + prompt) * ix.heads() * n;
     return op("indexer", OperationRole.INDEXER, p.attention())
         .flops(Flops.of(scores * (2.0 * ix.headDim() + 2)))
-        .putBytes(
-            DataKind.KV_READ, p.kvCache().bytes(b * (cached + prompt) * ix.headDim() * n))
+        .putBytes(DataKind.KV_READ, p.kvCache().bytes(b * (cached + prompt) * ix.headDim() * n))
         .putBytes(
             DataKind.ACTIVATIONS,
             p.activations().bytes(b * prompt * ix.heads() * (ix.headDim() + 1.0) * n))

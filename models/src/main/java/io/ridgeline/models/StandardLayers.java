@@ -233,8 +233,7 @@ final class StandardLayers {
           .sharedInnerSize(moeInner)
           // noaux_tc routing adds a per-expert score-correction bias; GLM-4.5's router always
           // has one (e_score_correction_bias) and its config names no topk_method
-          .routerBias(
-              is("glm4_moe") || f.text("topk_method").map("noaux_tc"::equals).orElse(false))
+          .routerBias(is("glm4_moe") || f.text("topk_method").map("noaux_tc"::equals).orElse(false))
           .build();
     }
     return Ffn.dense(f.positiveInt("intermediate_size"), true);

@@ -156,8 +156,7 @@ final class ModelsTest {
     Phase cached = m.prefill(1, 256, 32_768, Precisions.bf16(), Routing.uniform());
     // no cache: pairs 256·257/2 = 32,896, FLOPs 32,896 · 1024 · 517 = 17,415,405,568; the GEMMs
     // see the same 256 tokens: the difference is attention's 4,458,411,589,632 − 17,415,405,568
-    assertThat(cached.flops().flops() - fresh.flops().flops())
-        .isEqualTo(4_440_996_184_064.0);
+    assertThat(cached.flops().flops() - fresh.flops().flops()).isEqualTo(4_440_996_184_064.0);
     // bytes: the 32,768 cached tokens' K and V, 32,768 · 131,072 B = 4,294,967,296 B
     assertThat(cached.bytes().bytes() - fresh.bytes().bytes()).isEqualTo(4_294_967_296.0);
     // cached 0 is the plain prefill

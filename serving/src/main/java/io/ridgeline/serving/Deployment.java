@@ -139,8 +139,8 @@ public sealed interface Deployment
    * tokens against its cached ones, decode runs at contexts from its prompt context to its final
    * one, and the KV of the whole conversation must fit.
    *
-   * @throws IllegalArgumentException when the batch is not positive, or the strategy does not
-   *     model a cached history yet (afd)
+   * @throws IllegalArgumentException when the batch is not positive, or the strategy does not model
+   *     a cached history yet (afd)
    */
   FrontierPoint point(int batch, Workload workload);
 

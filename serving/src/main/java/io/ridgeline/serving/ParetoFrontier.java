@@ -207,8 +207,7 @@ public final class ParetoFrontier {
     public ParetoFrontier build() {
       checkState(inputTokens > 0, "input tokens (isl) must be set");
       checkState(outputTokens > 0, "output tokens (osl) must be set");
-      Workload w =
-          new Workload(inputTokens, outputTokens, cachedTokens, prefixHitRate);
+      Workload w = new Workload(inputTokens, outputTokens, cachedTokens, prefixHitRate);
       List<Integer> sizes = batches;
       if (sizes == null) {
         deployment

@@ -88,8 +88,8 @@ public abstract class PlanRequest {
   }
 
   /**
-   * Fraction of each prompt's tokens served from a prefix cache ({@link
-   * Workload#prefixHitRate()}); 0 by default.
+   * Fraction of each prompt's tokens served from a prefix cache ({@link Workload#prefixHitRate()});
+   * 0 by default.
    */
   @Value.Default
   public double prefixHitRate() {

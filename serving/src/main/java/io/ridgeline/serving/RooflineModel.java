@@ -324,8 +324,8 @@ public abstract class RooflineModel {
   /**
    * Prefill of {@code batch} prompts of {@code promptTokens} new tokens each appended to {@code
    * cachedTokens} already in each prompt's KV cache ({@link Model#prefill(double, int, int,
-   * io.ridgeline.core.Precisions, Routing)}: attention over the cached tokens is charged, the
-   * GEMMs see only the new tokens).
+   * io.ridgeline.core.Precisions, Routing)}: attention over the cached tokens is charged, the GEMMs
+   * see only the new tokens).
    *
    * @throws IllegalArgumentException when batch or prompt length is not positive, or the cached
    *     length is negative
@@ -353,8 +353,7 @@ public abstract class RooflineModel {
   StepResult prefill(double prompts, int promptTokens, int cachedTokens, int micro) {
     int pp = pipelineParallel();
     double mb = prompts / micro;
-    Phase prefill =
-        model().prefill(mb, promptTokens, cachedTokens, computePrecisions(), routing());
+    Phase prefill = model().prefill(mb, promptTokens, cachedTokens, computePrecisions(), routing());
     int context = cachedTokens + promptTokens;
     ComputeTarget t = MemoryPlan.placed(this, (int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops =
@@ -384,9 +383,9 @@ public abstract class RooflineModel {
 
   /**
    * Sets a step's fixed costs per pass through a stage: {@link Efficiency#overheadSeconds} (for a
-   * prefill pass {@link Efficiency#prefillOverheadSeconds}, eager kernels) of the
-   * stage's share of the forward pass's kernels ({@link #kernels()} / pp), all of them, and the
-   * attention side's and FFN side's alone for attention-FFN disaggregated pools.
+   * prefill pass {@link Efficiency#prefillOverheadSeconds}, eager kernels) of the stage's share of
+   * the forward pass's kernels ({@link #kernels()} / pp), all of them, and the attention side's and
+   * FFN side's alone for attention-FFN disaggregated pools.
    */
   private void chargeOverheads(ImmutableStepResult.Builder b, boolean prefill) {
     Efficiency e = efficiency();

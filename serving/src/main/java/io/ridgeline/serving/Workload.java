@@ -8,29 +8,28 @@ import java.util.Locale;
  * What one request brings to a deployment: {@code inputTokens} prompt tokens (isl), {@code
  * outputTokens} generated tokens (osl), {@code cachedTokens} of history already in its KV cache
  * when the prompt arrives (a conversation's or an agent's earlier turns, kept by the engine), and
- * the fraction {@code prefixHitRate} of the prompt's tokens found in a prefix cache (a shared system
- * prompt, a re-sent document).
+ * the fraction {@code prefixHitRate} of the prompt's tokens found in a prefix cache (a shared
+ * system prompt, a re-sent document).
  *
  * <p>Prefill computes only the new tokens, {@link #newTokens()}, and their attention runs over the
- * cached ones too ({@link #cachedAtPrefill()}: history + prefix hits); decode runs at contexts
- * from {@link #promptContext()} to {@link #finalContext()}. With no history and no hits this is a
- * plain isl/osl request.
+ * cached ones too ({@link #cachedAtPrefill()}: history + prefix hits); decode runs at contexts from
+ * {@link #promptContext()} to {@link #finalContext()}. With no history and no hits this is a plain
+ * isl/osl request.
  *
  * <pre>{@code
  * Workload.of(256, 128).withCachedTokens(32_768);   // isl 256 after 32768 cached, osl 128
  * Workload.of(4096, 256).withPrefixHitRate(0.75);   // 3072 of 4096 prompt tokens hit
  * }</pre>
  *
- * <p>A multi-turn agent of turns of {@code u} new tokens and {@code a} answer tokens is, at turn
- * k (1-based), {@code Workload.of(u, a).withCachedTokens((k − 1) · (u + a))}.
+ * <p>A multi-turn agent of turns of {@code u} new tokens and {@code a} answer tokens is, at turn k
+ * (1-based), {@code Workload.of(u, a).withCachedTokens((k − 1) · (u + a))}.
  *
  * @param inputTokens prompt tokens per request (isl), positive
  * @param outputTokens generated tokens per request (osl), positive
  * @param cachedTokens tokens already in the request's KV cache when its prompt arrives, ≥ 0
  * @param prefixHitRate fraction of the prompt's tokens served from a prefix cache, in [0, 1)
  */
-public record Workload(
-    int inputTokens, int outputTokens, int cachedTokens, double prefixHitRate) {
+public record Workload(int inputTokens, int outputTokens, int cachedTokens, double prefixHitRate) {
   /**
    * Validates the fields.
    *
