@@ -330,6 +330,9 @@ final class FrontierCommand implements Callable<Integer> {
         isl,
         osl,
         deployments.size() > 1 ? " across strategies" : "");
+    if (workload.used()) {
+      out.println(WorkloadOptions.line(workload.apply(Workload.of(isl, osl))));
+    }
     out.printf(
         Locale.ROOT,
         "%-9s %6s %12s %12s %11s %11s %7s %9s %6s%n",

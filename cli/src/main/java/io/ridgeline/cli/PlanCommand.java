@@ -287,6 +287,9 @@ final class PlanCommand implements Callable<Integer> {
         number(q.outputTokensPerSecond()),
         q.ttftSlo(),
         q.tpotSlo());
+    if (q.workload().hasCache()) {
+      out.println(WorkloadOptions.line(q.workload()));
+    }
     out.printf(
         Locale.ROOT,
         "searched %s with %s (%s): %d candidates, %d configurations meet the objectives; best %d by"
