@@ -21,9 +21,12 @@ import sys
 
 IDS = {
     "nvidia_a100_sxm4_80gb": "a100-sxm-80gb",
+    "nvidia_a100_sxm4_40gb": "a100-sxm-40gb",
+    "nvidia_a100_pcie_80gb": "a100-pcie-80gb",
     "nvidia_h100_sxm5": "h100-sxm",
     "nvidia_h100_pcie": "h100-pcie",
     "nvidia_h200_sxm": "h200-sxm",
+    "nvidia_gh200": "gh200",
     "nvidia_h800_sxm5": "h800",
     "nvidia_h20": "h20",
     "nvidia_b200_hgx": "b200",
@@ -31,6 +34,7 @@ IDS = {
     "nvidia_gb200_per_gpu": "gb200",
     "nvidia_gb300_per_gpu": "gb300",
     "nvidia_l40s": "l40s",
+    "nvidia_l4": "l4",
     "nvidia_rtx_4090": "rtx-4090",
     "nvidia_rtx_pro_6000_bw": "rtx-pro-6000-blackwell",
     "amd_mi300x": "mi300x",
@@ -43,6 +47,7 @@ IDS = {
     "google_tpu7x_ironwood": "tpu-v7",
     "aws_trainium2": "trainium2",
     "aws_trainium3": "trainium3",
+    "intel_gaudi2": "gaudi2",
     "intel_gaudi3": "gaudi3",
     "groq_lpu_v1": "groq-lpu",
     "nvidia_groq3_lpu": "groq-3-lpu",
@@ -84,6 +89,8 @@ SCALE_OUT_DOMAIN_SOURCE = (
 # Scale-out NIC names (the CSV gives only Gb/s per chip; names from the per-chip notes in chips.md).
 SCALE_OUT_NAMES = {
     "a100-sxm-80gb": "ConnectX-6 200G (1 NIC per GPU, aiconfigurator assumption)",
+    "a100-sxm-40gb": "ConnectX-6 200G HDR (DGX A100: 8 NICs per 8-GPU node)",
+    "gh200": "ConnectX-7 400G (1 per superchip, DGX GH200)",
     "h100-sxm": "ConnectX-7 400G",
     "h200-sxm": "ConnectX-7 400G",
     "h800": "ConnectX-7 400G InfiniBand",
@@ -94,6 +101,7 @@ SCALE_OUT_NAMES = {
     "tpu-v5e": "DCN (2x100 Gb/s NIC per 8-chip host)",
     "tpu-v5p": "DCN",
     "trainium3": "EFA",
+    "gaudi2": "3x 100GbE RoCE (on-die)",
     "gaudi3": "3x 200GbE RoCE (on-die)",
 }
 
@@ -140,6 +148,21 @@ TIER3_OVERRIDES = {
         "derived: capacity = 1.87 TB LPDDR5X per 4-GPU tray / 4 (Crusoe MLPerf system description, "
         "one example configuration) [S-CRUSOE-MLPERF]; bandwidth = NVLink-C2C 900 GB/s bidirectional "
         "per Grace superchip [S-DEPLOYBASE] / 2 directions / 2 GPUs sharing it = 225 GB/s",
+    ),
+}
+
+# Latency of the main SRAM tier of SRAM-only chips (estimates; the table gives none): (ns, text
+# appended to the tier's source, the chip's estimated_or_thirdparty_fields entry in full).
+SRAM_LATENCY_ESTIMATES = {
+    "groq-lpu": (
+        900,
+        "; latency_ns estimate, not a published figure: latency of one dependent operation (operands streamed from SRAM through the functional units and back), from S-GROQ-ISCA20's batch-1 ResNet-50 rate of 20.4K images/s, at least 49 us per image over its ~54 dependent weight layers (53 conv + 1 FC) = ~0.9 us, ~800 cycles at the nominal 900 MHz",
+        "tdp_w ~300 W per 2020 press (TechSpot), not a datasheet; memory[0].latency_ns 900 ns is an estimate (see the tier's source); scale_up.latency_us 1 us is the default assumption",
+    ),
+    "cerebras-wse3": (
+        1000,
+        "; latency_ns estimate, not a published figure: latency of one dependent operation taken as one crossing of the wafer's core mesh, about 950 cores per side (900,000 cores on 46,225 mm2) at one fabric hop per clock and about 1 GHz (clock not published) = ~1 us",
+        "memory[0].latency_ns 1000 ns is an estimate (see the tier's source); tdp_w = CS-3 system (~23 kW, third-party); peak compute left blank (vendor '125 PF peak AI' has unspecified precision/sparsity)",
     ),
 }
 
@@ -252,15 +275,17 @@ def convert(row):
                 row["mem_type"] + " " + row["mem_capacity_gb"] + " GB tier omitted: bandwidth not published"
             )
     if present(row, "onchip_sram_mb") and present(row, "onchip_sram_bw_gbps"):
-        memory.append(
-            {
-                "kind": "sram",
-                "name": "sram",
-                "capacity_gb": number(float(row["onchip_sram_mb"]) / 1000),
-                "bandwidth_gbps": number(row["onchip_sram_bw_gbps"]),
-                "source": ref + " (onchip_sram_mb, onchip_sram_bw_gbps)",
-            }
-        )
+        tier = {
+            "kind": "sram",
+            "name": "sram",
+            "capacity_gb": number(float(row["onchip_sram_mb"]) / 1000),
+            "bandwidth_gbps": number(row["onchip_sram_bw_gbps"]),
+            "source": ref + " (onchip_sram_mb, onchip_sram_bw_gbps)",
+        }
+        if cid in SRAM_LATENCY_ESTIMATES:
+            ns, text, _ = SRAM_LATENCY_ESTIMATES[cid]
+            tier = dict(list(tier.items())[:4] + [("latency_ns", ns), ("source", tier["source"] + text)])
+        memory.append(tier)
     elif cid in SRAM_ESTIMATES:
         bw, text = SRAM_ESTIMATES[cid]
         memory.append(
@@ -357,10 +382,13 @@ def convert(row):
         sources["tdp_w"] = text + ")"
 
     price_text = row["price_note"]
-    m = re.search(r"\$([\d.,]+)/GPU-hr", price_text)
+    # A per-hour price is the first "$X/GPU-hr" (or chip-hr, card-hr) of the note; the note names its
+    # source key in brackets, or is one of the table's AWS Capacity Block figures [S-AWS-CB].
+    m = re.search(r"\$([\d.,]+)/(?:GPU|chip|card)-hr", price_text)
+    own_key = re.search(r"\[S-[A-Z0-9-]+\]", price_text)
     if m:
         chip["price_per_hour_usd"] = number(m.group(1).replace(",", ""))
-        text = price_text + " [S-AWS-CB]"
+        text = price_text if own_key else price_text + " [S-AWS-CB]"
         if cid == "a100-sxm-80gb":
             text += "; proxy: p4d carries the 40 GB A100, not this 80 GB part"
         sources["price_per_hour_usd"] = text
@@ -369,6 +397,8 @@ def convert(row):
     for column in ("derived_fields", "estimated_or_thirdparty_fields", "conflicts"):
         if row[column]:
             sources[column] = row[column]
+    if cid in SRAM_LATENCY_ESTIMATES:
+        sources["estimated_or_thirdparty_fields"] = SRAM_LATENCY_ESTIMATES[cid][2]
     chip["sources"] = sources
 
     notes = [
@@ -381,7 +411,7 @@ def convert(row):
         notes.append(row["notes"])
     if price_text and not m:
         notes.append("Price: " + price_text + " (not a per-hour figure).")
-    elif price_text and "on-demand" in price_text:
+    elif price_text and "on-demand" in price_text and not own_key:
         notes.append("Price: " + price_text + ".")
     if omitted:
         notes.append("Omitted: " + "; ".join(omitted) + ".")

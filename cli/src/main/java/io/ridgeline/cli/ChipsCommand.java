@@ -59,6 +59,11 @@ final class ChipsCommand implements Callable<Integer> {
           m.put("capacity_bytes", t.capacity().bytes());
           m.put("bandwidth_bytes_per_s", t.bandwidth().bytesPerSecond());
         }
+        // the rental price and where it comes from (provider, date), where a public one exists
+        if (c.pricePerHour().isPresent()) {
+          o.put("dollars_per_hour", c.pricePerHour().get().dollarsPerHour());
+          o.put("price_source", c.sources().getOrDefault("price_per_hour_usd", ""));
+        }
       }
       out.println(Json.write(arr));
       return 0;

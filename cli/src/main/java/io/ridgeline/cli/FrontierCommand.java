@@ -3,7 +3,6 @@ package io.ridgeline.cli;
 import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
-import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.DeploymentSpec;
 import io.ridgeline.serving.Efficiency;
@@ -13,6 +12,7 @@ import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Speculation;
+import io.ridgeline.serving.Workload;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,6 +46,8 @@ final class FrontierCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin SystemOptions system;
+
+  @Mixin WorkloadOptions workload;
 
   @Option(
       names = "--isl",
@@ -200,7 +202,17 @@ final class FrontierCommand implements Callable<Integer> {
     }
     FrontierOutput output =
         new FrontierOutput(
-            system.efficiency(), isl, osl, labels, deployments, frontiers, anchorFactor, prices);
+            system.efficiency(),
+            isl,
+            osl,
+            labels,
+            deployments,
+            frontiers,
+            anchorFactor,
+            prices,
+            workload.used()
+                ? Optional.of(workload.apply(Workload.of(isl, osl)))
+                : Optional.empty());
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (system.json) {
@@ -281,7 +293,8 @@ final class FrontierCommand implements Callable<Integer> {
   private List<ParetoFrontier> frontiers(List<Deployment> deployments) {
     List<ParetoFrontier> frontiers = new ArrayList<>();
     for (Deployment d : deployments) {
-      ParetoFrontier.Builder b = ParetoFrontier.builder(d).inputTokens(isl).outputTokens(osl);
+      ParetoFrontier.Builder b =
+          ParetoFrontier.builder(d).workload(workload.apply(Workload.of(isl, osl)));
       if (maxBatch != null) {
         SystemOptions.positive("--max-batch", maxBatch);
         b.maxBatch(maxBatch);
@@ -334,7 +347,12 @@ final class FrontierCommand implements Callable<Integer> {
       b.speculation(
           specDraft.equalsIgnoreCase("mtp")
               ? Speculation.mtp(specLength, specAcceptance)
-              : Speculation.withDraft(Models.resolve(specDraft), specLength, specAcceptance));
+              : Speculation.withDraft(
+                  // one run, unique names: a draft config never takes the target's id
+                  SystemOptions.resolveModels(List.of(system.model, specDraft), system.architecture)
+                      .get(1),
+                  specLength,
+                  specAcceptance));
     }
     switch (s) {
       case PD:

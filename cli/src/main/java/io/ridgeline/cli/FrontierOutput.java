@@ -8,6 +8,7 @@ import io.ridgeline.serving.ErrorBands;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.Workload;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,6 +36,9 @@ final class FrontierOutput {
   private final Optional<AnchorOption.Factor> anchor;
   private final PriceOption prices;
 
+  /** The workload with history (--cached, --prefix-hit), when the user gave one. */
+  private final Optional<Workload> workload;
+
   /** Every point of every deployment, Pareto flags of the union. */
   private final List<FrontierPoint> points;
 
@@ -49,8 +53,10 @@ final class FrontierOutput {
       List<Deployment> deployments,
       List<ParetoFrontier> frontiers,
       Optional<AnchorOption.Factor> anchor,
-      PriceOption prices) {
+      PriceOption prices,
+      Optional<Workload> workload) {
     this.efficiency = efficiency;
+    this.workload = workload;
     this.isl = isl;
     this.osl = osl;
     this.labels = labels;
@@ -121,6 +127,7 @@ final class FrontierOutput {
         isl,
         osl,
         deployments.size() > 1 ? " across deployments" : "");
+    workload.ifPresent(x -> out.println(WorkloadOptions.line(x)));
     int w = Math.max(10, labels.stream().mapToInt(String::length).max().orElse(0));
     String head = "%-" + w + "s %6s %12s %12s %11s %11s %7s %9s %6s%n";
     out.printf(
@@ -188,6 +195,7 @@ final class FrontierOutput {
     o.put("chips", first().chips());
     o.put("isl", isl);
     o.put("osl", osl);
+    workload.ifPresent(x -> WorkloadOptions.put(o, x));
     anchor.ifPresent(
         f -> {
           ObjectNode a = o.putObject("anchor");

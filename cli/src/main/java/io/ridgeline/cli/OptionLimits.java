@@ -77,6 +77,7 @@ final class OptionLimits {
     for (String o : List.of("--isl", "--osl", "--context", "--prompt")) {
       m.put(o, tokens);
     }
+    m.put("--cached", new Range(0, false, MAX_TOKENS, " tokens"));
     m.put("--afd-microbatches", new Range(1, false, 1024, ""));
     m.put("--spec-length", new Range(1, false, 256, " tokens"));
     m.put("--spec-acceptance", new Range(0, false, 0.999, ""));
@@ -115,6 +116,16 @@ final class OptionLimits {
         check(o.longestName(), r, v);
       }
     }
+  }
+
+  /**
+   * Checks a number an option carries inside a text value (as {@code --price CHIP=P} does) against
+   * the option's range.
+   *
+   * @throws IllegalArgumentException naming the option, the rule and the value
+   */
+  static void checkValue(String option, double value) {
+    check(option, RANGES.get(option), value);
   }
 
   private static void check(String option, Range r, Object value) {

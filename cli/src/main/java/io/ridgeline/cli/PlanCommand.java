@@ -9,7 +9,6 @@ import io.ridgeline.core.Precisions;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
-import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.ImmutablePlanRequest;
 import io.ridgeline.serving.PlanConfiguration;
@@ -18,6 +17,7 @@ import io.ridgeline.serving.PlanMiss;
 import io.ridgeline.serving.PlanRequest;
 import io.ridgeline.serving.PlanResult;
 import io.ridgeline.serving.Planner;
+import io.ridgeline.serving.Workload;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,6 +67,14 @@ final class PlanCommand implements Callable<Integer> {
       required = true,
       description = "Model id (see `ridgeline models`) or a path to a HuggingFace config.json.")
   String model;
+
+  @Option(
+      names = "--architecture",
+      paramLabel = "FAMILY",
+      description =
+          "Read a --model config.json as this supported model_type (e.g. llama, qwen2_moe; see"
+              + " `ridgeline models`), for a checkpoint whose own model_type is unknown.")
+  String architecture;
 
   @Option(names = "--isl", required = true, description = "Input (prompt) tokens per request.")
   int isl;
@@ -140,6 +148,8 @@ final class PlanCommand implements Callable<Integer> {
 
   @Mixin EfficiencyOptions efficiencyOptions;
 
+  @Mixin WorkloadOptions workload;
+
   @Override
   public Integer call() {
     SystemOptions.positive("--isl", isl);
@@ -162,7 +172,7 @@ final class PlanCommand implements Callable<Integer> {
     }
     Set<Deployment.Strategy> searched = searched();
     EfficiencyOptions.Choice efficiency = efficiencyOptions.resolve();
-    Model m = Models.resolve(model);
+    Model m = SystemOptions.resolveModels(List.of(model), architecture).get(0);
     SystemOptions.warn(m, spec);
     ImmutablePlanRequest.Builder b =
         PlanRequest.builder()
@@ -170,6 +180,8 @@ final class PlanCommand implements Callable<Integer> {
             .chips(resolved)
             .inputTokens(isl)
             .outputTokens(osl)
+            .cachedTokens(workload.apply(Workload.of(isl, osl)).cachedTokens())
+            .prefixHitRate(workload.prefixHit)
             .requestsPerSecond(rate)
             .ttftSlo(Seconds.of(ttft))
             .tpotSlo(Seconds.of(tpot))
@@ -305,6 +317,9 @@ final class PlanCommand implements Callable<Integer> {
         number(q.outputTokensPerSecond()),
         q.ttftSlo(),
         q.tpotSlo());
+    if (q.workload().hasCache()) {
+      out.println(WorkloadOptions.line(q.workload()));
+    }
     out.printf(
         Locale.ROOT,
         "searched %s with %s (%s): %d candidates, %d configurations meet the objectives; best %d by"
@@ -384,6 +399,9 @@ final class PlanCommand implements Callable<Integer> {
     o.put("model", q.model().id());
     o.put("isl", q.inputTokens());
     o.put("osl", q.outputTokens());
+    if (q.workload().hasCache()) {
+      WorkloadOptions.put(o, q.workload());
+    }
     o.put("rate_requests_per_second", q.requestsPerSecond());
     o.put("output_tokens_per_second", q.outputTokensPerSecond());
     o.put("ttft_slo_seconds", q.ttftSlo().seconds());

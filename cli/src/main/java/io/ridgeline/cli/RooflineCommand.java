@@ -6,6 +6,7 @@ import io.ridgeline.core.PhaseResult;
 import io.ridgeline.serving.MemoryUse;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.StepResult;
+import io.ridgeline.serving.Workload;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,14 +44,17 @@ final class RooflineCommand implements Callable<Integer> {
 
   @Option(
       names = "--context",
-      required = true,
-      description = "Tokens in each sequence's KV cache at the decode step.")
-  int context;
+      description =
+          "Tokens in each sequence's KV cache at the decode step (default: --cached + --prompt;"
+              + " one of --context and --prompt is required).")
+  Integer context;
 
   @Option(
       names = "--prompt",
       description = "Prompt tokens per sequence for the prefill phase (default: --context).")
   Integer prompt;
+
+  @Mixin WorkloadOptions workload;
 
   @Option(names = "--plot", description = "Write a roofline chart (.png or .svg).")
   Path plot;
@@ -64,21 +68,38 @@ final class RooflineCommand implements Callable<Integer> {
     if (plot != null) {
       ChartRendering.checkPlotFile(plot);
     }
-    SystemOptions.positive("--context", context);
+    if (context == null && prompt == null) {
+      throw new IllegalArgumentException("give --context or --prompt (or both)");
+    }
+    if (context != null) {
+      SystemOptions.positive("--context", context);
+    }
+    if (prompt != null) {
+      SystemOptions.positive("--prompt", prompt);
+    }
     system.efficiency();
     int promptTokens = prompt != null ? prompt : context;
-    SystemOptions.positive("--prompt", promptTokens);
+    // the prompt's workload: its history and prefix hits (the output length does not matter here)
+    Workload w = workload.apply(Workload.of(promptTokens, 1));
+    context = context != null ? context : w.promptContext();
     RooflineModel rm = system.build();
     StepResult decode = rm.decode(batch, context);
-    StepResult prefill = rm.prefill(batch, promptTokens);
+    StepResult prefill = rm.prefill(batch, w);
     MemoryUse mem = rm.memory(batch, context);
     List<PhaseResult> phases = new ArrayList<>(prefill.phases());
     phases.addAll(decode.phases());
     PrintWriter out = spec.commandLine().getOut();
     if (system.json) {
-      out.println(Json.write(json(rm, decode, prefill, mem, promptTokens)));
+      ObjectNode o = json(rm, decode, prefill, mem, promptTokens);
+      if (w.hasCache()) {
+        WorkloadOptions.put(o, w);
+      }
+      out.println(Json.write(o));
     } else {
       printText(out, rm, decode, prefill, mem, promptTokens);
+      if (w.hasCache()) {
+        out.println(WorkloadOptions.line(w));
+      }
     }
     if (plot != null) {
       Charts.save(Charts.roofline(rm, phases, rm.computePrecisions().matmul()), plot);

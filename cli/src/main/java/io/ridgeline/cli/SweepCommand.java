@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -33,7 +34,7 @@ import picocli.CommandLine.Spec;
       "Evaluates every combination of a grid of models, chips, counts, parallelism,",
       "strategies, batch sizes, prompt and output lengths and precisions: one row",
       "per combination, streamed. The grid is a JSON object mapping frontier option",
-      "names (model, chip, count, tp, ep, strategy, batch, isl, osl, weights, kv)",
+      "names (model, chip, count, tp, ep, strategy, batch, isl, osl, weights, kv, cached)",
       "to lists of values, e.g.",
       "  {\"model\": [\"llama-3.1-8b\"], \"strategy\": [\"colocated\", \"pd\"],",
       "   \"batch\": [1, 8, 64], \"isl\": [1024, 8192]}",
@@ -150,7 +151,9 @@ final class SweepCommand implements Callable<Integer> {
       if (jsonl) {
         return Sweep.run(g, efficiency.efficiency(), row -> line(w, jsonLine(row)));
       }
-      w.write(String.join(",", COLUMNS));
+      // a cached column only when the grid sets one, so plain grids keep their columns
+      boolean cached = !g.cached().equals(List.of(0));
+      w.write(String.join(",", columns(cached)));
       w.write('\n');
       StringBuilder b = new StringBuilder(256);
       return Sweep.run(
@@ -158,7 +161,7 @@ final class SweepCommand implements Callable<Integer> {
           efficiency.efficiency(),
           row -> {
             b.setLength(0);
-            line(w, csv(row, b).toString());
+            line(w, csv(row, b, cached).toString());
           });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the sweep: " + e.getMessage(), e);
@@ -214,8 +217,23 @@ final class SweepCommand implements Callable<Integer> {
     };
   }
 
+  /** {@link #COLUMNS}, with {@code cached} after {@code osl} when {@code cached}. */
+  static List<String> columns(boolean cached) {
+    if (!cached) {
+      return COLUMNS;
+    }
+    List<String> out = new ArrayList<>(COLUMNS);
+    out.add(out.indexOf("osl") + 1, "cached");
+    return out;
+  }
+
   /** One CSV line in {@link #COLUMNS} order; absent numbers are empty cells. */
   static StringBuilder csv(Sweep.Row r, StringBuilder b) {
+    return csv(r, b, false);
+  }
+
+  /** One CSV line in {@link #columns(boolean)} order. */
+  static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached) {
     b.append(cell(r.model().id()))
         .append(',')
         .append(cell(r.chip().id()))
@@ -235,9 +253,11 @@ final class SweepCommand implements Callable<Integer> {
         .append(r.isl())
         .append(',')
         .append(r.osl())
-        .append(',')
-        .append(r.batch())
         .append(',');
+    if (cached) {
+      b.append(r.cached()).append(',');
+    }
+    b.append(r.batch()).append(',');
     FrontierPoint p = r.point().orElse(null);
     if (p != null) {
       b.append(p.ttft().seconds())
@@ -283,6 +303,9 @@ final class SweepCommand implements Callable<Integer> {
     n.put("kv", r.kv());
     n.put("isl", r.isl());
     n.put("osl", r.osl());
+    if (r.cached() != 0) {
+      n.put("cached", r.cached());
+    }
     n.put("batch", r.batch());
     FrontierPoint p = r.point().orElse(null);
     if (p != null) {

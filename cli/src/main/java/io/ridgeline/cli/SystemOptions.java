@@ -15,6 +15,7 @@ import io.ridgeline.serving.RooflineModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Mixin;
@@ -30,6 +31,14 @@ final class SystemOptions {
       required = true,
       description = "Model id (see `ridgeline models`) or a path to a HuggingFace config.json.")
   String model;
+
+  @Option(
+      names = "--architecture",
+      paramLabel = "FAMILY",
+      description =
+          "Read a --model config.json as this supported model_type (e.g. llama, qwen2_moe; see"
+              + " `ridgeline models`), for a checkpoint whose own model_type is unknown.")
+  String architecture;
 
   @Option(
       names = "--chip",
@@ -131,8 +140,36 @@ final class SystemOptions {
    */
   RooflineModel build(int batch, int context) {
     efficiency();
-    Model m = model();
-    return poolSpec(m, resolveChip(chip), count, tp).build(batch, context);
+    return poolSpec(model(), resolveChip(chip), count, tp).build(batch, context);
+  }
+
+  /**
+   * The models of one command line, ids or config paths, with unique ids ({@link
+   * Models#resolveAll}), config files read as {@code architecture} when it is not null.
+   *
+   * @throws IllegalArgumentException naming --architecture when it is not a supported model_type or
+   *     is given with a built-in model id only
+   */
+  static List<Model> resolveModels(List<String> idsOrPaths, String architecture) {
+    if (architecture != null) {
+      if (!Models.supportedModelTypes().contains(architecture)) {
+        throw new IllegalArgumentException(
+            "--architecture must be a supported model_type ("
+                + String.join(", ", Models.supportedModelTypes())
+                + "): '"
+                + architecture
+                + "'");
+      }
+      if (idsOrPaths.stream().allMatch(m -> Models.builtIn().find(m).isPresent())) {
+        throw new IllegalArgumentException(
+            "--architecture applies to a config.json path, not to the built-in model '"
+                + idsOrPaths.get(0)
+                + "': '"
+                + architecture
+                + "'");
+      }
+    }
+    return Models.resolveAll(idsOrPaths, Optional.ofNullable(architecture));
   }
 
   /** The command these options belong to, for its error stream. */
@@ -141,10 +178,13 @@ final class SystemOptions {
 
   private Model resolved;
 
-  /** The --model, resolved once; a config's warnings go to stderr ({@link #warn}). */
+  /**
+   * The --model, read as --architecture when one is given, resolved once; a config's warnings go
+   * to stderr ({@link #warn}).
+   */
   Model model() {
     if (resolved == null) {
-      resolved = Models.resolve(model);
+      resolved = resolveModels(List.of(model), architecture).get(0);
       warn(resolved, command);
     }
     return resolved;

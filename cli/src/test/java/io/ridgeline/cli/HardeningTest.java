@@ -77,7 +77,7 @@ final class HardeningTest {
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err())
         .isEqualTo(
-            "ridgeline: --strategy must name at least one strategy (colocated, pd, afd, static,"
+            "ridgeline: --strategy must name at least one strategy (static, colocated, pd, afd,"
                 + " all): ','\n");
   }
 

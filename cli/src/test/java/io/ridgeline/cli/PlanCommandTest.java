@@ -234,7 +234,8 @@ final class PlanCommandTest {
     assertThat(chip.code()).isEqualTo(1);
     assertThat(chip.err())
         .startsWith(
-            "ridgeline: unknown chip 'h100-sx'; did you mean 'h100-sxm'? known: a100-sxm-80gb, h100-sxm");
+            "ridgeline: unknown chip 'h100-sx'; did you mean 'h100-sxm'? known: a100-sxm-80gb,"
+                + " a100-sxm-40gb, a100-pcie-80gb, h100-sxm");
     CliRun strategy = plan8b("1", "0.05", "--strategies", "colocate");
     assertThat(strategy.code()).isEqualTo(1);
     assertThat(strategy.err())

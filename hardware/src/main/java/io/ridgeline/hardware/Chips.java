@@ -19,7 +19,7 @@ import java.util.NoSuchElementException;
  * }</pre>
  *
  * <p>The built-in catalog holds one chip per row of the reference table shipped in this jar ({@code
- * io/ridgeline/hardware/reference/chips.csv} and {@code chips.md}, with their source keys): 34
+ * io/ridgeline/hardware/reference/chips.csv} and {@code chips.md}, with their source keys): 39
  * chips. Each chip's {@link Chip#sources()}, and each tier's and link's {@code source()}, say where
  * a figure comes from and mark derived figures, third-party figures, estimates and assumptions.
  * Interconnect latencies are not in the table: scale-up fabrics assume 1 µs per hop and scale-out
@@ -48,6 +48,14 @@ public final class Chips {
   /** {@code "a100-sxm-80gb"}: NVIDIA A100 SXM4 80GB: 312 TFLOP/s bf16, HBM2e 80 GB @ 2.039 TB/s. */
   public static final Chip A100_SXM_80GB = builtIn().byId("a100-sxm-80gb");
 
+  /** {@code "a100-sxm-40gb"}: NVIDIA A100 SXM4 40GB: 312 TFLOP/s bf16, HBM2 40 GB @ 1.555 TB/s. */
+  public static final Chip A100_SXM_40GB = builtIn().byId("a100-sxm-40gb");
+
+  /**
+   * {@code "a100-pcie-80gb"}: NVIDIA A100 PCIe 80GB: 312 TFLOP/s bf16, HBM2e 80 GB @ 1.935 TB/s.
+   */
+  public static final Chip A100_PCIE_80GB = builtIn().byId("a100-pcie-80gb");
+
   /** {@code "h100-sxm"}: NVIDIA H100 SXM5 80GB: 989.4 TFLOP/s bf16, HBM3 80 GB @ 3.35 TB/s. */
   public static final Chip H100_SXM = builtIn().byId("h100-sxm");
 
@@ -56,6 +64,12 @@ public final class Chips {
 
   /** {@code "h200-sxm"}: NVIDIA H200 SXM 141GB: 989.4 TFLOP/s bf16, HBM3e 141 GB @ 4.8 TB/s. */
   public static final Chip H200_SXM = builtIn().byId("h200-sxm");
+
+  /**
+   * {@code "gh200"}: NVIDIA GH200 Grace Hopper (per GPU): 989.4 TFLOP/s bf16, HBM3 96 GB @ 4 TB/s,
+   * Grace LPDDR5X 480 GB @ 450 GB/s over NVLink-C2C.
+   */
+  public static final Chip GH200 = builtIn().byId("gh200");
 
   /**
    * {@code "h800"}: NVIDIA H800 SXM5 80GB: H100 compute and memory, NVLink capped at 200 GB/s per
@@ -92,6 +106,9 @@ public final class Chips {
 
   /** {@code "l40s"}: NVIDIA L40S: 362 TFLOP/s bf16, GDDR6 48 GB @ 864 GB/s. */
   public static final Chip L40S = builtIn().byId("l40s");
+
+  /** {@code "l4"}: NVIDIA L4: 121 TFLOP/s bf16, 242.5 fp8, GDDR6 24 GB @ 300 GB/s, 72 W. */
+  public static final Chip L4 = builtIn().byId("l4");
 
   /**
    * {@code "rtx-4090"}: NVIDIA GeForce RTX 4090: 165.2 TFLOP/s bf16 (third-party), GDDR6X 24 GB @
@@ -141,6 +158,9 @@ public final class Chips {
    * {@code "trainium3"}: AWS Trainium3: 671 TFLOP/s bf16, 2,517 fp8/fp4, HBM 154.6 GB @ 4.9 TB/s.
    */
   public static final Chip TRAINIUM3 = builtIn().byId("trainium3");
+
+  /** {@code "gaudi2"}: Intel Gaudi 2: 432 TFLOP/s bf16, 865 fp8, HBM2e 96 GB @ 2.45 TB/s. */
+  public static final Chip GAUDI2 = builtIn().byId("gaudi2");
 
   /**
    * {@code "gaudi3"}: Intel Gaudi 3: 1,835 TFLOP/s bf16, HBM2e 128 GB @ 3.67 TB/s, SRAM 96 MB @
@@ -205,7 +225,7 @@ public final class Chips {
   public static final Chip APPLE_M4_MAX = builtIn().byId("apple-m4-max");
 
   /**
-   * The built-in catalog of 34 chips, loaded once from the jar. Extend it with {@link
+   * The built-in catalog of 39 chips, loaded once from the jar. Extend it with {@link
    * ChipCatalog#with(Chip)}.
    */
   public static ChipCatalog builtIn() {

@@ -17,9 +17,12 @@ final class ChipsTest {
   private static final List<String> REQUIRED_IDS =
       List.of(
           "a100-sxm-80gb",
+          "a100-sxm-40gb",
+          "a100-pcie-80gb",
           "h100-sxm",
           "h100-pcie",
           "h200-sxm",
+          "gh200",
           "h800",
           "h20",
           "b200",
@@ -27,6 +30,7 @@ final class ChipsTest {
           "gb200",
           "gb300",
           "l40s",
+          "l4",
           "rtx-4090",
           "rtx-pro-6000-blackwell",
           "mi300x",
@@ -38,6 +42,7 @@ final class ChipsTest {
           "tpu-v6e",
           "tpu-v7",
           "trainium2",
+          "gaudi2",
           "gaudi3",
           "groq-lpu",
           "cerebras-wse3",
@@ -59,8 +64,8 @@ final class ChipsTest {
             .map(c -> c.sources().get("reference_row").replace("reference/chips.csv chip_id=", ""))
             .collect(Collectors.toList());
 
-    assertThat(rows).hasSize(34);
-    assertThat(Chips.all()).hasSize(34);
+    assertThat(rows).hasSize(39);
+    assertThat(Chips.all()).hasSize(39);
     assertThat(chipRows).containsExactlyElementsOf(rowIds);
   }
 
@@ -210,6 +215,94 @@ final class ChipsTest {
   }
 
   @Test
+  void ridgePoint_a100Sxm40gbBf16_isPeakOverHbm2Bandwidth() {
+    // 312e12 FLOP/s / 1.555e12 B/s = 200.643 FLOP/B (same compute as the 80 GB part, slower HBM2)
+    assertThat(Chips.A100_SXM_40GB.ridgePoint(Precision.BF16).flopsPerByte())
+        .isCloseTo(200.643, within(0.001));
+    assertThat(Chips.A100_SXM_40GB.mainMemory().capacity().gigabytes()).isEqualTo(40);
+    // NVLink 3: 600 GB/s bidirectional / 2 = 300 GB/s per direction, 8-GPU NVSwitch domain
+    assertThat(Chips.A100_SXM_40GB.scaleUp().orElseThrow().bandwidthPerDirection().bytesPerSecond())
+        .isEqualTo(300e9);
+    assertThat(Chips.A100_SXM_40GB.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(1.29);
+  }
+
+  @Test
+  void ridgePoint_a100Pcie80gbBf16_isPeakOverHbm2eBandwidth() {
+    // 312e12 FLOP/s / 1.935e12 B/s = 161.240 FLOP/B
+    assertThat(Chips.A100_PCIE_80GB.ridgePoint(Precision.BF16).flopsPerByte())
+        .isCloseTo(161.240, within(0.001));
+    // NVLink bridge joins card pairs only
+    assertThat(Chips.A100_PCIE_80GB.scaleUp().orElseThrow().domainSize()).isEqualTo(2);
+    assertThat(Chips.A100_PCIE_80GB.tdp().orElseThrow().watts()).isEqualTo(300);
+    assertThat(Chips.A100_PCIE_80GB.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(3.673);
+  }
+
+  @Test
+  void ridgePoint_gh200Bf16_isH100ComputeOverHbm3At4TBps() {
+    // dense bf16 = 1,979 sparse / 2 = 989.4 TFLOP/s; 989.4e12 / 4.0e12 B/s = 247.35 FLOP/B
+    assertThat(Chips.GH200.ridgePoint(Precision.BF16).flopsPerByte())
+        .isCloseTo(247.35, within(0.001));
+    // Grace LPDDR5X reached over NVLink-C2C: 480 GB at 900 GB/s bidirectional / 2 = 450 GB/s
+    MemoryTier grace = Chips.GH200.memory().get(1);
+    assertThat(grace.kind()).isEqualTo(MemoryKind.LPDDR);
+    assertThat(grace.capacity().gigabytes()).isEqualTo(480);
+    assertThat(grace.bandwidth().bytesPerSecond()).isEqualTo(450e9);
+    assertThat(Chips.GH200.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(1.49);
+  }
+
+  @Test
+  void ridgePoint_l4_isPeakOverGddr6At300GBps() {
+    // bf16 242 sparse / 2 = 121 TFLOP/s; 121e12 / 300e9 B/s = 403.333 FLOP/B
+    // fp8 485 sparse / 2 = 242.5 TFLOP/s; 242.5e12 / 300e9 = 808.333 FLOP/B
+    assertThat(Chips.L4.ridgePoint(Precision.BF16).flopsPerByte())
+        .isCloseTo(403.333, within(0.001));
+    assertThat(Chips.L4.ridgePoint(Precision.FP8).flopsPerByte()).isCloseTo(808.333, within(0.001));
+    assertThat(Chips.L4.mainMemory().kind()).isEqualTo(MemoryKind.GDDR);
+    assertThat(Chips.L4.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(0.8048);
+  }
+
+  @Test
+  void ridgePoint_gaudi2Bf16_isMmePeakOverHbm2e() {
+    // 432e12 FLOP/s / 2.45e12 B/s = 176.327 FLOP/B
+    assertThat(Chips.GAUDI2.ridgePoint(Precision.BF16).flopsPerByte())
+        .isCloseTo(176.327, within(0.001));
+    // 21 scale-up RoCE ports x 100 Gb/s / 8 = 262.5 GB/s per direction
+    assertThat(Chips.GAUDI2.scaleUp().orElseThrow().bandwidthPerDirection().bytesPerSecond())
+        .isEqualTo(262.5e9);
+    // Intel Developer Cloud: $10.42/h per 8-card node / 8 = $1.3025 per card-hour
+    assertThat(Chips.GAUDI2.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(1.3025);
+  }
+
+  @Test
+  void ridgePoint_tpuV6eBf16_isPeakOverHbm() {
+    // 918e12 FLOP/s / 1.638e12 B/s = 560.440 FLOP/B
+    assertThat(Chips.TPU_V6E.ridgePoint(Precision.BF16).flopsPerByte())
+        .isCloseTo(560.440, within(0.001));
+    assertThat(Chips.TPU_V6E.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(2.70);
+  }
+
+  @Test
+  void ridgePoint_h100PcieBf16_isPeakOverHbm2e() {
+    // 756.5e12 FLOP/s / 2.0e12 B/s = 378.25 FLOP/B
+    assertThat(Chips.H100_PCIE.ridgePoint(Precision.BF16).flopsPerByte())
+        .isCloseTo(378.25, within(0.001));
+    assertThat(Chips.H100_PCIE.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(2.49);
+  }
+
+  @Test
+  void pricePerHour_onDemandPrices_nameTheirSourceAndDate() {
+    for (Chip chip : Chips.all()) {
+      String source = chip.sources().get("price_per_hour_usd");
+      if (source != null && source.startsWith("on-demand")) {
+        assertThat(source).as(chip.id()).containsPattern("\\[S-[A-Z0-9-]+\\]");
+        assertThat(source).as(chip.id()).containsPattern("20[0-9][0-9]");
+      }
+    }
+    assertThat(Chips.all().stream().filter(c -> c.pricePerHour().isPresent()).count())
+        .isEqualTo(14);
+  }
+
+  @Test
   void byId_anyCase_findsTheChip() {
     assertThat(Chips.byId("H100-SXM")).isSameAs(Chips.H100_SXM);
   }
@@ -260,6 +353,6 @@ final class ChipsTest {
   @Test
   void toString_builtInCatalog_listsCountAndIds() {
     assertThat(Chips.builtIn().toString())
-        .startsWith("ChipCatalog[34 chips: a100-sxm-80gb, h100-sxm");
+        .startsWith("ChipCatalog[39 chips: a100-sxm-80gb, a100-sxm-40gb, a100-pcie-80gb, h100-sxm");
   }
 }

@@ -43,13 +43,16 @@ final class ConfigReader {
           "gemma2",
           "gemma3",
           "gemma3_text",
+          "glm4_moe",
           "gpt_oss",
           "kimi_k2",
           "llama",
           "mistral",
           "mixtral",
           "nemotron_h",
+          "phi3",
           "qwen2",
+          "qwen2_moe",
           "qwen3",
           "qwen3_moe",
           "qwen3_next");
@@ -113,6 +116,75 @@ final class ConfigReader {
 
   /** Parses JSON text; {@code origin} names the file in messages. */
   static Model parse(String json, String id, String origin, String source) {
+    return parse(json, id, origin, source, Optional.empty());
+  }
+
+  /**
+   * Parses JSON text, reading it as the model type {@code family} when one is given (whatever the
+   * file's own {@code model_type}); {@code origin} names the file in messages.
+   */
+  static Model parse(
+      String json, String id, String origin, String source, Optional<String> family) {
+    JsonNode root = tree(json, origin);
+    String type = root.path("model_type").asText("");
+    JsonNode cfg = root;
+    if (!root.has("hidden_size") && root.path("text_config").isObject()) {
+      cfg = root.get("text_config");
+      if (type.isEmpty()) {
+        type = cfg.path("model_type").asText("");
+      }
+    }
+    if (family.isPresent()) {
+      String read = checkFamily(family.get());
+      if (!read.equals(type)) {
+        source = source + " (model_type '" + type + "' read as " + read + ")";
+      }
+      type = read;
+    } else if (type.isEmpty()) {
+      throw new IllegalArgumentException(
+          origin
+              + ": missing required field 'model_type'; supported: "
+              + String.join(", ", SUPPORTED)
+              + "; to read it as one of these, give --architecture FAMILY");
+    } else if (!SUPPORTED.contains(type)) {
+      throw new IllegalArgumentException(
+          origin
+              + ": unsupported model_type '"
+              + type
+              + "'; to read it as a supported family give --architecture FAMILY (one of "
+              + String.join(", ", SUPPORTED)
+              + ")");
+    }
+    // in a multimodal file the dtype, tying and quantization may sit beside text_config
+    ConfigFields f = new ConfigFields(cfg, cfg == root ? null : root, origin);
+    Reader r = new Reader(f, type);
+    return r.build(id, source);
+  }
+
+  /**
+   * The family itself when it is a supported model type.
+   *
+   * @throws IllegalArgumentException naming the rule and the value otherwise
+   */
+  static String checkFamily(String family) {
+    if (!SUPPORTED.contains(family)) {
+      throw new IllegalArgumentException(
+          "architecture must be a supported model_type ("
+              + String.join(", ", SUPPORTED)
+              + "): '"
+              + family
+              + "'");
+    }
+    return family;
+  }
+
+  /** The file's {@code _name_or_path}, when it has a non-blank one. */
+  static Optional<String> nameOrPath(String json, String origin) {
+    String name = tree(json, origin).path("_name_or_path").asText("").trim();
+    return name.isEmpty() ? Optional.empty() : Optional.of(name);
+  }
+
+  private static JsonNode tree(String json, String origin) {
     JsonNode root;
     try {
       // a UTF-8 byte-order mark (some editors write one) is not content
@@ -132,32 +204,7 @@ final class ConfigReader {
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(origin + ": expected a JSON object with a model_type");
     }
-    String type = root.path("model_type").asText("");
-    JsonNode cfg = root;
-    if (!root.has("hidden_size") && root.path("text_config").isObject()) {
-      cfg = root.get("text_config");
-      if (type.isEmpty()) {
-        type = cfg.path("model_type").asText("");
-      }
-    }
-    if (type.isEmpty()) {
-      throw new IllegalArgumentException(
-          origin
-              + ": missing required field 'model_type'; supported: "
-              + String.join(", ", SUPPORTED));
-    }
-    if (!SUPPORTED.contains(type)) {
-      throw new IllegalArgumentException(
-          origin
-              + ": unsupported model_type '"
-              + type
-              + "'; supported: "
-              + String.join(", ", SUPPORTED));
-    }
-    // in a multimodal file the dtype, tying and quantization may sit beside text_config
-    ConfigFields f = new ConfigFields(cfg, cfg == root ? null : root, origin);
-    Reader r = new Reader(f, type);
-    return r.build(id, source);
+    return root;
   }
 
   /** The first line of {@code message}, at most 300 characters. */

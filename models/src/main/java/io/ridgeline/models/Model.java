@@ -397,7 +397,7 @@ public abstract class Model {
 
   /** As {@link #prefill(int, int, Precisions)} with the given MoE routing. */
   public Phase prefill(int batch, int promptTokens, Precisions precisions, Routing routing) {
-    return Operations.prefill(this, batch, promptTokens, precisions, routing);
+    return Operations.prefill(this, batch, promptTokens, 0, precisions, routing);
   }
 
   /**
@@ -407,7 +407,25 @@ public abstract class Model {
    * @throws IllegalArgumentException when prompts or prompt length is not positive
    */
   public Phase prefill(double prompts, int promptTokens, Precisions precisions, Routing routing) {
-    return Operations.prefill(this, prompts, promptTokens, precisions, routing);
+    return Operations.prefill(this, prompts, promptTokens, 0, precisions, routing);
+  }
+
+  /**
+   * Prefill of {@code promptTokens} new tokens per prompt appended to {@code cachedTokens} tokens
+   * already in each prompt's KV cache (a conversation's history, a prefix-cache hit): the GEMMs see
+   * only the new tokens, while attention scores each new token against the cached and the earlier
+   * new tokens (token i of the new ones attends over {@code cachedTokens + i}, window and top-k
+   * capped) and reads the cached keys and values once per sequence. MLA up-projects the cached
+   * latent through its key/value up-projection to attend in expanded form; a linear mixer reads its
+   * recurrent state once. {@code cachedTokens} 0 is {@link #prefill(double, int, Precisions,
+   * Routing)}.
+   *
+   * @throws IllegalArgumentException when prompts or prompt length is not positive, or the cached
+   *     length is negative
+   */
+  public Phase prefill(
+      double prompts, int promptTokens, int cachedTokens, Precisions precisions, Routing routing) {
+    return Operations.prefill(this, prompts, promptTokens, cachedTokens, precisions, routing);
   }
 
   @Value.Check

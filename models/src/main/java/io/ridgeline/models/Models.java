@@ -11,8 +11,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -70,26 +75,71 @@ public final class Models {
    * @throws IllegalArgumentException when the file is not a valid config
    */
   public static Model resolve(String idOrPath) {
-    return builtIn()
-        .find(idOrPath)
-        .orElseGet(
-            () -> {
-              Path p = Path.of(idOrPath);
-              if (Files.isRegularFile(p)) {
-                return fromConfig(p);
-              }
-              // something that looks like a path is a missing file, not a misspelled id
-              if (idOrPath.endsWith(".json")
-                  || idOrPath.contains("/")
-                  || idOrPath.contains(java.io.File.separator)) {
-                throw new IllegalArgumentException(
-                    idOrPath
-                        + (Files.isDirectory(p)
-                            ? ": is a directory, not a config.json"
-                            : ": no such file"));
-              }
-              throw unknownModel(idOrPath);
-            });
+    return resolve(idOrPath, Optional.empty());
+  }
+
+  /**
+   * As {@link #resolve(String)}, reading a config file as the model type {@code family} when one is
+   * given (what {@code --architecture} does): for a checkpoint whose {@code model_type} this reader
+   * does not know but whose architecture is one it does.
+   *
+   * @throws IllegalArgumentException when {@code family} is not a {@link #supportedModelTypes()
+   *     supported type}, or is given with a built-in id (a built-in model has its own type)
+   */
+  public static Model resolve(String idOrPath, Optional<String> family) {
+    Optional<Model> builtIn = builtIn().find(idOrPath);
+    if (builtIn.isPresent()) {
+      if (family.isPresent()) {
+        ConfigReader.checkFamily(family.get());
+        throw new IllegalArgumentException(
+            "architecture '"
+                + family.get()
+                + "' applies to a config.json path, not to the built-in model '"
+                + idOrPath
+                + "'");
+      }
+      return builtIn.get();
+    }
+    Path p = Path.of(idOrPath);
+    if (Files.isRegularFile(p)) {
+      return fromConfig(p, family);
+    }
+    // something that looks like a path is a missing file, not a misspelled id
+    if (idOrPath.endsWith(".json")
+        || idOrPath.contains("/")
+        || idOrPath.contains(java.io.File.separator)) {
+      throw new IllegalArgumentException(
+          idOrPath + (Files.isDirectory(p) ? ": is a directory, not a config.json" : ": no such file"));
+    }
+    throw unknownModel(idOrPath);
+  }
+
+  /**
+   * The models of one run ({@link #resolve(String, Optional)} each), with unique ids: a config file
+   * whose id an earlier model of the list already has (two files both named {@code config.json}
+   * without a {@code _name_or_path}, say) gets {@code -2}, {@code -3}, … appended, so that two
+   * different models never share a name in one output. The same id or path given twice is the same
+   * model and keeps its id.
+   */
+  public static List<Model> resolveAll(List<String> idsOrPaths, Optional<String> family) {
+    List<Model> out = new ArrayList<>();
+    Map<String, String> pathOfId = new HashMap<>();
+    for (String idOrPath : idsOrPaths) {
+      Model m = resolve(idOrPath, builtIn().find(idOrPath).isPresent() ? Optional.empty() : family);
+      String key = m.id().toLowerCase(Locale.ROOT);
+      String where =
+          builtIn().find(idOrPath).isPresent()
+              ? m.id()
+              : Path.of(idOrPath).normalize().toAbsolutePath().toString();
+      String id = m.id();
+      for (int n = 2; pathOfId.containsKey(key) && !pathOfId.get(key).equals(where); n++) {
+        id = m.id() + "-" + n;
+        key = id.toLowerCase(Locale.ROOT);
+      }
+      pathOfId.put(key, where);
+      out.add(id.equals(m.id()) ? m : ImmutableModel.copyOf(m).withId(id));
+    }
+    return out;
   }
 
   private static NoSuchElementException unknownModel(String id) {
@@ -98,20 +148,32 @@ public final class Models {
   }
 
   /**
-   * Reads a HuggingFace {@code config.json}; the model's id is the file name without {@code .json}.
+   * Reads a HuggingFace {@code config.json}. The model is named after its file, without {@code
+   * .json}; a file named {@code config.json} (as every checkpoint's is) is named after its {@code
+   * _name_or_path} when it has one (its last path segment: {@code "meta-llama/Llama-3.1-8B"} gives
+   * {@code Llama-3.1-8B}), else after its directory.
    *
    * @throws IllegalArgumentException naming the file and the field when the file is missing,
    *     malformed, of an unsupported {@code model_type} or lacks a required field
    */
   public static Model fromConfig(Path config) {
-    String name = config.getFileName().toString().replaceFirst("\\.json$", "");
+    return fromConfig(config, Optional.empty());
+  }
+
+  /**
+   * As {@link #fromConfig(Path)}, read as the model type {@code family} when one is given.
+   *
+   * @throws IllegalArgumentException also when {@code family} is not a supported type
+   */
+  public static Model fromConfig(Path config, Optional<String> family) {
     try {
       if (Files.isRegularFile(config) && Files.size(config) > ConfigReader.MAX_FILE_BYTES) {
         throw new IllegalArgumentException(
             config + ": file is larger than 16 MB (" + Files.size(config) + " bytes)");
       }
       String json = Files.readString(config, StandardCharsets.UTF_8);
-      return ConfigReader.parse(json, name, config.toString(), config.toString());
+      return ConfigReader.parse(
+          json, name(config, json), config.toString(), config.toString(), family);
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException(config + ": no such file", e);
     } catch (java.nio.charset.CharacterCodingException e) {
@@ -119,6 +181,24 @@ public final class Models {
     } catch (IOException e) {
       throw new UncheckedIOException(config + ": cannot read: " + e.getMessage(), e);
     }
+  }
+
+  /** The id of a config file: its file name, or for config.json its _name_or_path or folder. */
+  private static String name(Path config, String json) {
+    String stem = config.getFileName().toString().replaceFirst("(?i)\\.json$", "");
+    if (!stem.equalsIgnoreCase("config")) {
+      return stem;
+    }
+    Optional<String> named =
+        ConfigReader.nameOrPath(json, config.toString())
+            .map(n -> n.replaceAll("[/\\\\]+$", ""))
+            .map(n -> n.substring(Math.max(n.lastIndexOf('/'), n.lastIndexOf('\\')) + 1))
+            .filter(n -> !n.isBlank());
+    if (named.isPresent()) {
+      return named.get();
+    }
+    Path dir = config.toAbsolutePath().normalize().getParent();
+    return dir != null && dir.getFileName() != null ? dir.getFileName().toString() : stem;
   }
 
   /** Parses config JSON text under an id; {@code origin} names it in error messages. */

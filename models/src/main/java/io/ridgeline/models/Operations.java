@@ -105,9 +105,11 @@ final class Operations {
     phases.computeIfAbsent(kind, k -> new ArrayList<>()).add(op);
   }
 
-  static Phase prefill(Model m, double batch, int promptTokens, Precisions p, Routing routing) {
+  static Phase prefill(
+      Model m, double batch, int promptTokens, int cached, Precisions p, Routing routing) {
     checkArgument(batch > 0 && Double.isFinite(batch), "batch must be positive: %s", batch);
     checkArgument(promptTokens > 0, "prompt tokens must be positive: %s", promptTokens);
+    checkArgument(cached >= 0, "cached tokens must be non-negative: %s", cached);
     double b = batch;
     double t = b * promptTokens;
     List<Operation> ops = new ArrayList<>();
@@ -119,14 +121,14 @@ final class Operations {
         Attention a = layer.attention().get();
         ops.addAll(attentionProjections(m, a, t, n, p));
         if (a.indexer().isPresent()) {
-          ops.add(prefillIndexer(a, b, promptTokens, n, p));
+          ops.add(prefillIndexer(a, b, promptTokens, cached, n, p));
         }
-        ops.add(prefillAttention(a, b, promptTokens, n, p));
+        ops.add(prefillAttention(a, b, promptTokens, cached, n, p));
       }
       if (layer.linear().isPresent()) {
         LinearMixer l = layer.linear().get();
         ops.add(linearProjection(m, l, t, n, p));
-        ops.add(prefillLinear(l, b, promptTokens, n, p));
+        ops.add(prefillLinear(l, b, promptTokens, cached, n, p));
       }
       if (layer.ffn().isPresent()) {
         Ffn f = layer.ffn().get();
@@ -196,14 +198,29 @@ final class Operations {
     return w * (w + 1.0) / 2.0 + (double) (prompt - w) * w;
   }
 
-  /** Prefill attention (expanded MLA), causal half of the score matrix, window and top-k capped. */
+  /**
+   * Query-key pairs of P new tokens after C cached ones, window w: new token i (1..P) attends over
+   * min(C + i, w) tokens, so the pairs are Σ_{j=C+1..C+P} min(j, w) = causalPairs(C + P, w) −
+   * causalPairs(C, w).
+   */
+  static double causalPairs(long prompt, long cached, long window) {
+    return causalPairs(cached + prompt, window) - causalPairs(cached, window);
+  }
+
+  /**
+   * Prefill attention (expanded MLA) of {@code prompt} new tokens after {@code cached} cached ones:
+   * the causal pairs ({@link #causalPairs(long, long, long)}), window and top-k capped. Flash
+   * attention reads the keys and values it attends over once per sequence (tile reuse): the new
+   * tokens' and the cached ones within reach, min(C + P, w + P) tokens; MLA reads the cached latent
+   * and up-projects it (W_UK and W_UV, 2·kv_lora·heads·(nope + v) FLOPs per cached token).
+   */
   private static Operation prefillAttention(
-      Attention a, double b, long prompt, double n, Precisions p) {
+      Attention a, double b, long prompt, long cached, double n, Precisions p) {
     long cap =
         Math.min(
             a.slidingWindow().map(Integer::longValue).orElse(Long.MAX_VALUE),
             a.indexer().map(ix -> (long) ix.topK()).orElse(Long.MAX_VALUE));
-    double pairs = b * causalPairs(prompt, cap);
+    double pairs = b * causalPairs(prompt, cached, cap);
     double scores = pairs * a.heads() * n;
     double qk =
         a.mla()
@@ -213,24 +230,40 @@ final class Operations {
     double tokens = b * prompt;
     // flash attention: the layer's cache is written once and read once per sequence (tile reuse)
     double cache = tokens * a.cacheElementsPerToken() * n;
+    // the cached tokens within reach of the new ones (a window reaches w back from each)
+    double reach = Math.min((double) cached, a.slidingWindow().map(w -> (double) w).orElse(1e18));
+    double cachedRead = b * reach * a.cacheElementsPerToken() * n;
+    double upProjection =
+        a.mla()
+            .map(
+                m ->
+                    2.0
+                        * b
+                        * reach
+                        * m.kvLoraRank()
+                        * a.heads()
+                        * (m.qkNopeHeadDim() + m.vHeadDim())
+                        * n)
+            .orElse(0.0);
     return attentionOp(a, p)
-        .flops(Flops.of(scores * (2 * qk + 2 * v) + SOFTMAX_FLOPS_PER_SCORE * scores))
+        .flops(
+            Flops.of(scores * (2 * qk + 2 * v) + SOFTMAX_FLOPS_PER_SCORE * scores + upProjection))
         .putBytes(DataKind.KV_WRITE, p.kvCache().bytes(cache))
-        .putBytes(DataKind.KV_READ, p.kvCache().bytes(cache))
+        .putBytes(DataKind.KV_READ, p.kvCache().bytes(cache + cachedRead))
         .putBytes(
             DataKind.ACTIVATIONS, p.activations().bytes(tokens * a.heads() * (2 * qk + 2 * v) * n))
         .kvShards(a.kvShards())
         .build();
   }
 
-  /** DSA indexer at prefill: every causal pair scored. */
+  /** DSA indexer at prefill: every causal pair scored, cached keys included. */
   private static Operation prefillIndexer(
-      Attention a, double b, long prompt, double n, Precisions p) {
+      Attention a, double b, long prompt, long cached, double n, Precisions p) {
     Attention.Indexer ix = a.indexer().get();
-    double scores = b * causalPairs(prompt, prompt) * ix.heads() * n;
+    double scores = b * causalPairs(prompt, cached, cached + prompt) * ix.heads() * n;
     return op("indexer", OperationRole.INDEXER, p.attention())
         .flops(Flops.of(scores * (2.0 * ix.headDim() + 2)))
-        .putBytes(DataKind.KV_READ, p.kvCache().bytes(b * prompt * ix.headDim() * n))
+        .putBytes(DataKind.KV_READ, p.kvCache().bytes(b * (cached + prompt) * ix.headDim() * n))
         .putBytes(
             DataKind.ACTIVATIONS,
             p.activations().bytes(b * prompt * ix.heads() * (ix.headDim() + 1.0) * n))
@@ -296,10 +329,11 @@ final class Operations {
   /**
    * Chunked prefill of a linear mixer (SSD / chunked delta rule): per token and head, intra-chunk
    * attention of 2·chunk·(key dim + value dim) FLOPs plus the inter-chunk state terms of 4·key ×
-   * value dims; the state is written once per sequence.
+   * value dims; the state is written once per sequence, and read once when a cached history left
+   * one.
    */
   private static Operation prefillLinear(
-      LinearMixer l, double b, long prompt, double n, Precisions p) {
+      LinearMixer l, double b, long prompt, long cached, double n, Precisions p) {
     double tokens = b * prompt;
     double perToken =
         l.heads()
@@ -307,8 +341,11 @@ final class Operations {
                     + 4.0 * l.keyHeadDim() * l.valueHeadDim())
             + 2.0 * l.convKernel() * l.convChannels();
     Bytes state = Bytes.of(b * l.stateBytes(p.kvCache()) * n);
-    return op("linear_state", OperationRole.LINEAR_STATE, p.attention())
-        .flops(Flops.of(tokens * perToken * n))
+    ImmutableOperation.Builder o = op("linear_state", OperationRole.LINEAR_STATE, p.attention());
+    if (cached > 0) {
+      o.putBytes(DataKind.KV_READ, state);
+    }
+    return o.flops(Flops.of(tokens * perToken * n))
         .putBytes(DataKind.KV_WRITE, state)
         .putBytes(
             DataKind.ACTIVATIONS,

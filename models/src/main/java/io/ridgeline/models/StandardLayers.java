@@ -90,9 +90,12 @@ final class StandardLayers {
     a.kvHeads(kvHeads).headDim(headDim);
     // class defaults for biases: BLOOM and Qwen2 bias Q/K/V; gpt-oss sets attention_bias for
     // Q/K/V/O
-    boolean bias = f.bool("attention_bias").orElse(is("bloom", "qwen2"));
+    boolean bias = f.bool("attention_bias").orElse(is("bloom", "qwen2", "qwen2_moe"));
     a.qkvBias(bias).outputBias(is("bloom") || (is("gpt_oss") && bias));
-    a.qkNorm(is("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"));
+    // GLM-4.5 normalises Q and K per head when use_qk_norm is set (GLM-4.5-Air does not)
+    a.qkNorm(
+        is("qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text")
+            || (is("glm4_moe") && f.bool("use_qk_norm").orElse(false)));
     a.outputGate(is("qwen3_next"));
     a.sinks(is("gpt_oss"));
     sliding(i, layerTypes).ifPresent(a::slidingWindow);
@@ -154,7 +157,7 @@ final class StandardLayers {
       int pattern = f.optionalPositiveInt("sliding_window_pattern").orElse(6);
       return (i + 1) % pattern != 0 ? window : Optional.empty();
     }
-    if (is("qwen2", "qwen3", "qwen3_moe", "qwen3_next")) {
+    if (is("qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen3_next")) {
       // Qwen: sliding only when use_sliding_window, from layer max_window_layers on
       if (!f.bool("use_sliding_window").orElse(false)) {
         return Optional.empty();
@@ -163,7 +166,8 @@ final class StandardLayers {
           ? window
           : Optional.empty();
     }
-    if (is("mistral", "mixtral", "llama")) {
+    if (is("mistral", "mixtral", "llama", "phi3")) {
+      // transformers Phi3 applies sliding_window (2047 for Phi-3-mini-4k) to every layer
       return window;
     }
     return Optional.empty();
@@ -198,16 +202,16 @@ final class StandardLayers {
               .routerBias(is("gpt_oss"))
               .build());
     }
-    if (is("qwen3_moe", "qwen3_next")) {
+    if (is("qwen2_moe", "qwen3_moe", "qwen3_next")) {
       return Optional.of(qwenFfn(i));
     }
-    if (is("deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2")) {
+    if (is("deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2", "glm4_moe")) {
       return Optional.of(deepseekFfn(i));
     }
     return Optional.of(Ffn.dense(f.positiveInt("intermediate_size"), gated));
   }
 
-  /** Qwen3-MoE/Next: MoE every decoder_sparse_step-th layer except mlp_only_layers. */
+  /** Qwen2-MoE, Qwen3-MoE/Next: MoE every decoder_sparse_step-th layer except mlp_only_layers. */
   private Ffn qwenFfn(int i) {
     Set<Integer> mlpOnly = new HashSet<>(f.intList("mlp_only_layers"));
     int step = f.optionalPositiveInt("decoder_sparse_step").orElse(1);
@@ -219,7 +223,7 @@ final class StandardLayers {
               .gated(true)
               .experts(experts)
               .topK(f.positiveInt("num_experts_per_tok"));
-      // Qwen3-Next: one shared expert, scaled by a sigmoid gate (a hidden → 1 projection)
+      // Qwen2-MoE, Qwen3-Next: one shared expert, scaled by a sigmoid gate (hidden → 1)
       f.optionalPositiveInt("shared_expert_intermediate_size")
           .ifPresent(s -> b.sharedExperts(1).sharedInnerSize(s).sharedExpertGate(true));
       return b.build();
@@ -227,7 +231,10 @@ final class StandardLayers {
     return Ffn.dense(f.positiveInt("intermediate_size"), true);
   }
 
-  /** DeepSeek/Kimi: MoE from first_k_dense_replace on, every moe_layer_freq-th layer. */
+  /**
+   * DeepSeek/Kimi and GLM-4.5 (same layout): MoE from first_k_dense_replace on, every
+   * moe_layer_freq-th layer.
+   */
   private Ffn deepseekFfn(int i) {
     int experts = f.optionalNonNegativeInt("n_routed_experts").orElse(0);
     int firstDense = f.optionalNonNegativeInt("first_k_dense_replace").orElse(0);
@@ -241,8 +248,9 @@ final class StandardLayers {
           .topK(f.positiveInt("num_experts_per_tok"))
           .sharedExperts(f.optionalNonNegativeInt("n_shared_experts").orElse(0))
           .sharedInnerSize(moeInner)
-          // noaux_tc routing adds a per-expert score-correction bias
-          .routerBias(f.text("topk_method").map("noaux_tc"::equals).orElse(false))
+          // noaux_tc routing adds a per-expert score-correction bias; GLM-4.5's router always
+          // has one (e_score_correction_bias) and its config names no topk_method
+          .routerBias(is("glm4_moe") || f.text("topk_method").map("noaux_tc"::equals).orElse(false))
           .build();
     }
     return Ffn.dense(f.positiveInt("intermediate_size"), true);

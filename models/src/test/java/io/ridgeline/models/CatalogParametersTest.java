@@ -33,6 +33,11 @@ final class CatalogParametersTest {
     "qwen3-next-80b-a3b, 80, 5", // Qwen3-Next model card
     "gemma-2-9b, 9.24, 2", // Gemma 2 report, tied embeddings
     "nemotron-3-nano-30b-a3b, 31.6, 2", // Nemotron 3 Nano report (arXiv 2512.20848), about 31.6B
+    "phi-3-mini-4k, 3.8, 2", // Phi-3 report (arXiv 2404.14219): 3.8B
+    "qwen2.5-7b, 7.61, 2", // Qwen2.5-7B model card: 7.61B
+    "qwen1.5-moe-a2.7b, 14.3, 2", // Qwen1.5-MoE-A2.7B model card: 14.3B
+    "glm-4.5, 355, 2", // GLM-4.5 model card: 355B (352.8B here: its MTP layer is not counted)
+    "gemma-3-27b, 27, 5", // model name: 27B
   })
   void totalParameters_catalogModel_withinToleranceOfPublished(
       String id, double billions, double percent) {
@@ -49,11 +54,68 @@ final class CatalogParametersTest {
     "deepseek-v3, 37, 5", // README_WEIGHTS: 36.7B incl. 0.9B embedding + 0.9B head
     "kimi-k2, 32, 5",
     "nemotron-3-nano-30b-a3b, 3.6, 5", // about 3.2B without, 3.6B with embeddings
+    "qwen1.5-moe-a2.7b, 2.7, 2", // model card: 2.7B activated (2.0B without embeddings)
   })
   void activeParameters_catalogModel_withinToleranceOfPublished(
       String id, double billions, double percent) {
     assertThat(Models.byId(id).activeParameters() / 1e9)
         .isCloseTo(billions, withPercentage(percent));
+  }
+
+  @Test
+  void phi3Mini_parameters_matchHandArithmetic() {
+    Model m = Models.byId("phi-3-mini-4k");
+    // per layer: attention 4·3072² = 37,748,736 (MHA, no biases)
+    //            MLP 3·3072·8192 = 75,497,472 (gate_up fused, same count); norms 2·3072 = 6,144
+    //            → 113,252,352; 32 layers = 3,624,075,264
+    // embeddings + untied head 2·32064·3072 = 197,001,216; final norm 3072
+    // → 3,821,079,552 (published 3.8B)
+    assertThat(m.totalParameters()).isEqualTo(3_821_079_552.0);
+    assertThat(m.modelType()).isEqualTo("phi3");
+    // transformers Phi3 slides every layer over 2047 tokens
+    assertThat(m.layers().get(0).attention().orElseThrow().slidingWindow()).contains(2047);
+  }
+
+  @Test
+  void qwen25_7b_parameters_matchHandArithmetic() {
+    Model m = Models.byId("qwen2.5-7b");
+    // per layer: q 3584² = 12,845,056; k, v 2·3584·(4·128) = 3,670,016; o 12,845,056;
+    //            Q/K/V biases 3584 + 512 + 512 = 4,608                → 29,364,736
+    //            MLP 3·3584·18944 = 203,685,888; norms 2·3584 = 7,168 → 233,057,792
+    // 28 layers = 6,525,618,176 (published 6.53B non-embedding)
+    // embeddings + untied head 2·152064·3584 = 1,089,994,752; final norm 3584
+    // → 7,615,616,512 (published 7.61B)
+    assertThat(m.totalParameters()).isEqualTo(7_615_616_512.0);
+  }
+
+  @Test
+  void qwen15Moe_activeParameters_countFourExpertsAndTheGatedSharedOne() {
+    Model m = Models.byId("qwen1.5-moe-a2.7b");
+    // one expert 3·2048·1408 = 8,650,752; 56 of 60 unused in each of 24 layers
+    // total − active = 24·56·8,650,752 = 11,626,610,688
+    assertThat(m.totalParameters() - m.activeParameters()).isEqualTo(11_626_610_688.0);
+    Ffn ffn = m.layers().get(0).ffn().orElseThrow();
+    assertThat(ffn.experts()).isEqualTo(60);
+    assertThat(ffn.sharedExperts()).isEqualTo(1);
+    assertThat(ffn.sharedInnerSize()).isEqualTo(5632);
+  }
+
+  @Test
+  void glm45_activeParameters_matchPublishedWithoutEmbeddings() {
+    Model m = Models.byId("glm-4.5");
+    // GLM-4.5's "32B activated" appears to leave out the embedding and LM head (ours counts
+    // them): 2·151552·5120 = 1,551,892,480
+    // active per MoE layer: 8 routed + 1 shared expert of 3·5120·1536 = 23,592,960 each
+    double embeddings = 2.0 * 151552 * 5120;
+    assertThat((m.activeParameters() - embeddings) / 1e9).isCloseTo(32, withPercentage(2));
+    // 3 dense layers then 89 MoE layers of 160 experts; the MTP layer is outside the 92
+    assertThat(m.layers()).hasSize(92);
+    assertThat(m.layers().get(2).ffn().orElseThrow().experts()).isEqualTo(0);
+    assertThat(m.layers().get(3).ffn().orElseThrow().experts()).isEqualTo(160);
+    assertThat(m.mtpLayers()).isEqualTo(1);
+    Attention a = m.layers().get(0).attention().orElseThrow();
+    assertThat(a.kvHeads()).isEqualTo(8);
+    assertThat(a.qkNorm()).isTrue();
   }
 
   @Test

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -119,6 +120,67 @@ final class ModelsTest {
     assertThat(attention).isEqualTo(4 * scores * 128 + 5 * scores);
   }
 
+  /** The attention operation of a Llama-3.1-8B prefill of 256 new tokens after {@code cached}. */
+  private static io.ridgeline.core.Operation attention8b(int cached) {
+    return Models.byId("llama-3.1-8b")
+        .prefill(1, 256, cached, Precisions.bf16(), Routing.uniform())
+        .operations()
+        .stream()
+        .filter(o -> o.name().equals("attention"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void prefill_afterCachedContext_attendsOverTheCachedTokens() {
+    // Llama-3.1-8B: 32 layers, 32 query heads, 8 KV heads, head dim 128; 256 new tokens after
+    // 32,768 cached. New token i (1..256) attends over 32,768 + i tokens:
+    //   pairs = 256 · 32,768 + 256 · 257 / 2 = 8,388,608 + 32,896 = 8,421,504
+    //   scores = pairs · 32 heads · 32 layers = 8,623,620,096
+    //   FLOPs = scores · (2·128 QKᵀ + 2·128 PV + 5 softmax) = 8,623,620,096 · 517
+    //         = 4,458,411,589,632 (≈ 4 · heads · head_dim · context per new token per layer:
+    //           4 · 32 · 128 · 32,768 · 256 · 32 = 4.40e12, plus the new tokens' own triangle)
+    io.ridgeline.core.Operation a = attention8b(32_768);
+    assertThat(a.flops().flops()).isEqualTo(4_458_411_589_632.0);
+    // KV read once per sequence (flash-attention tile reuse): the cached and the new tokens'
+    // K and V: (32,768 + 256) tokens · 2 · 8 KV heads · 128 · 32 layers · 2 B = 33,024 · 131,072
+    //        = 4,328,521,728 B; written: only the new tokens, 256 · 131,072 = 33,554,432 B
+    assertThat(a.bytes().get(DataKind.KV_READ).bytes()).isEqualTo(4_328_521_728.0);
+    assertThat(a.bytes().get(DataKind.KV_WRITE).bytes()).isEqualTo(33_554_432.0);
+  }
+
+  @Test
+  void prefill_cachedContext_changesOnlyAttention() {
+    Model m = Models.byId("llama-3.1-8b");
+    Phase fresh = m.prefill(1, 256, 0, Precisions.bf16(), Routing.uniform());
+    Phase cached = m.prefill(1, 256, 32_768, Precisions.bf16(), Routing.uniform());
+    // no cache: pairs 256·257/2 = 32,896, FLOPs 32,896 · 1024 · 517 = 17,415,405,568; the GEMMs
+    // see the same 256 tokens: the difference is attention's 4,458,411,589,632 − 17,415,405,568
+    assertThat(cached.flops().flops() - fresh.flops().flops()).isEqualTo(4_440_996_184_064.0);
+    // bytes: the 32,768 cached tokens' K and V, 32,768 · 131,072 B = 4,294,967,296 B
+    assertThat(cached.bytes().bytes() - fresh.bytes().bytes()).isEqualTo(4_294_967_296.0);
+    // cached 0 is the plain prefill
+    assertThat(fresh).isEqualTo(m.prefill(1, 256, Precisions.bf16()));
+    assertThatThrownBy(() -> m.prefill(1, 256, -1, Precisions.bf16(), Routing.uniform()))
+        .hasMessageContaining("cached tokens must be non-negative: -1");
+  }
+
+  @Test
+  void prefill_slidingWindowAfterCache_readsOnlyTheWindow() {
+    // gemma-2-9b: even layers slide over 4096 tokens; after 100,000 cached tokens a sliding layer
+    // reads min(100,000, 4096) cached tokens' KV, the global layers all 100,000
+    Model m = Models.byId("gemma-2-9b");
+    io.ridgeline.core.Operation sliding =
+        m.prefill(1, 10, 100_000, Precisions.bf16(), Routing.uniform()).operations().stream()
+            .filter(o -> o.name().equals("attention_sliding"))
+            .findFirst()
+            .orElseThrow();
+    Attention a = m.layers().get(0).attention().orElseThrow();
+    // 21 sliding layers · (4096 + 10) tokens · cache elements per token · 2 B
+    assertThat(sliding.bytes().get(DataKind.KV_READ).bytes())
+        .isEqualTo(21.0 * (4096 + 10) * a.cacheElementsPerToken() * 2);
+  }
+
   @Test
   void decodeStep_nonPositiveBatch_throwsNamingField() {
     Model m = Models.byId("llama-3.1-8b");
@@ -189,6 +251,90 @@ final class ModelsTest {
         .hasMessageContaining("neg.json: field 'hidden_size' must be a positive integer: -64");
     assertThatThrownBy(() -> Models.fromConfig(dir.resolve("absent.json")))
         .hasMessageContaining("absent.json: no such file");
+  }
+
+  /** A tiny llama-shaped config of the given model_type (2 layers, hidden 64, 4 heads). */
+  private static String tinyConfig(String modelType, String nameOrPath) {
+    return "{\"model_type\":\""
+        + modelType
+        + "\","
+        + (nameOrPath == null ? "" : "\"_name_or_path\":\"" + nameOrPath + "\",")
+        + "\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+        + "\"intermediate_size\":128,\"vocab_size\":100}";
+  }
+
+  @Test
+  void fromConfig_unknownModelType_namesTheArchitectureOption(@TempDir Path dir)
+      throws IOException {
+    Path p = Files.writeString(dir.resolve("mine.json"), tinyConfig("my_llama", null));
+    assertThatThrownBy(() -> Models.fromConfig(p))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("mine.json: unsupported model_type 'my_llama'")
+        .hasMessageContaining("--architecture FAMILY")
+        .hasMessageNotContaining("\n");
+  }
+
+  @Test
+  void fromConfig_withArchitecture_readsUnknownTypeAsThatFamily(@TempDir Path dir)
+      throws IOException {
+    Path p = Files.writeString(dir.resolve("mine.json"), tinyConfig("my_llama", null));
+    Model m = Models.fromConfig(p, Optional.of("llama"));
+    // 2 layers × (attention 4·64² + MLP 3·64·128 + norms 2·64) + embeddings and head 2·100·64
+    // + final norm 64 = 2 × (16,384 + 24,576 + 128) + 12,800 + 64 = 95,040
+    assertThat(m.totalParameters()).isEqualTo(95_040.0);
+    assertThat(m.modelType()).isEqualTo("llama");
+    assertThat(m.source()).contains("model_type 'my_llama' read as llama");
+    assertThat(Models.resolve(p.toString(), Optional.of("llama"))).isEqualTo(m);
+  }
+
+  @Test
+  void resolve_badArchitecture_namesRuleAndValue(@TempDir Path dir) throws IOException {
+    Path p = Files.writeString(dir.resolve("mine.json"), tinyConfig("my_llama", null));
+    assertThatThrownBy(() -> Models.resolve(p.toString(), Optional.of("lama")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("architecture must be a supported model_type")
+        .hasMessageContaining("'lama'");
+    assertThatThrownBy(() -> Models.resolve("llama-3.1-8b", Optional.of("llama")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not to the built-in model 'llama-3.1-8b'");
+  }
+
+  @Test
+  void fromConfig_fileNamedConfig_isNamedAfterNameOrPathElseItsFolder(@TempDir Path dir)
+      throws IOException {
+    Path a = Files.createDirectories(dir.resolve("a"));
+    Path b = Files.createDirectories(dir.resolve("my-finetune"));
+    Files.writeString(a.resolve("config.json"), tinyConfig("llama", "acme/Tiny-Llama-2L"));
+    Files.writeString(b.resolve("config.json"), tinyConfig("llama", null));
+    assertThat(Models.fromConfig(a.resolve("config.json")).id()).isEqualTo("Tiny-Llama-2L");
+    assertThat(Models.fromConfig(b.resolve("config.json")).id()).isEqualTo("my-finetune");
+    assertThat(Models.fromConfig(a.resolve("config.json")).id()).isNotEqualTo("config");
+  }
+
+  @Test
+  void resolveAll_twoConfigsOfOneName_getUniqueIds(@TempDir Path dir) throws IOException {
+    Path a = Files.createDirectories(dir.resolve("x/snap"));
+    Path b = Files.createDirectories(dir.resolve("y/snap"));
+    Files.writeString(a.resolve("config.json"), tinyConfig("llama", null));
+    Files.writeString(b.resolve("config.json"), tinyConfig("llama", null));
+    List<Model> ms =
+        Models.resolveAll(
+            List.of(
+                a.resolve("config.json").toString(),
+                b.resolve("config.json").toString(),
+                a.resolve("config.json").toString(),
+                "llama-3.1-8b"),
+            Optional.empty());
+    // both folders are named "snap": the second file becomes snap-2; the first, given twice, is
+    // one model and keeps its id; a built-in keeps its own
+    assertThat(ms).extracting(Model::id).containsExactly("snap", "snap-2", "snap", "llama-3.1-8b");
+  }
+
+  @Test
+  void fromConfig_newFamilies_areSupported() {
+    assertThat(Models.supportedModelTypes()).contains("phi3", "glm4_moe", "qwen2", "qwen2_moe");
+    assertThat(Models.byId("glm-4.5").modelType()).isEqualTo("glm4_moe");
+    assertThat(Models.byId("qwen1.5-moe-a2.7b").modelType()).isEqualTo("qwen2_moe");
   }
 
   @Test

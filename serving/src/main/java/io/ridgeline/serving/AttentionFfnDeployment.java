@@ -109,8 +109,14 @@ public record AttentionFfnDeployment(
   }
 
   @Override
-  public FrontierPoint point(int batch, int isl, int osl) {
+  public FrontierPoint point(int batch, Workload w) {
+    int isl = w.inputTokens();
+    int osl = w.outputTokens();
     Deployments.checkPoint(batch, isl, osl);
+    checkArgument(
+        !w.hasCache(),
+        "cached tokens and prefix hits are not modelled for attention-FFN disaggregation yet: %s",
+        w);
     AfdPools p = afd();
     int context = isl + Math.max(1, osl / 2);
     int m = Math.min(microBatches, batch);

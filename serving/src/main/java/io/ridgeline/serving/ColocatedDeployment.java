@@ -53,15 +53,16 @@ public record ColocatedDeployment(
   }
 
   @Override
-  public FrontierPoint point(int batch, int isl, int osl) {
-    Deployments.checkPoint(batch, isl, osl);
-    int context = isl + Math.max(1, osl / 2);
+  public FrontierPoint point(int batch, Workload w) {
+    int osl = w.outputTokens();
+    Deployments.checkPoint(batch, w.inputTokens(), osl);
+    int context = w.promptContext() + Math.max(1, osl / 2);
     double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, context);
     // prefill share of a step: batch/osl prompts on average, riding the decode part's weight reads
     // and collectives (prefillWithoutWeights)
-    double prefillShare = prefillWithoutWeights(pool, (double) batch / osl, isl);
+    double prefillShare = prefillWithoutWeights(pool, (double) batch / osl, w);
     double tpot = decode + prefillShare;
-    double ttft = ttftParts(decode, tpot, isl).total().seconds();
+    double ttft = ttftParts(decode, tpot, w).total().seconds();
     double perChip = batch / tpot / pool.replicaChips();
     return ServingCosts.onePool(
         ImmutableFrontierPoint.builder()
@@ -71,8 +72,9 @@ public record ColocatedDeployment(
             .tokensPerSecondPerUser(1 / tpot)
             .tokensPerSecondPerChip(perChip)
             .fits(
-                pool.memory(batch, isl + osl).fits()
-                    && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, isl + osl)),
+                pool.memory(batch, w.finalContext()).fits()
+                    && SpeculativeDecoding.fitsWithDraft(
+                        speculation, pool, batch, w.finalContext())),
         strategy(),
         pool,
         price,
@@ -100,18 +102,28 @@ public record ColocatedDeployment(
    * @throws IllegalArgumentException when an argument is not positive
    */
   public TtftParts ttftParts(int batch, int isl, int osl) {
-    Deployments.checkPoint(batch, isl, osl);
-    int context = isl + Math.max(1, osl / 2);
-    double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, context);
-    double tpot = decode + prefillWithoutWeights(pool, (double) batch / osl, isl);
-    return ttftParts(decode, tpot, isl);
+    return ttftParts(batch, Workload.of(isl, osl));
   }
 
-  private TtftParts ttftParts(double decode, double tpot, int isl) {
+  /**
+   * As {@link #ttftParts(int, int, int)} for a workload: the chunks cover its new tokens, each
+   * carrying an equal share of their attention over the cached ones.
+   */
+  public TtftParts ttftParts(int batch, Workload w) {
+    int osl = w.outputTokens();
+    Deployments.checkPoint(batch, w.inputTokens(), osl);
+    int context = w.promptContext() + Math.max(1, osl / 2);
+    double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, context);
+    double tpot = decode + prefillWithoutWeights(pool, (double) batch / osl, w);
+    return ttftParts(decode, tpot, w);
+  }
+
+  private TtftParts ttftParts(double decode, double tpot, Workload w) {
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
+    int isl = w.newTokens();
     int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
     int chunks = (isl + chunk - 1) / chunk;
-    double chunkStep = perStep * decode + prefillWithoutWeights(pool, (double) chunk / isl, isl);
+    double chunkStep = perStep * decode + prefillWithoutWeights(pool, (double) chunk / isl, w);
     return TtftParts.of(
         pool.efficiency().admission().seconds(), perStep * tpot / 2, chunks * chunkStep, 0);
   }
@@ -128,7 +140,12 @@ public record ColocatedDeployment(
    * multiplied by the pipeline passes; the per-step overhead is the decode step's.
    */
   static double prefillWithoutWeights(RooflineModel rm, double prompts, int isl) {
-    StepResult full = rm.prefill(prompts, isl, 1);
+    return prefillWithoutWeights(rm, prompts, Workload.of(isl, 1));
+  }
+
+  /** As {@link #prefillWithoutWeights(RooflineModel, double, int)}: a workload's new tokens. */
+  static double prefillWithoutWeights(RooflineModel rm, double prompts, Workload w) {
+    StepResult full = rm.prefill(prompts, w.newTokens(), w.cachedAtPrefill(), 1);
     Map<String, Double> latency = new HashMap<>();
     Collectives.of(rm, PhaseKind.PREFILL, 0)
         .ifPresent(

@@ -126,11 +126,31 @@ public sealed interface Deployment
 
   /**
    * The frontier point of {@code batch} requests of {@code isl} prompt and {@code osl} output
-   * tokens.
+   * tokens: {@link #point(int, Workload)} of {@link Workload#of}.
    *
    * @throws IllegalArgumentException when an argument is not positive
    */
-  FrontierPoint point(int batch, int isl, int osl);
+  default FrontierPoint point(int batch, int isl, int osl) {
+    return point(batch, Workload.of(isl, osl));
+  }
+
+  /**
+   * The frontier point of {@code batch} requests of {@code workload}: prefill computes its new
+   * tokens against its cached ones, decode runs at contexts from its prompt context to its final
+   * one, and the KV of the whole conversation must fit.
+   *
+   * @throws IllegalArgumentException when the batch is not positive, or the strategy does not model
+   *     a cached history yet (afd)
+   */
+  FrontierPoint point(int batch, Workload workload);
+
+  /**
+   * Why one request of {@code workload} does not fit: {@link #fitProblem(int, int)} with its
+   * history counted in the prompt.
+   */
+  default Optional<String> fitProblem(Workload workload) {
+    return fitProblem(workload.promptContext(), workload.outputTokens());
+  }
 
   /**
    * Seconds to move one request's KV cache of {@code tokens} tokens from {@code prefill} to {@code

@@ -101,7 +101,17 @@ public final class ParetoFrontier {
   public static FrontierPoint point(RooflineModel model, int batch, int isl, int osl) {
     Limits.check("input tokens (isl)", isl, Limits.MAX_TOKENS);
     Limits.check("output tokens (osl)", osl, Limits.MAX_TOKENS);
-    Seconds ttft = model.prefill(batch, isl).seconds();
+    return point(model, batch, Workload.of(isl, osl));
+  }
+
+  /**
+   * One frontier point of a workload: the prefill of its new tokens after its cached ones, decode
+   * from its prompt context on.
+   */
+  public static FrontierPoint point(RooflineModel model, int batch, Workload w) {
+    int isl = w.promptContext();
+    int osl = w.outputTokens();
+    Seconds ttft = model.prefill(batch, w).seconds();
     int steps = osl - 1;
     double tpot;
     if (steps == 0) {
@@ -138,6 +148,8 @@ public final class ParetoFrontier {
     private int outputTokens = -1;
     private int maxBatch = Integer.MAX_VALUE;
     private List<Integer> batches;
+    private int cachedTokens;
+    private double prefixHitRate;
 
     private Builder(Deployment deployment) {
       this.deployment = deployment;
@@ -154,6 +166,17 @@ public final class ParetoFrontier {
     public Builder outputTokens(int osl) {
       Limits.check("output tokens (osl)", osl, Limits.MAX_TOKENS);
       this.outputTokens = osl;
+      return this;
+    }
+
+    /**
+     * The input and output lengths, history and prefix-hit rate of {@code w} ({@link Workload}).
+     */
+    public Builder workload(Workload w) {
+      inputTokens = w.inputTokens();
+      outputTokens = w.outputTokens();
+      cachedTokens = w.cachedTokens();
+      prefixHitRate = w.prefixHitRate();
       return this;
     }
 
@@ -184,15 +207,16 @@ public final class ParetoFrontier {
     public ParetoFrontier build() {
       checkState(inputTokens > 0, "input tokens (isl) must be set");
       checkState(outputTokens > 0, "output tokens (osl) must be set");
+      Workload w = new Workload(inputTokens, outputTokens, cachedTokens, prefixHitRate);
       List<Integer> sizes = batches;
       if (sizes == null) {
         deployment
-            .fitProblem(inputTokens, outputTokens)
+            .fitProblem(w)
             .ifPresent(
                 problem -> {
                   throw new IllegalArgumentException(problem);
                 });
-        int largest = Math.min(maxBatch, deployment.maxBatch(inputTokens + outputTokens));
+        int largest = Math.min(maxBatch, deployment.maxBatch(w.finalContext()));
         if (largest == 0) {
           throw new IllegalArgumentException(
               deployment.model().id() + " leaves no room for a request on " + deployment);
@@ -206,7 +230,7 @@ public final class ParetoFrontier {
       }
       List<FrontierPoint> pts = new ArrayList<>();
       for (int b : sizes) {
-        pts.add(deployment.point(b, inputTokens, outputTokens));
+        pts.add(deployment.point(b, w));
       }
       return of(pts);
     }

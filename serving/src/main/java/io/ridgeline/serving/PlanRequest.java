@@ -78,6 +78,29 @@ public abstract class PlanRequest {
   /** Output tokens per request (OSL); positive. */
   public abstract int outputTokens();
 
+  /**
+   * Tokens of history already in each request's KV cache when its prompt arrives ({@link
+   * Workload#cachedTokens()}); 0 by default.
+   */
+  @Value.Default
+  public int cachedTokens() {
+    return 0;
+  }
+
+  /**
+   * Fraction of each prompt's tokens served from a prefix cache ({@link Workload#prefixHitRate()});
+   * 0 by default.
+   */
+  @Value.Default
+  public double prefixHitRate() {
+    return 0;
+  }
+
+  /** One request: input and output tokens, history and prefix hits. */
+  public Workload workload() {
+    return new Workload(inputTokens(), outputTokens(), cachedTokens(), prefixHitRate());
+  }
+
   /** Requests per second the fleet must serve; positive and finite. */
   public abstract double requestsPerSecond();
 
@@ -140,6 +163,7 @@ public abstract class PlanRequest {
     checkArgument(!chips().isEmpty(), "chips must not be empty: name at least one chip to search");
     checkArgument(inputTokens() > 0, "input tokens (isl) must be positive: %s", inputTokens());
     checkArgument(outputTokens() > 0, "output tokens (osl) must be positive: %s", outputTokens());
+    workload(); // validates history and prefix hits
     checkArgument(
         requestsPerSecond() > 0 && Double.isFinite(requestsPerSecond()),
         "request rate must be positive and finite: %s requests/s",
@@ -171,6 +195,7 @@ public abstract class PlanRequest {
             strategies().stream().map(Deployment.Strategy::id).collect(Collectors.joining(", ")),
             objective().id(),
             top())
+        + (workload().hasCache() ? ", " + workload() : "")
         + price().map(p -> ", price " + p).orElse("")
         + precisions().map(p -> ", " + p).orElse("")
         + (efficiency().equals(Efficiency.standard()) ? "" : ", efficiency " + efficiency());

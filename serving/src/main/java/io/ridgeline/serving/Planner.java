@@ -116,9 +116,10 @@ public final class Planner {
       this.request = request;
       this.model = request.model();
       this.precisions = request.precisions().orElse(model.defaultPrecisions());
-      this.isl = request.inputTokens();
+      // a request's history counts as prompt for pool sizing and memory
+      this.isl = request.workload().promptContext();
       this.osl = request.outputTokens();
-      this.context = isl + osl;
+      this.context = request.workload().finalContext();
       this.order = order(request.objective());
       for (PlanFailure f : PlanFailure.values()) {
         failures.put(f, 0);
@@ -184,7 +185,7 @@ public final class Planner {
 
     /** The configuration of {@code d} at {@code batch}, or null (counted) when it misses. */
     private PlanConfiguration evaluate(Deployment d, int batch) {
-      FrontierPoint p = d.point(batch, isl, osl);
+      FrontierPoint p = d.point(batch, request.workload());
       candidates++;
       if (!p.fits()) {
         count(PlanFailure.MEMORY);

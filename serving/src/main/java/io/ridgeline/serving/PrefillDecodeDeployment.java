@@ -85,18 +85,21 @@ public record PrefillDecodeDeployment(
   }
 
   @Override
-  public FrontierPoint point(int batch, int isl, int osl) {
-    Deployments.checkPoint(batch, isl, osl);
+  public FrontierPoint point(int batch, Workload w) {
+    int osl = w.outputTokens();
+    Deployments.checkPoint(batch, w.inputTokens(), osl);
+    // the history counts as prompt for contexts, memory and the KV sent to the decode pool
+    int isl = w.promptContext();
     int context = isl + Math.max(1, osl / 2);
     double tpot = SpeculativeDecoding.decodeTpot(speculation, decode, batch, context);
-    int promptsPerPass = prefill.promptsPerPrefillPass(isl);
-    double pass = prefill.prefill(promptsPerPass, isl).seconds().seconds();
+    int promptsPerPass = prefill.promptsPerPrefillPass(w.newTokens());
+    double pass = prefill.prefill(promptsPerPass, w).seconds().seconds();
     double prefillRate = promptsPerPass / pass; // prompts per second per prefill replica
     double demand = batch / (tpot * osl); // requests per second per decode replica
     double ratio = demand / prefillRate; // prefill replicas per decode replica
     double prefillChips = ratio * prefill.replicaChips();
     double chips = decode.replicaChips() + prefillChips;
-    TtftParts parts = ttftParts(tpot, isl, decode);
+    TtftParts parts = ttftParts(tpot, w, decode);
     double transfer = parts.transfer().seconds();
     double ttft = parts.total().seconds();
     double perChip = batch / tpot / chips;
@@ -151,16 +154,22 @@ public record PrefillDecodeDeployment(
     Deployments.checkPoint(batch, isl, osl);
     int context = isl + Math.max(1, osl / 2);
     return ttftParts(
-        SpeculativeDecoding.decodeTpot(speculation, decode, batch, context), isl, decode);
+        SpeculativeDecoding.decodeTpot(speculation, decode, batch, context),
+        Workload.of(isl, osl),
+        decode);
   }
 
-  private TtftParts ttftParts(double tpot, int isl, RooflineModel decodePool) {
+  /**
+   * The TTFT parts of a workload's request: its new tokens' prefill after its cached ones, and the
+   * KV of its whole prompt context (history included) sent to the decode pool.
+   */
+  private TtftParts ttftParts(double tpot, Workload w, RooflineModel decodePool) {
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     return TtftParts.of(
         decodePool.efficiency().admission().seconds(),
         perStep * tpot / 2,
-        prefill.prefill(1, isl).seconds().seconds(),
-        kvTransferSeconds(isl, prefill, decodePool));
+        prefill.prefill(1, w).seconds().seconds(),
+        kvTransferSeconds(w.promptContext(), prefill, decodePool));
   }
 
   @Override

@@ -318,20 +318,43 @@ public abstract class RooflineModel {
    * @throws IllegalArgumentException when batch or prompt length is not positive
    */
   public StepResult prefill(int batch, int promptTokens) {
+    return prefill(batch, promptTokens, 0);
+  }
+
+  /**
+   * Prefill of {@code batch} prompts of {@code promptTokens} new tokens each appended to {@code
+   * cachedTokens} already in each prompt's KV cache ({@link Model#prefill(double, int, int,
+   * io.ridgeline.core.Precisions, Routing)}: attention over the cached tokens is charged, the GEMMs
+   * see only the new tokens).
+   *
+   * @throws IllegalArgumentException when batch or prompt length is not positive, or the cached
+   *     length is negative
+   */
+  public StepResult prefill(int batch, int promptTokens, int cachedTokens) {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
     checkArgument(promptTokens > 0, "prompt tokens must be positive: %s", promptTokens);
-    return prefill((double) batch, promptTokens, Math.min(pipelineParallel(), batch));
+    checkArgument(cachedTokens >= 0, "cached tokens must be non-negative: %s", cachedTokens);
+    return prefill((double) batch, promptTokens, cachedTokens, Math.min(pipelineParallel(), batch));
+  }
+
+  /**
+   * Prefill of {@code batch} prompts of a workload: its {@link Workload#newTokens()} after its
+   * {@link Workload#cachedAtPrefill()} cached tokens.
+   */
+  public StepResult prefill(int batch, Workload workload) {
+    return prefill(batch, workload.newTokens(), workload.cachedAtPrefill());
   }
 
   /**
    * Prefill of a mean of {@code prompts} prompts (fractional: the prefill share of a chunked step)
-   * in {@code micro} micro-batches.
+   * of {@code promptTokens} new tokens after {@code cachedTokens} cached ones, in {@code micro}
+   * micro-batches.
    */
-  StepResult prefill(double prompts, int promptTokens, int micro) {
+  StepResult prefill(double prompts, int promptTokens, int cachedTokens, int micro) {
     int pp = pipelineParallel();
     double mb = prompts / micro;
-    Phase prefill = model().prefill(mb, promptTokens, computePrecisions(), routing());
-    int context = promptTokens;
+    Phase prefill = model().prefill(mb, promptTokens, cachedTokens, computePrecisions(), routing());
+    int context = cachedTokens + promptTokens;
     ComputeTarget t = MemoryPlan.placed(this, (int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops =
         new ArrayList<>(

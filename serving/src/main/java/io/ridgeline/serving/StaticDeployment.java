@@ -48,9 +48,10 @@ public record StaticDeployment(
   }
 
   @Override
-  public FrontierPoint point(int batch, int isl, int osl) {
-    Deployments.checkPoint(batch, isl, osl);
-    FrontierPoint p = ParetoFrontier.point(pool, batch, isl, osl);
+  public FrontierPoint point(int batch, Workload w) {
+    int osl = w.outputTokens();
+    Deployments.checkPoint(batch, w.inputTokens(), osl);
+    FrontierPoint p = ParetoFrontier.point(pool, batch, w);
     if (speculation.isEmpty()) {
       return ServingCosts.onePool(
           ImmutableFrontierPoint.builder().from(p),
@@ -61,7 +62,8 @@ public record StaticDeployment(
           pool.replicaChips(),
           "");
     }
-    double tpot = SpeculativeDecoding.tpot(speculation.get(), pool, batch, isl + osl / 2);
+    double tpot =
+        SpeculativeDecoding.tpot(speculation.get(), pool, batch, w.promptContext() + osl / 2);
     double request = p.ttft().seconds() + (osl - 1) * tpot;
     double perChip = (double) batch * osl / request / pool.replicaChips();
     return ServingCosts.onePool(
@@ -71,7 +73,9 @@ public record StaticDeployment(
             .tokensPerSecondPerUser(1 / tpot)
             .tokensPerSecondPerChip(perChip)
             .fits(
-                p.fits() && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, isl + osl)),
+                p.fits()
+                    && SpeculativeDecoding.fitsWithDraft(
+                        speculation, pool, batch, w.finalContext())),
         strategy(),
         pool,
         price,

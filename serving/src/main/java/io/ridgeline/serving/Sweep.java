@@ -73,11 +73,22 @@ import java.util.function.Function;
 public final class Sweep {
   /**
    * The grid keys, named as {@code ridgeline frontier}'s options: model, chip, count, tp, ep,
-   * strategy, batch, isl, osl, weights, kv.
+   * strategy, batch, isl, osl, weights, kv, cached.
    */
   public static final ImmutableList<String> KEYS =
       ImmutableList.of(
-          "model", "chip", "count", "tp", "ep", "strategy", "batch", "isl", "osl", "weights", "kv");
+          "model",
+          "chip",
+          "count",
+          "tp",
+          "ep",
+          "strategy",
+          "batch",
+          "isl",
+          "osl",
+          "weights",
+          "kv",
+          "cached");
 
   // odometer digits, outermost first: the deployment depends only on the first eight
   static final int MODEL = 0;
@@ -89,9 +100,10 @@ public final class Sweep {
   static final int WEIGHTS = 6;
   static final int KV = 7;
   static final int ISL = 8;
-  static final int OSL = 9;
-  static final int BATCH = 10;
-  static final int DIGITS = 11;
+  static final int CACHED = 9;
+  static final int OSL = 10;
+  static final int BATCH = 11;
+  static final int DIGITS = 12;
 
   private Sweep() {}
 
@@ -171,6 +183,7 @@ public final class Sweep {
     private final ImmutableList<Integer> batches;
     private final ImmutableList<Integer> isls;
     private final ImmutableList<Integer> osls;
+    private final ImmutableList<Integer> cacheds;
     private final ImmutableList<Precision> weights;
     private final ImmutableList<Precision> kvs;
     private final long size;
@@ -186,11 +199,24 @@ public final class Sweep {
       this.batches = b.batches != null ? b.batches : ImmutableList.of(1);
       this.isls = b.isls != null ? b.isls : ImmutableList.of(1024);
       this.osls = b.osls != null ? b.osls : ImmutableList.of(1024);
+      this.cacheds = b.cacheds != null ? b.cacheds : ImmutableList.of(0);
       this.weights = b.weights != null ? b.weights : ImmutableList.of();
       this.kvs = b.kvs != null ? b.kvs : ImmutableList.of();
       long n = 1;
       for (List<?> l :
-          List.of(models, chips, counts, tps, eps, strategies, batches, isls, osls, weights, kvs)) {
+          List.of(
+              models,
+              chips,
+              counts,
+              tps,
+              eps,
+              strategies,
+              batches,
+              isls,
+              osls,
+              weights,
+              kvs,
+              cacheds)) {
         try {
           n = Math.multiplyExact(n, Math.max(1, l.size()));
         } catch (ArithmeticException e) {
@@ -340,12 +366,17 @@ public final class Sweep {
       return kvs;
     }
 
+    /** Tokens of history in each request's KV cache ({@link Workload}); {@code [0]} by default. */
+    public ImmutableList<Integer> cached() {
+      return cacheds;
+    }
+
     @Override
     public String toString() {
       return String.format(
           Locale.ROOT,
           "Grid of %d points: model %s, chip %s, count %s, tp %s, ep %s, strategy %s, batch %s,"
-              + " isl %s, osl %s, weights %s, kv %s",
+              + " isl %s, osl %s, weights %s, kv %s%s",
           size,
           ids(models, Model::id),
           ids(chips, Chip::id),
@@ -357,7 +388,8 @@ public final class Sweep {
           isls,
           osls,
           weights.isEmpty() ? "(checkpoint)" : weights,
-          kvs.isEmpty() ? "(checkpoint)" : kvs);
+          kvs.isEmpty() ? "(checkpoint)" : kvs,
+          cacheds.equals(List.of(0)) ? "" : ", cached " + cacheds);
     }
 
     private static <T> List<String> ids(List<T> values, Function<T, String> id) {
@@ -382,6 +414,7 @@ public final class Sweep {
    * @param batch requests per replica
    * @param isl prompt length (ISL), tokens
    * @param osl output length (OSL), tokens
+   * @param cached tokens already in each request's KV cache when its prompt arrives
    * @param precisions weight, KV-cache and activation precisions of the combination
    * @param weights the weight precision id ({@code "fp8"}); for a checkpoint that mixes precisions,
    *     its base precision followed by each override, {@code "bf16+experts:mxfp4"}
@@ -399,6 +432,7 @@ public final class Sweep {
       int batch,
       int isl,
       int osl,
+      int cached,
       Precisions precisions,
       String weights,
       Optional<FrontierPoint> point,
@@ -433,7 +467,7 @@ public final class Sweep {
       String what =
           String.format(
               Locale.ROOT,
-              "%s on %d× %s (tp %d, ep %d, weights %s, kv %s), %s, ISL %d, OSL %d",
+              "%s on %d× %s (tp %d, ep %d, weights %s, kv %s), %s, ISL %d, OSL %d%s",
               model.id(),
               count,
               chip.id(),
@@ -443,7 +477,8 @@ public final class Sweep {
               kv(),
               strategy.id(),
               isl,
-              osl);
+              osl,
+              cached == 0 ? "" : ", cached " + cached);
       String result =
           point
               .map(FrontierPoint::toString)

@@ -1,6 +1,7 @@
 package io.ridgeline.serving;
 
 import static io.ridgeline.serving.Sweep.BATCH;
+import static io.ridgeline.serving.Sweep.CACHED;
 import static io.ridgeline.serving.Sweep.CHIP;
 import static io.ridgeline.serving.Sweep.COUNT;
 import static io.ridgeline.serving.Sweep.DIGITS;
@@ -36,6 +37,7 @@ final class SweepEvaluator {
   private final int[] batches;
   private final int[] isls;
   private final int[] osls;
+  private final int[] cacheds;
   private final Precision[] weights; // null: the checkpoint's
   private final Precision[] kvs; // null: the checkpoint's
   private final Efficiency efficiency;
@@ -71,6 +73,7 @@ final class SweepEvaluator {
     batches = Ints.toArray(g.batches());
     isls = Ints.toArray(g.isls());
     osls = Ints.toArray(g.osls());
+    cacheds = Ints.toArray(g.cached());
     weights = g.weights().isEmpty() ? new Precision[1] : g.weights().toArray(new Precision[0]);
     kvs = g.kvs().isEmpty() ? new Precision[1] : g.kvs().toArray(new Precision[0]);
   }
@@ -87,6 +90,7 @@ final class SweepEvaluator {
     l[KV] = kvs.length;
     l[ISL] = isls.length;
     l[OSL] = osls.length;
+    l[CACHED] = cacheds.length;
     l[BATCH] = batches.length;
     return l;
   }
@@ -95,26 +99,27 @@ final class SweepEvaluator {
   Sweep.Row row(int[] index, int changed) {
     int isl = isls[index[ISL]];
     int osl = osls[index[OSL]];
+    int cached = cacheds[index[CACHED]];
     if (changed <= KV) {
       combination(index);
-      deployment(isl, osl);
-    } else if (changed <= ISL && strategy == Deployment.Strategy.PD) {
-      // the prefill pool is sized to the prompt
-      deployment(isl, osl);
+      deployment(cached + isl, osl);
+    } else if (changed <= CACHED && strategy == Deployment.Strategy.PD) {
+      // the prefill pool is sized to the prompt and its history
+      deployment(cached + isl, osl);
     }
     int batch = batches[index[BATCH]];
     if (deployment == null) {
-      return row(batch, isl, osl, null, deploymentError);
+      return row(batch, isl, osl, cached, null, deploymentError);
     }
     try {
-      FrontierPoint p = deployment.point(batch, isl, osl);
-      return row(batch, isl, osl, p, p.fits() ? null : whyNot(batch, isl, osl));
+      FrontierPoint p = deployment.point(batch, Workload.of(isl, osl).withCachedTokens(cached));
+      return row(batch, isl, osl, cached, p, p.fits() ? null : whyNot(batch, cached + isl, osl));
     } catch (IllegalArgumentException e) {
-      return row(batch, isl, osl, null, oneLine(e));
+      return row(batch, isl, osl, cached, null, oneLine(e));
     }
   }
 
-  private Sweep.Row row(int batch, int isl, int osl, FrontierPoint p, String error) {
+  private Sweep.Row row(int batch, int isl, int osl, int cached, FrontierPoint p, String error) {
     return new Sweep.Row(
         model,
         chip,
@@ -125,6 +130,7 @@ final class SweepEvaluator {
         batch,
         isl,
         osl,
+        cached,
         precisions,
         weightsLabel,
         Optional.ofNullable(p),

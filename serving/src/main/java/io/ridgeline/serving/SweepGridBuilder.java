@@ -23,6 +23,7 @@ public final class SweepGridBuilder {
   ImmutableList<Integer> batches;
   ImmutableList<Integer> isls;
   ImmutableList<Integer> osls;
+  ImmutableList<Integer> cacheds;
   ImmutableList<Precision> weights;
   ImmutableList<Precision> kvs;
 
@@ -88,6 +89,17 @@ public final class SweepGridBuilder {
   @CanIgnoreReturnValue
   public SweepGridBuilder osls(int... values) {
     this.osls = positive("osl", Limits.MAX_TOKENS, values);
+    return this;
+  }
+
+  /** Tokens already in each request's KV cache when its prompt arrives ({@link Workload}). */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder cached(int... values) {
+    checkArgument(values.length > 0, "cached: the list of values is empty");
+    for (int v : values) {
+      checkArgument(v >= 0, "cached must be non-negative: %s", v);
+    }
+    this.cacheds = ImmutableList.copyOf(Ints.asList(values));
     return this;
   }
 

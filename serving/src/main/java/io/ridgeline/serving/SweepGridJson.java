@@ -55,8 +55,13 @@ final class SweepGridJson {
   static void set(SweepGridBuilder b, String key, List<JsonNode> values) {
     switch (key) {
       case "model":
-        b.models(map(values, v -> Models.resolve(text(key, v)), Model[]::new));
-        break;
+        {
+          // one run, unique names: two config files of one name do not collapse into one
+          List<String> names = new ArrayList<>();
+          values.forEach(v -> names.add(text(key, v)));
+          b.models(Models.resolveAll(names, Optional.empty()).toArray(Model[]::new));
+          break;
+        }
       case "chip":
         b.chips(map(values, v -> resolveChip(text(key, v)), Chip[]::new));
         break;
@@ -70,6 +75,20 @@ final class SweepGridJson {
       case "kv":
         b.kvs(map(values, v -> Precision.of(text(key, v)), Precision[]::new));
         break;
+      case "cached":
+        {
+          int[] cached = new int[values.size()];
+          for (int i = 0; i < cached.length; i++) {
+            JsonNode v = values.get(i);
+            checkArgument(
+                v.isIntegralNumber() && v.asLong() >= 0 && v.asLong() <= Integer.MAX_VALUE,
+                "cached must be a non-negative integer: %s",
+                v);
+            cached[i] = v.intValue();
+          }
+          b.cached(cached);
+          break;
+        }
       default:
         int[] ints = new int[values.size()];
         for (int i = 0; i < ints.length; i++) {

@@ -26,7 +26,7 @@ final class ColocatedDeploymentTest {
    * network time with its per-hop latency.
    */
   private static double withHopLatency(RooflineModel rm, double prompts, int isl) {
-    StepResult full = rm.prefill(prompts, isl, 1);
+    StepResult full = rm.prefill(prompts, isl, 0, 1);
     double stage = 0;
     for (PhaseResult p : full.phases()) {
       for (OperationResult o : p.operations()) {
