@@ -11,7 +11,9 @@ import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.DeploymentSpec;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ImmutableDeploymentSpec;
+import io.ridgeline.serving.ImmutablePoolSpec;
 import io.ridgeline.serving.ParetoFrontier;
+import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Speculation;
 import java.io.PrintWriter;
@@ -89,12 +91,12 @@ final class FrontierCommand implements Callable<Integer> {
     }
   }
 
-  @Option(names = "--prefill-chip", description = "PD: prefill pool chip (default: --chip).")
+  @Option(names = "--prefill-chip", description = "PD/AFD: prefill pool chip (default: --chip).")
   String prefillChip;
 
   @Option(
       names = "--prefill-count",
-      description = "PD: chips per prefill replica (default: sized to hold the model).")
+      description = "PD/AFD: chips per prefill replica (default: sized to hold the model).")
   Integer prefillCount;
 
   @Option(names = "--decode-chip", description = "PD: decode pool chip (default: --chip).")
@@ -118,8 +120,25 @@ final class FrontierCommand implements Callable<Integer> {
 
   @Option(
       names = "--ffn-count",
-      description = "AFD: FFN pool chips (default: --count, or sized to hold the FFN weights).")
+      description =
+          "AFD: FFN pool chips (default: --ffn-tp × --ffn-pp, else searched from the fewest that"
+              + " hold the FFN weights up to 4× the attention chips).")
   Integer ffnCount;
+
+  @Option(
+      names = "--ffn-tp",
+      description =
+          "AFD: tensor-parallel degree of the FFN pool (default: --ffn-count / --ffn-pp); need not"
+              + " divide the attention heads.")
+  Integer ffnTp;
+
+  @Option(names = "--ffn-pp", description = "AFD: pipeline stages of the FFN pool (default: 1).")
+  Integer ffnPp;
+
+  @Option(
+      names = "--ffn-ep",
+      description = "AFD: chips of an FFN stage that experts spread over (default: --ep).")
+  Integer ffnEp;
 
   @Option(
       names = "--afd-microbatches",
@@ -390,6 +409,40 @@ final class FrontierCommand implements Callable<Integer> {
     (system.json || csv ? spec.commandLine().getErr() : out).println("wrote " + target);
   }
 
+  /**
+   * The FFN pool of --ffn-chip, --ffn-count, --ffn-tp, --ffn-pp and --ffn-ep; without a count or
+   * tp, the pool is sized by the attention:FFN ratio search ({@link DeploymentSpec}).
+   */
+  private PoolSpec ffnSpec(Model m, Chip c) {
+    if (ffnCount != null) {
+      SystemOptions.positive("--ffn-count", ffnCount);
+    }
+    if (ffnTp != null) {
+      SystemOptions.positive("--ffn-tp", ffnTp);
+    }
+    int fpp = ffnPp != null ? ffnPp : 1;
+    int fep = ffnEp != null ? ffnEp : system.ep;
+    SystemOptions.positive("--ffn-pp", fpp);
+    SystemOptions.positive("--ffn-ep", fep);
+    if (ffnCount != null && ffnTp != null && ffnCount % (ffnTp * fpp) != 0) {
+      throw new IllegalArgumentException(
+          "--ffn-count ("
+              + ffnCount
+              + ") must be a multiple of --ffn-tp × --ffn-pp = "
+              + ffnTp * fpp);
+    }
+    int stage = ffnTp != null ? ffnTp : ffnCount != null ? Math.max(1, ffnCount / fpp) : fep;
+    if (stage % fep != 0) {
+      throw new IllegalArgumentException(
+          "--ffn-ep (" + fep + ") must divide the FFN pool's chips per stage: " + stage);
+    }
+    return ImmutablePoolSpec.copyOf(system.poolSpec(m, c, ffnCount, ffnTp))
+        .withPipelineParallel(fpp)
+        .withExpertParallel(fep)
+        .withAttentionDataParallel(1)
+        .withRunsAttention(false);
+  }
+
   private static Integer count(String token, String text) {
     try {
       int n = Integer.parseInt(text);
@@ -438,9 +491,11 @@ final class FrontierCommand implements Callable<Integer> {
         Chip ffnC = SystemOptions.resolveChip(ffnChip != null ? ffnChip : system.chip);
         Integer attN =
             attentionCount != null ? attentionCount : attentionChip == null ? system.count : null;
-        // without --ffn-count the FFN pool gets the attention pool's chips
+        Chip afdPrefillC =
+            SystemOptions.resolveChip(prefillChip != null ? prefillChip : system.chip);
         b.pool(system.poolSpec(m, attC, attN, attN))
-            .ffn(system.poolSpec(m, ffnC, ffnCount, ffnCount));
+            .prefill(system.poolSpec(m, afdPrefillC, prefillCount, null))
+            .ffn(ffnSpec(m, ffnC));
         break;
       default:
         b.pool(system.poolSpec(m, SystemOptions.resolveChip(system.chip), system.count, system.tp));

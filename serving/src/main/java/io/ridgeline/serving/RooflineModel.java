@@ -157,6 +157,16 @@ public abstract class RooflineModel {
   }
 
   /**
+   * Whether this pool runs the attention side of the layers; false for the FFN pool of an
+   * attention/FFN-disaggregated system, which holds and computes only dense-FFN and expert layers,
+   * so its tensor-parallel degree need not divide the attention heads.
+   */
+  @Value.Default
+  public boolean runsAttention() {
+    return true;
+  }
+
+  /**
    * Achieved fractions of peak and bandwidth and fixed costs; by default {@link
    * Efficiency#standard(Chip)}, the calibrated default profile the command line uses too. {@link
    * Efficiency#ideal()} gives the roofline bound.
@@ -360,9 +370,9 @@ public abstract class RooflineModel {
 
   /**
    * Sets a step's fixed costs per pass through a stage: {@link Efficiency#overheadSeconds} (for a
-   * prefill pass {@link Efficiency#prefillOverheadSeconds}, eager kernels) of the
-   * stage's share of the forward pass's kernels ({@link #kernels()} / pp), all of them, and the
-   * attention side's and FFN side's alone for attention-FFN disaggregated pools.
+   * prefill pass {@link Efficiency#prefillOverheadSeconds}, eager kernels) of the stage's share of
+   * the forward pass's kernels ({@link #kernels()} / pp), all of them, and the attention side's and
+   * FFN side's alone for attention-FFN disaggregated pools.
    */
   private void chargeOverheads(ImmutableStepResult.Builder b, boolean prefill) {
     Efficiency e = efficiency();
@@ -452,12 +462,14 @@ public abstract class RooflineModel {
         pipelineParallel(),
         model().layerCount(),
         model().id());
-    model()
-        .tensorParallelProblem(tensorParallel())
-        .ifPresent(
-            problem -> {
-              throw new IllegalArgumentException(problem);
-            });
+    if (runsAttention()) {
+      model()
+          .tensorParallelProblem(tensorParallel())
+          .ifPresent(
+              problem -> {
+                throw new IllegalArgumentException(problem);
+              });
+    }
     if (replicaChips() > 1) {
       checkArgument(
           chip().scaleUp().isPresent() || chip().scaleOut().isPresent(),
