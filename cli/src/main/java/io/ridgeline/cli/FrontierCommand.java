@@ -11,9 +11,7 @@ import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.DeploymentSpec;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ImmutableDeploymentSpec;
-import io.ridgeline.serving.ImmutablePoolSpec;
 import io.ridgeline.serving.ParetoFrontier;
-import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Speculation;
 import java.io.PrintWriter;
@@ -107,44 +105,7 @@ final class FrontierCommand implements Callable<Integer> {
       description = "PD: chips per decode replica (default: --count).")
   Integer decodeCount;
 
-  @Option(names = "--attention-chip", description = "AFD: attention pool chip (default: --chip).")
-  String attentionChip;
-
-  @Option(
-      names = "--attention-count",
-      description = "AFD: attention pool chips (default: --count, or 1).")
-  Integer attentionCount;
-
-  @Option(names = "--ffn-chip", description = "AFD: FFN pool chip (default: --chip).")
-  String ffnChip;
-
-  @Option(
-      names = "--ffn-count",
-      description =
-          "AFD: FFN pool chips (default: --ffn-tp × --ffn-pp, else searched from the fewest that"
-              + " hold the FFN weights up to 4× the attention chips).")
-  Integer ffnCount;
-
-  @Option(
-      names = "--ffn-tp",
-      description =
-          "AFD: tensor-parallel degree of the FFN pool (default: --ffn-count / --ffn-pp); need not"
-              + " divide the attention heads.")
-  Integer ffnTp;
-
-  @Option(names = "--ffn-pp", description = "AFD: pipeline stages of the FFN pool (default: 1).")
-  Integer ffnPp;
-
-  @Option(
-      names = "--ffn-ep",
-      description = "AFD: chips of an FFN stage that experts spread over (default: --ep).")
-  Integer ffnEp;
-
-  @Option(
-      names = "--afd-microbatches",
-      defaultValue = "2",
-      description = "AFD: micro-batches in ping-pong (default: ${DEFAULT-VALUE}).")
-  int afdMicroBatches;
+  @Mixin AfdOptions afd;
 
   @Option(
       names = "--pool-link-gbps",
@@ -300,6 +261,8 @@ final class FrontierCommand implements Callable<Integer> {
       } else {
         n.putNull("tokens_per_joule");
       }
+      putOptional(n, "mfu", p.mfu());
+      putOptional(n, "bandwidth_utilisation", p.bandwidthUtilisation());
       n.put("fits", p.fits());
       n.put("pareto", p.pareto());
       n.put("note", p.note());
@@ -307,13 +270,21 @@ final class FrontierCommand implements Callable<Integer> {
     return o;
   }
 
+  private static void putOptional(ObjectNode n, String key, Optional<Double> value) {
+    if (value.isPresent()) {
+      n.put(key, value.get());
+    } else {
+      n.putNull(key);
+    }
+  }
+
   private static void csv(PrintWriter out, ParetoFrontier union) {
     out.println(
-        "strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto");
+        "strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto,mfu,bandwidth_utilisation");
     for (FrontierPoint p : union.points()) {
       out.printf(
           Locale.ROOT,
-          "%s,%d,%s,%s,%s,%s,%s,%s,%s,%b,%b%n",
+          "%s,%d,%s,%s,%s,%s,%s,%s,%s,%b,%b,%s,%s%n",
           p.strategy(),
           p.batch(),
           p.ttft().seconds(),
@@ -324,7 +295,9 @@ final class FrontierCommand implements Callable<Integer> {
           p.dollarsPerMillionTokens().map(String::valueOf).orElse(""),
           p.tokensPerJoule().map(String::valueOf).orElse(""),
           p.fits(),
-          p.pareto());
+          p.pareto(),
+          p.mfu().map(String::valueOf).orElse(""),
+          p.bandwidthUtilisation().map(String::valueOf).orElse(""));
     }
   }
 
@@ -339,13 +312,14 @@ final class FrontierCommand implements Callable<Integer> {
     anchorFactor.ifPresent(f -> out.println(f.line()));
     out.printf(
         Locale.ROOT,
-        "ISL %d, OSL %d; * = Pareto-optimal%s%n",
+        "ISL %d, OSL %d; * = Pareto-optimal%s; MFU, BW: utilisation of the batch's chips in a"
+            + " decode step%n",
         isl,
         osl,
         deployments.size() > 1 ? " across strategies" : "");
     out.printf(
         Locale.ROOT,
-        "%-9s %6s %12s %12s %11s %11s %7s %9s %6s%n",
+        "%-9s %6s %12s %12s %11s %11s %7s %9s %6s %6s %6s%n",
         "strategy",
         "batch",
         "TTFT",
@@ -354,11 +328,13 @@ final class FrontierCommand implements Callable<Integer> {
         "tok/s/chip",
         "chips",
         "$/Mtok",
+        "MFU",
+        "BW",
         "");
     for (FrontierPoint p : union.points()) {
       out.printf(
           Locale.ROOT,
-          "%-9s %6d %12s %12s %11.1f %11.1f %7.2f %9s %6s%n",
+          "%-9s %6d %12s %12s %11.1f %11.1f %7.2f %9s %6s %6s %6s%n",
           p.strategy(),
           p.batch(),
           p.ttft(),
@@ -367,6 +343,8 @@ final class FrontierCommand implements Callable<Integer> {
           p.tokensPerSecondPerChip(),
           p.chipsTotal(),
           p.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"),
+          percent(p.mfu()),
+          percent(p.bandwidthUtilisation()),
           (p.pareto() ? "*" : "") + (p.fits() ? "" : " oom"));
     }
     for (ParetoFrontier f : frontiers) {
@@ -376,6 +354,10 @@ final class FrontierCommand implements Callable<Integer> {
         out.println(top.strategy() + " at batch " + top.batch() + ": " + top.note());
       }
     }
+  }
+
+  private static String percent(Optional<Double> fraction) {
+    return fraction.map(f -> String.format(Locale.ROOT, "%.1f%%", 100 * f)).orElse("-");
   }
 
   /** Writes the chart to --plot, or by default in the table view. */
@@ -409,40 +391,6 @@ final class FrontierCommand implements Callable<Integer> {
     (system.json || csv ? spec.commandLine().getErr() : out).println("wrote " + target);
   }
 
-  /**
-   * The FFN pool of --ffn-chip, --ffn-count, --ffn-tp, --ffn-pp and --ffn-ep; without a count or
-   * tp, the pool is sized by the attention:FFN ratio search ({@link DeploymentSpec}).
-   */
-  private PoolSpec ffnSpec(Model m, Chip c) {
-    if (ffnCount != null) {
-      SystemOptions.positive("--ffn-count", ffnCount);
-    }
-    if (ffnTp != null) {
-      SystemOptions.positive("--ffn-tp", ffnTp);
-    }
-    int fpp = ffnPp != null ? ffnPp : 1;
-    int fep = ffnEp != null ? ffnEp : system.ep;
-    SystemOptions.positive("--ffn-pp", fpp);
-    SystemOptions.positive("--ffn-ep", fep);
-    if (ffnCount != null && ffnTp != null && ffnCount % (ffnTp * fpp) != 0) {
-      throw new IllegalArgumentException(
-          "--ffn-count ("
-              + ffnCount
-              + ") must be a multiple of --ffn-tp × --ffn-pp = "
-              + ffnTp * fpp);
-    }
-    int stage = ffnTp != null ? ffnTp : ffnCount != null ? Math.max(1, ffnCount / fpp) : fep;
-    if (stage % fep != 0) {
-      throw new IllegalArgumentException(
-          "--ffn-ep (" + fep + ") must divide the FFN pool's chips per stage: " + stage);
-    }
-    return ImmutablePoolSpec.copyOf(system.poolSpec(m, c, ffnCount, ffnTp))
-        .withPipelineParallel(fpp)
-        .withExpertParallel(fep)
-        .withAttentionDataParallel(1)
-        .withRunsAttention(false);
-  }
-
   private static Integer count(String token, String text) {
     try {
       int n = Integer.parseInt(text);
@@ -461,7 +409,7 @@ final class FrontierCommand implements Callable<Integer> {
   private Deployment deployment(
       Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount) {
     ImmutableDeploymentSpec.Builder b =
-        DeploymentSpec.builder().strategy(s).afdMicroBatches(afdMicroBatches);
+        DeploymentSpec.builder().strategy(s).afdMicroBatches(afd.afdMicroBatches);
     if (price != null) {
       b.price(DollarsPerHour.of(price));
     }
@@ -487,15 +435,18 @@ final class FrontierCommand implements Callable<Integer> {
             .prefill(system.poolSpec(m, prefillC, prefillCount, null));
         break;
       case AFD:
-        Chip attC = SystemOptions.resolveChip(attentionChip != null ? attentionChip : system.chip);
-        Chip ffnC = SystemOptions.resolveChip(ffnChip != null ? ffnChip : system.chip);
+        Chip attC =
+            SystemOptions.resolveChip(afd.attentionChip != null ? afd.attentionChip : system.chip);
+        Chip ffnC = SystemOptions.resolveChip(afd.ffnChip != null ? afd.ffnChip : system.chip);
         Integer attN =
-            attentionCount != null ? attentionCount : attentionChip == null ? system.count : null;
+            afd.attentionCount != null
+                ? afd.attentionCount
+                : afd.attentionChip == null ? system.count : null;
         Chip afdPrefillC =
             SystemOptions.resolveChip(prefillChip != null ? prefillChip : system.chip);
         b.pool(system.poolSpec(m, attC, attN, attN))
             .prefill(system.poolSpec(m, afdPrefillC, prefillCount, null))
-            .ffn(ffnSpec(m, ffnC));
+            .ffn(afd.ffnSpec(system, m, ffnC));
         break;
       default:
         b.pool(system.poolSpec(m, SystemOptions.resolveChip(system.chip), system.count, system.tp));

@@ -100,6 +100,36 @@ final class AfdPools {
     return new Step(Math.max(Math.max(a, f), Math.max(x, chain)), high);
   }
 
+  /**
+   * The utilisation ({@link Utilisation}) of the attention and the FFN pool over the step of {@link
+   * #step}, each counting its own side's operations of every micro-batch, weighted by their chips.
+   */
+  Utilisation utilisation(int batch, int context, int microBatches) {
+    double seconds = step(batch, context, microBatches).seconds();
+    int m = Math.min(microBatches, batch);
+    int small = batch / m;
+    int larger = batch % m;
+    Utilisation.Work a = new Utilisation.Work(attention.target());
+    Utilisation.Work f = new Utilisation.Work(ffn.target());
+    addSide(a, attention.decode(small, context), false, m - larger);
+    addSide(f, ffn.decode(small, context), true, m - larger);
+    if (larger > 0) {
+      addSide(a, attention.decode(small + 1, context), false, larger);
+      addSide(f, ffn.decode(small + 1, context), true, larger);
+    }
+    return Utilisation.weighted(
+        a.over(seconds), attention.replicaChips(), f.over(seconds), ffn.replicaChips());
+  }
+
+  private static void addSide(Utilisation.Work w, StepResult step, boolean ffn, int times) {
+    for (PhaseResult p : step.phases()) {
+      w.add(
+          p,
+          (ph, o) -> isMixedPhase(ph) ? isFfnOperation(o) == ffn : isFfnPhase(ph) == ffn,
+          (double) times * step.microBatches());
+    }
+  }
+
   /** An AFD decode step: its seconds and its largest micro-batch. */
   record Step(double seconds, MicroBatch largest) {}
 

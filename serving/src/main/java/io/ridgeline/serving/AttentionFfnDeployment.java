@@ -178,6 +178,13 @@ public record AttentionFfnDeployment(
     return b / tpot / attention.replicaChips();
   }
 
+  /** The attention and FFN pools' utilisation over the AFD step, weighted by their chips. */
+  @Override
+  public Utilisation decodeUtilisation(int batch, int isl, int osl) {
+    Deployments.checkPoint(batch, isl, osl);
+    return afd().utilisation(batch, isl + Math.max(1, osl / 2), microBatches);
+  }
+
   private double decodeChips() {
     return attention.replicaChips() + ffn.replicaChips();
   }

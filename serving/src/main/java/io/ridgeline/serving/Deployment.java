@@ -135,6 +135,21 @@ public sealed interface Deployment
   FrontierPoint point(int batch, int isl, int osl);
 
   /**
+   * How busy the chips that hold the running batch are over one decode step of {@code batch}
+   * sequences at the mean context {@code isl + osl / 2} ({@link Utilisation}: MFU and memory-bandwidth
+   * utilisation, fixed costs included): the one pool (static, colocated: its plain decode step,
+   * without the prefill chunks a colocated step also carries), the decode pool (pd), the attention
+   * and FFN pools weighted by their chips (afd). Speculative verify passes are not counted.
+   *
+   * @throws IllegalArgumentException when an argument is not positive
+   */
+  default Utilisation decodeUtilisation(int batch, int isl, int osl) {
+    Deployments.checkPoint(batch, isl, osl);
+    RooflineModel pool = decodePool();
+    return Utilisation.of(pool.decode(batch, isl + Math.max(1, osl / 2)), pool);
+  }
+
+  /**
    * Seconds to move one request's KV cache of {@code tokens} tokens from {@code prefill} to {@code
    * decode}: bytes over the prefill replica's links in parallel (this deployment's pool link if
    * set, else the link between the pools, {@link Links#between}), plus one hop of latency.

@@ -206,7 +206,10 @@ public final class ParetoFrontier {
       }
       List<FrontierPoint> pts = new ArrayList<>();
       for (int b : sizes) {
-        pts.add(deployment.point(b, inputTokens, outputTokens));
+        pts.add(
+            deployment
+                .point(b, inputTokens, outputTokens)
+                .withUtilisation(deployment.decodeUtilisation(b, inputTokens, outputTokens)));
       }
       return of(pts);
     }
