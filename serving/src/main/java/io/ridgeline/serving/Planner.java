@@ -2,6 +2,7 @@ package io.ridgeline.serving;
 
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.Precisions;
+import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import java.math.BigDecimal;
@@ -101,7 +102,6 @@ public final class Planner {
   private static final class Search {
     private final PlanRequest request;
     private final Model model;
-    private final Precisions precisions;
     private final int isl;
     private final int osl;
     private final int context;
@@ -115,7 +115,6 @@ public final class Planner {
     Search(PlanRequest request) {
       this.request = request;
       this.model = request.model();
-      this.precisions = request.precisions().orElse(model.defaultPrecisions());
       this.isl = request.inputTokens();
       this.osl = request.outputTokens();
       this.context = isl + osl;
@@ -128,15 +127,18 @@ public final class Planner {
     PlanResult run() {
       List<PlanConfiguration> meeting = new ArrayList<>();
       List<PlanMiss> closest = new ArrayList<>();
-      for (Chip chip : distinctChips()) {
+      PlanSpace space = new PlanSpace(request);
+      List<Chip> chips = new ArrayList<>(distinctChips());
+      for (Chip chip : chips) {
         latencyMiss = null;
         memoryMiss = null;
-        for (RooflineModel layout : layouts(chip)) {
-          for (Deployment.Strategy strategy : request.strategies()) {
-            if (strategy == Deployment.Strategy.PD && !hasLink(chip)) {
-              continue;
+        for (Precisions precisions : request.searchedPrecisions()) {
+          for (RooflineModel layout : space.layouts(chip, precisions)) {
+            for (Deployment.Strategy strategy : request.strategies()) {
+              for (Deployment d : space.deployments(strategy, layout, chips)) {
+                best(d).ifPresent(meeting::add);
+              }
             }
-            best(deployment(strategy, layout)).ifPresent(meeting::add);
           }
         }
         if (latencyMiss != null) {
@@ -182,7 +184,10 @@ public final class Planner {
       return Optional.ofNullable(best);
     }
 
-    /** The configuration of {@code d} at {@code batch}, or null (counted) when it misses. */
+    /**
+     * The configuration of {@code d} at {@code batch} with its fleet sized under load ({@link
+     * PlanFleet}), or null (counted) when it misses.
+     */
     private PlanConfiguration evaluate(Deployment d, int batch) {
       FrontierPoint p = d.point(batch, isl, osl);
       candidates++;
@@ -191,82 +196,31 @@ public final class Planner {
         memoryMiss = closer(memoryMiss, memoryMiss(d, Optional.of(p)));
         return null;
       }
-      boolean ttft = p.ttft().seconds() > request.ttftSlo().seconds();
-      boolean tpot = p.tpot().seconds() > request.tpotSlo().seconds();
-      if (!ttft && !tpot) {
-        return configuration(d, p);
+      double tpot = p.tpot().seconds();
+      Set<PlanFailure> missed = EnumSet.noneOf(PlanFailure.class);
+      if (tpot > request.tpotSlo().seconds()) {
+        missed.add(PlanFailure.TPOT);
       }
-      if (ttft) {
-        count(PlanFailure.TTFT);
+      if (request.tpotP99Slo().map(s -> tpot > s.seconds()).orElse(false)) {
+        missed.add(PlanFailure.TPOT_P99);
       }
-      if (tpot) {
-        count(PlanFailure.TPOT);
+      PlanFleet.Sized fleet = PlanFleet.size(d, p, request);
+      if (fleet.ttftP50() > request.ttftSlo().seconds()) {
+        missed.add(PlanFailure.TTFT);
       }
-      latencyMiss = closer(latencyMiss, latencyMiss(d, p));
+      if (request.ttftP99Slo().map(s -> fleet.ttftP99() > s.seconds()).orElse(false)) {
+        missed.add(PlanFailure.TTFT_P99);
+      }
+      if (missed.isEmpty()) {
+        return configuration(d, p, fleet);
+      }
+      missed.forEach(this::count);
+      latencyMiss = closer(latencyMiss, latencyMiss(d, p, fleet, missed));
       return null;
     }
 
     private void count(PlanFailure f) {
       failures.merge(f, 1, Integer::sum);
-    }
-
-    /** Flat tensor-parallel layouts, plus the fewest-chips layout when none of them fits. */
-    private List<RooflineModel> layouts(Chip chip) {
-      List<RooflineModel> out = new ArrayList<>();
-      int domain = chip.scaleUp().map(u -> u.domainSize()).orElse(1);
-      for (int tp = 1; tp <= Math.max(1, domain); tp *= 2) {
-        if (tp > 1 && !hasLink(chip)) {
-          break;
-        }
-        if (model.tensorParallelProblem(tp).isEmpty()) {
-          out.add(layout(chip, tp));
-        }
-        if (tp > Integer.MAX_VALUE / 2) {
-          break;
-        }
-      }
-      boolean anyFits = out.stream().anyMatch(rm -> rm.memory(1, context).fits());
-      if (!anyFits) {
-        Sizing.fewestChips(out.get(0), 1, context)
-            .ifPresent(
-                rm -> {
-                  if (out.stream()
-                      .noneMatch(
-                          f ->
-                              f.tensorParallel() == rm.tensorParallel()
-                                  && f.pipelineParallel() == rm.pipelineParallel())) {
-                    out.add(rm);
-                  }
-                });
-      }
-      return out;
-    }
-
-    private RooflineModel layout(Chip chip, int tp) {
-      return PoolSpec.builder()
-          .model(model)
-          .chip(chip)
-          .precisions(precisions)
-          .tensorParallel(tp)
-          .count(tp)
-          .efficiency(request.efficiency())
-          .build()
-          .build(1, context);
-    }
-
-    private static boolean hasLink(Chip chip) {
-      return chip.scaleUp().isPresent() || chip.scaleOut().isPresent();
-    }
-
-    private Deployment deployment(Deployment.Strategy strategy, RooflineModel layout) {
-      PoolSpec spec = PoolSpec.of(layout);
-      return DeploymentSpec.builder()
-          .strategy(strategy)
-          .pool(spec)
-          .prefill(spec)
-          .price(request.price())
-          .build()
-          .build(isl, osl);
     }
 
     /** 1, 2, 4, … up to {@code largest}, and {@code largest}. */
@@ -279,38 +233,64 @@ public final class Planner {
       return new ArrayList<>(set);
     }
 
-    private PlanConfiguration configuration(Deployment d, FrontierPoint p) {
+    private PlanConfiguration configuration(
+        Deployment d, FrontierPoint p, PlanFleet.Sized fleet) {
       double required = request.outputTokensPerSecond();
-      double perReplica = p.tokensPerSecondPerChip() * p.chipsTotal();
-      long replicas = Math.max(1, (long) Math.ceil(required / perReplica));
-      long total = (long) Math.ceil(replicas * p.chipsTotal());
-      Optional<DollarsPerHour> perChip =
-          request.price().or(() -> d.decodePool().chip().pricePerHour());
-      Optional<DollarsPerHour> perHour = perChip.map(price -> price.times(total));
+      Optional<DollarsPerHour> perHour = fleet.dollarsPerHour();
       return PlanConfiguration.builder()
           .deployment(d)
           .point(p)
-          .replicas(replicas)
-          .totalChips(total)
+          .replicas(fleet.replicas())
+          .prefillReplicas(fleet.prefillReplicas())
+          .totalChips(fleet.chips())
+          .ttftP50(Seconds.of(fleet.ttftP50()))
+          .ttftP99(Seconds.of(fleet.ttftP99()))
           .dollarsPerHour(perHour)
           .dollarsPerMillionTokens(perHour.map(h -> h.dollarsPerHour() / 3600 / required * 1e6))
           .build();
     }
 
-    private PlanMiss latencyMiss(Deployment d, FrontierPoint p) {
-      double ttft = p.ttft().seconds() / request.ttftSlo().seconds();
-      double tpot = p.tpot().seconds() / request.tpotSlo().seconds();
-      Set<PlanFailure> reasons = EnumSet.noneOf(PlanFailure.class);
+    private PlanMiss latencyMiss(
+        Deployment d, FrontierPoint p, PlanFleet.Sized fleet, Set<PlanFailure> reasons) {
       List<String> details = new ArrayList<>();
-      if (ttft > 1) {
-        reasons.add(PlanFailure.TTFT);
-        details.add("TTFT " + p.ttft() + " > " + request.ttftSlo());
+      double ratio = 0;
+      for (PlanFailure f : reasons) {
+        double value;
+        Seconds slo;
+        switch (f) {
+          case TTFT:
+            value = fleet.ttftP50();
+            slo = request.ttftSlo();
+            break;
+          case TTFT_P99:
+            value = fleet.ttftP99();
+            slo = request.ttftP99Slo().orElseThrow();
+            break;
+          case TPOT_P99:
+            value = p.tpot().seconds();
+            slo = request.tpotP99Slo().orElseThrow();
+            break;
+          default:
+            value = p.tpot().seconds();
+            slo = request.tpotSlo();
+        }
+        ratio = Math.max(ratio, value / slo.seconds());
+        details.add(label(f) + " " + Seconds.of(value) + " > " + slo);
       }
-      if (tpot > 1) {
-        reasons.add(PlanFailure.TPOT);
-        details.add("TPOT " + p.tpot() + " > " + request.tpotSlo());
+      return miss(d, Optional.of(p), reasons, ratio, String.join(", ", details));
+    }
+
+    private static String label(PlanFailure f) {
+      switch (f) {
+        case TTFT:
+          return "TTFT p50";
+        case TTFT_P99:
+          return "TTFT p99";
+        case TPOT_P99:
+          return "TPOT p99";
+        default:
+          return "TPOT";
       }
-      return miss(d, Optional.of(p), reasons, Math.max(ttft, tpot), String.join(", ", details));
     }
 
     /**
