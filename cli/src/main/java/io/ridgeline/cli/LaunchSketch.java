@@ -203,7 +203,9 @@ final class LaunchSketch {
           .append(String.join("; ", yaml));
     }
     if (!role.isEmpty()) {
-      b.append(yaml.isEmpty() ? "  # " : ", ").append(role).append(" server of trtllm-serve disaggregated");
+      b.append(yaml.isEmpty() ? "  # " : ", ")
+          .append(role)
+          .append(" server of trtllm-serve disaggregated");
     }
     return b.toString();
   }

@@ -1,7 +1,5 @@
 package io.ridgeline.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.ImmutablePrecisions;
 import io.ridgeline.core.Names;
@@ -13,9 +11,6 @@ import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.ImmutablePlanRequest;
-import io.ridgeline.serving.PlanConfiguration;
-import io.ridgeline.serving.PlanFailure;
-import io.ridgeline.serving.PlanMiss;
 import io.ridgeline.serving.PlanRequest;
 import io.ridgeline.serving.PlanResult;
 import io.ridgeline.serving.Planner;
@@ -26,7 +21,6 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -276,8 +270,7 @@ final class PlanCommand implements Callable<Integer> {
           "--spec-draft " + specDraft + " needs --spec-acceptance α in [0, 1)");
     }
     if (!(specAcceptance >= 0 && specAcceptance < 1)) {
-      throw new IllegalArgumentException(
-          "--spec-acceptance must be in [0, 1): " + specAcceptance);
+      throw new IllegalArgumentException("--spec-acceptance must be in [0, 1): " + specAcceptance);
     }
     SystemOptions.positive("--spec-length", specLength);
     return java.util.Optional.of(

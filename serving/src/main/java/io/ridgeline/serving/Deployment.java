@@ -136,10 +136,11 @@ public sealed interface Deployment
 
   /**
    * How busy the chips that hold the running batch are over one decode step of {@code batch}
-   * sequences at the mean context {@code isl + osl / 2} ({@link Utilisation}: MFU and memory-bandwidth
-   * utilisation, fixed costs included): the one pool (static, colocated: its plain decode step,
-   * without the prefill chunks a colocated step also carries), the decode pool (pd), the attention
-   * and FFN pools weighted by their chips (afd). Speculative verify passes are not counted.
+   * sequences at the mean context {@code isl + osl / 2} ({@link Utilisation}: MFU and
+   * memory-bandwidth utilisation, fixed costs included): the one pool (static, colocated: its plain
+   * decode step, without the prefill chunks a colocated step also carries), the decode pool (pd),
+   * the attention and FFN pools weighted by their chips (afd). Speculative verify passes are not
+   * counted.
    *
    * @throws IllegalArgumentException when an argument is not positive
    */

@@ -91,7 +91,8 @@ public abstract class FrontierPoint {
    * This point for a deployment measured {@code exp(lnSlowdown)} times faster than the model
    * predicts (an anchor: {@code ln(predicted time / measured time)}, see {@code
    * io.ridgeline.validation.Anchor}): TTFT, TPOT and $/Mtok divided by the factor, tokens per
-   * second and per joule and the utilisations multiplied by it; a factor below 1 (negative ln) slows the point down.
+   * second and per joule and the utilisations multiplied by it; a factor below 1 (negative ln)
+   * slows the point down.
    *
    * @throws IllegalArgumentException when {@code lnSlowdown} is not finite or beyond ±ln 100
    */

@@ -10,8 +10,8 @@ import org.immutables.value.Value;
 
 /**
  * One configuration that meets a plan's objectives: a deployment (chips, strategy, layout,
- * speculation), the batch each replica runs, and the fleet that serves the requested rate under
- * the queueing model of {@link PlanFleet} (decode replicas, prefill replicas, p50 and p99 TTFT).
+ * speculation), the batch each replica runs, and the fleet that serves the requested rate under the
+ * queueing model of {@link PlanFleet} (decode replicas, prefill replicas, p50 and p99 TTFT).
  */
 @Value.Immutable
 @RidgelineStyle
@@ -38,8 +38,8 @@ public abstract class PlanConfiguration {
   }
 
   /**
-   * Chips of the whole fleet: replicas × decode chips per replica + prefill replicas × their
-   * chips, rounded up.
+   * Chips of the whole fleet: replicas × decode chips per replica + prefill replicas × their chips,
+   * rounded up.
    */
   public abstract long totalChips();
 
@@ -89,7 +89,9 @@ public abstract class PlanConfiguration {
     return deployment().speculation();
   }
 
-  /** The chips of each pool by name ({@link Deployment#pools()}): "h100-sxm" or "h100-sxm + b200". */
+  /**
+   * The chips of each pool by name ({@link Deployment#pools()}): "h100-sxm" or "h100-sxm + b200".
+   */
   public String chipIds() {
     return deployment().pools().values().stream()
         .map(p -> p.chip().id())

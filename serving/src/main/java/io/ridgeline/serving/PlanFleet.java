@@ -19,15 +19,15 @@ import java.util.Optional;
  * percentile, so the p50 and p99 TPOT are both taken as the point's TPOT.
  *
  * <p><b>Prefill queue</b>: every prompt needs {@code τ} seconds of a prefill server, the server's
- * prefill pass of {@link RooflineModel#promptsPerPrefillPass} prompts over its prompts. The
- * servers are the R replicas themselves (colocated, static) or P whole prefill replicas (pd, afd;
- * the prefill pool's chips are counted as P × its replica chips, not the fractional share of a
- * frontier point). Each server is an M/D/1 queue at load {@code ρ = λ τ / S}: mean wait {@code ρτ /
- * (2(1 − ρ))} and p99 wait {@code τ ln(100ρ) / (1 − ρ)} ({@link PoissonQueue}). TTFT p50 = the
- * point's unloaded TTFT + the mean wait (the mean of this right-skewed wait is at least its median,
- * so the p50 check is conservative); TTFT p99 = unloaded TTFT + the p99 wait. S starts at the
- * fewest servers with ρ &lt; 1 and grows, up to four times that (and R for colocated), until both
- * TTFT objectives hold; a candidate whose queue cannot meet them reports the last S tried.
+ * prefill pass of {@link RooflineModel#promptsPerPrefillPass} prompts over its prompts. The servers
+ * are the R replicas themselves (colocated, static) or P whole prefill replicas (pd, afd; the
+ * prefill pool's chips are counted as P × its replica chips, not the fractional share of a frontier
+ * point). Each server is an M/D/1 queue at load {@code ρ = λ τ / S}: mean wait {@code ρτ / (2(1 −
+ * ρ))} and p99 wait {@code τ ln(100ρ) / (1 − ρ)} ({@link PoissonQueue}). TTFT p50 = the point's
+ * unloaded TTFT + the mean wait (the mean of this right-skewed wait is at least its median, so the
+ * p50 check is conservative); TTFT p99 = unloaded TTFT + the p99 wait. S starts at the fewest
+ * servers with ρ &lt; 1 and grows, up to four times that (and R for colocated), until both TTFT
+ * objectives hold; a candidate whose queue cannot meet them reports the last S tried.
  *
  * <p><b>Chips and price</b>: total chips = R × decode chips per replica (attention + FFN under afd)
  * + P × prefill replica chips, rounded up; the price per hour sums each pool's chips at its chip's
@@ -86,8 +86,7 @@ final class PlanFleet {
   }
 
   private static boolean meets(PlanRequest q, double p50, double p99) {
-    return p50 <= q.ttftSlo().seconds()
-        && q.ttftP99Slo().map(s -> p99 <= s.seconds()).orElse(true);
+    return p50 <= q.ttftSlo().seconds() && q.ttftP99Slo().map(s -> p99 <= s.seconds()).orElse(true);
   }
 
   /** The prefill pool of pd and afd; empty for single-pool deployments. */
@@ -133,9 +132,6 @@ final class PlanFleet {
     if (chips == 0) {
       return 0;
     }
-    return q.price()
-        .or(chip::pricePerHour)
-        .map(p -> p.dollarsPerHour() * chips)
-        .orElse(Double.NaN);
+    return q.price().or(chip::pricePerHour).map(p -> p.dollarsPerHour() * chips).orElse(Double.NaN);
   }
 }

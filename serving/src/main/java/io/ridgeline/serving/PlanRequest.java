@@ -124,7 +124,9 @@ public abstract class PlanRequest {
     return true;
   }
 
-  /** The precisions searched: {@link #precisionChoices()}, else the one of {@link #precisions()}. */
+  /**
+   * The precisions searched: {@link #precisionChoices()}, else the one of {@link #precisions()}.
+   */
   public List<Precisions> searchedPrecisions() {
     return precisionChoices().isEmpty()
         ? List.of(precisions().orElse(model().defaultPrecisions()))
@@ -183,8 +185,7 @@ public abstract class PlanRequest {
     checkArgument(ttftSlo().seconds() > 0, "TTFT objective must be positive: %s", ttftSlo());
     checkArgument(tpotSlo().seconds() > 0, "TPOT objective must be positive: %s", tpotSlo());
     checkArgument(
-        !strategies().isEmpty(),
-        "strategies must not be empty: give static, colocated, pd or afd");
+        !strategies().isEmpty(), "strategies must not be empty: give static, colocated, pd or afd");
     ttftP99Slo()
         .ifPresent(
             s -> checkArgument(s.seconds() > 0, "TTFT p99 objective must be positive: %s", s));

@@ -14,8 +14,8 @@ import java.util.Optional;
  * <p><b>Layouts</b> (one replica of {@code n} chips, {@code n} = 1, 2, 4, … one scale-up domain):
  * tensor parallelism {@code tp = n} where it divides the heads; for a MoE model also up to four
  * domains over the scale-out network, and beside {@code tp n} the expert-parallel layouts {@code tp
- * n, ep n} and {@code attention-dp n, ep n} (each chip attends its own sequences, the experts spread
- * over all n: the DeepSeek serving recipe). When none of them holds one request of ISL + OSL
+ * n, ep n} and {@code attention-dp n, ep n} (each chip attends its own sequences, the experts
+ * spread over all n: the DeepSeek serving recipe). When none of them holds one request of ISL + OSL
  * tokens, the fewest-chips tensor × pipeline layout ({@link Sizing#fewestChips}) is added: SRAM
  * chips get their long pipelines so.
  *

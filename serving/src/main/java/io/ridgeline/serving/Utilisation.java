@@ -9,8 +9,8 @@ import java.util.Locale;
 import java.util.function.BiPredicate;
 
 /**
- * How busy a chip's compute and memory are over some span of time: "GPUs sit idle in decode" as
- * two numbers.
+ * How busy a chip's compute and memory are over some span of time: "GPUs sit idle in decode" as two
+ * numbers.
  *
  * <ul>
  *   <li><b>MFU</b> (model FLOP utilisation): the FLOPs the chip executes over the span, each at the
@@ -19,10 +19,10 @@ import java.util.function.BiPredicate;
  *       precision exactly that; with several, the time-weighted mix). Peaks are the catalog's dense
  *       figures before any efficiency factor ({@link ComputeTarget#peak}); 1 multiply-add = 2
  *       FLOPs.
- *   <li><b>Memory-bandwidth utilisation</b>: the bytes the chip reads and writes in memory (weights,
- *       KV cache, activations, from whichever tier holds them) over the span, divided by the span
- *       and the main tier's bandwidth (HBM, or SRAM on SRAM-only chips): achieved bytes/s ÷
- *       main-tier bytes/s. Network bytes are not counted.
+ *   <li><b>Memory-bandwidth utilisation</b>: the bytes the chip reads and writes in memory
+ *       (weights, KV cache, activations, from whichever tier holds them) over the span, divided by
+ *       the span and the main tier's bandwidth (HBM, or SRAM on SRAM-only chips): achieved bytes/s
+ *       ÷ main-tier bytes/s. Network bytes are not counted.
  * </ul>
  *
  * <p>Both are fractions (1 = the roofline bound); fixed costs, pipeline bubbles, collectives and
@@ -89,8 +89,7 @@ public record Utilisation(double mfu, double bandwidth) {
         }
         double flops = o.operation().flops().flops();
         if (flops > 0) {
-          peakSeconds +=
-              times * flops / target.peak(o.operation().precision()).flopsPerSecond();
+          peakSeconds += times * flops / target.peak(o.operation().precision()).flopsPerSecond();
         }
         bytes += times * o.operation().memoryBytes().bytes();
       }

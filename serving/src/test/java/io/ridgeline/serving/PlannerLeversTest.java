@@ -128,8 +128,7 @@ final class PlannerLeversTest {
     assertThat(f.ttftP99()).isLessThanOrEqualTo(0.5);
     if (s > Math.floor(20 * tau) + 1) {
       // one replica fewer would miss the p99
-      assertThat(p.ttft().seconds() + PoissonQueue.p99Wait(20.0 / (s - 1), tau))
-          .isGreaterThan(0.5);
+      assertThat(p.ttft().seconds() + PoissonQueue.p99Wait(20.0 / (s - 1), tau)).isGreaterThan(0.5);
     }
     long decode = (long) Math.ceil(20 * p.tpot().seconds() * 256 / 64 - 1e-9);
     assertThat(f.replicas()).isEqualTo(Math.max(1, decode));
