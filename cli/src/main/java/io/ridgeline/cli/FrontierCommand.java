@@ -86,12 +86,12 @@ final class FrontierCommand implements Callable<Integer> {
     }
   }
 
-  @Option(names = "--prefill-chip", description = "PD: prefill pool chip (default: --chip).")
+  @Option(names = "--prefill-chip", description = "PD/AFD: prefill pool chip (default: --chip).")
   String prefillChip;
 
   @Option(
       names = "--prefill-count",
-      description = "PD: chips per prefill replica (default: sized to hold the model).")
+      description = "PD/AFD: chips per prefill replica (default: sized to hold the model).")
   Integer prefillCount;
 
   @Option(names = "--decode-chip", description = "PD: decode pool chip (default: --chip).")
@@ -102,27 +102,7 @@ final class FrontierCommand implements Callable<Integer> {
       description = "PD: chips per decode replica (default: --count).")
   Integer decodeCount;
 
-  @Option(names = "--attention-chip", description = "AFD: attention pool chip (default: --chip).")
-  String attentionChip;
-
-  @Option(
-      names = "--attention-count",
-      description = "AFD: attention pool chips (default: --count, or 1).")
-  Integer attentionCount;
-
-  @Option(names = "--ffn-chip", description = "AFD: FFN pool chip (default: --chip).")
-  String ffnChip;
-
-  @Option(
-      names = "--ffn-count",
-      description = "AFD: FFN pool chips (default: --count, or sized to hold the FFN weights).")
-  Integer ffnCount;
-
-  @Option(
-      names = "--afd-microbatches",
-      defaultValue = "2",
-      description = "AFD: micro-batches in ping-pong (default: ${DEFAULT-VALUE}).")
-  int afdMicroBatches;
+  @Mixin AfdOptions afd;
 
   @Option(
       names = "--pool-link-gbps",
@@ -338,7 +318,7 @@ final class FrontierCommand implements Callable<Integer> {
   private Deployment deployment(
       Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount, boolean ideal) {
     ImmutableDeploymentSpec.Builder b =
-        DeploymentSpec.builder().strategy(s).afdMicroBatches(afdMicroBatches);
+        DeploymentSpec.builder().strategy(s).afdMicroBatches(afd.afdMicroBatches);
     if (poolLinkGbps != null) {
       b.poolLink(BytesPerSecond.ofGigabytes(poolLinkGbps));
     }
@@ -366,12 +346,17 @@ final class FrontierCommand implements Callable<Integer> {
             .prefill(pool(ideal, m, prefillC, prefillCount, null));
         break;
       case AFD:
-        Chip attC = chip(attentionChip != null ? attentionChip : system.chip);
-        Chip ffnC = chip(ffnChip != null ? ffnChip : system.chip);
+        Chip attC = chip(afd.attentionChip != null ? afd.attentionChip : system.chip);
+        Chip ffnC = chip(afd.ffnChip != null ? afd.ffnChip : system.chip);
         Integer attN =
-            attentionCount != null ? attentionCount : attentionChip == null ? system.count : null;
-        // without --ffn-count the FFN pool gets the attention pool's chips
-        b.pool(pool(ideal, m, attC, attN, attN)).ffn(pool(ideal, m, ffnC, ffnCount, ffnCount));
+            afd.attentionCount != null
+                ? afd.attentionCount
+                : afd.attentionChip == null ? system.count : null;
+        Chip afdPrefillC = chip(prefillChip != null ? prefillChip : system.chip);
+        PoolSpec ffnSpec = afd.ffnSpec(system, m, ffnC);
+        b.pool(pool(ideal, m, attC, attN, attN))
+            .prefill(pool(ideal, m, afdPrefillC, prefillCount, null))
+            .ffn(ideal ? ImmutablePoolSpec.copyOf(ffnSpec).withEfficiency(Efficiency.ideal()) : ffnSpec);
         break;
       default:
         b.pool(pool(ideal, m, chip(system.chip), system.count, system.tp));

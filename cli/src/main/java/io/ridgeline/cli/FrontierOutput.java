@@ -123,13 +123,14 @@ final class FrontierOutput {
     headerLines(true).forEach(out::println);
     out.printf(
         Locale.ROOT,
-        "ISL %d, OSL %d; * = Pareto-optimal%s%n",
+        "ISL %d, OSL %d; * = Pareto-optimal%s; MFU, BW: utilisation of the batch's chips in a"
+            + " decode step%n",
         isl,
         osl,
         deployments.size() > 1 ? " across deployments" : "");
     workload.ifPresent(x -> out.println(WorkloadOptions.line(x)));
     int w = Math.max(10, labels.stream().mapToInt(String::length).max().orElse(0));
-    String head = "%-" + w + "s %6s %12s %12s %11s %11s %7s %9s %6s%n";
+    String head = "%-" + w + "s %6s %12s %12s %11s %11s %7s %9s %6s %6s %6s%n";
     out.printf(
         Locale.ROOT,
         head,
@@ -141,8 +142,10 @@ final class FrontierOutput {
         "tok/s/chip",
         "chips",
         "$/Mtok",
+        "MFU",
+        "BW",
         "");
-    String row = "%-" + w + "s %6d %12s %12s %11.1f %11.1f %7.2f %9s %6s%n";
+    String row = "%-" + w + "s %6d %12s %12s %11.1f %11.1f %7.2f %9s %6s %6s %6s%n";
     for (int i = 0; i < points.size(); i++) {
       FrontierPoint p = points.get(i);
       out.printf(
@@ -156,6 +159,8 @@ final class FrontierOutput {
           p.tokensPerSecondPerChip(),
           p.chipsTotal(),
           p.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"),
+          percent(p.mfu()),
+          percent(p.bandwidthUtilisation()),
           (p.pareto() ? "*" : "") + (p.fits() ? "" : " oom"));
     }
     for (int i = 0; i < frontiers.size(); i++) {
@@ -169,12 +174,12 @@ final class FrontierOutput {
 
   void csv(PrintWriter out) {
     out.println(
-        "strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto,deployment");
+        "strategy,batch,ttft_seconds,tpot_seconds,tokens_per_second_per_user,tokens_per_second_per_chip,chips_total,dollars_per_million_tokens,tokens_per_joule,fits,pareto,deployment,mfu,bandwidth_utilisation");
     for (int i = 0; i < points.size(); i++) {
       FrontierPoint p = points.get(i);
       out.printf(
           Locale.ROOT,
-          "%s,%d,%s,%s,%s,%s,%s,%s,%s,%b,%b,%s%n",
+          "%s,%d,%s,%s,%s,%s,%s,%s,%s,%b,%b,%s,%s,%s%n",
           p.strategy(),
           p.batch(),
           p.ttft().seconds(),
@@ -186,7 +191,22 @@ final class FrontierOutput {
           p.tokensPerJoule().map(String::valueOf).orElse(""),
           p.fits(),
           p.pareto(),
-          pointLabels.get(i));
+          pointLabels.get(i),
+          p.mfu().map(String::valueOf).orElse(""),
+          p.bandwidthUtilisation().map(String::valueOf).orElse(""));
+    }
+  }
+
+  /** A fraction as a percentage with one decimal, or "-" when not computed. */
+  private static String percent(Optional<Double> fraction) {
+    return fraction.map(f -> String.format(Locale.ROOT, "%.1f%%", 100 * f)).orElse("-");
+  }
+
+  private static void putOptional(ObjectNode n, String key, Optional<Double> value) {
+    if (value.isPresent()) {
+      n.put(key, value.get());
+    } else {
+      n.putNull(key);
     }
   }
 
@@ -242,6 +262,8 @@ final class FrontierOutput {
     } else {
       n.putNull("tokens_per_joule");
     }
+    putOptional(n, "mfu", p.mfu());
+    putOptional(n, "bandwidth_utilisation", p.bandwidthUtilisation());
     n.put("fits", p.fits());
     n.put("pareto", p.pareto());
     n.put("note", p.note());

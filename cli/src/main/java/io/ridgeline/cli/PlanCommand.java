@@ -11,12 +11,10 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.ImmutablePlanRequest;
-import io.ridgeline.serving.PlanConfiguration;
-import io.ridgeline.serving.PlanFailure;
-import io.ridgeline.serving.PlanMiss;
 import io.ridgeline.serving.PlanRequest;
 import io.ridgeline.serving.PlanResult;
 import io.ridgeline.serving.Planner;
+import io.ridgeline.serving.Speculation;
 import io.ridgeline.serving.Workload;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -24,7 +22,6 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -43,11 +40,13 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "The fewest chips (or lowest cost) that serve a workload within TTFT and TPOT objectives.",
-      "Finds the configurations (chip, strategy, tensor/pipeline parallelism, batch) that serve",
-      "--rate requests/s of --isl prompt and --osl output tokens within a mean TTFT of --ttft",
-      "and a mean TPOT of --tpot seconds, with the fewest chips (or the lowest cost), and say why",
-      "the others fail (memory, TTFT, TPOT). Calibrated estimates by default (an engine profile",
-      "fitted on the shipped validation cases); --efficiency ideal gives the roofline bounds."
+      "Finds the configurations (chips, strategy colocated/pd/afd with pools of one or two chip",
+      "types, tensor/pipeline/expert/attention-data parallelism, precision, speculation, batch)",
+      "that serve --rate requests/s of --isl prompt and --osl output tokens within p50 (and",
+      "optionally p99) TTFT and TPOT objectives under a queueing model of the rate (Poisson",
+      "arrivals, M/D/1 prefill servers; see the README), with the fewest chips (or the lowest",
+      "cost); says why the others fail and prints a launch sketch for vLLM, SGLang and",
+      "TensorRT-LLM. Calibrated estimates by default; --efficiency ideal gives the roofline bounds."
     },
     exitCodeListHeading = "Exit status:%n",
     exitCodeList = {
@@ -88,14 +87,42 @@ final class PlanCommand implements Callable<Integer> {
   @Option(
       names = "--ttft",
       required = true,
-      description = "Objective on mean time to first token, seconds.")
+      description = "Objective on the p50 time to first token under load, seconds.")
   double ttft;
 
   @Option(
       names = "--tpot",
       required = true,
-      description = "Objective on mean time per output token, seconds.")
+      description = "Objective on the p50 time per output token, seconds.")
   double tpot;
+
+  @Option(
+      names = "--ttft-p99",
+      description = "Objective on the p99 time to first token under load, seconds (optional).")
+  Double ttftP99;
+
+  @Option(
+      names = "--tpot-p99",
+      description = "Objective on the p99 time per output token, seconds (optional).")
+  Double tpotP99;
+
+  @Option(
+      names = "--spec-draft",
+      description =
+          "Also try speculative decoding (colocated, pd): a draft model id, or mtp; needs"
+              + " --spec-acceptance.")
+  String specDraft;
+
+  @Option(
+      names = "--spec-length",
+      defaultValue = "3",
+      description = "Speculative decoding: draft tokens γ (default: ${DEFAULT-VALUE}).")
+  int specLength;
+
+  @Option(
+      names = "--spec-acceptance",
+      description = "Speculative decoding: the acceptance α in [0, 1) you measured.")
+  Double specAcceptance;
 
   @Option(
       names = "--chips",
@@ -108,7 +135,7 @@ final class PlanCommand implements Callable<Integer> {
   @Option(
       names = "--strategies",
       split = ",",
-      defaultValue = "colocated,pd",
+      defaultValue = "colocated,pd,afd",
       completionCandidates = SearchableIds.class,
       description = "Strategies to search: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   List<String> strategies;
@@ -137,11 +164,16 @@ final class PlanCommand implements Callable<Integer> {
 
   @Option(
       names = "--weights",
-      description = "Precision of every weight (default: the checkpoint's).")
-  Precision weights;
+      split = ",",
+      description =
+          "Precisions of every weight to search, comma-separated (default: the checkpoint's).")
+  List<Precision> weights;
 
-  @Option(names = "--kv", description = "KV-cache precision (default: the checkpoint's).")
-  Precision kv;
+  @Option(
+      names = "--kv",
+      split = ",",
+      description = "KV-cache precisions to search, comma-separated (default: the checkpoint's).")
+  List<Precision> kv;
 
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
@@ -158,6 +190,12 @@ final class PlanCommand implements Callable<Integer> {
     positive("--rate", rate, "requests/s");
     positive("--ttft", ttft, "s");
     positive("--tpot", tpot, "s");
+    if (ttftP99 != null) {
+      positive("--ttft-p99", ttftP99, "s");
+    }
+    if (tpotP99 != null) {
+      positive("--tpot-p99", tpotP99, "s");
+    }
     PriceOption prices = PriceOption.parse(price);
     List<Chip> catalog = new ArrayList<>();
     for (String id : chips) {
@@ -190,13 +228,20 @@ final class PlanCommand implements Callable<Integer> {
             .top(top)
             .efficiency(efficiency.efficiency());
     if (weights != null || kv != null) {
-      b.precisions(precisions(m));
+      b.precisionChoices(precisionChoices(m));
     }
+    if (ttftP99 != null) {
+      b.ttftP99Slo(Seconds.of(ttftP99));
+    }
+    if (tpotP99 != null) {
+      b.tpotP99Slo(Seconds.of(tpotP99));
+    }
+    speculation().ifPresent(b::speculation);
     PlanResult r = Planner.plan(b.build());
     PrintWriter out = spec.commandLine().getOut();
     List<String> priceLines = priceLines(prices, catalog, r.request().objective());
     if (json) {
-      ObjectNode o = json(r, efficiency);
+      ObjectNode o = PlanOutput.json(r, efficiency);
       ObjectNode perHour = o.putObject("prices_per_hour");
       for (Chip c : resolved) {
         if (c.pricePerHour().isPresent()) {
@@ -214,17 +259,53 @@ final class PlanCommand implements Callable<Integer> {
       efficiency.bandLines(r.request().model(), r.request().chips()).forEach(out::println);
       priceLines.forEach(out::println);
     } else {
-      table(r, efficiency, priceLines, out);
+      PlanOutput.table(r, efficiency, priceLines, out);
     }
     return r.found() ? 0 : NOTHING_MEETS;
   }
 
-  private Precisions precisions(Model m) {
-    Precisions p = m.defaultPrecisions();
-    if (weights != null) {
-      p = p.withAllWeights(weights);
+  /** Every combination of --weights and --kv (each the checkpoint's when absent). */
+  private List<Precisions> precisionChoices(Model m) {
+    List<Precisions> out = new ArrayList<>();
+    List<Precision> ws = weights == null ? java.util.Collections.singletonList(null) : weights;
+    List<Precision> ks = kv == null ? java.util.Collections.singletonList(null) : kv;
+    for (Precision w : ws) {
+      for (Precision k : ks) {
+        Precisions p = w == null ? m.defaultPrecisions() : m.defaultPrecisions().withAllWeights(w);
+        p = k == null ? p : ImmutablePrecisions.builder().from(p).kvCache(k).build();
+        if (!out.contains(p)) {
+          out.add(p);
+        }
+      }
     }
-    return kv == null ? p : ImmutablePrecisions.builder().from(p).kvCache(kv).build();
+    return out;
+  }
+
+  /** The speculation of --spec-draft, --spec-length and --spec-acceptance, if asked for. */
+  private java.util.Optional<Speculation> speculation() {
+    if (specDraft == null) {
+      if (specAcceptance != null) {
+        throw new IllegalArgumentException(
+            "--spec-acceptance " + specAcceptance + " needs --spec-draft MODEL|mtp");
+      }
+      return java.util.Optional.empty();
+    }
+    if (specAcceptance == null) {
+      throw new IllegalArgumentException(
+          "--spec-draft " + specDraft + " needs --spec-acceptance α in [0, 1)");
+    }
+    if (!(specAcceptance >= 0 && specAcceptance < 1)) {
+      throw new IllegalArgumentException("--spec-acceptance must be in [0, 1): " + specAcceptance);
+    }
+    SystemOptions.positive("--spec-length", specLength);
+    return java.util.Optional.of(
+        specDraft.equalsIgnoreCase("mtp")
+            ? Speculation.mtp(specLength, specAcceptance)
+            : Speculation.withDraft(
+                // one run, unique names: a draft config never takes the target's id
+                SystemOptions.resolveModels(List.of(model, specDraft), architecture).get(1),
+                specLength,
+                specAcceptance));
   }
 
   /** The strategies of --strategies, at least one. */
@@ -250,12 +331,9 @@ final class PlanCommand implements Callable<Integer> {
     }
   }
 
-  /** The ids of the strategies the planner searches: every one but afd, in declaration order. */
+  /** The ids of the strategies the planner searches: every one, in declaration order. */
   static List<String> searchable() {
-    return Arrays.stream(Deployment.Strategy.values())
-        .filter(s -> s != Deployment.Strategy.AFD)
-        .map(Deployment.Strategy::id)
-        .toList();
+    return Arrays.stream(Deployment.Strategy.values()).map(Deployment.Strategy::id).toList();
   }
 
   /** A strategy the planner searches, by id; the message lists those and the closest. */
@@ -265,13 +343,6 @@ final class PlanCommand implements Callable<Integer> {
       if (k.equalsIgnoreCase(id)) {
         return Deployment.Strategy.of(k);
       }
-    }
-    if (id.equalsIgnoreCase(Deployment.Strategy.AFD.id())) {
-      throw new IllegalArgumentException(
-          "strategy "
-              + Deployment.Strategy.AFD.id()
-              + " is not searched by plan; known: "
-              + String.join(", ", known));
     }
     String hint = Names.closest(id, known).map(c -> "; did you mean '" + c + "'?").orElse(";");
     throw new IllegalArgumentException(
@@ -301,183 +372,5 @@ final class PlanCommand implements Callable<Integer> {
               + " have no price and are ranked after every priced one");
     }
     return lines;
-  }
-
-  private static void table(
-      PlanResult r, EfficiencyOptions.Choice efficiency, List<String> priceLines, PrintWriter out) {
-    PlanRequest q = r.request();
-    out.printf(
-        Locale.ROOT,
-        "%s: ISL %d, OSL %d, %s requests/s (%s output tok/s); objectives: mean TTFT ≤ %s, mean TPOT"
-            + " ≤ %s%n",
-        q.model().id(),
-        q.inputTokens(),
-        q.outputTokens(),
-        number(q.requestsPerSecond()),
-        number(q.outputTokensPerSecond()),
-        q.ttftSlo(),
-        q.tpotSlo());
-    if (q.workload().hasCache()) {
-      out.println(WorkloadOptions.line(q.workload()));
-    }
-    out.printf(
-        Locale.ROOT,
-        "searched %s with %s (%s): %d candidates, %d configurations meet the objectives; best %d by"
-            + " %s%n",
-        String.join(", ", q.chips().stream().map(Chip::id).distinct().toList()),
-        String.join(", ", q.strategies().stream().map(Deployment.Strategy::id).toList()),
-        efficiency.ideal() ? "ideal roofline bounds" : efficiency.description(),
-        r.candidates(),
-        r.meeting(),
-        r.configurations().size(),
-        q.objective() == PlanRequest.Objective.CHIPS ? "fewest chips" : "lowest cost");
-    efficiency.bandLines(q.model(), q.chips()).forEach(out::println);
-    priceLines.forEach(out::println);
-    configurationTable(r, out);
-    out.printf(
-        Locale.ROOT,
-        "failures over %d candidates: memory %d, ttft %d, tpot %d (a candidate can miss both TTFT"
-            + " and TPOT)%n",
-        r.candidates(),
-        r.failures().get(PlanFailure.MEMORY),
-        r.failures().get(PlanFailure.TTFT),
-        r.failures().get(PlanFailure.TPOT));
-    if (!r.closest().isEmpty()) {
-      out.println("closest miss per chip:");
-      r.closest().forEach(m -> out.println("  " + m));
-    }
-  }
-
-  /** The configurations, one row each, under a header. */
-  private static void configurationTable(PlanResult r, PrintWriter out) {
-    int w =
-        Math.max(
-            4, r.configurations().stream().mapToInt(c -> c.chip().id().length()).max().orElse(4));
-    String head = "%-" + w + "s  %-9s %3s %4s %6s %13s %9s %11s %13s %13s %11s %10s %9s%n";
-    out.printf(
-        Locale.ROOT,
-        head,
-        "chip",
-        "strategy",
-        "tp",
-        "pp",
-        "batch",
-        "chips/replica",
-        "replicas",
-        "total chips",
-        "TTFT",
-        "TPOT",
-        "tok/s/chip",
-        "$/h",
-        "$/Mtok");
-    String row = "%-" + w + "s  %-9s %3d %4d %6d %13.2f %9d %11d %13s %13s %11.1f %10s %9s%n";
-    for (PlanConfiguration c : r.configurations()) {
-      out.printf(
-          Locale.ROOT,
-          row,
-          c.chip().id(),
-          c.strategy().id(),
-          c.tensorParallel(),
-          c.pipelineParallel(),
-          c.batch(),
-          c.chipsPerReplica(),
-          c.replicas(),
-          c.totalChips(),
-          c.ttft(),
-          c.tpot(),
-          c.tokensPerSecondPerChip(),
-          c.dollarsPerHour()
-              .map(d -> String.format(Locale.ROOT, "%.2f", d.dollarsPerHour()))
-              .orElse("-"),
-          c.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"));
-    }
-  }
-
-  private static ObjectNode json(PlanResult r, EfficiencyOptions.Choice efficiency) {
-    PlanRequest q = r.request();
-    ObjectNode o = Json.object();
-    o.put("model", q.model().id());
-    o.put("isl", q.inputTokens());
-    o.put("osl", q.outputTokens());
-    if (q.workload().hasCache()) {
-      WorkloadOptions.put(o, q.workload());
-    }
-    o.put("rate_requests_per_second", q.requestsPerSecond());
-    o.put("output_tokens_per_second", q.outputTokensPerSecond());
-    o.put("ttft_slo_seconds", q.ttftSlo().seconds());
-    o.put("tpot_slo_seconds", q.tpotSlo().seconds());
-    o.put("objective", q.objective().id());
-    ArrayNode chipIds = o.putArray("chips");
-    q.chips().stream().map(Chip::id).distinct().forEach(chipIds::add);
-    ArrayNode strategyIds = o.putArray("strategies");
-    q.strategies().forEach(s -> strategyIds.add(s.id()));
-    o.put("efficiency", efficiency.description());
-    efficiency.putBand(o, q.model(), q.chips());
-    o.put("candidates", r.candidates());
-    o.put("meeting", r.meeting());
-    configurations(r, o.putArray("configurations"));
-    ObjectNode failures = o.putObject("failures");
-    for (PlanFailure f : PlanFailure.values()) {
-      failures.put(f.id(), r.failures().getOrDefault(f, 0));
-    }
-    closest(r, o.putArray("closest"));
-    return o;
-  }
-
-  private static void configurations(PlanResult r, ArrayNode configs) {
-    for (PlanConfiguration c : r.configurations()) {
-      ObjectNode n = configs.addObject();
-      n.put("chip", c.chip().id());
-      n.put("strategy", c.strategy().id());
-      n.put("tp", c.tensorParallel());
-      n.put("pp", c.pipelineParallel());
-      n.put("batch", c.batch());
-      n.put("chips_per_replica", c.chipsPerReplica());
-      n.put("replicas", c.replicas());
-      n.put("total_chips", c.totalChips());
-      n.put("ttft_seconds", c.ttft().seconds());
-      n.put("tpot_seconds", c.tpot().seconds());
-      n.put("tokens_per_second_per_chip", c.tokensPerSecondPerChip());
-      if (c.dollarsPerHour().isPresent()) {
-        n.put("dollars_per_hour", c.dollarsPerHour().get().dollarsPerHour());
-      } else {
-        n.putNull("dollars_per_hour");
-      }
-      if (c.dollarsPerMillionTokens().isPresent()) {
-        n.put("dollars_per_million_tokens", c.dollarsPerMillionTokens().get());
-      } else {
-        n.putNull("dollars_per_million_tokens");
-      }
-    }
-  }
-
-  private static void closest(PlanResult r, ArrayNode closest) {
-    for (PlanMiss m : r.closest()) {
-      ObjectNode n = closest.addObject();
-      n.put("chip", m.chip().id());
-      n.put("strategy", m.strategy().id());
-      n.put("tp", m.tensorParallel());
-      n.put("pp", m.pipelineParallel());
-      if (m.point().isPresent()) {
-        n.put("batch", m.point().get().batch());
-        n.put("ttft_seconds", m.point().get().ttft().seconds());
-        n.put("tpot_seconds", m.point().get().tpot().seconds());
-      } else {
-        n.putNull("batch");
-        n.putNull("ttft_seconds");
-        n.putNull("tpot_seconds");
-      }
-      ArrayNode reasons = n.putArray("reasons");
-      m.reasons().forEach(f -> reasons.add(f.id()));
-      n.put("violation_ratio", m.ratio());
-      n.put("detail", m.detail());
-    }
-  }
-
-  private static String number(double v) {
-    return new java.math.BigDecimal(v)
-        .round(new java.math.MathContext(6))
-        .stripTrailingZeros()
-        .toPlainString();
   }
 }

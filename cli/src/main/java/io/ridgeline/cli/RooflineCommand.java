@@ -6,6 +6,7 @@ import io.ridgeline.core.PhaseResult;
 import io.ridgeline.serving.MemoryUse;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.StepResult;
+import io.ridgeline.serving.Utilisation;
 import io.ridgeline.serving.Workload;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -120,13 +121,19 @@ final class RooflineCommand implements Callable<Integer> {
     ArrayNode arr = o.putArray("phases");
     // per-chip figures describe one micro-batch in one stage: × chips × micro-batches = totals
     for (PhaseResult p : prefill.phases()) {
-      arr.add(Json.phase(p, rm.chips() * prefill.microBatches()));
+      arr.add(utilisation(Json.phase(p, rm.chips() * prefill.microBatches()), p, rm));
     }
     for (PhaseResult p : decode.phases()) {
-      arr.add(Json.phase(p, rm.chips() * decode.microBatches()));
+      arr.add(utilisation(Json.phase(p, rm.chips() * decode.microBatches()), p, rm));
     }
     o.put("decode_step_seconds", decode.seconds().seconds());
     o.put("prefill_seconds", prefill.seconds().seconds());
+    Utilisation du = Utilisation.of(decode, rm);
+    Utilisation pu = Utilisation.of(prefill, rm);
+    o.put("decode_step_mfu", du.mfu());
+    o.put("decode_step_bandwidth_utilisation", du.bandwidth());
+    o.put("prefill_mfu", pu.mfu());
+    o.put("prefill_bandwidth_utilisation", pu.bandwidth());
     ObjectNode m = o.putObject("memory");
     m.put("weights_bytes", mem.weights().bytes());
     m.put("kv_bytes", mem.kvCache().bytes());
@@ -135,6 +142,14 @@ final class RooflineCommand implements Callable<Integer> {
     m.put("fits", mem.fits());
     m.put("max_batch", rm.maxBatch(context));
     return o;
+  }
+
+  /** Adds a phase's MFU and memory-bandwidth utilisation on its own time ({@link Utilisation}). */
+  private static ObjectNode utilisation(ObjectNode n, PhaseResult p, RooflineModel rm) {
+    Utilisation u = Utilisation.of(p, rm);
+    n.put("mfu", u.mfu());
+    n.put("bandwidth_utilisation", u.bandwidth());
+    return n;
   }
 
   /** The text report: system, the phase table (totals), step times, memory and ridge point. */
@@ -158,21 +173,25 @@ final class RooflineCommand implements Callable<Integer> {
         rm.chips());
     out.printf(
         Locale.ROOT,
-        "%-22s %14s %14s %12s %-13s %12s%n",
+        "%-22s %14s %14s %12s %-13s %12s %6s %6s%n",
         "phase",
         "FLOPs",
         "bytes",
         "FLOP/B",
         "bound",
-        "time");
-    printPhases(out, prefill.phases(), rm.chips() * prefill.microBatches());
-    printPhases(out, decode.phases(), rm.chips() * decode.microBatches());
+        "time",
+        "MFU",
+        "BW");
+    printPhases(out, prefill.phases(), rm.chips() * prefill.microBatches(), rm);
+    printPhases(out, decode.phases(), rm.chips() * decode.microBatches(), rm);
     out.printf(
         Locale.ROOT,
-        "decode step %s (%.1f tokens/s per sequence); prefill %s%n",
+        "decode step %s (%.1f tokens/s per sequence; %s); prefill %s (%s)%n",
         decode.seconds(),
         1.0 / decode.seconds().seconds(),
-        prefill.seconds());
+        Utilisation.of(decode, rm),
+        prefill.seconds(),
+        Utilisation.of(prefill, rm));
     out.printf(
         Locale.ROOT,
         "memory per chip: %s; largest batch at context %d: %d%n",
@@ -188,19 +207,25 @@ final class RooflineCommand implements Callable<Integer> {
 
   /**
    * Rows of the phase table, FLOPs and bytes times {@code copies} (chips × micro-batches: the
-   * per-chip figures describe one micro-batch in one stage).
+   * per-chip figures describe one micro-batch in one stage); MFU and BW are the phase's {@link
+   * Utilisation} on its own time (achieved FLOP/s over the peak of the precision used; achieved
+   * memory bytes/s over the main tier's bandwidth).
    */
-  private static void printPhases(PrintWriter out, List<PhaseResult> phases, int copies) {
+  private static void printPhases(
+      PrintWriter out, List<PhaseResult> phases, int copies, RooflineModel rm) {
     for (PhaseResult p : phases) {
+      Utilisation u = Utilisation.of(p, rm);
       out.printf(
           Locale.ROOT,
-          "%-22s %14s %14s %12.2f %-13s %12s%n",
+          "%-22s %14s %14s %12.2f %-13s %12s %5.1f%% %5.1f%%%n",
           p.name(),
           p.flops().times(copies),
           p.bytes().times(copies),
           p.intensity().flopsPerByte(),
           p.bound(),
-          p.seconds());
+          p.seconds(),
+          100 * u.mfu(),
+          100 * u.bandwidth());
     }
   }
 }

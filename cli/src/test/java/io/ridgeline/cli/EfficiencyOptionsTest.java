@@ -233,10 +233,10 @@ final class EfficiencyOptionsTest {
       assertThat(r.code()).as(r.err()).isZero();
       assertThat(r.json().get("efficiency").asText()).isEqualTo(builtIn("vllm"));
       String deployment = r.json().get("deployments").get(0).asText();
-      // both pools' descriptions end with the efficiency
+      // every pool's description ends with the efficiency: pd has two pools, afd three
       assertThat(deployment.split(java.util.regex.Pattern.quote(e + ")"), -1))
           .as(deployment)
-          .hasSize(3);
+          .hasSize(strategy.equals("afd") ? 4 : 3);
     }
   }
 
@@ -365,10 +365,10 @@ final class EfficiencyOptionsTest {
     CliRun text = plan8b();
     assertThat(text.code()).as(text.err()).isZero();
     assertThat(text.out().lines().toList().get(1))
-        .startsWith("searched h100-sxm with colocated, pd (" + builtIn("default") + "): ");
+        .startsWith("searched h100-sxm with colocated, pd, afd (" + builtIn("default") + "): ");
     CliRun idealText = plan8b("--efficiency", "ideal");
     assertThat(idealText.out().lines().toList().get(1))
-        .startsWith("searched h100-sxm with colocated, pd (ideal roofline bounds): ");
+        .startsWith("searched h100-sxm with colocated, pd, afd (ideal roofline bounds): ");
   }
 
   @Test

@@ -113,8 +113,8 @@ class OutputConventionsTest {
 
     CliRun csv = frontier(strategies[0], strategies[1], "--csv");
     List<String> lines = csv.out().lines().toList();
-    assertThat(lines.get(0)).endsWith(",pareto,deployment");
-    assertThat(lines).anyMatch(l -> l.endsWith(",pd:h200-sxm"));
+    assertThat(lines.get(0)).endsWith(",pareto,deployment,mfu,bandwidth_utilisation");
+    assertThat(lines).anyMatch(l -> l.contains(",pd:h200-sxm,"));
 
     CliRun table = frontier(strategies[0], strategies[1]);
     assertThat(table.out()).contains("pd:h200-sxm: llama-3.1-8b on");

@@ -60,7 +60,7 @@ final class PlanCommandTest {
     // header and rows are the same width: the columns line up
     int header = -1;
     for (int i = 0; i < lines.length; i++) {
-      if (lines[i].startsWith("chip ")) {
+      if (lines[i].startsWith("chips ")) {
         header = i;
       }
     }
@@ -83,19 +83,28 @@ final class PlanCommandTest {
           .toIterable()
           .containsExactly(
               "chip",
+              "pools",
               "strategy",
               "tp",
               "pp",
+              "ep",
+              "attention_dp",
+              "speculation",
               "batch",
               "chips_per_replica",
               "replicas",
+              "prefill_replicas",
               "total_chips",
               "ttft_seconds",
+              "ttft_p50_seconds",
+              "ttft_p99_seconds",
               "tpot_seconds",
               "tokens_per_second_per_chip",
               "dollars_per_hour",
-              "dollars_per_million_tokens");
-      assertThat(c.get("ttft_seconds").asDouble()).isLessThanOrEqualTo(1.0);
+              "dollars_per_million_tokens",
+              "launch");
+      assertThat(c.get("ttft_p50_seconds").asDouble()).isLessThanOrEqualTo(1.0);
+      assertThat(c.get("launch").get("vllm").get(0).asText()).isNotEmpty();
       assertThat(c.get("tpot_seconds").asDouble()).isLessThanOrEqualTo(0.05);
       // replicas × chips per replica × tok/s per chip ≥ 10 requests/s × 256 tokens = 2,560 tok/s
       double capacity =
@@ -103,8 +112,8 @@ final class PlanCommandTest {
               * c.get("chips_per_replica").asDouble()
               * c.get("tokens_per_second_per_chip").asDouble();
       assertThat(capacity).isGreaterThanOrEqualTo(2560.0);
-      // B200 has no catalog price: null, not a number
-      if (c.get("chip").asText().equals("b200")) {
+      // B200 has no catalog price: null, not a number (for any pool on a B200)
+      if (c.get("pools").toString().contains("b200")) {
         assertThat(c.get("dollars_per_hour").isNull()).isTrue();
       } else {
         assertThat(c.get("dollars_per_hour").asDouble())
@@ -240,12 +249,30 @@ final class PlanCommandTest {
     assertThat(strategy.code()).isEqualTo(1);
     assertThat(strategy.err())
         .isEqualTo(
-            "ridgeline: unknown strategy 'colocate'; did you mean 'colocated'? known: static, colocated, pd\n");
-    CliRun afd = plan8b("1", "0.05", "--strategies", "pd,afd");
-    assertThat(afd.code()).isEqualTo(1);
-    assertThat(afd.err())
-        .isEqualTo(
-            "ridgeline: strategy afd is not searched by plan; known: static, colocated, pd\n");
+            "ridgeline: unknown strategy 'colocate'; did you mean 'colocated'? known: static, colocated, pd, afd\n");
+    assertThat(plan8b("1", "0.05", "--ttft-p99", "0").err())
+        .isEqualTo("ridgeline: --ttft-p99 must be a positive number (s): 0.0\n");
+    assertThat(plan8b("1", "0.05", "--tpot-p99", "-1").err())
+        .isEqualTo("ridgeline: --tpot-p99 must be a positive number (s): -1.0\n");
+    assertThat(plan8b("1", "0.05", "--spec-draft", "mtp").err())
+        .isEqualTo("ridgeline: --spec-draft mtp needs --spec-acceptance α in [0, 1)\n");
+    assertThat(plan8b("1", "0.05", "--spec-acceptance", "0.7").err())
+        .isEqualTo("ridgeline: --spec-acceptance 0.7 needs --spec-draft MODEL|mtp\n");
+    assertThat(plan8b("1", "0.05", "--spec-draft", "mtp", "--spec-acceptance", "1").err())
+        .isEqualTo("ridgeline: --spec-acceptance must be at most 0.999: 1.0\n");
+    assertThat(
+            plan8b(
+                    "1",
+                    "0.05",
+                    "--spec-draft",
+                    "mtp",
+                    "--spec-acceptance",
+                    "0.5",
+                    "--spec-length",
+                    "0")
+                .err())
+        .isEqualTo("ridgeline: --spec-length must be positive: 0\n");
+    assertThat(plan8b("1", "0.05", "--weights", "fp9").code()).isEqualTo(2);
     CliRun objective = plan8b("1", "0.05", "--objective", "money");
     assertThat(objective.code()).isEqualTo(1);
     assertThat(objective.err())

@@ -34,7 +34,7 @@ class StrategyIdsTest {
   }
 
   @Test
-  void plan_emptyStrategies_listsEveryStrategyButAfd() {
+  void plan_emptyStrategies_listsEveryStrategy() {
     CliRun r =
         CliRun.of(
             "plan",
@@ -55,6 +55,6 @@ class StrategyIdsTest {
             "--strategies",
             " ");
     assertThat(r.lastErrLine())
-        .isEqualTo("ridgeline: --strategies must name at least one of static, colocated, pd");
+        .isEqualTo("ridgeline: --strategies must name at least one of static, colocated, pd, afd");
   }
 }

@@ -61,6 +61,103 @@ final class AfdPools {
     return step.passes() * (s + step.p2pSeconds().seconds() + overhead.seconds());
   }
 
+  /**
+   * One micro-batch's times on each side of the AFD decode step, in seconds.
+   *
+   * @param sequences the micro-batch's sequences
+   * @param attention the attention side ({@link #side} false)
+   * @param ffn the FFN side ({@link #side} true)
+   * @param transfer the activations' round trip ({@link #transferSeconds})
+   */
+  record MicroBatch(int sequences, double attention, double ffn, double transfer) {
+    /** The micro-batch's own latency through both pools: attention + FFN + transfer. */
+    double chain() {
+      return attention + ffn + transfer;
+    }
+  }
+
+  /**
+   * One AFD decode step of {@code batch} sequences at {@code context} in {@code m = min(micro,
+   * batch)} micro-batches split exactly: {@code batch mod m} of ⌈batch / m⌉ sequences and the rest
+   * of ⌊batch / m⌋. In ping-pong each pool and the link work through every micro-batch in turn, and
+   * one micro-batch's own chain bounds the step from below, so the step takes {@code max(Σ
+   * attention, Σ FFN, Σ transfer, max chain)} (with equal micro-batches, {@code max(m × bottleneck,
+   * attention + FFN + transfer)}).
+   *
+   * @return the step's seconds and its largest micro-batch
+   */
+  Step step(int batch, int context, int microBatches) {
+    int m = Math.min(microBatches, batch);
+    int small = batch / m;
+    int larger = batch % m; // micro-batches of small + 1 sequences
+    MicroBatch low = microBatch(small, context);
+    MicroBatch high = larger > 0 ? microBatch(small + 1, context) : low;
+    int lows = m - larger;
+    double a = lows * low.attention() + larger * high.attention();
+    double f = lows * low.ffn() + larger * high.ffn();
+    double x = lows * low.transfer() + larger * high.transfer();
+    double chain = Math.max(low.chain(), high.chain());
+    return new Step(Math.max(Math.max(a, f), Math.max(x, chain)), high);
+  }
+
+  /**
+   * The utilisation ({@link Utilisation}) of the attention and the FFN pool over the step of {@link
+   * #step}, each counting its own side's operations of every micro-batch, weighted by their chips.
+   */
+  Utilisation utilisation(int batch, int context, int microBatches) {
+    double seconds = step(batch, context, microBatches).seconds();
+    int m = Math.min(microBatches, batch);
+    int small = batch / m;
+    int larger = batch % m;
+    Utilisation.Work a = new Utilisation.Work(attention.target());
+    Utilisation.Work f = new Utilisation.Work(ffn.target());
+    addSide(a, attention.decode(small, context), false, m - larger);
+    addSide(f, ffn.decode(small, context), true, m - larger);
+    if (larger > 0) {
+      addSide(a, attention.decode(small + 1, context), false, larger);
+      addSide(f, ffn.decode(small + 1, context), true, larger);
+    }
+    return Utilisation.weighted(
+        a.over(seconds), attention.replicaChips(), f.over(seconds), ffn.replicaChips());
+  }
+
+  private static void addSide(Utilisation.Work w, StepResult step, boolean ffn, int times) {
+    for (PhaseResult p : step.phases()) {
+      w.add(
+          p,
+          (ph, o) -> isMixedPhase(ph) ? isFfnOperation(o) == ffn : isFfnPhase(ph) == ffn,
+          (double) times * step.microBatches());
+    }
+  }
+
+  /** An AFD decode step: its seconds and its largest micro-batch. */
+  record Step(double seconds, MicroBatch largest) {}
+
+  private MicroBatch microBatch(int sequences, int context) {
+    return new MicroBatch(
+        sequences,
+        side(attention.decode(sequences, context), false),
+        side(ffn.decode(sequences, context), true),
+        transferSeconds(sequences));
+  }
+
+  /**
+   * Seconds per prompt of {@code isl} tokens when the AFD pools prefill themselves (no prefill
+   * pool): a prefill pass of {@link RooflineModel#promptsPerPrefillPass} prompts through the
+   * attention side, the FFN side and the activations' round trip, over its prompts.
+   */
+  double prefillSecondsPerPrompt(int isl) {
+    int n = attention.promptsPerPrefillPass(isl);
+    return prefillSeconds(n, isl) / n;
+  }
+
+  /** Seconds of one prefill pass of {@code prompts} prompts of {@code isl} tokens through both. */
+  double prefillSeconds(int prompts, int isl) {
+    return side(attention.prefill(prompts, isl), false)
+        + side(ffn.prefill(prompts, isl), true)
+        + transferSeconds((double) prompts * isl);
+  }
+
   private Model model() {
     return attention.model();
   }

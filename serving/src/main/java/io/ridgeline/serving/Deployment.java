@@ -34,12 +34,14 @@ import java.util.stream.Collectors;
  *       replica)}), and every chip of both pools counts. TTFT adds the KV transfer of one request
  *       from the prefill to the decode pool: {@code isl × KV bytes per token / link bandwidth} over
  *       the prefill replica's links.
- *   <li>{@link AttentionFfnDeployment} (<b>afd</b>, MegaScale-Infer, Step-3): decode attention
- *       (with the KV cache, projections, embeddings and head) on one pool, FFN/MoE on another; per
- *       FFN layer each token's hidden vector goes to the FFN pool and back. With m micro-batches in
- *       ping-pong the step takes {@code max(m × bottleneck, attention + transfer + FFN)} of one
- *       micro-batch; {@link AttentionFfnDeployment#afdBandwidthNeeded} is the link bandwidth at
- *       which the transfer stops being the bottleneck.
+ *   <li>{@link AttentionFfnDeployment} (<b>afd</b>, MegaScale-Infer, Step-3): prompts on a prefill
+ *       pool sized and charged as under pd (or, without one, on the decode pools themselves),
+ *       decode attention (with the KV cache, projections, embeddings and head) on one pool, FFN/MoE
+ *       on another with its own layout; per FFN layer each token's hidden vector goes to the FFN
+ *       pool and back. With m micro-batches in ping-pong the step takes {@code max(m × bottleneck,
+ *       attention + transfer + FFN)} of one micro-batch; {@link
+ *       AttentionFfnDeployment#afdBandwidthNeeded} is the link bandwidth at which the transfer
+ *       stops being the bottleneck.
  * </ul>
  *
  * <p>The implementations are records: final, compared by value, validated in their compact
@@ -95,7 +97,7 @@ public sealed interface Deployment
    */
   RooflineModel decodePool();
 
-  /** The pools by name ("pool"; "decode", "prefill"; "attention", "ffn"), for output. */
+  /** The pools by name ("pool"; "decode", "prefill"; "attention", "ffn", "prefill"), for output. */
   ImmutableMap<String, RooflineModel> pools();
 
   /** Speculative decoding, if on. */
@@ -150,6 +152,22 @@ public sealed interface Deployment
    */
   default Optional<String> fitProblem(Workload workload) {
     return fitProblem(workload.promptContext(), workload.outputTokens());
+  }
+
+  /**
+   * How busy the chips that hold the running batch are over one decode step of {@code batch}
+   * sequences at the mean context {@code isl + osl / 2} ({@link Utilisation}: MFU and
+   * memory-bandwidth utilisation, fixed costs included): the one pool (static, colocated: its plain
+   * decode step, without the prefill chunks a colocated step also carries), the decode pool (pd),
+   * the attention and FFN pools weighted by their chips (afd). Speculative verify passes are not
+   * counted.
+   *
+   * @throws IllegalArgumentException when an argument is not positive
+   */
+  default Utilisation decodeUtilisation(int batch, int isl, int osl) {
+    Deployments.checkPoint(batch, isl, osl);
+    RooflineModel pool = decodePool();
+    return Utilisation.of(pool.decode(batch, isl + Math.max(1, osl / 2)), pool);
   }
 
   /**

@@ -19,9 +19,15 @@ import org.immutables.value.Value;
  *   <li><b>pd</b>: the decode pool is {@link #pool()} built at {@code isl + osl} and marked as not
  *       running prefill; the prefill pool is {@link #prefill()} (by default {@link #pool()} without
  *       a chip count or tp, so sized to hold one prompt) built at {@code isl}.
- *   <li><b>afd</b>: the attention pool is {@link #attention()} (by default {@link #pool()}) built
- *       at {@code isl + osl}; the FFN pool is {@link #ffn()} (by default the attention spec), and
- *       without a chip count it gets the attention pool's chip count as count and tp.
+ *   <li><b>afd</b>, three pools: the attention pool is {@link #attention()} (by default {@link
+ *       #pool()}) built at {@code isl + osl} and marked as not running prefill; the prefill pool is
+ *       {@link #prefill()} (by default as under pd) built at {@code isl}; the FFN pool is {@link
+ *       #ffn()} (by default the attention spec with one attention group), laid out without regard
+ *       to the attention heads ({@link PoolSpec#runsAttention()} false). An FFN spec with a chip
+ *       count or tp is used as given (tp alone: {@code tp × pp} chips); without either, the
+ *       attention:FFN ratio is searched ({@link AfdRatio}): the fewest chips that hold the FFN
+ *       weights and their doublings up to four times the attention pool's chips, keeping the count
+ *       with the most tokens per second per chip at the largest batch.
  * </ul>
  *
  * <pre>{@code
@@ -90,12 +96,42 @@ public abstract class DeploymentSpec {
         RooflineModel prefill = prefillSpec().build(1, isl);
         return new PrefillDecodeDeployment(prefill, decode, speculation(), price(), poolLink());
       default:
-        PoolSpec attentionSpec = attention().orElse(pool());
-        RooflineModel attention = attentionSpec.build(1, context);
-        RooflineModel ffn = ffnSpec(attentionSpec, attention.chips()).build(1, context);
-        return new AttentionFfnDeployment(
-            attention, ffn, speculation(), price(), poolLink(), afdMicroBatches());
+        return attentionFfn(isl, osl);
     }
+  }
+
+  private AttentionFfnDeployment attentionFfn(int isl, int osl) {
+    PoolSpec attentionSpec = attention().orElse(pool());
+    RooflineModel attention =
+        ImmutablePoolSpec.copyOf(attentionSpec).withRunsPrefill(false).build(1, isl + osl);
+    RooflineModel prefill = prefillSpec().build(1, isl);
+    ImmutablePoolSpec ffn =
+        ImmutablePoolSpec.copyOf(
+                ffn()
+                    .orElseGet(
+                        () ->
+                            ImmutablePoolSpec.copyOf(attentionSpec)
+                                .withCount(Optional.empty())
+                                .withTensorParallel(Optional.empty())
+                                .withAttentionDataParallel(1)))
+            .withRunsAttention(false);
+    AttentionFfnDeployment template =
+        new AttentionFfnDeployment(
+            attention,
+            attention,
+            Optional.of(prefill),
+            speculation(),
+            price(),
+            poolLink(),
+            afdMicroBatches());
+    if (ffn.count().isPresent() || ffn.tensorParallel().isPresent()) {
+      PoolSpec sized =
+          ffn.count().isPresent()
+              ? ffn
+              : ffn.withCount(ffn.tensorParallel().get() * ffn.pipelineParallel());
+      return AfdRatio.withFfn(template, sized.build(1, isl + osl));
+    }
+    return AfdRatio.search(template, ffn, isl, osl);
   }
 
   private PoolSpec prefillSpec() {
@@ -105,15 +141,6 @@ public abstract class DeploymentSpec {
                 ImmutablePoolSpec.copyOf(pool())
                     .withCount(Optional.empty())
                     .withTensorParallel(Optional.empty()));
-  }
-
-  private PoolSpec ffnSpec(PoolSpec attentionSpec, int attentionChips) {
-    PoolSpec spec = ffn().orElse(attentionSpec);
-    return spec.count().isPresent()
-        ? spec
-        : ImmutablePoolSpec.copyOf(spec)
-            .withCount(attentionChips)
-            .withTensorParallel(attentionChips);
   }
 
   @Value.Check

@@ -48,6 +48,25 @@ public abstract class FrontierPoint {
   /** Output tokens per joule at the chips' TDP, where known. */
   public abstract java.util.Optional<Double> tokensPerJoule();
 
+  /**
+   * MFU of the chips that hold the running batch over one decode step at this batch ({@link
+   * Deployment#decodeUtilisation}; see {@link Utilisation} for the definition), where computed.
+   */
+  public abstract java.util.Optional<Double> mfu();
+
+  /**
+   * Memory-bandwidth utilisation of the same chips over the same step ({@link Utilisation}), where
+   * computed.
+   */
+  public abstract java.util.Optional<Double> bandwidthUtilisation();
+
+  /** This point with the utilisation {@code u}. */
+  public FrontierPoint withUtilisation(Utilisation u) {
+    return ImmutableFrontierPoint.copyOf(this)
+        .withMfu(u.mfu())
+        .withBandwidthUtilisation(u.bandwidth());
+  }
+
   /** Strategy details: PD prefill:decode ratio, AFD bandwidth needed, speculative acceptance. */
   @Value.Default
   public String note() {
@@ -98,7 +117,8 @@ public abstract class FrontierPoint {
    * This point for a deployment measured {@code exp(lnSlowdown)} times faster than the model
    * predicts (an anchor: {@code ln(predicted time / measured time)}, see {@code
    * io.ridgeline.validation.Anchor}): TTFT, TPOT and $/Mtok divided by the factor, tokens per
-   * second and per joule multiplied by it; a factor below 1 (negative ln) slows the point down.
+   * second and per joule and the utilisations multiplied by it; a factor below 1 (negative ln)
+   * slows the point down.
    *
    * @throws IllegalArgumentException when {@code lnSlowdown} is not finite or beyond ±ln 100
    */
@@ -114,7 +134,9 @@ public abstract class FrontierPoint {
         .withTokensPerSecondPerUser(tokensPerSecondPerUser() * f)
         .withTokensPerSecondPerChip(tokensPerSecondPerChip() * f)
         .withDollarsPerMillionTokens(dollarsPerMillionTokens().map(d -> d / f))
-        .withTokensPerJoule(tokensPerJoule().map(t -> t * f));
+        .withTokensPerJoule(tokensPerJoule().map(t -> t * f))
+        .withMfu(mfu().map(m -> m * f))
+        .withBandwidthUtilisation(bandwidthUtilisation().map(b -> b * f));
   }
 
   /** Whether this point dominates {@code other}: no worse on both axes, better on one. */

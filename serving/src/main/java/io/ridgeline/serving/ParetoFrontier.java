@@ -230,7 +230,11 @@ public final class ParetoFrontier {
       }
       List<FrontierPoint> pts = new ArrayList<>();
       for (int b : sizes) {
-        pts.add(deployment.point(b, w));
+        pts.add(
+            deployment
+                .point(b, w)
+                .withUtilisation(
+                    deployment.decodeUtilisation(b, w.promptContext(), w.outputTokens())));
       }
       return of(pts);
     }

@@ -9,12 +9,9 @@ import java.util.Optional;
 import org.immutables.value.Value;
 
 /**
- * One configuration that meets a plan's objectives: a deployment (chip, strategy, layout), the
- * batch each replica runs, and how many replicas serve the requested rate.
- *
- * <p>Replicas are {@code ⌈rate × OSL / (tokens/s per chip × chips per replica)⌉}, at least one;
- * total chips are {@code ⌈replicas × chips per replica⌉} (for pd the prefill share of a replica is
- * fractional, so only the total is rounded up to whole chips).
+ * One configuration that meets a plan's objectives: a deployment (chips, strategy, layout,
+ * speculation), the batch each replica runs, and the fleet that serves the requested rate under the
+ * queueing model of {@link PlanFleet} (decode replicas, prefill replicas, p50 and p99 TTFT).
  */
 @Value.Immutable
 @RidgelineStyle
@@ -31,8 +28,26 @@ public abstract class PlanConfiguration {
   /** Replicas needed to serve the requested rate; at least one. */
   public abstract long replicas();
 
-  /** Chips of the whole fleet: replicas × chips per replica, rounded up. */
+  /**
+   * Whole prefill replicas of the fleet's prefill pool (pd, afd), sized to the prefill queue
+   * ({@link PlanFleet}); 0 for single-pool deployments.
+   */
+  @Value.Default
+  public long prefillReplicas() {
+    return 0;
+  }
+
+  /**
+   * Chips of the whole fleet: replicas × decode chips per replica + prefill replicas × their chips,
+   * rounded up.
+   */
   public abstract long totalChips();
+
+  /** The p50 time to first token under the request's load (queueing model of {@link PlanFleet}). */
+  public abstract Seconds ttftP50();
+
+  /** The p99 time to first token under the request's load. */
+  public abstract Seconds ttftP99();
 
   /** The fleet's price per hour, total chips × price per chip-hour, where the price is known. */
   public abstract Optional<DollarsPerHour> dollarsPerHour();
@@ -59,6 +74,31 @@ public abstract class PlanConfiguration {
     return deployment().strategy();
   }
 
+  /** Experts' parallel degree of a (decode) replica's stage. */
+  public int expertParallel() {
+    return deployment().decodePool().expertParallel();
+  }
+
+  /** Attention data-parallel groups of a (decode) replica's stage. */
+  public int attentionDataParallel() {
+    return deployment().decodePool().attentionDataParallel();
+  }
+
+  /** Speculative decoding, if the configuration uses it. */
+  public Optional<Speculation> speculation() {
+    return deployment().speculation();
+  }
+
+  /**
+   * The chips of each pool by name ({@link Deployment#pools()}): "h100-sxm" or "h100-sxm + b200".
+   */
+  public String chipIds() {
+    return deployment().pools().values().stream()
+        .map(p -> p.chip().id())
+        .distinct()
+        .collect(java.util.stream.Collectors.joining(" + "));
+  }
+
   /** Tensor-parallel degree of a replica (of each pool for pd). */
   public int tensorParallel() {
     return deployment().decodePool().tensorParallel();
@@ -79,12 +119,12 @@ public abstract class PlanConfiguration {
     return point().chipsTotal();
   }
 
-  /** Mean time to first token. */
+  /** Time to first token of the point, before queueing. */
   public Seconds ttft() {
     return point().ttft();
   }
 
-  /** Mean time per output token. */
+  /** Time per output token at the full batch (p50 and p99 alike; {@link PlanFleet}). */
   public Seconds tpot() {
     return point().tpot();
   }
@@ -106,16 +146,21 @@ public abstract class PlanConfiguration {
   public String toString() {
     return String.format(
         Locale.ROOT,
-        "%s %s tp %d pp %d batch %d: %d × %s chips = %d chips, TTFT %s, TPOT %s, %.1f tok/s/chip, %s, %s",
-        chip().id(),
+        "%s %s tp %d pp %d ep %d dp %d%s batch %d: %d replicas%s = %d chips, TTFT p50 %s, p99 %s,"
+            + " TPOT %s, %.1f tok/s/chip, %s, %s",
+        chipIds(),
         strategy().id(),
         tensorParallel(),
         pipelineParallel(),
+        expertParallel(),
+        attentionDataParallel(),
+        speculation().map(s -> " spec " + s).orElse(""),
         batch(),
         replicas(),
-        Planner.number(chipsPerReplica()),
+        prefillReplicas() > 0 ? " + " + prefillReplicas() + " prefill replicas" : "",
         totalChips(),
-        ttft(),
+        ttftP50(),
+        ttftP99(),
         tpot(),
         tokensPerSecondPerChip(),
         dollarsPerHour().map(DollarsPerHour::toString).orElse("price unknown"),

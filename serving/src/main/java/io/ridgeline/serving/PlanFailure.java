@@ -9,12 +9,16 @@ public enum PlanFailure {
    * the layout, or the candidate's batch does not (for pd, on either pool).
    */
   MEMORY,
-  /** The mean time to first token exceeds the TTFT objective. */
+  /** The p50 time to first token under load exceeds the TTFT objective. */
   TTFT,
-  /** The mean time per output token exceeds the TPOT objective. */
-  TPOT;
+  /** The p50 time per output token exceeds the TPOT objective. */
+  TPOT,
+  /** The p99 time to first token under load exceeds the TTFT p99 objective. */
+  TTFT_P99,
+  /** The p99 time per output token exceeds the TPOT p99 objective. */
+  TPOT_P99;
 
-  /** The lower-case id used in JSON and text: {@code memory}, {@code ttft}, {@code tpot}. */
+  /** The lower-case id used in JSON and text: {@code memory}, {@code ttft}, {@code ttft_p99}, … */
   public String id() {
     return name().toLowerCase(Locale.ROOT);
   }

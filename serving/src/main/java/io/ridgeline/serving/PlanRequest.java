@@ -18,8 +18,8 @@ import org.immutables.value.Value;
 
 /**
  * What {@link Planner#plan} searches for: a model, a workload (prompt and output lengths, request
- * rate), service-level objectives on mean TTFT and mean TPOT, and the chips, strategies and ranking
- * to search with.
+ * rate), service-level objectives on p50 (and optionally p99) TTFT and TPOT, and the chips,
+ * strategies, precisions, speculation and ranking to search with.
  *
  * <pre>{@code
  * PlanRequest r = PlanRequest.builder()
@@ -32,7 +32,7 @@ import org.immutables.value.Value;
  * }</pre>
  *
  * <p>Validated at construction: chips not empty, token counts, rate and objectives positive, rate
- * finite, strategies among static, colocated and pd, {@code top} positive; violations throw {@link
+ * finite, strategies not empty, {@code top} positive; violations throw {@link
  * IllegalArgumentException} naming the field and the value. A builder missing a required attribute
  * throws {@link IllegalStateException}.
  */
@@ -104,18 +104,56 @@ public abstract class PlanRequest {
   /** Requests per second the fleet must serve; positive and finite. */
   public abstract double requestsPerSecond();
 
-  /** The objective on mean time to first token; positive. */
+  /**
+   * The objective on the median (p50) time to first token, checked against the queueing model's
+   * mean ({@link PlanFleet}); positive.
+   */
   public abstract Seconds ttftSlo();
 
-  /** The objective on mean time per output token; positive. */
+  /** The objective on the median (p50) time per output token; positive. */
   public abstract Seconds tpotSlo();
 
+  /** An objective on the 99th-percentile time to first token, if any; positive. */
+  public abstract Optional<Seconds> ttftP99Slo();
+
+  /** An objective on the 99th-percentile time per output token, if any; positive. */
+  public abstract Optional<Seconds> tpotP99Slo();
+
   /**
-   * Strategies to search; colocated and pd by default. Static may be added; afd is not searched.
+   * Speculative decoding to try beside plain decoding on colocated and pd candidates (its draft,
+   * length and acceptance α as given), if any.
    */
+  public abstract Optional<Speculation> speculation();
+
+  /**
+   * Weight and KV precisions to search, each a lever; empty to use {@link #precisions()} (or the
+   * checkpoint's).
+   */
+  public abstract List<Precisions> precisionChoices();
+
+  /** Strategies to search; colocated, pd and afd by default; static may be added. */
   @Value.Default
   public Set<Deployment.Strategy> strategies() {
-    return EnumSet.of(Deployment.Strategy.COLOCATED, Deployment.Strategy.PD);
+    return EnumSet.of(
+        Deployment.Strategy.COLOCATED, Deployment.Strategy.PD, Deployment.Strategy.AFD);
+  }
+
+  /**
+   * Whether pd and afd also try pools of different chips from {@link #chips()} (prefill on one,
+   * decode on another; attention on one, FFN on another); true by default.
+   */
+  @Value.Default
+  public boolean heterogeneous() {
+    return true;
+  }
+
+  /**
+   * The precisions searched: {@link #precisionChoices()}, else the one of {@link #precisions()}.
+   */
+  public List<Precisions> searchedPrecisions() {
+    return precisionChoices().isEmpty()
+        ? List.of(precisions().orElse(model().defaultPrecisions()))
+        : precisionChoices();
   }
 
   /** The ranking; {@link Objective#CHIPS} by default. */
@@ -171,10 +209,13 @@ public abstract class PlanRequest {
     checkArgument(ttftSlo().seconds() > 0, "TTFT objective must be positive: %s", ttftSlo());
     checkArgument(tpotSlo().seconds() > 0, "TPOT objective must be positive: %s", tpotSlo());
     checkArgument(
-        !strategies().isEmpty(), "strategies must not be empty: give static, colocated or pd");
-    checkArgument(
-        !strategies().contains(Deployment.Strategy.AFD),
-        "strategy afd is not searched by the planner: use static, colocated or pd");
+        !strategies().isEmpty(), "strategies must not be empty: give static, colocated, pd or afd");
+    ttftP99Slo()
+        .ifPresent(
+            s -> checkArgument(s.seconds() > 0, "TTFT p99 objective must be positive: %s", s));
+    tpotP99Slo()
+        .ifPresent(
+            s -> checkArgument(s.seconds() > 0, "TPOT p99 objective must be positive: %s", s));
     checkArgument(top() > 0, "top must be positive: %s", top());
   }
 
@@ -182,7 +223,7 @@ public abstract class PlanRequest {
   public String toString() {
     return String.format(
             Locale.ROOT,
-            "%s, ISL %d, OSL %d, %s requests/s (%s output tok/s); TTFT ≤ %s, TPOT ≤ %s; chips %s;"
+            "%s, ISL %d, OSL %d, %s requests/s (%s output tok/s); TTFT p50 ≤ %s, TPOT p50 ≤ %s; chips %s;"
                 + " strategies %s; objective %s, top %d",
             model().id(),
             inputTokens(),
@@ -196,6 +237,9 @@ public abstract class PlanRequest {
             objective().id(),
             top())
         + (workload().hasCache() ? ", " + workload() : "")
+        + ttftP99Slo().map(p -> ", TTFT p99 ≤ " + p).orElse("")
+        + tpotP99Slo().map(p -> ", TPOT p99 ≤ " + p).orElse("")
+        + speculation().map(p -> ", speculative " + p).orElse("")
         + price().map(p -> ", price " + p).orElse("")
         + precisions().map(p -> ", " + p).orElse("")
         + (efficiency().equals(Efficiency.standard()) ? "" : ", efficiency " + efficiency());

@@ -2,6 +2,7 @@ package io.ridgeline.serving;
 
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.Precisions;
+import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import java.math.BigDecimal;
@@ -21,7 +22,8 @@ import java.util.TreeSet;
 
 /**
  * Capacity planning under service-level objectives: the configurations that serve a workload within
- * a mean-TTFT and a mean-TPOT objective with the fewest chips or at the lowest cost.
+ * p50 (and optionally p99) TTFT and TPOT objectives at a request rate with the fewest chips or at
+ * the lowest cost.
  *
  * <pre>{@code
  * PlanResult r = Planner.plan(PlanRequest.builder()
@@ -34,25 +36,20 @@ import java.util.TreeSet;
  * r.failures();                // {MEMORY=…, TTFT=…, TPOT=…}
  * }</pre>
  *
- * <p><b>Search space</b>, for each chip: the {@linkplain PlanRequest#strategies() strategies}
- * (colocated and pd by default); tensor-parallel degrees 1, 2, 4, 8, … up to the chip's scale-up
- * domain that divide the model's heads ({@link Model#tensorParallelProblem} is empty), one pipeline
- * stage, plus the {@link Sizing#fewestChips} layout (at one request of ISL + OSL tokens) when none
- * of those holds even one request, which is how SRAM chips get their long pipelines; batch sizes 1,
- * 2, 4, … up to the largest that fits at ISL + OSL tokens ({@link Deployment#maxBatch}), and that
- * largest. Each layout and strategy is built by {@link DeploymentSpec#build} with the layout as
- * every pool's specification: under pd both pools have the same layout, the decode pool does not
- * run prefill (as in {@code ridgeline frontier} and {@link Sweep}), and the prefill pool is sized
- * to the decode pool's demand (see {@link Deployment}); pd is skipped on a chip without any
- * interconnect (its KV cannot move).
+ * <p><b>Search space</b> ({@link PlanSpace}): for each chip and each of the request's precisions,
+ * the layouts (tensor parallelism up to the scale-up domain; for MoE models expert and attention
+ * data parallelism up to four domains; the fewest-chips pipeline where nothing flat fits), each
+ * strategy's deployments on them (pd and afd also with a second chip of the request for the prefill
+ * or FFN pool; colocated and pd also with the request's speculation), and batch sizes 1, 2, 4, … up
+ * to the largest that fits at ISL + OSL tokens, and that largest.
  *
- * <p><b>Meeting the objectives</b>: a candidate meets them when its point fits in memory and its
- * TTFT and TPOT are at most the objectives. <b>Sizing</b>: replicas = {@code ⌈rate × OSL /
- * (tokens/s per chip × chips per replica)⌉} (at least 1); total chips = {@code ⌈replicas × chips
- * per replica⌉}; price per hour = total chips × price per chip-hour (the request's override, else
- * the chip's, else unknown). Each chip, strategy and layout keeps its best batch; the survivors are
- * ranked by the {@linkplain PlanRequest#objective() objective} (ties: lower TPOT, then lower TTFT,
- * then chip, strategy, layout and batch) and the first {@link PlanRequest#top()} reported.
+ * <p><b>Meeting the objectives</b>: a candidate fits in memory, its TPOT (at the full batch, p50
+ * and p99 alike) meets the TPOT objectives, and the fleet sized for the rate by the queueing model
+ * of {@link PlanFleet} (Poisson arrivals, M/D/1 prefill servers) meets the p50 and p99 TTFT
+ * objectives. Total chips and the price per hour are the fleet's ({@link PlanFleet}). Each
+ * deployment keeps its best batch; the survivors are ranked by the {@linkplain
+ * PlanRequest#objective() objective} (ties: lower TPOT, then lower TTFT, then chip, strategy,
+ * layout and batch) and the first {@link PlanRequest#top()} reported.
  *
  * <p><b>Failures</b> are counted over every evaluated candidate (see {@link
  * PlanResult#failures()}). Every figure is at the request's {@linkplain PlanRequest#efficiency()
@@ -62,7 +59,8 @@ import java.util.TreeSet;
  *
  * <p>Cost: each candidate point is evaluated once; one {@link RooflineModel} per layout and one
  * {@link Deployment} per layout and strategy are reused across batch sizes, and a deployment's
- * largest batch is computed once. Llama-3.1-70B on three chip types evaluates a few hundred points.
+ * largest batch is computed once. Llama-3.1-70B on three chip types evaluates 871 points (about 1 s
+ * of CPU); DeepSeek-V3 on two, with speculation, 2,068 (about 5 s).
  */
 public final class Planner {
   private Planner() {}
@@ -101,7 +99,6 @@ public final class Planner {
   private static final class Search {
     private final PlanRequest request;
     private final Model model;
-    private final Precisions precisions;
     private final int isl;
     private final int osl;
     private final int context;
@@ -115,7 +112,6 @@ public final class Planner {
     Search(PlanRequest request) {
       this.request = request;
       this.model = request.model();
-      this.precisions = request.precisions().orElse(model.defaultPrecisions());
       // a request's history counts as prompt for pool sizing and memory
       this.isl = request.workload().promptContext();
       this.osl = request.outputTokens();
@@ -129,15 +125,21 @@ public final class Planner {
     PlanResult run() {
       List<PlanConfiguration> meeting = new ArrayList<>();
       List<PlanMiss> closest = new ArrayList<>();
-      for (Chip chip : distinctChips()) {
+      PlanSpace space = new PlanSpace(request);
+      List<Chip> chips = new ArrayList<>(distinctChips());
+      for (Chip chip : chips) {
         latencyMiss = null;
         memoryMiss = null;
-        for (RooflineModel layout : layouts(chip)) {
-          for (Deployment.Strategy strategy : request.strategies()) {
-            if (strategy == Deployment.Strategy.PD && !hasLink(chip)) {
-              continue;
+        for (Precisions precisions : request.searchedPrecisions()) {
+          for (RooflineModel layout : space.layouts(chip, precisions)) {
+            for (Deployment.Strategy strategy : request.strategies()) {
+              if (strategy == Deployment.Strategy.AFD && request.workload().hasCache()) {
+                continue; // afd does not model a cached history yet (AttentionFfnDeployment)
+              }
+              for (Deployment d : space.deployments(strategy, layout, chips)) {
+                best(d).ifPresent(meeting::add);
+              }
             }
-            best(deployment(strategy, layout)).ifPresent(meeting::add);
           }
         }
         if (latencyMiss != null) {
@@ -183,7 +185,10 @@ public final class Planner {
       return Optional.ofNullable(best);
     }
 
-    /** The configuration of {@code d} at {@code batch}, or null (counted) when it misses. */
+    /**
+     * The configuration of {@code d} at {@code batch} with its fleet sized under load ({@link
+     * PlanFleet}), or null (counted) when it misses.
+     */
     private PlanConfiguration evaluate(Deployment d, int batch) {
       FrontierPoint p = d.point(batch, request.workload());
       candidates++;
@@ -192,82 +197,31 @@ public final class Planner {
         memoryMiss = closer(memoryMiss, memoryMiss(d, Optional.of(p)));
         return null;
       }
-      boolean ttft = p.ttft().seconds() > request.ttftSlo().seconds();
-      boolean tpot = p.tpot().seconds() > request.tpotSlo().seconds();
-      if (!ttft && !tpot) {
-        return configuration(d, p);
+      double tpot = p.tpot().seconds();
+      Set<PlanFailure> missed = EnumSet.noneOf(PlanFailure.class);
+      if (tpot > request.tpotSlo().seconds()) {
+        missed.add(PlanFailure.TPOT);
       }
-      if (ttft) {
-        count(PlanFailure.TTFT);
+      if (request.tpotP99Slo().map(s -> tpot > s.seconds()).orElse(false)) {
+        missed.add(PlanFailure.TPOT_P99);
       }
-      if (tpot) {
-        count(PlanFailure.TPOT);
+      PlanFleet.Sized fleet = PlanFleet.size(d, p, request);
+      if (fleet.ttftP50() > request.ttftSlo().seconds()) {
+        missed.add(PlanFailure.TTFT);
       }
-      latencyMiss = closer(latencyMiss, latencyMiss(d, p));
+      if (request.ttftP99Slo().map(s -> fleet.ttftP99() > s.seconds()).orElse(false)) {
+        missed.add(PlanFailure.TTFT_P99);
+      }
+      if (missed.isEmpty()) {
+        return configuration(d, p, fleet);
+      }
+      missed.forEach(this::count);
+      latencyMiss = closer(latencyMiss, latencyMiss(d, p, fleet, missed));
       return null;
     }
 
     private void count(PlanFailure f) {
       failures.merge(f, 1, Integer::sum);
-    }
-
-    /** Flat tensor-parallel layouts, plus the fewest-chips layout when none of them fits. */
-    private List<RooflineModel> layouts(Chip chip) {
-      List<RooflineModel> out = new ArrayList<>();
-      int domain = chip.scaleUp().map(u -> u.domainSize()).orElse(1);
-      for (int tp = 1; tp <= Math.max(1, domain); tp *= 2) {
-        if (tp > 1 && !hasLink(chip)) {
-          break;
-        }
-        if (model.tensorParallelProblem(tp).isEmpty()) {
-          out.add(layout(chip, tp));
-        }
-        if (tp > Integer.MAX_VALUE / 2) {
-          break;
-        }
-      }
-      boolean anyFits = out.stream().anyMatch(rm -> rm.memory(1, context).fits());
-      if (!anyFits) {
-        Sizing.fewestChips(out.get(0), 1, context)
-            .ifPresent(
-                rm -> {
-                  if (out.stream()
-                      .noneMatch(
-                          f ->
-                              f.tensorParallel() == rm.tensorParallel()
-                                  && f.pipelineParallel() == rm.pipelineParallel())) {
-                    out.add(rm);
-                  }
-                });
-      }
-      return out;
-    }
-
-    private RooflineModel layout(Chip chip, int tp) {
-      return PoolSpec.builder()
-          .model(model)
-          .chip(chip)
-          .precisions(precisions)
-          .tensorParallel(tp)
-          .count(tp)
-          .efficiency(request.efficiency())
-          .build()
-          .build(1, context);
-    }
-
-    private static boolean hasLink(Chip chip) {
-      return chip.scaleUp().isPresent() || chip.scaleOut().isPresent();
-    }
-
-    private Deployment deployment(Deployment.Strategy strategy, RooflineModel layout) {
-      PoolSpec spec = PoolSpec.of(layout);
-      return DeploymentSpec.builder()
-          .strategy(strategy)
-          .pool(spec)
-          .prefill(spec)
-          .price(request.price())
-          .build()
-          .build(isl, osl);
     }
 
     /** 1, 2, 4, … up to {@code largest}, and {@code largest}. */
@@ -280,38 +234,63 @@ public final class Planner {
       return new ArrayList<>(set);
     }
 
-    private PlanConfiguration configuration(Deployment d, FrontierPoint p) {
+    private PlanConfiguration configuration(Deployment d, FrontierPoint p, PlanFleet.Sized fleet) {
       double required = request.outputTokensPerSecond();
-      double perReplica = p.tokensPerSecondPerChip() * p.chipsTotal();
-      long replicas = Math.max(1, (long) Math.ceil(required / perReplica));
-      long total = (long) Math.ceil(replicas * p.chipsTotal());
-      Optional<DollarsPerHour> perChip =
-          request.price().or(() -> d.decodePool().chip().pricePerHour());
-      Optional<DollarsPerHour> perHour = perChip.map(price -> price.times(total));
+      Optional<DollarsPerHour> perHour = fleet.dollarsPerHour();
       return PlanConfiguration.builder()
           .deployment(d)
           .point(p)
-          .replicas(replicas)
-          .totalChips(total)
+          .replicas(fleet.replicas())
+          .prefillReplicas(fleet.prefillReplicas())
+          .totalChips(fleet.chips())
+          .ttftP50(Seconds.of(fleet.ttftP50()))
+          .ttftP99(Seconds.of(fleet.ttftP99()))
           .dollarsPerHour(perHour)
           .dollarsPerMillionTokens(perHour.map(h -> h.dollarsPerHour() / 3600 / required * 1e6))
           .build();
     }
 
-    private PlanMiss latencyMiss(Deployment d, FrontierPoint p) {
-      double ttft = p.ttft().seconds() / request.ttftSlo().seconds();
-      double tpot = p.tpot().seconds() / request.tpotSlo().seconds();
-      Set<PlanFailure> reasons = EnumSet.noneOf(PlanFailure.class);
+    private PlanMiss latencyMiss(
+        Deployment d, FrontierPoint p, PlanFleet.Sized fleet, Set<PlanFailure> reasons) {
       List<String> details = new ArrayList<>();
-      if (ttft > 1) {
-        reasons.add(PlanFailure.TTFT);
-        details.add("TTFT " + p.ttft() + " > " + request.ttftSlo());
+      double ratio = 0;
+      for (PlanFailure f : reasons) {
+        double value;
+        Seconds slo;
+        switch (f) {
+          case TTFT:
+            value = fleet.ttftP50();
+            slo = request.ttftSlo();
+            break;
+          case TTFT_P99:
+            value = fleet.ttftP99();
+            slo = request.ttftP99Slo().orElseThrow();
+            break;
+          case TPOT_P99:
+            value = p.tpot().seconds();
+            slo = request.tpotP99Slo().orElseThrow();
+            break;
+          default:
+            value = p.tpot().seconds();
+            slo = request.tpotSlo();
+        }
+        ratio = Math.max(ratio, value / slo.seconds());
+        details.add(label(f) + " " + Seconds.of(value) + " > " + slo);
       }
-      if (tpot > 1) {
-        reasons.add(PlanFailure.TPOT);
-        details.add("TPOT " + p.tpot() + " > " + request.tpotSlo());
+      return miss(d, Optional.of(p), reasons, ratio, String.join(", ", details));
+    }
+
+    private static String label(PlanFailure f) {
+      switch (f) {
+        case TTFT:
+          return "TTFT p50";
+        case TTFT_P99:
+          return "TTFT p99";
+        case TPOT_P99:
+          return "TPOT p99";
+        default:
+          return "TPOT";
       }
-      return miss(d, Optional.of(p), reasons, Math.max(ttft, tpot), String.join(", ", details));
     }
 
     /**

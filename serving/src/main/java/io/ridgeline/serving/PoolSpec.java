@@ -90,6 +90,15 @@ public abstract class PoolSpec {
     return true;
   }
 
+  /**
+   * Whether the pool runs the attention side (false: an AFD FFN pool, laid out without regard to
+   * the attention heads; see {@link RooflineModel#runsAttention()}).
+   */
+  @Value.Default
+  public boolean runsAttention() {
+    return true;
+  }
+
   /** A new builder. */
   public static ImmutablePoolSpec.Builder builder() {
     return ImmutablePoolSpec.builder();
@@ -112,6 +121,7 @@ public abstract class PoolSpec {
         .routing(pool.routing())
         .efficiency(pool.efficiency())
         .runsPrefill(pool.runsPrefill())
+        .runsAttention(pool.runsAttention())
         .build();
   }
 
@@ -141,11 +151,13 @@ public abstract class PoolSpec {
             .attentionDataParallel(dp)
             .precisions(precisions())
             .routing(routing())
-            .efficiency(efficiency().forChip(chip()));
+            .efficiency(efficiency().forChip(chip()))
+            .runsAttention(runsAttention());
     if (count().isPresent()) {
       int chips = count().get();
       b.chips(chips);
-      if (tensorParallel().isEmpty()
+      if (runsAttention()
+          && tensorParallel().isEmpty()
           && pp == 1
           && dp == 1
           && model().tensorParallelProblem(tp).isPresent()) {

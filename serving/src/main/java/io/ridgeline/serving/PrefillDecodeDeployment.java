@@ -76,7 +76,7 @@ public record PrefillDecodeDeployment(
   @Override
   public Optional<String> fitProblem(int isl, int osl) {
     Optional<String> problem = PoolFit.problem("", decode, 1, isl + osl);
-    return problem.isPresent() ? problem : PoolFit.problem("prefill pool: ", prefill, 1, isl);
+    return problem.isPresent() ? problem : DisaggregatedPrefill.fitProblem(prefill, isl);
   }
 
   @Override
@@ -92,12 +92,7 @@ public record PrefillDecodeDeployment(
     int isl = w.promptContext();
     int context = isl + Math.max(1, osl / 2);
     double tpot = SpeculativeDecoding.decodeTpot(speculation, decode, batch, context);
-    int promptsPerPass = prefill.promptsPerPrefillPass(w.newTokens());
-    double pass = prefill.prefill(promptsPerPass, w).seconds().seconds();
-    double prefillRate = promptsPerPass / pass; // prompts per second per prefill replica
-    double demand = batch / (tpot * osl); // requests per second per decode replica
-    double ratio = demand / prefillRate; // prefill replicas per decode replica
-    double prefillChips = ratio * prefill.replicaChips();
+    double prefillChips = DisaggregatedPrefill.chips(prefill, w, batch, tpot);
     double chips = decode.replicaChips() + prefillChips;
     TtftParts parts = ttftParts(tpot, w, decode);
     double transfer = parts.transfer().seconds();
@@ -105,7 +100,7 @@ public record PrefillDecodeDeployment(
     double perChip = batch / tpot / chips;
     boolean fits =
         decode.memory(batch, isl + osl).fits()
-            && prefill.memory(promptsPerPass, isl).fits()
+            && DisaggregatedPrefill.fits(prefill, isl)
             && SpeculativeDecoding.fitsWithDraft(speculation, decode, batch, isl + osl);
     String note =
         String.format(
@@ -165,11 +160,7 @@ public record PrefillDecodeDeployment(
    */
   private TtftParts ttftParts(double tpot, Workload w, RooflineModel decodePool) {
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
-    return TtftParts.of(
-        decodePool.efficiency().admission().seconds(),
-        perStep * tpot / 2,
-        prefill.prefill(1, w).seconds().seconds(),
-        kvTransferSeconds(w.promptContext(), prefill, decodePool));
+    return DisaggregatedPrefill.ttftParts(poolLink, prefill, decodePool, w, perStep * tpot / 2);
   }
 
   @Override

@@ -157,6 +157,16 @@ public abstract class RooflineModel {
   }
 
   /**
+   * Whether this pool runs the attention side of the layers; false for the FFN pool of an
+   * attention/FFN-disaggregated system, which holds and computes only dense-FFN and expert layers,
+   * so its tensor-parallel degree need not divide the attention heads.
+   */
+  @Value.Default
+  public boolean runsAttention() {
+    return true;
+  }
+
+  /**
    * Achieved fractions of peak and bandwidth and fixed costs; by default {@link
    * Efficiency#standard(Chip)}, the calibrated default profile the command line uses too. {@link
    * Efficiency#ideal()} gives the roofline bound.
@@ -476,12 +486,14 @@ public abstract class RooflineModel {
         pipelineParallel(),
         model().layerCount(),
         model().id());
-    model()
-        .tensorParallelProblem(tensorParallel())
-        .ifPresent(
-            problem -> {
-              throw new IllegalArgumentException(problem);
-            });
+    if (runsAttention()) {
+      model()
+          .tensorParallelProblem(tensorParallel())
+          .ifPresent(
+              problem -> {
+                throw new IllegalArgumentException(problem);
+              });
+    }
     if (replicaChips() > 1) {
       checkArgument(
           chip().scaleUp().isPresent() || chip().scaleOut().isPresent(),

@@ -19,6 +19,16 @@ final class ServingCosts {
         + pricePerHour(price, b).map(p -> p * bChips).orElse(Double.NaN);
   }
 
+  /** Dollars per hour of one pool of {@code chips} chips, NaN when its price is unknown. */
+  static double dollarsPerHour(Optional<DollarsPerHour> price, Chip chip, double chips) {
+    return pricePerHour(price, chip).map(p -> p * chips).orElse(Double.NaN);
+  }
+
+  /** Watts at TDP of one pool of {@code chips} chips, NaN when the TDP is unknown. */
+  static double watts(Chip chip, double chips) {
+    return chip.tdp().map(w -> w.watts() * chips).orElse(Double.NaN);
+  }
+
   /** Watts at TDP of two pools, NaN when either TDP is unknown. */
   static double watts(Chip a, double aChips, Chip b, double bChips) {
     return a.tdp().map(w -> w.watts() * aChips).orElse(Double.NaN)

@@ -103,8 +103,10 @@ final class SweepEvaluator {
     if (changed <= KV) {
       combination(index);
       deployment(cached + isl, osl);
-    } else if (changed <= CACHED && strategy == Deployment.Strategy.PD) {
-      // the prefill pool is sized to the prompt and its history
+    } else if (changed <= CACHED
+        && (strategy == Deployment.Strategy.PD || strategy == Deployment.Strategy.AFD)) {
+      // the prefill pool is sized to the prompt and its history (pd, afd), and afd's FFN pool is
+      // searched at the lengths
       deployment(cached + isl, osl);
     }
     int batch = batches[index[BATCH]];

@@ -12,6 +12,7 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The colocated step's prefill share and the served TTFT's parts, as worked examples. */
@@ -137,12 +138,16 @@ final class ColocatedDeploymentTest {
 
   @Test
   void ttft_afd_addsHalfAnAfdStep() {
-    // Same pools as attention and FFN: the AFD step at batch 64 is 9.739 ms (its TPOT), so the
-    // wait is 4.870 ms; the prompt's prefill through both pools is 37.13 ms; no KV transfer
+    // Same pools as attention and FFN, no prefill pool: the AFD step at batch 64 is 9.739 ms, so
+    // the wait is 4.870 ms; the prompt's prefill through both pools is 37.13 ms; no KV transfer.
+    // The TPOT adds the prefill the pools do per step: 64 / 1024 prompts of a pass's share each.
     AttentionFfnDeployment d = new AttentionFfnDeployment(TP8, TP8);
     FrontierPoint p = d.point(64, 1024, 1024);
     TtftParts parts = d.ttftParts(64, 1024, 1024);
-    assertThat(parts.stepWait().seconds()).isCloseTo(p.tpot().seconds() / 2, within(1e-15));
+    double step = d.step(64, 1024, 1024).seconds();
+    assertThat(parts.stepWait().seconds()).isCloseTo(step / 2, within(1e-15));
+    double perPrompt = new AfdPools(TP8, TP8, Optional.empty()).prefillSecondsPerPrompt(1024);
+    assertThat(p.tpot().seconds()).isCloseTo(step + 64 * perPrompt / 1024, within(1e-15));
     assertThat(parts.stepWait().seconds()).isCloseTo(4.870e-3, withPercentage(0.1));
     assertThat(parts.prefill().seconds()).isCloseTo(37.13e-3, withPercentage(0.1));
     assertThat(parts.transfer().seconds()).isZero();

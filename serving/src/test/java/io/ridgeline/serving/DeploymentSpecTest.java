@@ -76,8 +76,10 @@ class DeploymentSpecTest {
   }
 
   @Test
-  void build_afdWithoutFfnCount_ffnPoolGetsAttentionChipCountAsCountAndTp() {
-    // attention on 2 H100s; FFN on B200s, no count: 2 B200s at tp 2
+  void build_afdWithoutFfnCount_searchesTheRatioFromTheFewestChipsThatHoldTheFfn() {
+    // attention on 2 H100s; FFN on B200s, no count: Llama-3.1-70B's FFN weights (3 × 8192 ×
+    // 28672 × 80 = 56.4e9 parameters, 112.7 GB in BF16) need 1 B200 (192 GB); the search tries 1,
+    // 2, 4 and 8 B200s (up to 4 × 2 attention chips) and keeps the best at the largest batch
     AttentionFfnDeployment d =
         (AttentionFfnDeployment)
             DeploymentSpec.builder()
@@ -87,14 +89,31 @@ class DeploymentSpecTest {
                 .afdMicroBatches(3)
                 .build()
                 .build(1024, 1024);
-    assertThat(d.attention()).isEqualTo(RooflineModel.of(LLAMA70, H100, 2));
-    assertThat(d.ffn()).isEqualTo(RooflineModel.of(LLAMA70, B200, 2));
+    assertThat(d.attention())
+        .isEqualTo(
+            ImmutableRooflineModel.copyOf(RooflineModel.of(LLAMA70, H100, 2))
+                .withRunsPrefill(false));
+    assertThat(d.ffn().chip()).isEqualTo(B200);
+    assertThat(d.ffn().runsAttention()).isFalse();
+    assertThat(d.ffn().chips()).isIn(1, 2, 4, 8);
+    assertThat(d.ffn().tensorParallel()).isEqualTo(d.ffn().chips());
+    int context = 2048;
+    double best = d.point(d.maxBatch(context), 1024, 1024).tokensPerSecondPerChip();
+    for (int n : new int[] {1, 2, 4, 8}) {
+      AttentionFfnDeployment other =
+          AfdRatio.withFfn(
+              d,
+              ImmutableRooflineModel.copyOf(RooflineModel.of(LLAMA70, B200, n))
+                  .withRunsAttention(false));
+      assertThat(other.point(other.maxBatch(context), 1024, 1024).tokensPerSecondPerChip())
+          .isLessThanOrEqualTo(best);
+    }
     assertThat(d.microBatches()).isEqualTo(3);
-    assertThat(d.pools().keySet()).containsExactly("attention", "ffn");
+    assertThat(d.pools().keySet()).containsExactly("attention", "ffn", "prefill");
   }
 
   @Test
-  void build_afdWithoutFfnSpec_bothPoolsFromTheAttentionSpec() {
+  void build_afdWithoutFfnSpec_ffnPoolFromTheAttentionSpecOnItsChip() {
     AttentionFfnDeployment d =
         (AttentionFfnDeployment)
             DeploymentSpec.builder()
@@ -102,7 +121,9 @@ class DeploymentSpecTest {
                 .pool(pool(LLAMA8, H100, 1))
                 .build()
                 .build(1024, 1024);
-    assertThat(d.ffn()).isEqualTo(d.attention());
+    assertThat(d.ffn().chip()).isEqualTo(d.attention().chip());
+    assertThat(d.ffn().precisions()).isEqualTo(d.attention().precisions());
+    assertThat(d.prefill()).isPresent();
   }
 
   @Test

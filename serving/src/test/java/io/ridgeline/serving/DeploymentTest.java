@@ -121,6 +121,7 @@ final class DeploymentTest {
                     Optional.empty(),
                     Optional.empty(),
                     Optional.empty(),
+                    Optional.empty(),
                     0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("AFD micro-batches must be at least 1: 0");

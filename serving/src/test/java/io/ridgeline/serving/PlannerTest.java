@@ -96,10 +96,12 @@ final class PlannerTest {
     }
     for (PlanConfiguration c : r.configurations()) {
       assertThat(c.point().fits()).isTrue();
-      assertThat(c.ttft().seconds()).isLessThanOrEqualTo(1.0);
+      assertThat(c.ttftP50().seconds()).isLessThanOrEqualTo(1.0);
+      assertThat(c.ttftP50()).isGreaterThanOrEqualTo(c.ttft());
       assertThat(c.tpot().seconds()).isLessThanOrEqualTo(0.050);
       assertThat(c.chip().id()).isEqualTo("h100-sxm");
-      assertThat(c.strategy()).isIn(Deployment.Strategy.COLOCATED, Deployment.Strategy.PD);
+      assertThat(c.strategy())
+          .isIn(Deployment.Strategy.COLOCATED, Deployment.Strategy.PD, Deployment.Strategy.AFD);
     }
   }
 
@@ -110,11 +112,21 @@ final class PlannerTest {
       // rate × OSL = 10 × 256 = 2,560 output tokens/s
       assertThat(c.replicas() * perReplica).isGreaterThanOrEqualTo(2560.0);
       assertThat(c.capacityTokensPerSecond()).isGreaterThanOrEqualTo(2560.0);
-      if (c.replicas() > 1) {
+      if (c.replicas() > 1 && c.prefillReplicas() > 0) {
+        // with a prefill pool the decode replicas are the fewest that serve the rate (colocated
+        // replicas are also prefill servers and may grow to keep the prefill queue short)
         assertThat((c.replicas() - 1) * perReplica).isLessThan(2560.0);
       }
-      // total chips: replicas × chips per replica, rounded up to whole chips
-      assertThat(c.totalChips()).isEqualTo((long) Math.ceil(c.replicas() * c.chipsPerReplica()));
+      // total chips: replicas × decode chips + prefill replicas × prefill chips, rounded up
+      double prefillChips =
+          PlanFleet.prefillPool(c.deployment()).map(RooflineModel::replicaChips).orElse(0);
+      assertThat(c.totalChips())
+          .isEqualTo(
+              (long)
+                  Math.ceil(
+                      c.replicas() * PlanFleet.decodeChips(c.deployment())
+                          + c.prefillReplicas() * prefillChips
+                          - 1e-9));
     }
   }
 
@@ -260,7 +272,7 @@ final class PlannerTest {
     for (PlanConfiguration c : cs) {
       if (c.dollarsPerHour().isEmpty()) {
         unknownSeen = true;
-        assertThat(c.chip().id()).isEqualTo("b200");
+        assertThat(c.chipIds()).contains("b200");
       } else {
         assertThat(unknownSeen).as("a known price after an unknown one").isFalse();
         assertThat(c.dollarsPerHour().get().dollarsPerHour()).isGreaterThanOrEqualTo(last);
@@ -370,10 +382,19 @@ final class PlannerTest {
                 request(LLAMA_8B, Chips.H100_SXM)
                     .ttftSlo(Seconds.of(1))
                     .tpotSlo(Seconds.of(1))
-                    .strategies(EnumSet.of(Deployment.Strategy.AFD))
+                    .ttftP99Slo(Seconds.ZERO)
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("afd is not searched");
+        .hasMessage("TTFT p99 objective must be positive: 0 s");
+    assertThatThrownBy(
+            () ->
+                request(LLAMA_8B, Chips.H100_SXM)
+                    .ttftSlo(Seconds.of(1))
+                    .tpotSlo(Seconds.of(1))
+                    .tpotP99Slo(Seconds.ZERO)
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("TPOT p99 objective must be positive: 0 s");
     assertThatThrownBy(
             () ->
                 request(LLAMA_8B, Chips.H100_SXM)

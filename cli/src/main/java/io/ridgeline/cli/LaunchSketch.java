@@ -1,0 +1,212 @@
+package io.ridgeline.cli;
+
+import io.ridgeline.core.Precision;
+import io.ridgeline.core.Precisions;
+import io.ridgeline.core.TensorClass;
+import io.ridgeline.models.Model;
+import io.ridgeline.serving.AttentionFfnDeployment;
+import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.PlanConfiguration;
+import io.ridgeline.serving.PrefillDecodeDeployment;
+import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.Speculation;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A plan configuration in the engines' own terms, one command per pool, so a user can try it: the
+ * sizes (tensor, pipeline, expert, attention data parallelism), the batch cap, KV and weight
+ * precision and speculation as flags of vLLM ({@code vllm serve}), SGLang ({@code
+ * sglang.launch_server}) and TensorRT-LLM ({@code trtllm-serve}). A sketch, not a tuned recipe: the
+ * flags are those the engines document for these settings (vLLM and SGLang 0.4+/0.5 CLI,
+ * TensorRT-LLM 0.20+ {@code trtllm-serve}), and engine versions rename them.
+ */
+final class LaunchSketch {
+  private static final Pattern REPO = Pattern.compile("^([\\w.-]+/[\\w.-]+) config\\.json");
+
+  private LaunchSketch() {}
+
+  /** The HuggingFace repository of a catalog model where its source names one, else its id. */
+  static String repo(Model m) {
+    Matcher matcher = REPO.matcher(m.source());
+    return matcher.find() ? matcher.group(1) : m.id();
+  }
+
+  /** Engine name to its commands (one per pool), for {@code c}. */
+  static Map<String, List<String>> of(PlanConfiguration c) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    Deployment d = c.deployment();
+    if (d instanceof AttentionFfnDeployment afd) {
+      String note =
+          "# no engine ships attention-FFN disaggregation as flags yet (MegaScale-Infer, Step-3);"
+              + " pools: attention "
+              + pool(afd.attention())
+              + ", FFN "
+              + pool(afd.ffn())
+              + afd.prefill().map(p -> ", prefill " + pool(p)).orElse("");
+      out.put("vllm", List.of(note));
+      out.put("sglang", List.of(note));
+      out.put("trtllm", List.of(note));
+      return out;
+    }
+    Optional<Speculation> spec = d.speculation();
+    Model m = d.model();
+    List<String> vllm = new ArrayList<>();
+    List<String> sglang = new ArrayList<>();
+    List<String> trt = new ArrayList<>();
+    if (d instanceof PrefillDecodeDeployment pd) {
+      vllm.add(vllm(m, pd.prefill(), c.batch(), Optional.empty(), "prefill"));
+      vllm.add(vllm(m, pd.decode(), c.batch(), spec, "decode"));
+      sglang.add(sglang(m, pd.prefill(), c.batch(), Optional.empty(), "prefill"));
+      sglang.add(sglang(m, pd.decode(), c.batch(), spec, "decode"));
+      trt.add(trt(m, pd.prefill(), c.batch(), Optional.empty(), "context"));
+      trt.add(trt(m, pd.decode(), c.batch(), spec, "generation"));
+    } else {
+      vllm.add(vllm(m, d.decodePool(), c.batch(), spec, ""));
+      sglang.add(sglang(m, d.decodePool(), c.batch(), spec, ""));
+      trt.add(trt(m, d.decodePool(), c.batch(), spec, ""));
+    }
+    out.put("vllm", vllm);
+    out.put("sglang", sglang);
+    out.put("trtllm", trt);
+    return out;
+  }
+
+  private static String pool(RooflineModel p) {
+    return p.replicaChips() + "× " + p.chip().id() + " (" + p.layout() + ")";
+  }
+
+  private static boolean fp8Weights(Precisions p) {
+    return p.weights(TensorClass.DENSE_FFN) == Precision.FP8
+        || p.weights(TensorClass.ATTENTION) == Precision.FP8;
+  }
+
+  private static boolean fp8Kv(Precisions p) {
+    return p.kvCache() == Precision.FP8;
+  }
+
+  private static String vllm(
+      Model m, RooflineModel p, int batch, Optional<Speculation> spec, String role) {
+    StringBuilder b = new StringBuilder("vllm serve ").append(repo(m));
+    b.append(" --tensor-parallel-size ").append(p.tensorParallel());
+    if (p.pipelineParallel() > 1) {
+      b.append(" --pipeline-parallel-size ").append(p.pipelineParallel());
+    }
+    if (p.attentionDataParallel() > 1) {
+      b.append(" --data-parallel-size ").append(p.attentionDataParallel());
+    }
+    if (p.expertParallel() > 1) {
+      b.append(" --enable-expert-parallel");
+    }
+    b.append(" --max-num-seqs ").append(batch);
+    if (fp8Kv(p.precisions())) {
+      b.append(" --kv-cache-dtype fp8");
+    }
+    if (fp8Weights(p.precisions()) && !m.defaultPrecisions().equals(p.precisions())) {
+      b.append(" --quantization fp8");
+    }
+    spec.ifPresent(
+        s ->
+            b.append(" --speculative-config '{")
+                .append(
+                    s.draft()
+                        .map(dm -> "\"model\": \"" + repo(dm) + "\"")
+                        .orElse("\"method\": \"mtp\""))
+                .append(", \"num_speculative_tokens\": ")
+                .append(s.length())
+                .append("}'"));
+    if (!role.isEmpty()) {
+      b.append(" --kv-transfer-config '{\"kv_connector\": \"NixlConnector\", \"kv_role\":")
+          .append(" \"kv_both\"}'  # ")
+          .append(role)
+          .append(" pool");
+    }
+    return b.toString();
+  }
+
+  private static String sglang(
+      Model m, RooflineModel p, int batch, Optional<Speculation> spec, String role) {
+    StringBuilder b =
+        new StringBuilder("python -m sglang.launch_server --model-path ").append(repo(m));
+    // SGLang's tp is every chip of a stage; attention-dp groups split it
+    b.append(" --tp-size ").append(p.stageChips());
+    if (p.attentionDataParallel() > 1) {
+      b.append(" --dp-size ").append(p.attentionDataParallel()).append(" --enable-dp-attention");
+    }
+    if (p.expertParallel() > 1) {
+      b.append(" --ep-size ").append(p.expertParallel());
+    }
+    if (p.pipelineParallel() > 1) {
+      b.append(" --pp-size ").append(p.pipelineParallel());
+    }
+    b.append(" --max-running-requests ").append(batch);
+    if (fp8Kv(p.precisions())) {
+      b.append(" --kv-cache-dtype fp8_e4m3");
+    }
+    if (fp8Weights(p.precisions()) && !m.defaultPrecisions().equals(p.precisions())) {
+      b.append(" --quantization fp8");
+    }
+    spec.ifPresent(
+        s -> {
+          b.append(" --speculative-algorithm EAGLE --speculative-num-steps ")
+              .append(s.length())
+              .append(" --speculative-num-draft-tokens ")
+              .append(s.length() + 1);
+          s.draft().ifPresent(dm -> b.append(" --speculative-draft-model-path ").append(repo(dm)));
+        });
+    if (!role.isEmpty()) {
+      b.append(" --disaggregation-mode ").append(role);
+    }
+    return b.toString();
+  }
+
+  private static String trt(
+      Model m, RooflineModel p, int batch, Optional<Speculation> spec, String role) {
+    StringBuilder b = new StringBuilder("trtllm-serve ").append(repo(m));
+    b.append(" --tp_size ").append(p.stageChips());
+    if (p.pipelineParallel() > 1) {
+      b.append(" --pp_size ").append(p.pipelineParallel());
+    }
+    if (p.expertParallel() > 1) {
+      b.append(" --ep_size ").append(p.expertParallel());
+    }
+    b.append(" --max_batch_size ").append(batch);
+    List<String> yaml = new ArrayList<>();
+    if (p.attentionDataParallel() > 1) {
+      yaml.add("enable_attention_dp: true");
+    }
+    if (fp8Kv(p.precisions())) {
+      yaml.add("kv_cache_config: {dtype: fp8}");
+    }
+    spec.ifPresent(
+        s ->
+            yaml.add(
+                s.draft()
+                    .map(
+                        dm ->
+                            "speculative_config: {decoding_type: Eagle, max_draft_len: "
+                                + s.length()
+                                + ", speculative_model_dir: "
+                                + repo(dm)
+                                + "}")
+                    .orElse(
+                        "speculative_config: {decoding_type: MTP, num_nextn_predict_layers: "
+                            + s.length()
+                            + "}")));
+    if (!yaml.isEmpty()) {
+      b.append(" --extra_llm_api_options extra.yaml  # extra.yaml: ")
+          .append(String.join("; ", yaml));
+    }
+    if (!role.isEmpty()) {
+      b.append(yaml.isEmpty() ? "  # " : ", ")
+          .append(role)
+          .append(" server of trtllm-serve disaggregated");
+    }
+    return b.toString();
+  }
+}

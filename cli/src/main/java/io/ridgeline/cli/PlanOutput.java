@@ -1,0 +1,261 @@
+package io.ridgeline.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.PlanConfiguration;
+import io.ridgeline.serving.PlanFailure;
+import io.ridgeline.serving.PlanMiss;
+import io.ridgeline.serving.PlanRequest;
+import io.ridgeline.serving.PlanResult;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The text and JSON reports of {@code ridgeline plan}. */
+final class PlanOutput {
+  private PlanOutput() {}
+
+  /**
+   * The text report; {@code priceLines} (the prices used, the chips without one) follow the error
+   * band.
+   */
+  static void table(
+      PlanResult r, EfficiencyOptions.Choice efficiency, List<String> priceLines, PrintWriter out) {
+    PlanRequest q = r.request();
+    out.printf(
+        Locale.ROOT,
+        "%s: ISL %d, OSL %d, %s requests/s (%s output tok/s); objectives: TTFT p50 ≤ %s, TPOT p50"
+            + " ≤ %s%s%s%n",
+        q.model().id(),
+        q.inputTokens(),
+        q.outputTokens(),
+        number(q.requestsPerSecond()),
+        number(q.outputTokensPerSecond()),
+        q.ttftSlo(),
+        q.tpotSlo(),
+        q.ttftP99Slo().map(s -> ", TTFT p99 ≤ " + s).orElse(""),
+        q.tpotP99Slo().map(s -> ", TPOT p99 ≤ " + s).orElse(""));
+    if (q.workload().hasCache()) {
+      out.println(WorkloadOptions.line(q.workload()));
+    }
+    out.printf(
+        Locale.ROOT,
+        "searched %s with %s%s (%s): %d candidates, %d configurations meet the objectives; best %d"
+            + " by %s%n",
+        String.join(", ", q.chips().stream().map(Chip::id).distinct().toList()),
+        String.join(", ", q.strategies().stream().map(Deployment.Strategy::id).toList()),
+        q.speculation().map(s -> ", with and without speculative " + s).orElse(""),
+        efficiency.ideal() ? "ideal roofline bounds" : efficiency.description(),
+        r.candidates(),
+        r.meeting(),
+        r.configurations().size(),
+        q.objective() == PlanRequest.Objective.CHIPS ? "fewest chips" : "lowest cost");
+    out.println(
+        "queueing: Poisson arrivals, M/D/1 prefill servers (TTFT p50 from the mean wait, p99 from"
+            + " the exponential tail), TPOT at the full batch");
+    efficiency.bandLines(q.model(), q.chips()).forEach(out::println);
+    priceLines.forEach(out::println);
+    configurationTable(r, out);
+    out.println(failureLine(r));
+    if (!r.closest().isEmpty()) {
+      out.println("closest miss per chip:");
+      r.closest().forEach(m -> out.println("  " + m));
+    }
+    int i = 1;
+    for (PlanConfiguration c : r.configurations()) {
+      out.println("launch sketch " + i++ + ": " + c.chipIds() + " " + c.strategy().id());
+      for (Map.Entry<String, List<String>> e : LaunchSketch.of(c).entrySet()) {
+        e.getValue().forEach(line -> out.println("  " + e.getKey() + ": " + line));
+      }
+    }
+  }
+
+  private static String failureLine(PlanResult r) {
+    return "failures over "
+        + r.candidates()
+        + " candidates: "
+        + java.util.Arrays.stream(PlanFailure.values())
+            .map(f -> f.id() + " " + r.failures().getOrDefault(f, 0))
+            .collect(Collectors.joining(", "))
+        + " (a candidate can miss several)";
+  }
+
+  /** The configurations, one row each, under a header. */
+  private static void configurationTable(PlanResult r, PrintWriter out) {
+    int w =
+        Math.max(
+            5, r.configurations().stream().mapToInt(c -> c.chipIds().length()).max().orElse(5));
+    String head =
+        "%-" + w + "s  %-9s %3s %3s %3s %3s %-4s %6s %9s %11s %13s %13s %13s %11s %10s %9s%n";
+    out.printf(
+        Locale.ROOT,
+        head,
+        "chips",
+        "strategy",
+        "tp",
+        "pp",
+        "ep",
+        "dp",
+        "spec",
+        "batch",
+        "replicas",
+        "total chips",
+        "TTFT p50",
+        "TTFT p99",
+        "TPOT",
+        "tok/s/chip",
+        "$/h",
+        "$/Mtok");
+    String row =
+        "%-" + w + "s  %-9s %3d %3d %3d %3d %-4s %6d %9s %11d %13s %13s %13s %11.1f %10s %9s%n";
+    for (PlanConfiguration c : r.configurations()) {
+      out.printf(
+          Locale.ROOT,
+          row,
+          c.chipIds(),
+          c.strategy().id(),
+          c.tensorParallel(),
+          c.pipelineParallel(),
+          c.expertParallel(),
+          c.attentionDataParallel(),
+          c.speculation().isPresent() ? "yes" : "-",
+          c.batch(),
+          c.replicas() + (c.prefillReplicas() > 0 ? "+" + c.prefillReplicas() : ""),
+          c.totalChips(),
+          c.ttftP50(),
+          c.ttftP99(),
+          c.tpot(),
+          c.tokensPerSecondPerChip(),
+          c.dollarsPerHour()
+              .map(d -> String.format(Locale.ROOT, "%.2f", d.dollarsPerHour()))
+              .orElse("-"),
+          c.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"));
+    }
+  }
+
+  static ObjectNode json(PlanResult r, EfficiencyOptions.Choice efficiency) {
+    PlanRequest q = r.request();
+    ObjectNode o = Json.object();
+    o.put("model", q.model().id());
+    o.put("isl", q.inputTokens());
+    o.put("osl", q.outputTokens());
+    if (q.workload().hasCache()) {
+      WorkloadOptions.put(o, q.workload());
+    }
+    o.put("rate_requests_per_second", q.requestsPerSecond());
+    o.put("output_tokens_per_second", q.outputTokensPerSecond());
+    o.put("ttft_slo_seconds", q.ttftSlo().seconds());
+    o.put("tpot_slo_seconds", q.tpotSlo().seconds());
+    putSeconds(o, "ttft_p99_slo_seconds", q.ttftP99Slo());
+    putSeconds(o, "tpot_p99_slo_seconds", q.tpotP99Slo());
+    o.put("objective", q.objective().id());
+    ArrayNode chipIds = o.putArray("chips");
+    q.chips().stream().map(Chip::id).distinct().forEach(chipIds::add);
+    ArrayNode strategyIds = o.putArray("strategies");
+    q.strategies().forEach(s -> strategyIds.add(s.id()));
+    if (q.speculation().isPresent()) {
+      o.put("speculation", q.speculation().get().toString());
+    } else {
+      o.putNull("speculation");
+    }
+    o.put("efficiency", efficiency.description());
+    efficiency.putBand(o, q.model(), q.chips());
+    o.put("candidates", r.candidates());
+    o.put("meeting", r.meeting());
+    configurations(r, o.putArray("configurations"));
+    ObjectNode failures = o.putObject("failures");
+    for (PlanFailure f : PlanFailure.values()) {
+      failures.put(f.id(), r.failures().getOrDefault(f, 0));
+    }
+    closest(r, o.putArray("closest"));
+    return o;
+  }
+
+  private static void putSeconds(
+      ObjectNode o, String key, java.util.Optional<io.ridgeline.core.Seconds> s) {
+    if (s.isPresent()) {
+      o.put(key, s.get().seconds());
+    } else {
+      o.putNull(key);
+    }
+  }
+
+  private static void configurations(PlanResult r, ArrayNode configs) {
+    for (PlanConfiguration c : r.configurations()) {
+      ObjectNode n = configs.addObject();
+      n.put("chip", c.chip().id());
+      ObjectNode pools = n.putObject("pools");
+      c.deployment().pools().forEach((name, p) -> pools.put(name, p.chip().id()));
+      n.put("strategy", c.strategy().id());
+      n.put("tp", c.tensorParallel());
+      n.put("pp", c.pipelineParallel());
+      n.put("ep", c.expertParallel());
+      n.put("attention_dp", c.attentionDataParallel());
+      if (c.speculation().isPresent()) {
+        n.put("speculation", c.speculation().get().toString());
+      } else {
+        n.putNull("speculation");
+      }
+      n.put("batch", c.batch());
+      n.put("chips_per_replica", c.chipsPerReplica());
+      n.put("replicas", c.replicas());
+      n.put("prefill_replicas", c.prefillReplicas());
+      n.put("total_chips", c.totalChips());
+      n.put("ttft_seconds", c.ttft().seconds());
+      n.put("ttft_p50_seconds", c.ttftP50().seconds());
+      n.put("ttft_p99_seconds", c.ttftP99().seconds());
+      n.put("tpot_seconds", c.tpot().seconds());
+      n.put("tokens_per_second_per_chip", c.tokensPerSecondPerChip());
+      if (c.dollarsPerHour().isPresent()) {
+        n.put("dollars_per_hour", c.dollarsPerHour().get().dollarsPerHour());
+      } else {
+        n.putNull("dollars_per_hour");
+      }
+      if (c.dollarsPerMillionTokens().isPresent()) {
+        n.put("dollars_per_million_tokens", c.dollarsPerMillionTokens().get());
+      } else {
+        n.putNull("dollars_per_million_tokens");
+      }
+      ObjectNode launch = n.putObject("launch");
+      LaunchSketch.of(c)
+          .forEach(
+              (engine, lines) -> {
+                ArrayNode a = launch.putArray(engine);
+                lines.forEach(a::add);
+              });
+    }
+  }
+
+  private static void closest(PlanResult r, ArrayNode closest) {
+    for (PlanMiss m : r.closest()) {
+      ObjectNode n = closest.addObject();
+      n.put("chip", m.chip().id());
+      n.put("strategy", m.strategy().id());
+      n.put("tp", m.tensorParallel());
+      n.put("pp", m.pipelineParallel());
+      if (m.point().isPresent()) {
+        n.put("batch", m.point().get().batch());
+        n.put("ttft_seconds", m.point().get().ttft().seconds());
+        n.put("tpot_seconds", m.point().get().tpot().seconds());
+      } else {
+        n.putNull("batch");
+        n.putNull("ttft_seconds");
+        n.putNull("tpot_seconds");
+      }
+      ArrayNode reasons = n.putArray("reasons");
+      m.reasons().forEach(f -> reasons.add(f.id()));
+      n.put("violation_ratio", m.ratio());
+      n.put("detail", m.detail());
+    }
+  }
+
+  static String number(double v) {
+    return new BigDecimal(v).round(new MathContext(6)).stripTrailingZeros().toPlainString();
+  }
+}

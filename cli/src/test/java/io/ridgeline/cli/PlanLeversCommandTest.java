@@ -1,0 +1,109 @@
+package io.ridgeline.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** {@code plan} over the levers beyond tp: p99 objectives, speculation, precisions, sketches. */
+final class PlanLeversCommandTest {
+  @Test
+  void plan_deepSeekP99WithMtp_printsExpertParallelLaunchSketches() {
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--model",
+            "deepseek-v3",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--rate",
+            "20",
+            "--ttft",
+            "1",
+            "--tpot",
+            "0.03",
+            "--ttft-p99",
+            "3",
+            "--tpot-p99",
+            "0.03",
+            "--chips",
+            "b200",
+            "--strategies",
+            "colocated",
+            "--spec-draft",
+            "mtp",
+            "--spec-length",
+            "1",
+            "--spec-acceptance",
+            "0.8",
+            "--top",
+            "3");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("TTFT p99 ≤ 3 s, TPOT p99 ≤ 30 ms")
+        .contains("with and without speculative mtp")
+        .contains("vllm: vllm serve deepseek-ai/DeepSeek-V3")
+        .contains("--enable-expert-parallel")
+        .contains("--speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'")
+        .contains("--ep-size 8")
+        .contains("trtllm: trtllm-serve");
+  }
+
+  @Test
+  void plan_llama70bReadmeCase_findsConfigurations() {
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--model",
+            "llama-3.1-70b",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--rate",
+            "1",
+            "--ttft",
+            "0.2",
+            "--tpot",
+            "0.03",
+            "--chips",
+            "h100-sxm");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("h100-sxm  colocated").contains("launch sketch 1:");
+  }
+
+  @Test
+  void plan_weightAndKvLists_searchEachCombination() throws Exception {
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--model",
+            "llama-3.1-8b",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--rate",
+            "10",
+            "--ttft",
+            "1",
+            "--tpot",
+            "0.05",
+            "--chips",
+            "h100-sxm",
+            "--strategies",
+            "colocated",
+            "--weights",
+            "bf16,fp8",
+            "--kv",
+            "fp8",
+            "--top",
+            "50",
+            "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    String launches = r.json().get("configurations").toString();
+    // both weight precisions appear among the configurations, each with an FP8 KV cache
+    assertThat(launches).contains("--quantization fp8").contains("--kv-cache-dtype fp8");
+  }
+}

@@ -1,0 +1,89 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.BytesPerSecond;
+import java.util.Optional;
+
+/**
+ * The prefill pool of a disaggregated deployment (pd, and afd with a prefill pool): its size in
+ * chips relative to the decode side's demand and its part of the TTFT. Both deployments use this
+ * one rule, so a prefill pool is charged the same way whatever decodes after it.
+ *
+ * <ul>
+ *   <li>A prefill replica runs passes of {@link RooflineModel#promptsPerPrefillPass} prompts; its
+ *       rate is prompts per pass / seconds per pass.
+ *   <li>The decode side of one replica finishes {@code batch / (TPOT × osl)} requests per second;
+ *       the prefill replicas needed per decode replica are that demand over one prefill replica's
+ *       rate, and their chips ({@code × prefill replica chips}, fractional) count in tokens per
+ *       second per chip, price and power.
+ *   <li>TTFT: the decode side's admission, a wait of {@code wait} seconds for the running step, the
+ *       prompt's prefill ({@code prefill(1, isl)}) and its KV cache's move to the decode side
+ *       ({@link KvTransfer}).
+ * </ul>
+ */
+final class DisaggregatedPrefill {
+  private DisaggregatedPrefill() {}
+
+  /**
+   * Prefill chips per decode replica that keep up with a decode side finishing {@code batch}
+   * requests every {@code tpot × osl} seconds.
+   */
+  static double chips(RooflineModel prefill, int isl, int batch, double tpot, int osl) {
+    return chips(prefill, Workload.of(isl, osl), batch, tpot);
+  }
+
+  /**
+   * {@link #chips(RooflineModel, int, int, double, int)} for requests of workload {@code w}: a
+   * pass holds prompts of its new tokens, each prefilled after its cached ones.
+   */
+  static double chips(RooflineModel prefill, Workload w, int batch, double tpot) {
+    int osl = w.outputTokens();
+    int promptsPerPass = prefill.promptsPerPrefillPass(w.newTokens());
+    double pass = prefill.prefill(promptsPerPass, w).seconds().seconds();
+    double prefillRate = promptsPerPass / pass; // prompts per second per prefill replica
+    double demand = batch / (tpot * osl); // requests per second per decode replica
+    double ratio = demand / prefillRate; // prefill replicas per decode replica
+    return ratio * prefill.replicaChips();
+  }
+
+  /** Whether one prefill pass of prompts of {@code isl} tokens fits the prefill pool. */
+  static boolean fits(RooflineModel prefill, int isl) {
+    return prefill.memory(prefill.promptsPerPrefillPass(isl), isl).fits();
+  }
+
+  /** Why one prompt of {@code isl} tokens does not fit the prefill pool; empty when it does. */
+  static Optional<String> fitProblem(RooflineModel prefill, int isl) {
+    return PoolFit.problem("prefill pool: ", prefill, 1, isl);
+  }
+
+  /**
+   * The TTFT parts of a request whose prompt of {@code isl} tokens is prefilled on {@code prefill}
+   * and whose KV cache moves to {@code decode} (over {@code poolLink} if set), after a wait of
+   * {@code wait} seconds for the decode side's running step.
+   */
+  static TtftParts ttftParts(
+      Optional<BytesPerSecond> poolLink,
+      RooflineModel prefill,
+      RooflineModel decode,
+      int isl,
+      double wait) {
+    return ttftParts(poolLink, prefill, decode, Workload.of(isl, 1), wait);
+  }
+
+  /**
+   * {@link #ttftParts(Optional, RooflineModel, RooflineModel, int, double)} for a request of
+   * workload {@code w}: its new tokens' prefill after its cached ones, and the KV of its whole
+   * prompt context (history included) sent to the decode side.
+   */
+  static TtftParts ttftParts(
+      Optional<BytesPerSecond> poolLink,
+      RooflineModel prefill,
+      RooflineModel decode,
+      Workload w,
+      double wait) {
+    return TtftParts.of(
+        decode.efficiency().admission().seconds(),
+        wait,
+        prefill.prefill(1, w).seconds().seconds(),
+        KvTransfer.seconds(poolLink, w.promptContext(), prefill, decode));
+  }
+}

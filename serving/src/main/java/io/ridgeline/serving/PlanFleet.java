@@ -1,0 +1,137 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.DollarsPerHour;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.serving.queueing.PoissonQueue;
+import java.util.Optional;
+
+/**
+ * The fleet a {@link Planner plan} sizes for one candidate point, and the latencies its requests
+ * see under load: the queueing model of {@code ridgeline plan}.
+ *
+ * <p><b>Arrivals</b>: requests arrive as a Poisson stream at the request's rate λ and are spread
+ * evenly over the servers of the prefill queue (random routing: each server sees a Poisson stream
+ * of λ / S).
+ *
+ * <p><b>Decode</b>: R decode replicas each run the candidate's batch B; one finishes {@code B /
+ * (TPOT × OSL)} requests per second, so {@code R = ⌈λ × TPOT × OSL / B⌉} (at least 1). TPOT is the
+ * step at the full batch B, the engine's cap on running requests: an upper bound that holds at any
+ * percentile, so the p50 and p99 TPOT are both taken as the point's TPOT.
+ *
+ * <p><b>Prefill queue</b>: every prompt needs {@code τ} seconds of a prefill server, the server's
+ * prefill pass of {@link RooflineModel#promptsPerPrefillPass} prompts over its prompts. The servers
+ * are the R replicas themselves (colocated, static) or P whole prefill replicas (pd, afd; the
+ * prefill pool's chips are counted as P × its replica chips, not the fractional share of a frontier
+ * point). Each server is an M/D/1 queue at load {@code ρ = λ τ / S}: mean wait {@code ρτ / (2(1 −
+ * ρ))} and p99 wait {@code τ ln(100ρ) / (1 − ρ)} ({@link PoissonQueue}). TTFT p50 = the point's
+ * unloaded TTFT + the mean wait (the mean of this right-skewed wait is at least its median, so the
+ * p50 check is conservative); TTFT p99 = unloaded TTFT + the p99 wait. S starts at the fewest
+ * servers with ρ &lt; 1 and grows, up to four times that (and R for colocated), until both TTFT
+ * objectives hold; a candidate whose queue cannot meet them reports the last S tried.
+ *
+ * <p><b>Chips and price</b>: total chips = R × decode chips per replica (attention + FFN under afd)
+ * + P × prefill replica chips, rounded up; the price per hour sums each pool's chips at its chip's
+ * price (the request's override, else the catalog's; unknown if any pool's is).
+ */
+final class PlanFleet {
+  private PlanFleet() {}
+
+  /** A sized fleet: replicas, waits and chips. */
+  record Sized(
+      long replicas,
+      long prefillReplicas,
+      double ttftP50,
+      double ttftP99,
+      long chips,
+      Optional<DollarsPerHour> dollarsPerHour) {}
+
+  /** Sizes the fleet of {@code p}, a point of {@code d}, for {@code q}; see {@link PlanFleet}. */
+  static Sized size(Deployment d, FrontierPoint p, PlanRequest q) {
+    double rate = q.requestsPerSecond();
+    int isl = q.inputTokens();
+    double perReplica = p.batch() / (p.tpot().seconds() * q.outputTokens());
+    long replicas = Math.max(1, (long) Math.ceil(rate / perReplica - 1e-9));
+    Optional<RooflineModel> prefill = prefillPool(d);
+    RooflineModel server = prefill.orElse(d.decodePool());
+    int n = server.promptsPerPrefillPass(isl);
+    double tau = server.prefill(n, isl).seconds().seconds() / n;
+    long first = Math.max(1, (long) Math.floor(rate * tau) + 1);
+    if (prefill.isEmpty()) {
+      first = Math.max(first, replicas);
+    }
+    long servers = first;
+    double ttft0 = p.ttft().seconds();
+    double w50 = 0;
+    double w99 = 0;
+    for (long s = first; s <= 4 * first; s++) {
+      servers = s;
+      w50 = PoissonQueue.meanWait(rate / s, tau);
+      w99 = PoissonQueue.p99Wait(rate / s, tau);
+      if (meets(q, ttft0 + w50, ttft0 + w99)) {
+        break;
+      }
+    }
+    long decodeReplicas = prefill.isEmpty() ? servers : replicas;
+    long prefillReplicas = prefill.isEmpty() ? 0 : servers;
+    double chips =
+        decodeReplicas * decodeChips(d)
+            + prefillReplicas * prefill.map(RooflineModel::replicaChips).orElse(0);
+    return new Sized(
+        decodeReplicas,
+        prefillReplicas,
+        ttft0 + w50,
+        ttft0 + w99,
+        (long) Math.ceil(chips - 1e-9),
+        price(d, q, decodeReplicas, prefill, prefillReplicas));
+  }
+
+  private static boolean meets(PlanRequest q, double p50, double p99) {
+    return p50 <= q.ttftSlo().seconds() && q.ttftP99Slo().map(s -> p99 <= s.seconds()).orElse(true);
+  }
+
+  /** The prefill pool of pd and afd; empty for single-pool deployments. */
+  static Optional<RooflineModel> prefillPool(Deployment d) {
+    if (d instanceof PrefillDecodeDeployment pd) {
+      return Optional.of(pd.prefill());
+    }
+    if (d instanceof AttentionFfnDeployment afd) {
+      return afd.prefill();
+    }
+    return Optional.empty();
+  }
+
+  /** Chips of one decode replica: the pool, the decode pool, or attention + FFN. */
+  static int decodeChips(Deployment d) {
+    if (d instanceof AttentionFfnDeployment afd) {
+      return afd.attention().replicaChips() + afd.ffn().replicaChips();
+    }
+    return d.decodePool().replicaChips();
+  }
+
+  private static Optional<DollarsPerHour> price(
+      Deployment d,
+      PlanRequest q,
+      long replicas,
+      Optional<RooflineModel> prefill,
+      long prefillReplicas) {
+    double dollars = 0;
+    if (d instanceof AttentionFfnDeployment afd) {
+      dollars += cost(q, afd.attention().chip(), replicas * afd.attention().replicaChips());
+      dollars += cost(q, afd.ffn().chip(), replicas * afd.ffn().replicaChips());
+    } else {
+      dollars += cost(q, d.decodePool().chip(), replicas * d.decodePool().replicaChips());
+    }
+    if (prefill.isPresent()) {
+      dollars += cost(q, prefill.get().chip(), prefillReplicas * prefill.get().replicaChips());
+    }
+    return Double.isFinite(dollars) ? Optional.of(DollarsPerHour.of(dollars)) : Optional.empty();
+  }
+
+  /** Dollars per hour of {@code chips} chips of {@code chip}; NaN when its price is unknown. */
+  private static double cost(PlanRequest q, Chip chip, double chips) {
+    if (chips == 0) {
+      return 0;
+    }
+    return q.price().or(chip::pricePerHour).map(p -> p.dollarsPerHour() * chips).orElse(Double.NaN);
+  }
+}
