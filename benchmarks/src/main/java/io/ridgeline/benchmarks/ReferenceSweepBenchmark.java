@@ -5,6 +5,8 @@ import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.Sweep;
+import io.ridgeline.serving.SweepWriter;
+import java.io.Writer;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -28,6 +30,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * <ul>
  *   <li>{@link #rows}: {@link Sweep#run} on one thread, every row handed to a {@link Blackhole}
  *       (evaluation alone, no output).
+ *   <li>{@link #csv}: what {@code ridgeline sweep --grid reference.json --out x.csv} does after
+ *       start-up: {@link SweepWriter} on every available processor, CSV text in grid order, written
+ *       to a writer that discards it.
  * </ul>
  *
  * <p>Build and run from the repository root (a shot takes 1-30 s; {@code -prof gc} reports bytes
@@ -80,6 +85,19 @@ public class ReferenceSweepBenchmark {
   public void setUp() {
     grid = referenceGrid();
     eff = efficiency.equals("ideal") ? Efficiency.ideal() : Efficiency.standard();
+  }
+
+  /** The whole sweep as CSV on every available processor, in grid order; ns per point. */
+  @Benchmark
+  @OperationsPerInvocation(POINTS)
+  public long csv() {
+    return SweepWriter.write(
+        grid,
+        eff,
+        SweepWriter.Format.CSV,
+        Writer.nullWriter(),
+        Runtime.getRuntime().availableProcessors(),
+        done -> {});
   }
 
   /** The whole sweep on one thread, rows discarded; ns per point. */
