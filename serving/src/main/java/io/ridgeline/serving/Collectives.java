@@ -56,7 +56,7 @@ final class Collectives {
     Precision a = rm.precisions().activations();
     double hidden = rm.model().hiddenSize();
     int pp = rm.pipelineParallel();
-    LayerCounts n = LayerCounts.of(rm);
+    LayerCounts n = rm.layerCounts();
     int mixers = n.mixers();
     int denseFfns = n.denseFfns();
     int moeFfns = n.moeFfns();
@@ -135,7 +135,7 @@ final class Collectives {
             .networkBytes(Bytes.of(perLayer * remoteChips * layers))
             .networkSteps((int) Math.ceil(2 * layers))
             .build();
-    OperationResult r = Roofline.evaluate(op, withLink(rm, rm.baseTarget(), ep));
+    OperationResult r = Roofline.evaluate(op, rm.linkTarget(ep));
     double hidden = rm.efficiency().moeOverlap();
     return hidden == 0
         ? r
@@ -158,7 +158,7 @@ final class Collectives {
    * The layers whose collectives a step pays: token mixers (attention or linear), FFNs that
    * all-reduce, and MoE FFNs that all-to-all (only with ep &gt; 1), with the MoE top-k.
    */
-  private record LayerCounts(int mixers, int denseFfns, int moeFfns, double topK) {
+  record LayerCounts(int mixers, int denseFfns, int moeFfns, double topK) {
     static LayerCounts of(RooflineModel rm) {
       int mixers = 0;
       int denseFfns = 0;
@@ -206,7 +206,7 @@ final class Collectives {
             .networkBytes(a.bytes(sent))
             .networkSteps((int) Math.ceil(count * hops))
             .build();
-    return Roofline.evaluate(op, withLink(rm, rm.baseTarget(), group));
+    return Roofline.evaluate(op, rm.linkTarget(group));
   }
 
   /** Time to pass {@code tokens} hidden vectors to the next pipeline stage (one hop), or zero. */
@@ -226,6 +226,6 @@ final class Collectives {
                     .bytes(tokens * rm.model().hiddenSize() / rm.stageChips()))
             .networkSteps(1)
             .build();
-    return Roofline.evaluate(op, withLink(rm, rm.baseTarget(), rm.replicaChips())).seconds();
+    return Roofline.evaluate(op, rm.linkTarget(rm.replicaChips())).seconds();
   }
 }

@@ -55,13 +55,30 @@ public record ColocatedDeployment(
   @Override
   public FrontierPoint point(int batch, int isl, int osl) {
     Deployments.checkPoint(batch, isl, osl);
+    return point(batch, isl, osl, chunkPrefill(isl));
+  }
+
+  /**
+   * {@link #point} of every batch at {@code isl} and {@code osl}, with the TTFT chunk's prefill,
+   * which does not depend on the batch, computed once: the same arithmetic, so the same points.
+   */
+  PointsAt at(int isl, int osl) {
+    Deployments.checkPoint(1, isl, osl);
+    double chunkPrefill = chunkPrefill(isl);
+    return batch -> {
+      Deployments.checkPoint(batch, isl, osl);
+      return point(batch, isl, osl, chunkPrefill);
+    };
+  }
+
+  private FrontierPoint point(int batch, int isl, int osl, double chunkPrefill) {
     int context = isl + Math.max(1, osl / 2);
     double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, context);
     // prefill share of a step: batch/osl prompts on average, riding the decode part's weight reads
     // and collectives (prefillWithoutWeights)
     double prefillShare = prefillWithoutWeights(pool, (double) batch / osl, isl);
     double tpot = decode + prefillShare;
-    double ttft = ttftParts(decode, tpot, isl).total().seconds();
+    double ttft = ttftParts(decode, tpot, isl, chunkPrefill).total().seconds();
     double perChip = batch / tpot / pool.replicaChips();
     return ServingCosts.onePool(
         ImmutableFrontierPoint.builder()
@@ -104,14 +121,20 @@ public record ColocatedDeployment(
     int context = isl + Math.max(1, osl / 2);
     double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, context);
     double tpot = decode + prefillWithoutWeights(pool, (double) batch / osl, isl);
-    return ttftParts(decode, tpot, isl);
+    return ttftParts(decode, tpot, isl, chunkPrefill(isl));
   }
 
-  private TtftParts ttftParts(double decode, double tpot, int isl) {
+  /** The prefill of one TTFT chunk riding a decode step: {@code chunk / isl} of a prompt. */
+  private double chunkPrefill(int isl) {
+    int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
+    return prefillWithoutWeights(pool, (double) chunk / isl, isl);
+  }
+
+  private TtftParts ttftParts(double decode, double tpot, int isl, double chunkPrefill) {
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
     int chunks = (isl + chunk - 1) / chunk;
-    double chunkStep = perStep * decode + prefillWithoutWeights(pool, (double) chunk / isl, isl);
+    double chunkStep = perStep * decode + chunkPrefill;
     return TtftParts.of(
         pool.efficiency().admission().seconds(), perStep * tpot / 2, chunks * chunkStep, 0);
   }

@@ -49,4 +49,19 @@ final class Deployments {
       Deployment.Strategy strategy, String pools, Optional<Speculation> speculation) {
     return strategy.id() + ": " + pools + speculation.map(s -> ", speculative " + s).orElse("");
   }
+
+  /**
+   * The points of {@code d} at {@code isl} and {@code osl}: colocated serving hoists the TTFT
+   * chunk's prefill out of the batch loop; the other strategies evaluate {@link Deployment#point}
+   * per batch (not compiled yet).
+   *
+   * @throws IllegalArgumentException when a length is not positive, or what the hoisted part throws
+   */
+  static PointsAt at(Deployment d, int isl, int osl) {
+    if (d instanceof ColocatedDeployment c) {
+      return c.at(isl, osl);
+    }
+    checkPoint(1, isl, osl);
+    return batch -> d.point(batch, isl, osl);
+  }
 }

@@ -52,6 +52,8 @@ final class SweepEvaluator {
   private DeploymentSpec spec;
   private Deployment deployment;
   private String deploymentError;
+  // the deployment's points at the row's isl and osl
+  private PointsAt points;
   // why one request does not fit the deployment, at the last isl and osl asked
   private int fitIsl = -1;
   private int fitOsl = -1;
@@ -103,11 +105,28 @@ final class SweepEvaluator {
     if (deployment == null) {
       return row(batch, isl, osl, null, deploymentError);
     }
+    if (changed <= OSL) {
+      points = pointsAt(isl, osl);
+    }
     try {
-      FrontierPoint p = deployment.point(batch, isl, osl);
+      FrontierPoint p = points.point(batch);
       return row(batch, isl, osl, p, p.fits() ? null : doesNotFit(isl, osl));
     } catch (IllegalArgumentException e) {
       return row(batch, isl, osl, null, oneLine(e));
+    }
+  }
+
+  /**
+   * The deployment's points at {@code isl} and {@code osl} ({@link Deployments#at}); when the part
+   * hoisted out of the batch loop fails, each point is evaluated on its own, so that its row
+   * carries the error {@link Deployment#point} gives.
+   */
+  private PointsAt pointsAt(int isl, int osl) {
+    Deployment d = deployment;
+    try {
+      return Deployments.at(d, isl, osl);
+    } catch (IllegalArgumentException e) {
+      return batch -> d.point(batch, isl, osl);
     }
   }
 
