@@ -139,7 +139,8 @@ final class CalibrateCommand implements Callable<Integer> {
               all,
               evaluations,
               line -> {
-                err.println("calibrate: " + line + progress(line, (System.nanoTime() - start) / 1e9));
+                err.println(
+                    "calibrate: " + line + progress(line, (System.nanoTime() - start) / 1e9));
                 err.flush();
               });
       w.println();
@@ -164,7 +165,8 @@ final class CalibrateCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static final java.util.regex.Pattern FIT = java.util.regex.Pattern.compile("fit (\\d+)/(\\d+):.*");
+  private static final java.util.regex.Pattern FIT =
+      java.util.regex.Pattern.compile("fit (\\d+)/(\\d+):.*");
 
   /**
    * The elapsed time, and once a fit has finished the rate and ETA, for a cross-validation line

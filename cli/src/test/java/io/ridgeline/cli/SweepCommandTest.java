@@ -117,7 +117,8 @@ final class SweepCommandTest {
   void sweep_outDash_csvOnStdout_formatJsonlGivesJacksonIdenticalLines(@TempDir Path dir)
       throws Exception {
     // tp 3 does not divide the 8b's heads: an error row, with its message in the line
-    Path g = grid(dir, "{\"tp\": [1, 3], \"strategy\": [\"colocated\", \"pd\"], \"batch\": [1, 64]}");
+    Path g =
+        grid(dir, "{\"tp\": [1, 3], \"strategy\": [\"colocated\", \"pd\"], \"batch\": [1, 64]}");
     CliRun csv = run("sweep", "--grid", g.toString(), "--out", "-");
     assertThat(csv.code()).as(csv.err()).isZero();
     assertThat(csv.out().lines().findFirst()).hasValue(HEADER);

@@ -28,9 +28,9 @@ public final class Roofline {
   }
 
   /**
-   * The roofline time of {@code op} on {@code target} at the fractions {@code computeEfficiency}
-   * of peak FLOP/s and {@code memoryEfficiency} of every tier's bandwidth in place of the
-   * target's own (an operation's kernel class), without a copy of the target.
+   * The roofline time of {@code op} on {@code target} at the fractions {@code computeEfficiency} of
+   * peak FLOP/s and {@code memoryEfficiency} of every tier's bandwidth in place of the target's own
+   * (an operation's kernel class), without a copy of the target.
    *
    * @throws IllegalArgumentException as {@link #evaluate(Operation, ComputeTarget)}
    */
@@ -101,8 +101,8 @@ public final class Roofline {
   // ---- the formulas over doubles: the object path above and compiled evaluators share them ----
 
   /**
-   * Compute time, seconds: {@code flops / (peak × efficiency)} (FLOPs, FLOP/s, a fraction of
-   * peak). Callers skip it for zero FLOPs, which take no time even without a peak.
+   * Compute time, seconds: {@code flops / (peak × efficiency)} (FLOPs, FLOP/s, a fraction of peak).
+   * Callers skip it for zero FLOPs, which take no time even without a peak.
    */
   public static double computeSeconds(double flops, double peakFlopsPerSecond, double efficiency) {
     return flops / (peakFlopsPerSecond * efficiency);

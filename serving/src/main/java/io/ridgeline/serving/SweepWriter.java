@@ -299,8 +299,8 @@ public final class SweepWriter {
   }
 
   /**
-   * A JSON string as Jackson escapes it by default: quote, backslash and control characters
-   * (\b \t \n \f \r short, the others as {@code \}{@code u00XX}); everything else as is.
+   * A JSON string as Jackson escapes it by default: quote, backslash and control characters (\b \t
+   * \n \f \r short, the others as {@code \}{@code u00XX}); everything else as is.
    */
   private static StringBuilder string(String s, StringBuilder b) {
     b.append('"');

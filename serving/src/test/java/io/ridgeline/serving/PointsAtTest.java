@@ -29,7 +29,8 @@ final class PointsAtTest {
           Models.byId("mixtral-8x7b"),
           Models.byId("deepseek-v3"));
   private static final List<Chip> CHIPS =
-      List.of(Chips.byId("h100-sxm"), Chips.byId("b200"), Chips.byId("gb200"), Chips.byId("mi300x"));
+      List.of(
+          Chips.byId("h100-sxm"), Chips.byId("b200"), Chips.byId("gb200"), Chips.byId("mi300x"));
   private static final int[] TPS = {1, 2, 4, 8};
   private static final int[] LENGTHS = {1, 128, 1024, 8192, 20000};
 
