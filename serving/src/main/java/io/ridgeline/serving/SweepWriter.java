@@ -38,7 +38,7 @@ import java.util.function.LongConsumer;
  */
 public final class SweepWriter {
   /** Rows per block: the unit of parallel work and of output buffering. */
-  static final int BLOCK_ROWS = 4096;
+  public static final int BLOCK_ROWS = 4096;
 
   /** Output columns (CSV header) and JSON keys, in order. */
   public static final ImmutableList<String> COLUMNS =
