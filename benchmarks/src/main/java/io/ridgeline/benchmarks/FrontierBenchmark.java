@@ -1,8 +1,10 @@
 package io.ridgeline.benchmarks;
 
+import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.RooflineModel;
@@ -13,13 +15,17 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Nanoseconds per 1,024-point frontier: Llama-3.1-8B served colocated on one H100 SXM (bf16, ISL
- * 1024, OSL 1024), batch sizes 1 to 1,024.
+ * Nanoseconds per 1,024-point frontier: a model served colocated (ISL 1024, OSL 1024, the
+ * checkpoint's precisions), batch sizes 1 to 1,024, on each {@link #system}: dense on one chip
+ * ({@code llama-3.1-8b/h100-sxm/1}), dense with tp 8 ({@code llama-3.1-70b/h100-sxm/8}), MoE with
+ * tp 8 ({@code deepseek-v3/b200/8}) and a multi-tier chip ({@code llama-3.1-70b/gb200/8}: HBM and
+ * LPDDR); {@link #efficiency} calibrated (the default profile) or ideal.
  *
  * <ul>
  *   <li>{@link #buildFrontier1024Batches}: {@code ParetoFrontier.builder(deployment).batches(1 …
@@ -33,6 +39,7 @@ import org.openjdk.jmh.annotations.State;
  * <pre>{@code
  * mvn -B -q package -pl benchmarks -am -DskipTests
  * java -jar benchmarks/target/benchmarks.jar FrontierBenchmark -f 1 -wi 3 -i 5
+ * java -jar benchmarks/target/benchmarks.jar FrontierBenchmark -f 1 -wi 2 -i 3 -w 2s -r 2s -prof gc
  * }</pre>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -41,6 +48,19 @@ import org.openjdk.jmh.annotations.State;
 public class FrontierBenchmark {
   private static final int POINTS = 1024;
 
+  /** model/chip/count: the pool is all count chips in one tensor-parallel group. */
+  @Param({
+    "llama-3.1-8b/h100-sxm/1",
+    "llama-3.1-70b/h100-sxm/8",
+    "deepseek-v3/b200/8",
+    "llama-3.1-70b/gb200/8"
+  })
+  public String system;
+
+  /** {@code calibrated} (the default profile) or {@code ideal} (the roofline bound). */
+  @Param({"calibrated", "ideal"})
+  public String efficiency;
+
   private Deployment colocated;
   private List<Integer> batches;
   private List<FrontierPoint> points;
@@ -48,16 +68,27 @@ public class FrontierBenchmark {
   /** Builds the deployment, the batch list and the precomputed points once per trial. */
   @Setup
   public void setUp() {
-    colocated =
-        Deployment.of(
-            Deployment.Strategy.COLOCATED,
-            RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm")));
+    colocated = Deployment.of(Deployment.Strategy.COLOCATED, pool(system, efficiency));
     batches = new ArrayList<>(POINTS);
     points = new ArrayList<>(POINTS);
     for (int b = 1; b <= POINTS; b++) {
       batches.add(b);
       points.add(colocated.point(b, 1024, 1024));
     }
+  }
+
+  /** The pool {@code model/chip/count} at {@code efficiency} ("ideal" or "calibrated"). */
+  static RooflineModel pool(String system, String efficiency) {
+    String[] f = system.split("/");
+    int count = Integer.parseInt(f[2]);
+    Chip chip = Chips.byId(f[1]);
+    return RooflineModel.builder()
+        .model(Models.byId(f[0]))
+        .chip(chip)
+        .chips(count)
+        .tensorParallel(count)
+        .efficiency(efficiency.equals("ideal") ? Efficiency.ideal() : Efficiency.standard(chip))
+        .build();
   }
 
   /** Evaluates 1,024 batch sizes and marks the frontier; ns per frontier. */

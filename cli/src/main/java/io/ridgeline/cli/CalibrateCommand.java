@@ -139,11 +139,8 @@ final class CalibrateCommand implements Callable<Integer> {
               all,
               evaluations,
               line -> {
-                err.printf(
-                    Locale.ROOT,
-                    "calibrate: %s (%.0f s)%n",
-                    line,
-                    (System.nanoTime() - start) / 1e9);
+                err.println(
+                    "calibrate: " + line + progress(line, (System.nanoTime() - start) / 1e9));
                 err.flush();
               });
       w.println();
@@ -166,6 +163,30 @@ final class CalibrateCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  private static final java.util.regex.Pattern FIT =
+      java.util.regex.Pattern.compile("fit (\\d+)/(\\d+):.*");
+
+  /**
+   * The elapsed time, and once a fit has finished the rate and ETA, for a cross-validation line
+   * {@code fit K/N: …} announcing fit K of N after {@code seconds}: {@code " (S s, R fits/min, ETA
+   * E s)"}; just {@code " (S s)"} for the first fit or another line.
+   */
+  static String progress(String line, double seconds) {
+    java.util.regex.Matcher m = FIT.matcher(line);
+    if (!m.matches() || Integer.parseInt(m.group(1)) < 2 || seconds <= 0) {
+      return String.format(Locale.ROOT, " (%.0f s)", seconds);
+    }
+    int done = Integer.parseInt(m.group(1)) - 1;
+    int total = Integer.parseInt(m.group(2));
+    double perFit = seconds / done;
+    return String.format(
+        Locale.ROOT,
+        " (%.0f s, %.1f fits/min, ETA %.0f s)",
+        seconds,
+        60 / perFit,
+        (total - done) * perFit);
   }
 
   /** Lists the fitted parameters that ended within 1% of a bound of their plausible range. */

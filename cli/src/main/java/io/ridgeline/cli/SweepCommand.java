@@ -1,19 +1,12 @@
 package io.ridgeline.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.common.collect.ImmutableList;
-import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.Sweep;
+import io.ridgeline.serving.SweepWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,7 +17,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ridgeline sweep}: the frontier point of every combination of a grid, streamed as CSV or
- * JSON lines; the engine is {@link Sweep}.
+ * JSON lines; the engine is {@link Sweep}, evaluated in parallel and written in grid order by
+ * {@link SweepWriter}.
  */
 @Command(
     name = "sweep",
@@ -45,35 +39,15 @@ import picocli.CommandLine.Spec;
       "Calibrated estimates by default (an engine profile fitted on the shipped",
       "validation cases); --efficiency ideal gives the roofline bound. The line",
       "before the last on stderr names the efficiency; the last line on stderr is",
-      "`sweep: N points in S s, R points/s`."
+      "`sweep: N points in S s, R points/s`. Runs longer than a few seconds print a",
+      "progress line on stderr (points done, rate, ETA). Rows are evaluated on every",
+      "core (--threads) and written in grid order."
     })
 final class SweepCommand implements Callable<Integer> {
-  /** Output columns (CSV header) and JSON keys, in order. */
-  static final ImmutableList<String> COLUMNS =
-      ImmutableList.of(
-          "model",
-          "chip",
-          "count",
-          "tp",
-          "ep",
-          "strategy",
-          "weights",
-          "kv",
-          "isl",
-          "osl",
-          "batch",
-          "ttft_seconds",
-          "tpot_seconds",
-          "tokens_per_second_per_user",
-          "tokens_per_second_per_chip",
-          "chips_total",
-          "dollars_per_million_tokens",
-          "tokens_per_joule",
-          "fits",
-          "error");
+  /** Seconds before the first progress line, and between two. */
+  private static final double PROGRESS_AFTER_SECONDS = 3;
 
-  private static final ObjectWriter JSON_LINE =
-      Json.MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT);
+  private static final double PROGRESS_EVERY_SECONDS = 2;
 
   @Spec CommandSpec spec;
 
@@ -88,34 +62,58 @@ final class SweepCommand implements Callable<Integer> {
       names = "--out",
       paramLabel = "FILE",
       description =
-          "Write rows here: .csv (with a header) or .jsonl (one JSON object per line)"
-              + " (default: CSV on stdout).")
-  Path out;
+          "Write rows here: .csv (with a header) or .jsonl (one JSON object per line);"
+              + " - for standard output (default: CSV on stdout).")
+  String out;
+
+  @Option(
+      names = "--format",
+      paramLabel = "csv|jsonl",
+      description = "Row format (default: from the --out extension; CSV on stdout).")
+  String format;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "Threads evaluating rows (default: the available processors).")
+  Integer threads;
+
+  @Option(names = "--no-progress", description = "No progress line on stderr.")
+  boolean noProgress;
 
   @Mixin EfficiencyOptions efficiencyOptions;
 
   @Override
   public Integer call() {
-    boolean jsonl = out != null && jsonLines(out);
+    Path file = out == null || out.equals("-") ? null : Path.of(out);
+    SweepWriter.Format f = format(file);
+    int n = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+    if (n < 1) {
+      throw new IllegalArgumentException("--threads must be positive: " + n);
+    }
     EfficiencyOptions.Choice efficiency = efficiencyOptions.resolve();
     Sweep.Grid g = Sweep.Grid.fromJson(grid);
     PrintWriter err = spec.commandLine().getErr();
-    long start = System.nanoTime();
+    Progress progress = new Progress(err, g.size(), noProgress);
     long rows;
-    if (out == null) {
+    if (file == null) {
       PrintWriter stdout = spec.commandLine().getOut();
-      rows = write(g, efficiency, checked(stdout), false);
+      rows = SweepWriter.write(g, efficiency.efficiency(), f, checked(stdout), n, progress::update);
+      stdout.flush();
       if (stdout.checkError()) {
         throw new UncheckedIOException(
             "cannot write to standard output", new IOException("stream error"));
       }
     } else {
       // whole or absent: a failure or Ctrl-C mid-sweep leaves no truncated file (AtomicFiles)
-      rows = AtomicFiles.writeText(out, w -> write(g, efficiency, w, jsonl));
+      rows =
+          AtomicFiles.writeText(
+              file, w -> SweepWriter.write(g, efficiency.efficiency(), f, w, n, progress::update));
     }
-    double seconds = Math.max(System.nanoTime() - start, 1) / 1e9;
-    if (out != null) {
-      err.println("wrote " + out);
+    double seconds = progress.seconds();
+    progress.end();
+    if (file != null) {
+      err.println("wrote " + file);
     }
     if (efficiency.banded()) {
       err.println("sweep: " + io.ridgeline.serving.ErrorBands.builtIn());
@@ -125,6 +123,26 @@ final class SweepCommand implements Callable<Integer> {
         Locale.ROOT, "sweep: %d points in %.3f s, %.1f points/s%n", rows, seconds, rows / seconds);
     err.flush();
     return 0;
+  }
+
+  /**
+   * The row format: {@code --format} if given, else JSON lines for a .jsonl file and CSV for a .csv
+   * file or standard output.
+   *
+   * @throws IllegalArgumentException for an unknown format or a file of another extension
+   */
+  private SweepWriter.Format format(Path file) {
+    if (format != null) {
+      switch (format.toLowerCase(Locale.ROOT)) {
+        case "csv":
+          return SweepWriter.Format.CSV;
+        case "jsonl":
+          return SweepWriter.Format.JSONL;
+        default:
+          throw new IllegalArgumentException("--format must be csv or jsonl: " + format);
+      }
+    }
+    return file != null && jsonLines(file) ? SweepWriter.Format.JSONL : SweepWriter.Format.CSV;
   }
 
   /**
@@ -144,62 +162,17 @@ final class SweepCommand implements Callable<Integer> {
     throw new IllegalArgumentException("--out must end in .csv or .jsonl: " + file);
   }
 
-  /** Streams the sweep's rows to {@code w}; returns the row count. */
-  private static long write(
-      Sweep.Grid g, EfficiencyOptions.Choice efficiency, Writer w, boolean jsonl) {
-    try {
-      if (jsonl) {
-        return Sweep.run(g, efficiency.efficiency(), row -> line(w, jsonLine(row)));
-      }
-      // a cached column only when the grid sets one, so plain grids keep their columns
-      boolean cached = !g.cached().equals(List.of(0));
-      w.write(String.join(",", columns(cached)));
-      w.write('\n');
-      StringBuilder b = new StringBuilder(256);
-      return Sweep.run(
-          g,
-          efficiency.efficiency(),
-          row -> {
-            b.setLength(0);
-            line(w, csv(row, b, cached).toString());
-          });
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the sweep: " + e.getMessage(), e);
-    }
-  }
-
-  private static void line(Writer w, String text) {
-    try {
-      w.write(text);
-      w.write('\n');
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the sweep: " + e.getMessage(), e);
-    }
-  }
-
   /**
    * Standard output as a sink that stops the sweep once the stream fails (a closed pipe, as in
    * {@code ridgeline sweep ... | head}): a PrintWriter only records its errors, so it is asked
-   * every 1,024 rows.
+   * after every block of rows.
    */
   private static Writer checked(PrintWriter w) {
     return new Writer() {
-      private long lines;
-
       @Override
       public void write(char[] buf, int off, int len) {
         w.write(buf, off, len);
-      }
-
-      @Override
-      public void write(String text) {
-        w.write(text);
-      }
-
-      @Override
-      public void write(int c) {
-        w.write(c);
-        if (c == '\n' && (++lines & 1023) == 0 && w.checkError()) {
+        if (w.checkError()) {
           throw new UncheckedIOException(
               "cannot write to standard output", new IOException("stream error"));
         }
@@ -217,128 +190,59 @@ final class SweepCommand implements Callable<Integer> {
     };
   }
 
-  /** {@link #COLUMNS}, with {@code cached} after {@code osl} when {@code cached}. */
-  static List<String> columns(boolean cached) {
-    if (!cached) {
-      return COLUMNS;
-    }
-    List<String> out = new ArrayList<>(COLUMNS);
-    out.add(out.indexOf("osl") + 1, "cached");
-    return out;
-  }
+  /**
+   * The progress line on stderr: from {@value #PROGRESS_AFTER_SECONDS} s into the run, every
+   * {@value #PROGRESS_EVERY_SECONDS} s, {@code sweep: D/N points (P%), R points/s, ETA S s};
+   * overwritten in place ({@code \r}) on a terminal, one line each otherwise.
+   */
+  static final class Progress {
+    private final PrintWriter err;
+    private final long total;
+    private final boolean off;
+    private final boolean terminal = System.console() != null;
+    private final long start = System.nanoTime();
+    private double nextAt = PROGRESS_AFTER_SECONDS;
+    private boolean shown;
 
-  /** One CSV line in {@link #COLUMNS} order; absent numbers are empty cells. */
-  static StringBuilder csv(Sweep.Row r, StringBuilder b) {
-    return csv(r, b, false);
-  }
+    Progress(PrintWriter err, long total, boolean off) {
+      this.err = err;
+      this.total = total;
+      this.off = off;
+    }
 
-  /** One CSV line in {@link #columns(boolean)} order. */
-  static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached) {
-    b.append(cell(r.model().id()))
-        .append(',')
-        .append(cell(r.chip().id()))
-        .append(',')
-        .append(r.count())
-        .append(',')
-        .append(r.tp())
-        .append(',')
-        .append(r.ep())
-        .append(',')
-        .append(r.strategy().id())
-        .append(',')
-        .append(cell(r.weights()))
-        .append(',')
-        .append(r.kv())
-        .append(',')
-        .append(r.isl())
-        .append(',')
-        .append(r.osl())
-        .append(',');
-    if (cached) {
-      b.append(r.cached()).append(',');
+    double seconds() {
+      return Math.max(System.nanoTime() - start, 1) / 1e9;
     }
-    b.append(r.batch()).append(',');
-    FrontierPoint p = r.point().orElse(null);
-    if (p != null) {
-      b.append(p.ttft().seconds())
-          .append(',')
-          .append(p.tpot().seconds())
-          .append(',')
-          .append(p.tokensPerSecondPerUser())
-          .append(',')
-          .append(p.tokensPerSecondPerChip())
-          .append(',')
-          .append(p.chipsTotal())
-          .append(',');
-      p.dollarsPerMillionTokens().ifPresent(d -> b.append(d.doubleValue()));
-      b.append(',');
-      p.tokensPerJoule().ifPresent(t -> b.append(t.doubleValue()));
-      b.append(',');
-    } else {
-      b.append(",,,,,,,");
-    }
-    b.append(r.fits()).append(',');
-    r.error().ifPresent(e -> b.append(cell(e)));
-    return b;
-  }
 
-  private static String jsonLine(Sweep.Row r) {
-    try {
-      return JSON_LINE.writeValueAsString(json(r));
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
+    void update(long done) {
+      if (off || done >= total) {
+        return;
+      }
+      double s = seconds();
+      if (s < nextAt) {
+        return;
+      }
+      nextAt = s + PROGRESS_EVERY_SECONDS;
+      double rate = done / s;
+      err.printf(
+          Locale.ROOT,
+          "sweep: %d/%d points (%.0f%%), %.0f points/s, ETA %.0f s%s",
+          done,
+          total,
+          100.0 * done / total,
+          rate,
+          (total - done) / Math.max(rate, 1e-9),
+          terminal ? "\r" : "\n");
+      err.flush();
+      shown = true;
     }
-  }
 
-  /** One JSON object with the {@link #COLUMNS} keys; absent numbers and no error are null. */
-  static ObjectNode json(Sweep.Row r) {
-    ObjectNode n = Json.object();
-    n.put("model", r.model().id());
-    n.put("chip", r.chip().id());
-    n.put("count", r.count());
-    n.put("tp", r.tp());
-    n.put("ep", r.ep());
-    n.put("strategy", r.strategy().id());
-    n.put("weights", r.weights());
-    n.put("kv", r.kv());
-    n.put("isl", r.isl());
-    n.put("osl", r.osl());
-    if (r.cached() != 0) {
-      n.put("cached", r.cached());
-    }
-    n.put("batch", r.batch());
-    FrontierPoint p = r.point().orElse(null);
-    if (p != null) {
-      n.put("ttft_seconds", p.ttft().seconds());
-      n.put("tpot_seconds", p.tpot().seconds());
-      n.put("tokens_per_second_per_user", p.tokensPerSecondPerUser());
-      n.put("tokens_per_second_per_chip", p.tokensPerSecondPerChip());
-      n.put("chips_total", p.chipsTotal());
-      n.put("dollars_per_million_tokens", p.dollarsPerMillionTokens().orElse(null));
-      n.put("tokens_per_joule", p.tokensPerJoule().orElse(null));
-    } else {
-      for (String k :
-          List.of(
-              "ttft_seconds",
-              "tpot_seconds",
-              "tokens_per_second_per_user",
-              "tokens_per_second_per_chip",
-              "chips_total",
-              "dollars_per_million_tokens",
-              "tokens_per_joule")) {
-        n.putNull(k);
+    /** Clears an in-place progress line. */
+    void end() {
+      if (shown && terminal) {
+        err.print("\r\033[K");
+        err.flush();
       }
     }
-    n.put("fits", r.fits());
-    n.put("error", r.error().orElse(null));
-    return n;
-  }
-
-  /** A CSV cell: quoted, with quotes doubled, when it holds a comma, quote or line break. */
-  private static String cell(String s) {
-    if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
-      return s;
-    }
-    return '"' + s.replace("\"", "\"\"") + '"';
   }
 }

@@ -91,4 +91,12 @@ final class CalibrateCommandTest {
     assertThat(v[0]).isEqualTo("1");
     assertThat(v[2]).startsWith("ridgeline: --efficiency must be 'ideal' or 'calibrated'");
   }
+
+  @Test
+  void progress_afterTwoFits_rateAndEta() {
+    // fit 3 of 25 starts at 20 s: 2 fits done, 10 s each → 6.0 fits/min, 23 left → ETA 230 s
+    assertThat(CalibrateCommand.progress("fit 3/25: without mlperf", 20))
+        .isEqualTo(" (20 s, 6.0 fits/min, ETA 230 s)");
+    assertThat(CalibrateCommand.progress("fit 1/25: all rows", 0.4)).isEqualTo(" (0 s)");
+  }
 }

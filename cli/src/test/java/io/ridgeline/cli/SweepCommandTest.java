@@ -114,6 +114,35 @@ final class SweepCommandTest {
   }
 
   @Test
+  void sweep_outDash_csvOnStdout_formatJsonlGivesJacksonIdenticalLines(@TempDir Path dir)
+      throws Exception {
+    // tp 3 does not divide the 8b's heads: an error row, with its message in the line
+    Path g =
+        grid(dir, "{\"tp\": [1, 3], \"strategy\": [\"colocated\", \"pd\"], \"batch\": [1, 64]}");
+    CliRun csv = run("sweep", "--grid", g.toString(), "--out", "-");
+    assertThat(csv.code()).as(csv.err()).isZero();
+    assertThat(csv.out().lines().findFirst()).hasValue(HEADER);
+    assertThat(csv.out().lines()).hasSize(1 + 8);
+    CliRun jsonl = run("sweep", "--grid", g.toString(), "--out", "-", "--format", "jsonl");
+    assertThat(jsonl.code()).as(jsonl.err()).isZero();
+    List<String> lines = jsonl.out().lines().toList();
+    assertThat(lines).hasSize(8);
+    for (String line : lines) {
+      // the hand-written writer must produce exactly what Jackson writes for the same values
+      assertThat(MAPPER.writeValueAsString(MAPPER.readTree(line))).isEqualTo(line);
+    }
+    assertThat(MAPPER.readTree(lines.get(4)).get("error").asText()).isNotEmpty();
+  }
+
+  @Test
+  void sweep_unknownFormat_oneLineError(@TempDir Path dir) throws Exception {
+    Path g = grid(dir, "{\"batch\": 1}");
+    CliRun r = run("sweep", "--grid", g.toString(), "--format", "xml");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err().strip()).isEqualTo("ridgeline: --format must be csv or jsonl: xml");
+  }
+
+  @Test
   void sweep_outWithOtherExtension_oneLineErrorAndNoFile(@TempDir Path dir) throws Exception {
     Path g = grid(dir, "{\"batch\": 1}");
     Path out = dir.resolve("rows.txt");

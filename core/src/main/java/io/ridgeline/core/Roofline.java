@@ -24,18 +24,31 @@ public final class Roofline {
    *     the target lacks a peak for the op's precision
    */
   public static OperationResult evaluate(Operation op, ComputeTarget target) {
+    return evaluate(op, target, target.computeEfficiency(), target.memoryEfficiency());
+  }
+
+  /**
+   * The roofline time of {@code op} on {@code target} at the fractions {@code computeEfficiency} of
+   * peak FLOP/s and {@code memoryEfficiency} of every tier's bandwidth in place of the target's own
+   * (an operation's kernel class), without a copy of the target.
+   *
+   * @throws IllegalArgumentException as {@link #evaluate(Operation, ComputeTarget)}
+   */
+  public static OperationResult evaluate(
+      Operation op, ComputeTarget target, double computeEfficiency, double memoryEfficiency) {
     double flops = op.flops().flops();
-    // compute time = FLOPs / (peak × efficiency); zero work takes no time even without a peak
     double compute =
         flops == 0
             ? 0
-            : flops / (target.peak(op.precision()).flopsPerSecond() * target.computeEfficiency());
+            : computeSeconds(
+                flops, target.peak(op.precision()).flopsPerSecond(), computeEfficiency);
     double memory = 0;
     Map<String, Bytes> tiers;
     if (target.placement().isEmpty() && target.splitPlacement().isEmpty()) {
-      // every byte on the main tier: memory time = bytes / (bandwidth × efficiency)
+      // every byte on the main tier
       Bytes all = op.memoryBytes();
-      memory = all.bytes() / (target.mainBandwidth().bytesPerSecond() * target.memoryEfficiency());
+      memory =
+          memorySeconds(all.bytes(), target.mainBandwidth().bytesPerSecond(), memoryEfficiency);
       tiers = all.bytes() == 0 ? ImmutableMap.of() : ImmutableMap.of(target.mainTier(), all);
     } else {
       Map<String, Double> byTier = new LinkedHashMap<>();
@@ -44,13 +57,14 @@ public final class Roofline {
           byTier.merge(share.getKey(), e.getValue().bytes() * share.getValue(), Double::sum);
         }
       }
-      // memory time = Σ_tier bytes_tier / (bandwidth_tier × efficiency): tiers are read in turn
+      // tiers are read in turn: the memory time is the sum of each tier's
       ImmutableMap.Builder<String, Bytes> b = ImmutableMap.builder();
       for (Map.Entry<String, Double> e : byTier.entrySet()) {
         memory +=
-            e.getValue()
-                / (target.tierBandwidth().get(e.getKey()).bytesPerSecond()
-                    * target.memoryEfficiency());
+            memorySeconds(
+                e.getValue(),
+                target.tierBandwidth().get(e.getKey()).bytesPerSecond(),
+                memoryEfficiency);
         b.put(e.getKey(), Bytes.of(e.getValue()));
       }
       tiers = b.build();
@@ -67,10 +81,13 @@ public final class Roofline {
                               + target.name()
                               + " has no interconnect for operation "
                               + op.name()));
-      // α-β cost: steps × hop latency + bytes / (link bandwidth × efficiency)
       network =
-          op.networkSteps() * target.linkLatency().seconds()
-              + op.networkBytes().bytes() / (link.bytesPerSecond() * target.networkEfficiency());
+          networkSeconds(
+              op.networkSteps(),
+              target.linkLatency().seconds(),
+              op.networkBytes().bytes(),
+              link.bytesPerSecond(),
+              target.networkEfficiency());
     }
     return ImmutableOperationResult.builder()
         .operation(op)
@@ -79,6 +96,37 @@ public final class Roofline {
         .networkSeconds(Seconds.of(network))
         .bytesByTier(tiers)
         .build();
+  }
+
+  // ---- the formulas over doubles: the object path above and compiled evaluators share them ----
+
+  /**
+   * Compute time, seconds: {@code flops / (peak × efficiency)} (FLOPs, FLOP/s, a fraction of peak).
+   * Callers skip it for zero FLOPs, which take no time even without a peak.
+   */
+  public static double computeSeconds(double flops, double peakFlopsPerSecond, double efficiency) {
+    return flops / (peakFlopsPerSecond * efficiency);
+  }
+
+  /**
+   * Memory time of one tier, seconds: {@code bytes / (bandwidth × efficiency)} (bytes, B/s, a
+   * fraction of bandwidth); an operation reading several tiers takes the sum of theirs.
+   */
+  public static double memorySeconds(double bytes, double bytesPerSecond, double efficiency) {
+    return bytes / (bytesPerSecond * efficiency);
+  }
+
+  /**
+   * Network time, seconds, α-β: {@code steps × hop latency + bytes / (link bandwidth ×
+   * efficiency)}.
+   */
+  public static double networkSeconds(
+      double steps,
+      double latencySeconds,
+      double bytes,
+      double linkBytesPerSecond,
+      double efficiency) {
+    return steps * latencySeconds + bytes / (linkBytesPerSecond * efficiency);
   }
 
   /** The phase of {@code kind} made of {@code ops}, run one after another on {@code target}. */

@@ -56,7 +56,7 @@ final class Collectives {
     Precision a = rm.precisions().activations();
     double hidden = rm.model().hiddenSize();
     int pp = rm.pipelineParallel();
-    LayerCounts n = LayerCounts.of(rm);
+    LayerCounts n = rm.layerCounts();
     int mixers = n.mixers();
     int denseFfns = n.denseFfns();
     int groupFfns = n.groupFfns();
@@ -191,7 +191,7 @@ final class Collectives {
             .networkBytes(Bytes.of(bytes))
             .networkSteps((int) Math.ceil(2 * layers))
             .build();
-    return Roofline.evaluate(op, withLink(rm, rm.baseTarget(), group));
+    return Roofline.evaluate(op, rm.linkTarget(group));
   }
 
   /**
@@ -211,8 +211,7 @@ final class Collectives {
    * ParallelLayout#runsPerGroup}: all-reduce over tp), and MoE FFNs that all-to-all (only with ep
    * &gt; 1), with the MoE top-k.
    */
-  private record LayerCounts(int mixers, int denseFfns, int groupFfns, int moeFfns, double topK) {
-    static LayerCounts of(RooflineModel rm) {
+  record LayerCounts(int mixers, int denseFfns, int groupFfns, int moeFfns, double topK) {    static LayerCounts of(RooflineModel rm) {
       int mixers = 0;
       int denseFfns = 0;
       int groupFfns = 0;
@@ -263,7 +262,7 @@ final class Collectives {
             .networkBytes(a.bytes(sent))
             .networkSteps((int) Math.ceil(count * hops))
             .build();
-    return Roofline.evaluate(op, withLink(rm, rm.baseTarget(), group));
+    return Roofline.evaluate(op, rm.linkTarget(group));
   }
 
   /** Time to pass {@code tokens} hidden vectors to the next pipeline stage (one hop), or zero. */
@@ -283,6 +282,6 @@ final class Collectives {
                     .bytes(tokens * rm.model().hiddenSize() / rm.stageChips()))
             .networkSteps(1)
             .build();
-    return Roofline.evaluate(op, withLink(rm, rm.baseTarget(), rm.replicaChips())).seconds();
+    return Roofline.evaluate(op, rm.linkTarget(rm.replicaChips())).seconds();
   }
 }

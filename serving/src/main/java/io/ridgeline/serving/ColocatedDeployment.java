@@ -54,15 +54,32 @@ public record ColocatedDeployment(
 
   @Override
   public FrontierPoint point(int batch, Workload w) {
+    Deployments.checkPoint(batch, w.inputTokens(), w.outputTokens());
+    return point(batch, w, chunkPrefill(w));
+  }
+
+  /**
+   * {@link #point} of every batch of workload {@code w}, with the TTFT chunk's prefill, which does
+   * not depend on the batch, computed once: the same arithmetic, so the same points.
+   */
+  PointsAt at(Workload w) {
+    Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
+    double chunkPrefill = chunkPrefill(w);
+    return batch -> {
+      Deployments.checkPoint(batch, w.inputTokens(), w.outputTokens());
+      return point(batch, w, chunkPrefill);
+    };
+  }
+
+  private FrontierPoint point(int batch, Workload w, double chunkPrefill) {
     int osl = w.outputTokens();
-    Deployments.checkPoint(batch, w.inputTokens(), osl);
     int context = w.promptContext() + Math.max(1, osl / 2);
     double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, context);
     // prefill share of a step: batch/osl prompts on average, riding the decode part's weight reads
     // and collectives (prefillWithoutWeights)
     double prefillShare = prefillWithoutWeights(pool, (double) batch / osl, w);
     double tpot = decode + prefillShare;
-    double ttft = ttftParts(decode, tpot, w).total().seconds();
+    double ttft = ttftParts(decode, tpot, w, chunkPrefill).total().seconds();
     double perChip = batch / tpot / pool.replicaChips();
     return ServingCosts.onePool(
         ImmutableFrontierPoint.builder()
@@ -115,15 +132,22 @@ public record ColocatedDeployment(
     int context = w.promptContext() + Math.max(1, osl / 2);
     double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, context);
     double tpot = decode + prefillWithoutWeights(pool, (double) batch / osl, w);
-    return ttftParts(decode, tpot, w);
+    return ttftParts(decode, tpot, w, chunkPrefill(w));
   }
 
-  private TtftParts ttftParts(double decode, double tpot, Workload w) {
+  /** The prefill of one TTFT chunk riding a decode step: {@code chunk / new tokens} of a prompt. */
+  private double chunkPrefill(Workload w) {
+    int isl = w.newTokens();
+    int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
+    return prefillWithoutWeights(pool, (double) chunk / isl, w);
+  }
+
+  private TtftParts ttftParts(double decode, double tpot, Workload w, double chunkPrefill) {
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     int isl = w.newTokens();
     int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
     int chunks = (isl + chunk - 1) / chunk;
-    double chunkStep = perStep * decode + prefillWithoutWeights(pool, (double) chunk / isl, w);
+    double chunkStep = perStep * decode + chunkPrefill;
     return TtftParts.of(
         pool.efficiency().admission().seconds(), perStep * tpot / 2, chunks * chunkStep, 0);
   }

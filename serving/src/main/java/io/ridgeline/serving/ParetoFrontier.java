@@ -53,20 +53,63 @@ public final class ParetoFrontier {
    * The result is in the input order and does not depend on it; applying it twice changes nothing.
    */
   public static ParetoFrontier of(List<FrontierPoint> points) {
+    boolean[] pareto = paretoFlags(points);
     List<FrontierPoint> marked = new ArrayList<>(points.size());
-    for (FrontierPoint p : points) {
-      boolean dominated = false;
-      if (p.fits()) {
-        for (FrontierPoint q : points) {
-          if (q.fits() && q.dominates(p)) {
-            dominated = true;
-            break;
-          }
-        }
-      }
-      marked.add(ImmutableFrontierPoint.copyOf(p).withPareto(p.fits() && !dominated));
+    for (int i = 0; i < points.size(); i++) {
+      marked.add(ImmutableFrontierPoint.copyOf(points.get(i)).withPareto(pareto[i]));
     }
     return new ParetoFrontier(marked);
+  }
+
+  /**
+   * Which of {@code points} are Pareto-optimal: fitting, and no other fitting point has at least
+   * their throughput and interactivity and more of one ({@link FrontierPoint#dominates}). O(n log
+   * n): the fitting points sorted by falling throughput; a point is dominated when a point of
+   * strictly higher throughput has at least its interactivity, or one of equal throughput has more.
+   */
+  static boolean[] paretoFlags(List<FrontierPoint> points) {
+    int n = points.size();
+    double[] chip = new double[n];
+    double[] user = new double[n];
+    List<Integer> fitting = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      FrontierPoint p = points.get(i);
+      chip[i] = p.tokensPerSecondPerChip();
+      user[i] = p.tokensPerSecondPerUser();
+      if (p.fits() && !Double.isNaN(chip[i]) && !Double.isNaN(user[i])) {
+        fitting.add(i);
+      }
+    }
+    fitting.sort(
+        (a, b) -> {
+          int c = Double.compare(chip[b], chip[a]);
+          return c != 0 ? c : Double.compare(user[b], user[a]);
+        });
+    boolean[] pareto = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      // a NaN compares false: such a fitting point is dominated by none and dominates none
+      pareto[i] = points.get(i).fits() && (Double.isNaN(chip[i]) || Double.isNaN(user[i]));
+    }
+    double bestAbove = Double.NEGATIVE_INFINITY; // max interactivity at strictly higher throughput
+    int g = 0;
+    while (g < fitting.size()) {
+      // a group of equal throughput (== also joins 0.0 and -0.0, as dominates compares them)
+      int end = g + 1;
+      while (end < fitting.size() && chip[fitting.get(end)] == chip[fitting.get(g)]) {
+        end++;
+      }
+      double groupBest = Double.NEGATIVE_INFINITY;
+      for (int k = g; k < end; k++) {
+        groupBest = Math.max(groupBest, user[fitting.get(k)]);
+      }
+      for (int k = g; k < end; k++) {
+        double u = user[fitting.get(k)];
+        pareto[fitting.get(k)] = !(bestAbove >= u || groupBest > u);
+      }
+      bestAbove = Math.max(bestAbove, groupBest);
+      g = end;
+    }
+    return pareto;
   }
 
   /** Every point, Pareto flags set. */

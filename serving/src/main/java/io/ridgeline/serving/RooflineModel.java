@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.immutables.value.Value;
 
 /**
@@ -229,7 +230,29 @@ public abstract class RooflineModel {
   /** One chip's roofline target (main tier only, tp link, efficiency applied). */
   @Value.Lazy
   public ComputeTarget target() {
-    return Collectives.withLink(this, baseTarget(), tensorParallel());
+    return linkTarget(tensorParallel());
+  }
+
+  // the link targets of this pool by group size: each a validated copy, so built once per size
+  private final ConcurrentHashMap<Integer, ComputeTarget> linkTargets = new ConcurrentHashMap<>();
+
+  /**
+   * {@link #baseTarget()} with the link a collective among {@code group} chips crosses ({@link
+   * Collectives#withLink}), built once per group size.
+   */
+  ComputeTarget linkTarget(int group) {
+    ComputeTarget t = linkTargets.get(group);
+    if (t == null) {
+      t = Collectives.withLink(this, baseTarget(), group);
+      linkTargets.putIfAbsent(group, t);
+    }
+    return t;
+  }
+
+  /** The layers the collectives count (mixers, dense and MoE FFNs), counted once per pool. */
+  @Value.Lazy
+  Collectives.LayerCounts layerCounts() {
+    return Collectives.LayerCounts.of(this);
   }
 
   @Value.Lazy
@@ -271,11 +294,10 @@ public abstract class RooflineModel {
                 .orElse(op.precision().bytesPerElement());
         rows = op.flops().flops() / (2 * weights / bytesEach);
       }
-      ComputeTarget target =
-          ImmutableComputeTarget.copyOf(t)
-              .withComputeEfficiency(k.computeFraction(e, rows))
-              .withMemoryEfficiency(k.memoryFraction(e, t.memoryEfficiency()));
-      b.addOperation(Roofline.evaluate(op, target));
+      // the target at the kernel class's fractions, without a validated copy per operation
+      b.addOperation(
+          Roofline.evaluate(
+              op, t, k.computeFraction(e, rows), k.memoryFraction(e, t.memoryEfficiency())));
     }
     return b.build();
   }

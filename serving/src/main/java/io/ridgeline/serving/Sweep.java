@@ -136,24 +136,50 @@ public final class Sweep {
     checkNotNull(grid, "grid");
     checkNotNull(efficiency, "efficiency");
     checkNotNull(sink, "sink");
+    return run(grid, efficiency, 0, grid.size(), sink);
+  }
+
+  /**
+   * Evaluates the rows {@code from} (inclusive) to {@code to} (exclusive) of {@code grid} in
+   * odometer order, as {@link #run(Grid, Efficiency, RowSink)} numbers them from 0, handing each to
+   * {@code sink}: a slice of a sweep, which {@link SweepWriter} evaluates in parallel.
+   *
+   * @return the number of rows handed to the sink, {@code to − from}
+   * @throws IllegalArgumentException unless {@code 0 ≤ from ≤ to ≤ grid.size()}
+   * @throws NullPointerException when an argument is null
+   * @throws RuntimeException whatever the sink throws, which ends the sweep
+   */
+  @CanIgnoreReturnValue
+  public static long run(Grid grid, Efficiency efficiency, long from, long to, RowSink sink) {
+    checkNotNull(grid, "grid");
+    checkNotNull(efficiency, "efficiency");
+    checkNotNull(sink, "sink");
+    com.google.common.base.Preconditions.checkArgument(
+        0 <= from && from <= to && to <= grid.size(),
+        "rows must satisfy 0 <= from <= to <= %s: from %s, to %s",
+        grid.size(),
+        from,
+        to);
     SweepEvaluator evaluator = new SweepEvaluator(grid, efficiency);
     int[] length = evaluator.lengths();
     int[] index = new int[DIGITS];
+    // the odometer reading of row `from`: batch is the fastest digit
+    long rest = from;
+    for (int d = DIGITS - 1; d >= 0; d--) {
+      index[d] = (int) (rest % length[d]);
+      rest /= length[d];
+    }
     int changed = 0; // outermost digit that changed since the last row
-    long rows = 0;
-    while (true) {
+    for (long row = from; row < to; row++) {
       sink.accept(evaluator.row(index, changed));
-      rows++;
       int d = DIGITS - 1;
       while (d >= 0 && ++index[d] == length[d]) {
         index[d] = 0;
         d--;
       }
-      if (d < 0) {
-        return rows;
-      }
-      changed = d;
+      changed = Math.max(d, 0);
     }
+    return to - from;
   }
 
   /** Receives the rows of a sweep, one at a time. */

@@ -54,6 +54,8 @@ final class SweepEvaluator {
   private DeploymentSpec spec;
   private Deployment deployment;
   private String deploymentError;
+  // the deployment's points at the row's isl and osl
+  private PointsAt points;
   // why one request does not fit the deployment, at the last isl and osl asked
   private int fitIsl = -1;
   private int fitOsl = -1;
@@ -103,7 +105,7 @@ final class SweepEvaluator {
     if (changed <= KV) {
       combination(index);
       deployment(cached + isl, osl);
-    } else if (changed <= CACHED
+    } else if (changed <= OSL
         && (strategy == Deployment.Strategy.PD || strategy == Deployment.Strategy.AFD)) {
       // the prefill pool is sized to the prompt and its history (pd, afd), and afd's FFN pool is
       // searched at the lengths
@@ -113,11 +115,29 @@ final class SweepEvaluator {
     if (deployment == null) {
       return row(batch, isl, osl, cached, null, deploymentError);
     }
+    Workload w = Workload.of(isl, osl).withCachedTokens(cached);
+    if (changed <= OSL) {
+      points = pointsAt(w);
+    }
     try {
-      FrontierPoint p = deployment.point(batch, Workload.of(isl, osl).withCachedTokens(cached));
+      FrontierPoint p = points.point(batch);
       return row(batch, isl, osl, cached, p, p.fits() ? null : whyNot(batch, cached + isl, osl));
     } catch (IllegalArgumentException e) {
       return row(batch, isl, osl, cached, null, oneLine(e));
+    }
+  }
+
+  /**
+   * The deployment's points of workload {@code w} ({@link Deployments#at}); when the part hoisted
+   * out of the batch loop fails, each point is evaluated on its own, so that its row carries the
+   * error {@link Deployment#point} gives.
+   */
+  private PointsAt pointsAt(Workload w) {
+    Deployment d = deployment;
+    try {
+      return Deployments.at(d, w);
+    } catch (IllegalArgumentException e) {
+      return batch -> d.point(batch, w);
     }
   }
 

@@ -56,6 +56,28 @@ final class ParetoFrontierTest {
   }
 
   @Test
+  void of_withTiedThroughputAndInteractivity_marksExactlyTheUndominatedFittingPoints() {
+    // values from a small set so that equal throughput or interactivity is common: the sorted
+    // O(n log n) marking must agree with the pairwise definition on ties
+    Gen<FrontierPoint> tied =
+        integers()
+            .between(1, 4)
+            .zip(
+                integers().between(1, 4),
+                integers().between(0, 5),
+                (u, c, f) -> point(1, u * 10.0, c * 100.0, f > 0));
+    qt().forAll(lists().of(tied).ofSizeBetween(1, 30))
+        .checkAssert(
+            pts -> {
+              List<FrontierPoint> marked = ParetoFrontier.of(pts).points();
+              for (FrontierPoint p : marked) {
+                boolean dominated = marked.stream().anyMatch(q -> q.fits() && q.dominates(p));
+                assertThat(p.pareto()).isEqualTo(p.fits() && !dominated);
+              }
+            });
+  }
+
+  @Test
   void of_isIndependentOfOrder_andIdempotent() {
     qt().forAll(pointLists(), integers().all())
         .checkAssert(

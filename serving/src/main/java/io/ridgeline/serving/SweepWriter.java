@@ -1,0 +1,397 @@
+package io.ridgeline.serving;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import com.google.common.collect.ImmutableList;
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
+import io.ridgeline.core.Precision;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
+import java.util.function.LongConsumer;
+
+/**
+ * Writes a {@link Sweep} as CSV or JSON lines: rows evaluated in parallel over blocks of the grid,
+ * written in grid order, with memory bounded by the blocks in flight (never by the grid's size).
+ *
+ * <pre>{@code
+ * try (Writer w = Files.newBufferedWriter(Path.of("rows.csv"))) {
+ *   SweepWriter.write(grid, Efficiency.standard(), SweepWriter.Format.CSV, w, 2, done -> {});
+ * }
+ * }</pre>
+ *
+ * <p><b>Order and bounds.</b> The grid is cut into blocks of {@value #BLOCK_ROWS} consecutive rows
+ * (odometer order, as {@link Sweep#run} walks it); each block is evaluated by one worker of a
+ * fork/join pool into its own text buffer, and the calling thread writes the buffers in block
+ * order. At most {@code 2 × threads} blocks are in flight, a few MB of text whatever the grid.
+ *
+ * <p><b>Format.</b> One row per line in {@link #COLUMNS} order; numbers in SI base units written as
+ * {@link Double#toString(double)} and {@link Integer#toString(int)} write them (so a row reads the
+ * same as the object API's values); CSV has a header line, absent numbers and no error are empty
+ * cells, and a cell with a comma, quote or line break is quoted with quotes doubled; JSON lines
+ * have absent numbers and no error as {@code null}, strings escaped as JSON requires.
+ */
+public final class SweepWriter {
+  /** Rows per block: the unit of parallel work and of output buffering. */
+  public static final int BLOCK_ROWS = 4096;
+
+  /** Output columns (CSV header) and JSON keys, in order. */
+  public static final ImmutableList<String> COLUMNS =
+      ImmutableList.of(
+          "model",
+          "chip",
+          "count",
+          "tp",
+          "ep",
+          "strategy",
+          "weights",
+          "kv",
+          "isl",
+          "osl",
+          "batch",
+          "ttft_seconds",
+          "tpot_seconds",
+          "tokens_per_second_per_user",
+          "tokens_per_second_per_chip",
+          "chips_total",
+          "dollars_per_million_tokens",
+          "tokens_per_joule",
+          "fits",
+          "error");
+
+  /** The output format. */
+  public enum Format {
+    /** Comma-separated values with a header line. */
+    CSV,
+    /** One JSON object per line, keys as {@link #COLUMNS}. */
+    JSONL
+  }
+
+  // ids without a per-row toLowerCase
+  private static final String[] PRECISION_IDS = precisionIds();
+  private static final String[] STRATEGY_IDS = strategyIds();
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  private SweepWriter() {}
+
+  /**
+   * Evaluates every combination of {@code grid} with every pool at {@code efficiency} and writes
+   * one line per row to {@code out} in grid order (CSV after its header line). {@code progress} is
+   * told the rows written so far after each block, on the calling thread. Nothing is flushed or
+   * closed.
+   *
+   * @param threads workers evaluating blocks (1: all on the calling thread)
+   * @return the number of rows written, {@link Sweep.Grid#size()}
+   * @throws IllegalArgumentException when {@code threads} is not positive
+   * @throws UncheckedIOException when {@code out} fails, which ends the sweep
+   */
+  @CanIgnoreReturnValue
+  public static long write(
+      Sweep.Grid grid,
+      Efficiency efficiency,
+      Format format,
+      Writer out,
+      int threads,
+      LongConsumer progress) {
+    checkNotNull(grid, "grid");
+    checkNotNull(efficiency, "efficiency");
+    checkNotNull(format, "format");
+    checkNotNull(out, "out");
+    checkNotNull(progress, "progress");
+    checkArgument(threads > 0, "threads must be positive: %s", threads);
+    Output o = new Output(out);
+    // a cached column only when the grid sets one, so plain grids keep their columns
+    boolean cached = !grid.cached().equals(List.of(0));
+    if (format == Format.CSV) {
+      o.write(new StringBuilder(String.join(",", columns(cached))).append('\n'));
+    }
+    long size = grid.size();
+    long blocks = (size + BLOCK_ROWS - 1) / BLOCK_ROWS;
+    if (threads == 1 || blocks == 1) {
+      StringBuilder b = new StringBuilder(BLOCK_ROWS * 256);
+      for (long i = 0; i < blocks; i++) {
+        b.setLength(0);
+        o.write(block(grid, efficiency, format, cached, i, b));
+        progress.accept(Math.min(size, (i + 1) * BLOCK_ROWS));
+      }
+      return size;
+    }
+    ForkJoinPool pool = new ForkJoinPool(threads);
+    try {
+      ArrayDeque<Future<StringBuilder>> inFlight = new ArrayDeque<>();
+      long next = 0;
+      for (long i = 0; i < blocks; i++) {
+        while (next < blocks && inFlight.size() < 2 * threads) {
+          long block = next++;
+          inFlight.add(
+              pool.submit(
+                  () ->
+                      SweepWriter.block(
+                          grid,
+                          efficiency,
+                          format,
+                          cached,
+                          block,
+                          new StringBuilder(BLOCK_ROWS * 256))));
+        }
+        o.write(take(inFlight.remove()));
+        progress.accept(Math.min(size, (i + 1) * BLOCK_ROWS));
+      }
+      return size;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static StringBuilder take(Future<StringBuilder> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("sweep interrupted", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /** The text of block {@code block} of the grid, appended to {@code b}. */
+  private static StringBuilder block(
+      Sweep.Grid grid,
+      Efficiency efficiency,
+      Format format,
+      boolean cached,
+      long block,
+      StringBuilder b) {
+    long from = block * BLOCK_ROWS;
+    long to = Math.min(grid.size(), from + BLOCK_ROWS);
+    Sweep.run(
+        grid,
+        efficiency,
+        from,
+        to,
+        format == Format.CSV
+            ? row -> csv(row, b, cached).append('\n')
+            : row -> json(row, b).append('\n'));
+    return b;
+  }
+
+  /** Writes buffers through one reused char array (no String per block). */
+  private static final class Output {
+    private final Writer out;
+    private char[] chars = new char[0];
+
+    Output(Writer out) {
+      this.out = out;
+    }
+
+    void write(StringBuilder b) {
+      int n = b.length();
+      if (chars.length < n) {
+        chars = new char[n];
+      }
+      b.getChars(0, n, chars, 0);
+      try {
+        out.write(chars, 0, n);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write the sweep: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  // ---- rows ----
+
+  /** {@link #COLUMNS}, with {@code cached} after {@code osl} when {@code cached}. */
+  public static List<String> columns(boolean cached) {
+    if (!cached) {
+      return COLUMNS;
+    }
+    List<String> out = new ArrayList<>(COLUMNS);
+    out.add(out.indexOf("osl") + 1, "cached");
+    return out;
+  }
+
+  /** Appends one CSV line (without its line break) in {@link #COLUMNS} order to {@code b}. */
+  static StringBuilder csv(Sweep.Row r, StringBuilder b) {
+    return csv(r, b, false);
+  }
+
+  /** Appends one CSV line in {@link #columns(boolean)} order to {@code b}. */
+  static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached) {
+    cell(r.model().id(), b).append(',');
+    cell(r.chip().id(), b).append(',');
+    b.append(r.count()).append(',').append(r.tp()).append(',').append(r.ep()).append(',');
+    b.append(STRATEGY_IDS[r.strategy().ordinal()]).append(',');
+    cell(r.weights(), b).append(',');
+    b.append(PRECISION_IDS[r.precisions().kvCache().ordinal()]).append(',');
+    b.append(r.isl()).append(',').append(r.osl()).append(',');
+    if (cached) {
+      b.append(r.cached()).append(',');
+    }
+    b.append(r.batch()).append(',');
+    if (r.point().isPresent()) {
+      FrontierPoint p = r.point().get();
+      b.append(p.ttft().seconds()).append(',');
+      b.append(p.tpot().seconds()).append(',');
+      b.append(p.tokensPerSecondPerUser()).append(',');
+      b.append(p.tokensPerSecondPerChip()).append(',');
+      b.append(p.chipsTotal()).append(',');
+      if (p.dollarsPerMillionTokens().isPresent()) {
+        b.append(p.dollarsPerMillionTokens().get().doubleValue());
+      }
+      b.append(',');
+      if (p.tokensPerJoule().isPresent()) {
+        b.append(p.tokensPerJoule().get().doubleValue());
+      }
+      b.append(',');
+    } else {
+      b.append(",,,,,,,");
+    }
+    b.append(r.fits()).append(',');
+    if (r.error().isPresent()) {
+      cell(r.error().get(), b);
+    }
+    return b;
+  }
+
+  /** A CSV cell: quoted, with quotes doubled, when it holds a comma, quote or line break. */
+  private static StringBuilder cell(String s, StringBuilder b) {
+    if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
+      return b.append(s);
+    }
+    b.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"') {
+        b.append('"');
+      }
+      b.append(c);
+    }
+    return b.append('"');
+  }
+
+  /**
+   * Appends one JSON object (without its line break) with the {@link #COLUMNS} keys to {@code b},
+   * as Jackson writes it without indentation.
+   */
+  static StringBuilder json(Sweep.Row r, StringBuilder b) {
+    b.append("{\"model\":");
+    string(r.model().id(), b).append(",\"chip\":");
+    string(r.chip().id(), b);
+    b.append(",\"count\":").append(r.count());
+    b.append(",\"tp\":").append(r.tp());
+    b.append(",\"ep\":").append(r.ep());
+    b.append(",\"strategy\":\"").append(STRATEGY_IDS[r.strategy().ordinal()]);
+    b.append("\",\"weights\":");
+    string(r.weights(), b);
+    b.append(",\"kv\":\"").append(PRECISION_IDS[r.precisions().kvCache().ordinal()]);
+    b.append("\",\"isl\":").append(r.isl());
+    b.append(",\"osl\":").append(r.osl());
+    if (r.cached() != 0) {
+      b.append(",\"cached\":").append(r.cached());
+    }
+    b.append(",\"batch\":").append(r.batch());
+    FrontierPoint p = r.point().orElse(null);
+    b.append(",\"ttft_seconds\":");
+    if (p != null) {
+      b.append(p.ttft().seconds()).append(",\"tpot_seconds\":").append(p.tpot().seconds());
+      b.append(",\"tokens_per_second_per_user\":").append(p.tokensPerSecondPerUser());
+      b.append(",\"tokens_per_second_per_chip\":").append(p.tokensPerSecondPerChip());
+      b.append(",\"chips_total\":").append(p.chipsTotal());
+      b.append(",\"dollars_per_million_tokens\":");
+      if (p.dollarsPerMillionTokens().isPresent()) {
+        b.append(p.dollarsPerMillionTokens().get().doubleValue());
+      } else {
+        b.append("null");
+      }
+      b.append(",\"tokens_per_joule\":");
+      if (p.tokensPerJoule().isPresent()) {
+        b.append(p.tokensPerJoule().get().doubleValue());
+      } else {
+        b.append("null");
+      }
+    } else {
+      b.append("null,\"tpot_seconds\":null,\"tokens_per_second_per_user\":null")
+          .append(",\"tokens_per_second_per_chip\":null,\"chips_total\":null")
+          .append(",\"dollars_per_million_tokens\":null,\"tokens_per_joule\":null");
+    }
+    b.append(",\"fits\":").append(r.fits()).append(",\"error\":");
+    if (r.error().isPresent()) {
+      string(r.error().get(), b);
+    } else {
+      b.append("null");
+    }
+    return b.append('}');
+  }
+
+  /**
+   * A JSON string as Jackson escapes it by default: quote, backslash and control characters (\b \t
+   * \n \f \r short, the others as {@code \}{@code u00XX}); everything else as is.
+   */
+  private static StringBuilder string(String s, StringBuilder b) {
+    b.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"':
+          b.append("\\\"");
+          break;
+        case '\\':
+          b.append("\\\\");
+          break;
+        case '\b':
+          b.append("\\b");
+          break;
+        case '\t':
+          b.append("\\t");
+          break;
+        case '\n':
+          b.append("\\n");
+          break;
+        case '\f':
+          b.append("\\f");
+          break;
+        case '\r':
+          b.append("\\r");
+          break;
+        default:
+          if (c < 0x20) {
+            b.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+          } else {
+            b.append(c);
+          }
+      }
+    }
+    return b.append('"');
+  }
+
+  private static String[] precisionIds() {
+    Precision[] all = Precision.values();
+    String[] ids = new String[all.length];
+    for (Precision p : all) {
+      ids[p.ordinal()] = p.id();
+    }
+    return ids;
+  }
+
+  private static String[] strategyIds() {
+    Deployment.Strategy[] all = Deployment.Strategy.values();
+    String[] ids = new String[all.length];
+    for (Deployment.Strategy s : all) {
+      ids[s.ordinal()] = s.id();
+    }
+    return ids;
+  }
+}
