@@ -84,9 +84,11 @@ final class OptionLimits {
     m.put("--routing-skew", new Range(0, false, 10, ""));
     m.put("--pool-link-gbps", new Range(0.001, false, 1e6, " GB/s"));
     m.put("--price", new Range(0, false, 1e6, " $/chip-hour"));
-    m.put("--rate", new Range(0, true, 1e9, " requests/s"));
-    m.put("--ttft", new Range(0, true, 1e6, " s"));
-    m.put("--tpot", new Range(0, true, 1e6, " s"));
+    // lower bounds keep every ratio to an objective or a rate finite (1 µs, 1 request per 11.6 days)
+    m.put("--rate", new Range(1e-6, false, 1e9, " requests/s"));
+    for (String o : List.of("--ttft", "--tpot", "--ttft-p99", "--tpot-p99")) {
+      m.put(o, new Range(1e-6, false, 1e6, " s"));
+    }
     m.put("--top", new Range(1, false, 10_000, ""));
     m.put("--evaluations", new Range(1, false, 1_000_000, ""));
     return m;
@@ -139,6 +141,6 @@ final class OptionLimits {
     if (v == Math.rint(v) && Math.abs(v) < 1e15) {
       return String.format(Locale.ROOT, "%,d", (long) v);
     }
-    return String.format(Locale.ROOT, "%s", v);
+    return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 }

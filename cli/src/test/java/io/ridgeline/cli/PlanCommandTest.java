@@ -229,13 +229,13 @@ final class PlanCommandTest {
             "h100-sxm");
     assertThat(rate.code()).isEqualTo(1);
     assertThat(rate.err())
-        .isEqualTo("ridgeline: --rate must be a positive number (requests/s): 0.0\n");
+        .isEqualTo("ridgeline: --rate must be at least 0.000001 requests/s: 0.0\n");
     CliRun ttft = plan8b("0", "0.05");
     assertThat(ttft.code()).isEqualTo(1);
-    assertThat(ttft.err()).isEqualTo("ridgeline: --ttft must be a positive number (s): 0.0\n");
+    assertThat(ttft.err()).isEqualTo("ridgeline: --ttft must be at least 0.000001 s: 0.0\n");
     CliRun tpot = plan8b("1", "-0.05");
     assertThat(tpot.code()).isEqualTo(1);
-    assertThat(tpot.err()).isEqualTo("ridgeline: --tpot must be a positive number (s): -0.05\n");
+    assertThat(tpot.err()).isEqualTo("ridgeline: --tpot must be at least 0.000001 s: -0.05\n");
     CliRun chips = plan8b("1", "0.05", "--chips", ",");
     assertThat(chips.code()).isEqualTo(1);
     assertThat(chips.err()).startsWith("ridgeline: --chips must name at least one chip");
@@ -251,9 +251,9 @@ final class PlanCommandTest {
         .isEqualTo(
             "ridgeline: unknown strategy 'colocate'; did you mean 'colocated'? known: static, colocated, pd, afd\n");
     assertThat(plan8b("1", "0.05", "--ttft-p99", "0").err())
-        .isEqualTo("ridgeline: --ttft-p99 must be a positive number (s): 0.0\n");
+        .isEqualTo("ridgeline: --ttft-p99 must be at least 0.000001 s: 0.0\n");
     assertThat(plan8b("1", "0.05", "--tpot-p99", "-1").err())
-        .isEqualTo("ridgeline: --tpot-p99 must be a positive number (s): -1.0\n");
+        .isEqualTo("ridgeline: --tpot-p99 must be at least 0.000001 s: -1.0\n");
     assertThat(plan8b("1", "0.05", "--spec-draft", "mtp").err())
         .isEqualTo("ridgeline: --spec-draft mtp needs --spec-acceptance α in [0, 1)\n");
     assertThat(plan8b("1", "0.05", "--spec-acceptance", "0.7").err())

@@ -59,18 +59,27 @@ final class PlanFleet {
     if (prefill.isEmpty()) {
       first = Math.max(first, replicas);
     }
-    long servers = first;
     double ttft0 = p.ttft().seconds();
-    double w50 = 0;
-    double w99 = 0;
-    for (long s = first; s <= 4 * first; s++) {
-      servers = s;
-      w50 = PoissonQueue.meanWait(rate / s, tau);
-      w99 = PoissonQueue.p99Wait(rate / s, tau);
-      if (meets(q, ttft0 + w50, ttft0 + w99)) {
-        break;
+    // the fewest servers in [first, 4·first] whose waits meet the TTFT objectives (else 4·first):
+    // waits fall as servers grow, so a binary search finds it in O(log first) steps even when the
+    // rate needs millions of replicas
+    long lo = first;
+    long hi = 4 * first;
+    if (meetsWith(q, rate, tau, ttft0, lo)) {
+      hi = lo;
+    } else if (meetsWith(q, rate, tau, ttft0, hi)) {
+      while (hi - lo > 1) {
+        long mid = lo + (hi - lo) / 2;
+        if (meetsWith(q, rate, tau, ttft0, mid)) {
+          hi = mid;
+        } else {
+          lo = mid;
+        }
       }
     }
+    long servers = hi;
+    double w50 = PoissonQueue.meanWait(rate / servers, tau);
+    double w99 = PoissonQueue.p99Wait(rate / servers, tau);
     long decodeReplicas = prefill.isEmpty() ? servers : replicas;
     long prefillReplicas = prefill.isEmpty() ? 0 : servers;
     double chips =
@@ -83,6 +92,15 @@ final class PlanFleet {
         ttft0 + w99,
         (long) Math.ceil(chips - 1e-9),
         price(d, q, decodeReplicas, prefill, prefillReplicas));
+  }
+
+  /** Whether {@code servers} M/D/1 servers of service time {@code tau} meet the TTFT objectives. */
+  private static boolean meetsWith(
+      PlanRequest q, double rate, double tau, double ttft0, long servers) {
+    return meets(
+        q,
+        ttft0 + PoissonQueue.meanWait(rate / servers, tau),
+        ttft0 + PoissonQueue.p99Wait(rate / servers, tau));
   }
 
   private static boolean meets(PlanRequest q, double p50, double p99) {
