@@ -191,13 +191,14 @@ public record AttentionFfnDeployment(
 
   @Override
   public FrontierPoint point(int batch, Workload w) {
-    int isl = w.inputTokens();
     int osl = w.outputTokens();
-    Deployments.checkPoint(batch, isl, osl);
+    Deployments.checkPoint(batch, w.inputTokens(), osl);
     checkArgument(
-        !w.hasCache(),
-        "cached tokens and prefix hits are not modelled for attention-FFN disaggregation yet: %s",
+        !w.hasCache() || prefill.isPresent(),
+        "cached tokens and prefix hits need a prefill pool under attention-FFN disaggregation: %s",
         w);
+    // the history counts as prompt for contexts, memory and the KV sent to the attention pool
+    int isl = w.promptContext();
     AfdPools p = afd();
     int context = isl + Math.max(1, osl / 2);
     AfdPools.Step s = p.step(batch, context, microBatches);
@@ -205,12 +206,12 @@ public record AttentionFfnDeployment(
     // without a prefill pool the decode pools also prefill batch / osl prompts per step
     double tpot = prefill.isPresent() ? step : step + batch * p.prefillSecondsPerPrompt(isl) / osl;
     double prefillChips =
-        prefill.map(pre -> DisaggregatedPrefill.chips(pre, isl, batch, tpot, osl)).orElse(0.0);
-    double ttft = ttftParts(step, isl, p).total().seconds();
+        prefill.map(pre -> DisaggregatedPrefill.chips(pre, w, batch, tpot)).orElse(0.0);
+    double ttft = ttftParts(step, w, p).total().seconds();
     double chips = decodeChips() + prefillChips;
     double perChip = batch / tpot / chips;
     boolean fits =
-        p.fits(batch, isl + osl)
+        p.fits(batch, w.finalContext())
             && prefill.map(pre -> DisaggregatedPrefill.fits(pre, isl)).orElse(true);
     ImmutableFrontierPoint.Builder b =
         ImmutableFrontierPoint.builder()
@@ -276,15 +277,24 @@ public record AttentionFfnDeployment(
    * @throws IllegalArgumentException when an argument is not positive
    */
   public TtftParts ttftParts(int batch, int isl, int osl) {
-    return ttftParts(step(batch, isl, osl).seconds(), isl, afd());
+    return ttftParts(step(batch, isl, osl).seconds(), Workload.of(isl, osl), afd());
   }
 
-  private TtftParts ttftParts(double step, int isl, AfdPools p) {
+  /**
+   * The TTFT parts of a request of workload {@code w}: with a prefill pool, its new tokens'
+   * prefill after its cached ones and its whole prompt context's KV sent on ({@link
+   * DisaggregatedPrefill}); without one, its prompt through the decode pools (no history: {@link
+   * #point} refuses one).
+   */
+  private TtftParts ttftParts(double step, Workload w, AfdPools p) {
     if (prefill.isPresent()) {
-      return DisaggregatedPrefill.ttftParts(poolLink, prefill.get(), attention, isl, step / 2);
+      return DisaggregatedPrefill.ttftParts(poolLink, prefill.get(), attention, w, step / 2);
     }
     return TtftParts.of(
-        attention.efficiency().admission().seconds(), step / 2, p.prefillSeconds(1, isl), 0);
+        attention.efficiency().admission().seconds(),
+        step / 2,
+        p.prefillSeconds(1, w.inputTokens()),
+        0);
   }
 
   @Override

@@ -133,9 +133,6 @@ public final class Planner {
         for (Precisions precisions : request.searchedPrecisions()) {
           for (RooflineModel layout : space.layouts(chip, precisions)) {
             for (Deployment.Strategy strategy : request.strategies()) {
-              if (strategy == Deployment.Strategy.AFD && request.workload().hasCache()) {
-                continue; // afd does not model a cached history yet (AttentionFfnDeployment)
-              }
               for (Deployment d : space.deployments(strategy, layout, chips)) {
                 best(d).ifPresent(meeting::add);
               }

@@ -131,4 +131,26 @@ final class AttentionFfnDeploymentTest {
     assertThat(MemoryPlan.use(fewer, 1, 1, MemoryPlan.Holding.FFN_SIDE).fits()).isFalse();
     assertThat(d.point(64, 1024, 256).fits()).isTrue();
   }
+
+  @Test
+  void point_cachedHistory_chargesItsPrefillInThePrefillPool() {
+    // 256 new tokens after 32,768 cached: the prefill pool computes the new tokens' attention over
+    // the history and sends the whole context's KV, so TTFT and the prefill pool's chips grow; the
+    // decode pools run at contexts from 33,024 tokens on (here the FFN pool sets the step, so the
+    // TPOT does not move)
+    AttentionFfnDeployment d = (AttentionFfnDeployment) built(Deployment.Strategy.AFD, 256, 256);
+    Workload fresh = Workload.of(256, 256);
+    Workload history = fresh.withCachedTokens(32_768);
+    FrontierPoint a = d.point(8, fresh);
+    FrontierPoint b = d.point(8, history);
+    assertThat(b.ttft().seconds()).isGreaterThan(a.ttft().seconds());
+    RooflineModel pre = d.prefill().orElseThrow();
+    double prefillChips = DisaggregatedPrefill.chips(pre, history, 8, b.tpot().seconds());
+    double chips = d.attention().replicaChips() + d.ffn().replicaChips() + prefillChips;
+    assertThat(b.chipsTotal()).isCloseTo(chips, withPercentage(1e-9));
+    assertThat(prefillChips)
+        .isGreaterThan(DisaggregatedPrefill.chips(pre, fresh, 8, a.tpot().seconds()));
+    // the decode pools hold the whole conversation: at most as many sequences fit
+    assertThat(d.maxBatch(history.finalContext())).isLessThan(d.maxBatch(fresh.finalContext()));
+  }
 }
