@@ -356,7 +356,10 @@ final class FrontierCommand implements Callable<Integer> {
         PoolSpec ffnSpec = afd.ffnSpec(system, m, ffnC);
         b.pool(pool(ideal, m, attC, attN, attN))
             .prefill(pool(ideal, m, afdPrefillC, prefillCount, null))
-            .ffn(ideal ? ImmutablePoolSpec.copyOf(ffnSpec).withEfficiency(Efficiency.ideal()) : ffnSpec);
+            .ffn(
+                ideal
+                    ? ImmutablePoolSpec.copyOf(ffnSpec).withEfficiency(Efficiency.ideal())
+                    : ffnSpec);
         break;
       default:
         b.pool(pool(ideal, m, chip(system.chip), system.count, system.tp));

@@ -84,7 +84,8 @@ final class OptionLimits {
     m.put("--routing-skew", new Range(0, false, 10, ""));
     m.put("--pool-link-gbps", new Range(0.001, false, 1e6, " GB/s"));
     m.put("--price", new Range(0, false, 1e6, " $/chip-hour"));
-    // lower bounds keep every ratio to an objective or a rate finite (1 µs, 1 request per 11.6 days)
+    // lower bounds keep every ratio to an objective or a rate finite (1 µs, 1 request per 11.6
+    // days)
     m.put("--rate", new Range(1e-6, false, 1e9, " requests/s"));
     for (String o : List.of("--ttft", "--tpot", "--ttft-p99", "--tpot-p99")) {
       m.put(o, new Range(1e-6, false, 1e6, " s"));

@@ -179,8 +179,8 @@ final class SystemOptions {
   private Model resolved;
 
   /**
-   * The --model, read as --architecture when one is given, resolved once; a config's warnings go
-   * to stderr ({@link #warn}).
+   * The --model, read as --architecture when one is given, resolved once; a config's warnings go to
+   * stderr ({@link #warn}).
    */
   Model model() {
     if (resolved == null) {

@@ -430,8 +430,16 @@ final class FuzzInputs {
     // plan searches many configurations per run: drawn one time in ten, to keep the suite fast
     List<String> commands =
         List.of(
-            "roofline", "frontier", "crossover", "intensity", "plan", "roofline", "frontier",
-            "crossover", "intensity", "frontier");
+            "roofline",
+            "frontier",
+            "crossover",
+            "intensity",
+            "plan",
+            "roofline",
+            "frontier",
+            "crossover",
+            "intensity",
+            "frontier");
     String cmd = commands.get(r.nextInt(commands.size()));
     List<String> args = new ArrayList<>(List.of(cmd));
     args.add("--model");

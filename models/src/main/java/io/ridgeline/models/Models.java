@@ -109,7 +109,8 @@ public final class Models {
         || idOrPath.contains("/")
         || idOrPath.contains(java.io.File.separator)) {
       throw new IllegalArgumentException(
-          idOrPath + (Files.isDirectory(p) ? ": is a directory, not a config.json" : ": no such file"));
+          idOrPath
+              + (Files.isDirectory(p) ? ": is a directory, not a config.json" : ": no such file"));
     }
     throw unknownModel(idOrPath);
   }

@@ -281,10 +281,9 @@ public record AttentionFfnDeployment(
   }
 
   /**
-   * The TTFT parts of a request of workload {@code w}: with a prefill pool, its new tokens'
-   * prefill after its cached ones and its whole prompt context's KV sent on ({@link
-   * DisaggregatedPrefill}); without one, its prompt through the decode pools (no history: {@link
-   * #point} refuses one).
+   * The TTFT parts of a request of workload {@code w}: with a prefill pool, its new tokens' prefill
+   * after its cached ones and its whole prompt context's KV sent on ({@link DisaggregatedPrefill});
+   * without one, its prompt through the decode pools (no history: {@link #point} refuses one).
    */
   private TtftParts ttftParts(double step, Workload w, AfdPools p) {
     if (prefill.isPresent()) {

@@ -211,7 +211,8 @@ final class Collectives {
    * ParallelLayout#runsPerGroup}: all-reduce over tp), and MoE FFNs that all-to-all (only with ep
    * &gt; 1), with the MoE top-k.
    */
-  record LayerCounts(int mixers, int denseFfns, int groupFfns, int moeFfns, double topK) {    static LayerCounts of(RooflineModel rm) {
+  record LayerCounts(int mixers, int denseFfns, int groupFfns, int moeFfns, double topK) {
+    static LayerCounts of(RooflineModel rm) {
       int mixers = 0;
       int denseFfns = 0;
       int groupFfns = 0;

@@ -52,9 +52,9 @@ final class Deployments {
   }
 
   /**
-   * The points of {@code d} for workload {@code w}: colocated serving hoists the TTFT
-   * chunk's prefill out of the batch loop; the other strategies evaluate {@link Deployment#point}
-   * per batch (not compiled yet).
+   * The points of {@code d} for workload {@code w}: colocated serving hoists the TTFT chunk's
+   * prefill out of the batch loop; the other strategies evaluate {@link Deployment#point} per batch
+   * (not compiled yet).
    *
    * @throws IllegalArgumentException when a length is not positive, or what the hoisted part throws
    */
@@ -65,5 +65,4 @@ final class Deployments {
     checkPoint(1, w.inputTokens(), w.outputTokens());
     return batch -> d.point(batch, w);
   }
-
 }

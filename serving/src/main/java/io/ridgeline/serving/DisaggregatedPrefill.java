@@ -32,8 +32,8 @@ final class DisaggregatedPrefill {
   }
 
   /**
-   * {@link #chips(RooflineModel, int, int, double, int)} for requests of workload {@code w}: a
-   * pass holds prompts of its new tokens, each prefilled after its cached ones.
+   * {@link #chips(RooflineModel, int, int, double, int)} for requests of workload {@code w}: a pass
+   * holds prompts of its new tokens, each prefilled after its cached ones.
    */
   static double chips(RooflineModel prefill, Workload w, int batch, double tpot) {
     int osl = w.outputTokens();
