@@ -16,7 +16,7 @@ import java.util.Optional;
  *       rate, and their chips ({@code × prefill replica chips}, fractional) count in tokens per
  *       second per chip, price and power.
  *   <li>TTFT: the decode side's admission, a wait of {@code wait} seconds for the running step, the
- *       prompt's prefill ({@code prefill(1, isl)}) and its KV cache's move to the decode side
+ *       prompt's new tokens' prefill after its history and its KV cache's move to the decode side
  *       ({@link KvTransfer}).
  * </ul>
  */
@@ -25,15 +25,8 @@ final class DisaggregatedPrefill {
 
   /**
    * Prefill chips per decode replica that keep up with a decode side finishing {@code batch}
-   * requests every {@code tpot × osl} seconds.
-   */
-  static double chips(RooflineModel prefill, int isl, int batch, double tpot, int osl) {
-    return chips(prefill, Workload.of(isl, osl), batch, tpot);
-  }
-
-  /**
-   * {@link #chips(RooflineModel, int, int, double, int)} for requests of workload {@code w}: a pass
-   * holds prompts of its new tokens, each prefilled after its cached ones.
+   * requests of workload {@code w} every {@code tpot × osl} seconds: a pass holds prompts of its new
+   * tokens, each prefilled after its cached ones.
    */
   static double chips(RooflineModel prefill, Workload w, int batch, double tpot) {
     int osl = w.outputTokens();
@@ -56,23 +49,10 @@ final class DisaggregatedPrefill {
   }
 
   /**
-   * The TTFT parts of a request whose prompt of {@code isl} tokens is prefilled on {@code prefill}
-   * and whose KV cache moves to {@code decode} (over {@code poolLink} if set), after a wait of
-   * {@code wait} seconds for the decode side's running step.
-   */
-  static TtftParts ttftParts(
-      Optional<BytesPerSecond> poolLink,
-      RooflineModel prefill,
-      RooflineModel decode,
-      int isl,
-      double wait) {
-    return ttftParts(poolLink, prefill, decode, Workload.of(isl, 1), wait);
-  }
-
-  /**
-   * {@link #ttftParts(Optional, RooflineModel, RooflineModel, int, double)} for a request of
-   * workload {@code w}: its new tokens' prefill after its cached ones, and the KV of its whole
-   * prompt context (history included) sent to the decode side.
+   * The TTFT parts of a request of workload {@code w} prefilled on {@code prefill} whose KV cache
+   * moves to {@code decode} (over {@code poolLink} if set), after a wait of {@code wait} seconds for
+   * the decode side's running step: its new tokens' prefill after its cached ones, and the KV of its
+   * whole prompt context (history included) sent to the decode side.
    */
   static TtftParts ttftParts(
       Optional<BytesPerSecond> poolLink,
