@@ -93,6 +93,8 @@ final class SweepCommand implements Callable<Integer> {
     }
     EfficiencyOptions.Choice efficiency = efficiencyOptions.resolve();
     Sweep.Grid g = Sweep.Grid.fromJson(grid);
+    // a config named in the grid warns about keys its model_type does not read, as --model does
+    g.models().forEach(m -> SystemOptions.warn(m, spec));
     PrintWriter err = spec.commandLine().getErr();
     Progress progress = new Progress(err, g.size(), noProgress);
     long rows;

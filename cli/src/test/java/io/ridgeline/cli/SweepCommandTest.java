@@ -284,4 +284,33 @@ final class SweepCommandTest {
     assertThat(code).isEqualTo(1);
     assertThat(err.toString().strip()).isEqualTo("ridgeline: cannot write to standard output");
   }
+
+  @Test
+  void sweep_configInTheGrid_warnsAboutKeysItsModelTypeDoesNotRead(@TempDir Path dir)
+      throws Exception {
+    // a Llama config with an expert count: llama does not read num_local_experts, so the estimate
+    // ignores it, and the sweep says so once on stderr as --model would
+    ObjectMapper m = new ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode c =
+        (com.fasterxml.jackson.databind.node.ObjectNode)
+            m.readTree(
+                getClass()
+                    .getResourceAsStream(
+                        "/io/ridgeline/models/configs/meta-llama__Llama-3.1-8B.json"));
+    c.put("num_local_experts", 8);
+    Path config = dir.resolve("moe-llama.json");
+    Files.writeString(config, m.writeValueAsString(c), StandardCharsets.UTF_8);
+    Path g =
+        grid(
+            dir,
+            "{\"model\": [" + m.writeValueAsString(config.toString()) + "], \"batch\": [1, 2]}");
+    CliRun r = run("sweep", "--grid", g.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err().lines().filter(l -> l.startsWith("warning: ")).toList())
+        .containsExactly(
+            "warning: "
+                + config
+                + ": key 'num_local_experts' is not read for model_type 'llama' and has no"
+                + " effect on the estimate");
+  }
 }

@@ -25,8 +25,8 @@ final class DisaggregatedPrefill {
 
   /**
    * Prefill chips per decode replica that keep up with a decode side finishing {@code batch}
-   * requests of workload {@code w} every {@code tpot × osl} seconds: a pass holds prompts of its new
-   * tokens, each prefilled after its cached ones.
+   * requests of workload {@code w} every {@code tpot × osl} seconds: a pass holds prompts of its
+   * new tokens, each prefilled after its cached ones.
    */
   static double chips(RooflineModel prefill, Workload w, int batch, double tpot) {
     int osl = w.outputTokens();
@@ -50,9 +50,9 @@ final class DisaggregatedPrefill {
 
   /**
    * The TTFT parts of a request of workload {@code w} prefilled on {@code prefill} whose KV cache
-   * moves to {@code decode} (over {@code poolLink} if set), after a wait of {@code wait} seconds for
-   * the decode side's running step: its new tokens' prefill after its cached ones, and the KV of its
-   * whole prompt context (history included) sent to the decode side.
+   * moves to {@code decode} (over {@code poolLink} if set), after a wait of {@code wait} seconds
+   * for the decode side's running step: its new tokens' prefill after its cached ones, and the KV
+   * of its whole prompt context (history included) sent to the decode side.
    */
   static TtftParts ttftParts(
       Optional<BytesPerSecond> poolLink,
