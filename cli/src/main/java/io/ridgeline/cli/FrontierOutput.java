@@ -202,14 +202,6 @@ final class FrontierOutput {
     return fraction.map(f -> String.format(Locale.ROOT, "%.1f%%", 100 * f)).orElse("-");
   }
 
-  private static void putOptional(ObjectNode n, String key, Optional<Double> value) {
-    if (value.isPresent()) {
-      n.put(key, value.get());
-    } else {
-      n.putNull(key);
-    }
-  }
-
   ObjectNode json() {
     ObjectNode o = Json.system(first(), efficiency);
     o.put("chips", first().chips());
@@ -252,18 +244,10 @@ final class FrontierOutput {
     n.put("tokens_per_second_per_user", p.tokensPerSecondPerUser());
     n.put("tokens_per_second_per_chip", p.tokensPerSecondPerChip());
     n.put("chips_total", p.chipsTotal());
-    if (p.dollarsPerMillionTokens().isPresent()) {
-      n.put("dollars_per_million_tokens", p.dollarsPerMillionTokens().get());
-    } else {
-      n.putNull("dollars_per_million_tokens");
-    }
-    if (p.tokensPerJoule().isPresent()) {
-      n.put("tokens_per_joule", p.tokensPerJoule().get());
-    } else {
-      n.putNull("tokens_per_joule");
-    }
-    putOptional(n, "mfu", p.mfu());
-    putOptional(n, "bandwidth_utilisation", p.bandwidthUtilisation());
+    Json.putOrNull(n, "dollars_per_million_tokens", p.dollarsPerMillionTokens());
+    Json.putOrNull(n, "tokens_per_joule", p.tokensPerJoule());
+    Json.putOrNull(n, "mfu", p.mfu());
+    Json.putOrNull(n, "bandwidth_utilisation", p.bandwidthUtilisation());
     n.put("fits", p.fits());
     n.put("pareto", p.pareto());
     n.put("note", p.note());

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.core.PhaseResult;
 import java.io.UncheckedIOException;
 import java.util.Map;
+import java.util.Optional;
 
 /** JSON output helpers: pretty-printed, numbers in SI base units. */
 final class Json {
@@ -18,6 +19,15 @@ final class Json {
 
   static ObjectNode object() {
     return MAPPER.createObjectNode();
+  }
+
+  /** Puts {@code value} under {@code key}, or null when it is absent (a key is never left out). */
+  static void putOrNull(ObjectNode o, String key, Optional<Double> value) {
+    if (value.isPresent()) {
+      o.put(key, value.get());
+    } else {
+      o.putNull(key);
+    }
   }
 
   static ArrayNode array() {

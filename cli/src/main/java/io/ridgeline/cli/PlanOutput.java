@@ -217,11 +217,7 @@ final class PlanOutput {
       } else {
         n.putNull("dollars_per_hour");
       }
-      if (c.dollarsPerMillionTokens().isPresent()) {
-        n.put("dollars_per_million_tokens", c.dollarsPerMillionTokens().get());
-      } else {
-        n.putNull("dollars_per_million_tokens");
-      }
+      Json.putOrNull(n, "dollars_per_million_tokens", c.dollarsPerMillionTokens());
       ObjectNode launch = n.putObject("launch");
       LaunchSketch.of(c)
           .forEach(
