@@ -1,5 +1,6 @@
 package io.ridgeline.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.serving.EngineProfile;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ParetoFrontier;
@@ -43,6 +44,14 @@ final class AnchorOption {
         out.add(ParetoFrontier.of(points));
       }
       return out;
+    }
+
+    /** Puts {@code anchor: {file, rows, slowdown}} into {@code o}: the JSON of every command. */
+    void put(ObjectNode o) {
+      ObjectNode a = o.putObject("anchor");
+      a.put("file", file.toString());
+      a.put("rows", rows);
+      a.put("slowdown", Math.exp(lnSlowdown));
     }
 
     /** e.g. {@code anchored on my.csv (3 rows): the model is 1.25× slower than measured}. */

@@ -208,13 +208,7 @@ final class FrontierOutput {
     o.put("isl", isl);
     o.put("osl", osl);
     workload.ifPresent(x -> WorkloadOptions.put(o, x));
-    anchor.ifPresent(
-        f -> {
-          ObjectNode a = o.putObject("anchor");
-          a.put("file", f.file().toString());
-          a.put("rows", f.rows());
-          a.put("slowdown", Math.exp(f.lnSlowdown()));
-        });
+    anchor.ifPresent(f -> f.put(o));
     ArrayNode ds = o.putArray("deployments");
     deployments.forEach(d -> ds.add(d.toString()));
     ArrayNode ls = o.putArray("deployment_labels");

@@ -17,11 +17,13 @@ import io.ridgeline.serving.Planner;
 import io.ridgeline.serving.Speculation;
 import io.ridgeline.serving.Workload;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -175,6 +177,15 @@ final class PlanCommand implements Callable<Integer> {
       description = "KV-cache precisions to search, comma-separated (default: the checkpoint's).")
   List<Precision> kv;
 
+  @Option(
+      names = "--anchor",
+      paramLabel = "FILE",
+      description =
+          "Measurements of your own deployment (a case file, format in cases.md): their mean"
+              + " slowdown against the model scales every candidate's times before the"
+              + " objectives are checked.")
+  Path anchor;
+
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
 
@@ -210,6 +221,7 @@ final class PlanCommand implements Callable<Integer> {
     }
     Set<Deployment.Strategy> searched = searched();
     EfficiencyOptions.Choice efficiency = efficiencyOptions.resolve();
+    Optional<AnchorOption.Factor> anchored = AnchorOption.factor(anchor, efficiency);
     Model m = SystemOptions.resolveModels(List.of(model), architecture).get(0);
     SystemOptions.warn(m, spec);
     ImmutablePlanRequest.Builder b =
@@ -237,11 +249,15 @@ final class PlanCommand implements Callable<Integer> {
       b.tpotP99Slo(Seconds.of(tpotP99));
     }
     speculation().ifPresent(b::speculation);
+    anchored.ifPresent(f -> b.anchorLnSlowdown(f.lnSlowdown()));
     PlanResult r = Planner.plan(b.build());
     PrintWriter out = spec.commandLine().getOut();
-    List<String> priceLines = priceLines(prices, catalog, r.request().objective());
+    List<String> priceLines = new ArrayList<>();
+    anchored.ifPresent(f -> priceLines.add(f.line()));
+    priceLines.addAll(priceLines(prices, catalog, r.request().objective()));
     if (json) {
       ObjectNode o = PlanOutput.json(r, efficiency);
+      anchored.ifPresent(f -> f.put(o));
       ObjectNode perHour = o.putObject("prices_per_hour");
       for (Chip c : resolved) {
         if (c.pricePerHour().isPresent()) {

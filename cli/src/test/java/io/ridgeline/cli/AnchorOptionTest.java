@@ -93,4 +93,75 @@ final class AnchorOptionTest {
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("--anchor " + file + ": none of its 1 rows can be predicted");
   }
+
+  @Test
+  void plan_anchor_isReportedAndScalesTheCandidates(@TempDir Path dir) throws Exception {
+    // a "measurement" of twice the bound's static TPOT (as above): plan's configurations then
+    // carry doubled TPOTs, and the JSON and text name the anchor
+    CliRun probe =
+        CliRun.of(
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--context",
+            "1088",
+            "--efficiency",
+            "ideal",
+            "--json");
+    double step = probe.json().path("decode_step_seconds").asDouble();
+    Path file = dir.resolve("mine.csv");
+    Files.writeString(
+        file,
+        HEADER
+            + "M1-tpot,M1,llama-3.1-8b,h100-sxm,1,,,1,,,,,,1024,128,static,1,,trtllm,tpot_ms,"
+            + (2 * 1e3 * step)
+            + ",high,my lab,,\n");
+    String[] plan = {
+      "plan",
+      "--model",
+      "llama-3.1-8b",
+      "--isl",
+      "1024",
+      "--osl",
+      "128",
+      "--rate",
+      "1",
+      "--ttft",
+      "1",
+      "--tpot",
+      "0.05",
+      "--chips",
+      "h100-sxm",
+      "--strategies",
+      "colocated",
+      "--efficiency",
+      "ideal"
+    };
+    CliRun plain = CliRun.of(concat(plan, "--json"));
+    CliRun anchored = CliRun.of(concat(plan, "--json", "--anchor", file.toString()));
+    assertThat(anchored.code()).as(anchored.err()).isZero();
+    assertThat(anchored.json().path("anchor").path("rows").asInt()).isEqualTo(1);
+    double f = anchored.json().path("anchor").path("slowdown").asDouble();
+    assertThat(1 / f).isCloseTo(2, within(0.02));
+    JsonNode first = plain.json().path("configurations").get(0);
+    for (JsonNode c : anchored.json().path("configurations")) {
+      if (c.path("batch").asInt() == first.path("batch").asInt()
+          && c.path("tp").asInt() == first.path("tp").asInt()) {
+        assertThat(c.path("tpot_seconds").asDouble() / first.path("tpot_seconds").asDouble())
+            .isCloseTo(1 / f, within(1e-9));
+      }
+    }
+    CliRun text = CliRun.of(concat(plan, "--anchor", file.toString()));
+    assertThat(text.out()).contains("anchored on " + file + " (1 rows)");
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
 }

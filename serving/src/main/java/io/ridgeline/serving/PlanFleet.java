@@ -54,7 +54,8 @@ final class PlanFleet {
     Optional<RooflineModel> prefill = prefillPool(d);
     RooflineModel server = prefill.orElse(d.decodePool());
     int n = server.promptsPerPrefillPass(isl);
-    double tau = server.prefill(n, isl).seconds().seconds() / n;
+    // one prompt's prefill service time, anchored as the point's times are
+    double tau = server.prefill(n, isl).seconds().seconds() / n / Math.exp(q.anchorLnSlowdown());
     long first = Math.max(1, (long) Math.floor(rate * tau) + 1);
     if (prefill.isEmpty()) {
       first = Math.max(first, replicas);

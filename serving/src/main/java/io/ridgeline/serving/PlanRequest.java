@@ -186,6 +186,17 @@ public abstract class PlanRequest {
     return Efficiency.standard();
   }
 
+  /**
+   * An anchor: {@code ln(predicted time / measured time)} of measurements of the user's own
+   * deployment ({@link FrontierPoint#anchored}); every candidate's times (TTFT, TPOT and the
+   * prefill service time of the queue) are divided by its exponential and its rates multiplied. 0
+   * (no anchor) by default.
+   */
+  @Value.Default
+  public double anchorLnSlowdown() {
+    return 0;
+  }
+
   /** A new builder. */
   public static ImmutablePlanRequest.Builder builder() {
     return ImmutablePlanRequest.builder();
@@ -208,6 +219,10 @@ public abstract class PlanRequest {
         requestsPerSecond());
     checkArgument(ttftSlo().seconds() > 0, "TTFT objective must be positive: %s", ttftSlo());
     checkArgument(tpotSlo().seconds() > 0, "TPOT objective must be positive: %s", tpotSlo());
+    checkArgument(
+        Double.isFinite(anchorLnSlowdown()) && Math.abs(anchorLnSlowdown()) <= Math.log(100),
+        "anchor ln slowdown must be finite and within ±ln 100: %s",
+        anchorLnSlowdown());
     checkArgument(
         !strategies().isEmpty(), "strategies must not be empty: give static, colocated, pd or afd");
     ttftP99Slo()

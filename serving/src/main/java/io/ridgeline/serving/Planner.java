@@ -188,6 +188,9 @@ public final class Planner {
      */
     private PlanConfiguration evaluate(Deployment d, int batch) {
       FrontierPoint p = d.point(batch, request.workload());
+      if (request.anchorLnSlowdown() != 0) {
+        p = p.anchored(request.anchorLnSlowdown());
+      }
       candidates++;
       if (!p.fits()) {
         count(PlanFailure.MEMORY);

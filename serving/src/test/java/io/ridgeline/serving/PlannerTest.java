@@ -32,12 +32,15 @@ final class PlannerTest {
 
   /** Generous objectives for Llama-3.1-8B on H100: 1 s TTFT, 50 ms TPOT. */
   private static PlanResult generous8b() {
-    return Planner.plan(
-        request(LLAMA_8B, Chips.H100_SXM)
-            .ttftSlo(Seconds.of(1))
-            .tpotSlo(Seconds.ofMillis(50))
-            .top(100)
-            .build());
+    return Planner.plan(generous8bRequest());
+  }
+
+  private static PlanRequest generous8bRequest() {
+    return request(LLAMA_8B, Chips.H100_SXM)
+        .ttftSlo(Seconds.of(1))
+        .tpotSlo(Seconds.ofMillis(50))
+        .top(100)
+        .build();
   }
 
   @Test
@@ -82,6 +85,36 @@ final class PlannerTest {
         .build()
         .build(1024, 256)
         .point(c.batch(), 1024, 256);
+  }
+
+  @Test
+  void plan_anchorTwiceAsSlow_doublesEveryCandidatesTimesAndNeedsMoreChips() {
+    // an anchor of ln slowdown −ln 2 says the deployment runs at half the model's speed: every
+    // candidate's TPOT and unqueued TTFT double before the objectives are checked, and each replica
+    // serves half the tokens, so the same rate needs at least as many chips
+    PlanRequest plain = generous8bRequest();
+    PlanRequest slow = PlanRequest.builder().from(plain).anchorLnSlowdown(-Math.log(2)).build();
+    PlanResult before = Planner.plan(plain);
+    PlanResult after = Planner.plan(slow);
+    assertThat(after.found()).isTrue();
+    PlanConfiguration a =
+        after.configurations().stream()
+            .filter(c -> c.strategy() == Deployment.Strategy.COLOCATED)
+            .findFirst()
+            .orElseThrow();
+    FrontierPoint unanchored = point(a, Efficiency.standard());
+    assertThat(a.tpot().seconds()).isCloseTo(2 * unanchored.tpot().seconds(), within(1e-12));
+    assertThat(a.ttft().seconds()).isCloseTo(2 * unanchored.ttft().seconds(), within(1e-12));
+    assertThat(a.totalChips()).isGreaterThanOrEqualTo(before.configurations().get(0).totalChips());
+  }
+
+  @Test
+  void plan_anchorBeyondAHundredfold_isRejectedNamingIt() {
+    assertThatThrownBy(
+            () -> PlanRequest.builder().from(generous8bRequest()).anchorLnSlowdown(5).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("anchor ln slowdown")
+        .hasMessageContaining("5");
   }
 
   @Test

@@ -32,11 +32,13 @@ final class FitObjective {
   private final List<ValidationCase> rows;
   private final int[] source;
   private final List<String> sources;
+  private final double[] weight;
 
   FitObjective(List<ValidationCase> rows) {
     this.rows = List.copyOf(rows);
     this.sources = new ArrayList<>();
     this.source = new int[rows.size()];
+    this.weight = weights(this.rows);
     Map<String, Integer> index = new LinkedHashMap<>();
     for (int i = 0; i < rows.size(); i++) {
       String s = rows.get(i).source();
@@ -62,9 +64,10 @@ final class FitObjective {
     double loss = 0;
     for (int i = 0; i < r.length; i++) {
       loss +=
-          Double.isNaN(r[i])
-              ? Calibration.UNPREDICTABLE_LOSS
-              : Calibration.huber(r[i] - b[source[i]]);
+          weight[i]
+              * (Double.isNaN(r[i])
+                  ? Calibration.UNPREDICTABLE_LOSS
+                  : Calibration.huber(r[i] - b[source[i]]));
     }
     for (double bs : b) {
       loss += PRIOR_ROWS * bs * bs / 2;
@@ -103,8 +106,8 @@ final class FitObjective {
     double[] n = new double[sources.size()];
     for (int i = 0; i < r.length; i++) {
       if (!Double.isNaN(r[i])) {
-        sum[source[i]] += r[i];
-        n[source[i]]++;
+        sum[source[i]] += weight[i] * r[i];
+        n[source[i]] += weight[i];
       }
     }
     double[] b = new double[sum.length];
@@ -112,5 +115,46 @@ final class FitObjective {
       b[k] = sum[k] / (n[k] + PRIOR_ROWS);
     }
     return b;
+  }
+
+  /** Each row's weight in the loss (see the class comment). */
+  static double[] weights(List<ValidationCase> rows) {
+    String mode = System.getProperty("ridgeline.fit.weights", "rows");
+    Map<String, Integer> perFamily = new java.util.HashMap<>();
+    Map<String, java.util.Set<String>> pointsBySource = new java.util.HashMap<>();
+    for (ValidationCase c : rows) {
+      perFamily.merge(c.source() + '|' + c.pointId() + '|' + family(c.metric()), 1, Integer::sum);
+      pointsBySource.computeIfAbsent(c.source(), k -> new java.util.HashSet<>()).add(c.pointId());
+    }
+    double[] w = new double[rows.size()];
+    for (int i = 0; i < w.length; i++) {
+      ValidationCase c = rows.get(i);
+      w[i] = 1;
+      if (!mode.equals("rows")) {
+        w[i] /= perFamily.get(c.source() + '|' + c.pointId() + '|' + family(c.metric()));
+      }
+      if (mode.equals("sources")) {
+        w[i] /= Math.sqrt(pointsBySource.get(c.source()).size());
+      }
+    }
+    double sum = java.util.Arrays.stream(w).sum();
+    for (int i = 0; i < w.length; i++) {
+      w[i] *= w.length / sum; // mean weight 1, as a row's in the intercepts' prior
+    }
+    return w;
+  }
+
+  private static String family(Metric m) {
+    switch (m) {
+      case OUT_TOK_S_PER_CHIP:
+      case TOTAL_TOK_S_PER_CHIP:
+      case INPUT_TOK_S_PER_CHIP:
+        return "throughput";
+      case TPOT_MS:
+      case OUT_TOK_S_PER_USER:
+        return "tpot";
+      default:
+        return m.name();
+    }
   }
 }
