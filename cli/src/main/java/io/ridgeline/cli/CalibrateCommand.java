@@ -89,7 +89,20 @@ final class CalibrateCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     err.println("calibrate: fitting the pooled profile on " + label + "...");
     err.flush();
-    Calibration.Result r = Calibration.fit(all, label, evaluations);
+    long fitStart = System.nanoTime();
+    Calibration.Result r =
+        Calibration.fit(
+            all,
+            label,
+            evaluations,
+            done -> {
+              if (done % Math.max(1, evaluations / 10) == 0 && done < evaluations) {
+                err.println(
+                    "calibrate: "
+                        + fitProgress(done, evaluations, (System.nanoTime() - fitStart) / 1e9));
+                err.flush();
+              }
+            });
     PrintWriter w = spec.commandLine().getOut();
     w.printf(
         Locale.ROOT,
@@ -187,6 +200,21 @@ final class CalibrateCommand implements Callable<Integer> {
         seconds,
         60 / perFit,
         (total - done) * perFit);
+  }
+
+  /**
+   * The main fit's progress after {@code done} of at most {@code max} loss evaluations in {@code
+   * seconds}: {@code "pooled fit: 150/1500 evaluations (12 s, ETA at most 108 s)"} (the search may
+   * converge before its budget).
+   */
+  static String fitProgress(int done, int max, double seconds) {
+    return String.format(
+        Locale.ROOT,
+        "pooled fit: %d/%d evaluations (%.0f s, ETA at most %.0f s)",
+        done,
+        max,
+        seconds,
+        seconds / done * (max - done));
   }
 
   /** Lists the fitted parameters that ended within 1% of a bound of their plausible range. */

@@ -53,6 +53,8 @@ final class CalibrateCommandTest {
         .contains("ideal APE")
         .contains("tpot_ms");
     assertThat(Files.exists(f)).isTrue();
+    // the main fit reports its progress on stderr every tenth of its budget (12 / 10 → each one)
+    assertThat(r[2]).contains("calibrate: pooled fit: 1/12 evaluations (");
     String[] v = run("validate", "--cases", cases.toString(), "--profile", f.toString());
     assertThat(v[0]).as(v[2]).isEqualTo("0");
     assertThat(v[1]).contains("calibrated: engine profiles of").contains("tpot_ms");
@@ -98,5 +100,12 @@ final class CalibrateCommandTest {
     assertThat(CalibrateCommand.progress("fit 3/25: without mlperf", 20))
         .isEqualTo(" (20 s, 6.0 fits/min, ETA 230 s)");
     assertThat(CalibrateCommand.progress("fit 1/25: all rows", 0.4)).isEqualTo(" (0 s)");
+  }
+
+  @Test
+  void fitProgress_afterATenth_etaIsTheRestAtTheSameRate() {
+    // 150 of 1,500 evaluations in 12 s: 0.08 s each, 1,350 left → at most 108 s more
+    assertThat(CalibrateCommand.fitProgress(150, 1500, 12))
+        .isEqualTo("pooled fit: 150/1500 evaluations (12 s, ETA at most 108 s)");
   }
 }

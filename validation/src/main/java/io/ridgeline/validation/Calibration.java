@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
@@ -167,13 +168,23 @@ public final class Calibration {
    * @throws IllegalArgumentException when no row is predictable or the budget is below 10
    */
   public static Result fit(List<ValidationCase> cases, String label, int maxEvaluations) {
+    return fit(cases, label, maxEvaluations, done -> {});
+  }
+
+  /**
+   * As {@link #fit(List, String, int)}, telling {@code evaluated} the number of loss evaluations
+   * spent after each one (at most {@code maxEvaluations}; fewer when the search converges first):
+   * the progress of a fit that takes minutes.
+   */
+  public static Result fit(
+      List<ValidationCase> cases, String label, int maxEvaluations, IntConsumer evaluated) {
     checkArgument(maxEvaluations >= 10, "evaluations must be at least 10: %s", maxEvaluations);
     Validation before = Validation.run(cases, Predictor.ideal());
     List<ValidationCase> rows =
         before.predictions().stream().map(Prediction::testCase).collect(Collectors.toList());
     checkArgument(!rows.isEmpty(), "no predictable row in %s to fit on", label);
     String date = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
-    EngineProfile pooled = fitProfile(rows, maxEvaluations);
+    EngineProfile pooled = fitProfile(rows, maxEvaluations, evaluated);
     long sources = rows.stream().map(ValidationCase::source).distinct().count();
     String pooledSource =
         "fitted on "
@@ -213,10 +224,21 @@ public final class Calibration {
    * {@value Profiles#DEFAULT} with an empty source, for the caller to rename.
    */
   public static EngineProfile fitProfile(List<ValidationCase> rows, int maxEvaluations) {
+    return fitProfile(rows, maxEvaluations, done -> {});
+  }
+
+  /** As {@link #fitProfile(List, int)}, telling {@code evaluated} the evaluations spent so far. */
+  static EngineProfile fitProfile(
+      List<ValidationCase> rows, int maxEvaluations, IntConsumer evaluated) {
     FitObjective objective = new FitObjective(rows);
+    int[] done = {0};
     double[] best =
         minimize(
-            x -> objective.loss(fromCoordinates(x)),
+            x -> {
+              double loss = objective.loss(fromCoordinates(x));
+              evaluated.accept(++done[0]);
+              return loss;
+            },
             toCoordinates(startProfile()),
             1.0,
             maxEvaluations);
