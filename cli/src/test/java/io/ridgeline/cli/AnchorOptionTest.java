@@ -41,28 +41,7 @@ final class AnchorOptionTest {
     // the bound's static TPOT of one Llama-3.1-8B sequence on one H100, then a "measurement" of
     // twice that: the model is 2× too fast, ln slowdown −ln 2, so every TPOT doubles
     JsonNode plain = frontier();
-    CliRun probe =
-        CliRun.of(
-            "roofline",
-            "--model",
-            "llama-3.1-8b",
-            "--chip",
-            "h100-sxm",
-            "--batch",
-            "1",
-            "--context",
-            "1088",
-            "--efficiency",
-            "ideal",
-            "--json");
-    double step = probe.json().path("decode_step_seconds").asDouble();
-    Path file = dir.resolve("mine.csv");
-    Files.writeString(
-        file,
-        HEADER
-            + "M1-tpot,M1,llama-3.1-8b,h100-sxm,1,,,1,,,,,,1024,128,static,1,,trtllm,tpot_ms,"
-            + (2 * 1e3 * step)
-            + ",high,my lab,,\n");
+    Path file = twiceTheBound(dir);
     JsonNode anchored = frontier("--anchor", file.toString());
     double f = anchored.path("anchor").path("slowdown").asDouble();
     assertThat(anchored.path("anchor").path("rows").asInt()).isEqualTo(1);
@@ -98,28 +77,7 @@ final class AnchorOptionTest {
   void plan_anchor_isReportedAndScalesTheCandidates(@TempDir Path dir) throws Exception {
     // a "measurement" of twice the bound's static TPOT (as above): plan's configurations then
     // carry doubled TPOTs, and the JSON and text name the anchor
-    CliRun probe =
-        CliRun.of(
-            "roofline",
-            "--model",
-            "llama-3.1-8b",
-            "--chip",
-            "h100-sxm",
-            "--batch",
-            "1",
-            "--context",
-            "1088",
-            "--efficiency",
-            "ideal",
-            "--json");
-    double step = probe.json().path("decode_step_seconds").asDouble();
-    Path file = dir.resolve("mine.csv");
-    Files.writeString(
-        file,
-        HEADER
-            + "M1-tpot,M1,llama-3.1-8b,h100-sxm,1,,,1,,,,,,1024,128,static,1,,trtllm,tpot_ms,"
-            + (2 * 1e3 * step)
-            + ",high,my lab,,\n");
+    Path file = twiceTheBound(dir);
     String[] plan = {
       "plan",
       "--model",
@@ -157,6 +115,36 @@ final class AnchorOptionTest {
     }
     CliRun text = CliRun.of(concat(plan, "--anchor", file.toString()));
     assertThat(text.out()).contains("anchored on " + file + " (1 rows)");
+  }
+
+  /**
+   * A case file of one "measurement" of twice the bound's static TPOT of one Llama-3.1-8B sequence
+   * on one H100 at context 1,088: the model is 2× too fast, ln slowdown −ln 2.
+   */
+  private static Path twiceTheBound(Path dir) throws Exception {
+    CliRun probe =
+        CliRun.of(
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--context",
+            "1088",
+            "--efficiency",
+            "ideal",
+            "--json");
+    double step = probe.json().path("decode_step_seconds").asDouble();
+    Path file = dir.resolve("mine.csv");
+    Files.writeString(
+        file,
+        HEADER
+            + "M1-tpot,M1,llama-3.1-8b,h100-sxm,1,,,1,,,,,,1024,128,static,1,,trtllm,tpot_ms,"
+            + (2 * 1e3 * step)
+            + ",high,my lab,,\n");
+    return file;
   }
 
   private static String[] concat(String[] a, String... b) {
