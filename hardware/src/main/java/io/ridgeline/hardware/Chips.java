@@ -159,7 +159,7 @@ public final class Chips {
    */
   public static final Chip TRAINIUM3 = builtIn().byId("trainium3");
 
-  /** {@code "gaudi2"}: Intel Gaudi 2: 432 TFLOP/s bf16, 865 fp8, HBM2e 96 GB @ 2.45 TB/s. */
+  /** {@code "gaudi2"}: Intel Gaudi 2: 432 TFLOP/s bf16, 865 fp8, HBM2e 96 GB @ 2.46 TB/s. */
   public static final Chip GAUDI2 = builtIn().byId("gaudi2");
 
   /**

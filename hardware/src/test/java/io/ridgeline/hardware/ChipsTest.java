@@ -223,7 +223,8 @@ final class ChipsTest {
     // NVLink 3: 600 GB/s bidirectional / 2 = 300 GB/s per direction, 8-GPU NVSwitch domain
     assertThat(Chips.A100_SXM_40GB.scaleUp().orElseThrow().bandwidthPerDirection().bytesPerSecond())
         .isEqualTo(300e9);
-    assertThat(Chips.A100_SXM_40GB.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(1.29);
+    // Lambda A100 40GB list, verified May 7, 2026 (techbytes.app): $1.48 per GPU-hour
+    assertThat(Chips.A100_SXM_40GB.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(1.48);
   }
 
   @Test
@@ -234,7 +235,8 @@ final class ChipsTest {
     // NVLink bridge joins card pairs only
     assertThat(Chips.A100_PCIE_80GB.scaleUp().orElseThrow().domainSize()).isEqualTo(2);
     assertThat(Chips.A100_PCIE_80GB.tdp().orElseThrow().watts()).isEqualTo(300);
-    assertThat(Chips.A100_PCIE_80GB.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(3.673);
+    // Spheron on-demand A100 80GB PCIe, 2026-06-03: $1.48 per GPU-hour
+    assertThat(Chips.A100_PCIE_80GB.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(1.48);
   }
 
   @Test
@@ -258,14 +260,19 @@ final class ChipsTest {
         .isCloseTo(403.333, within(0.001));
     assertThat(Chips.L4.ridgePoint(Precision.FP8).flopsPerByte()).isCloseTo(808.333, within(0.001));
     assertThat(Chips.L4.mainMemory().kind()).isEqualTo(MemoryKind.GDDR);
-    assertThat(Chips.L4.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(0.8048);
+    // Modal L4, verified May 7, 2026 (techbytes.app): $0.7992 per GPU-hour
+    assertThat(Chips.L4.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(0.7992);
   }
 
   @Test
   void ridgePoint_gaudi2Bf16_isMmePeakOverHbm2e() {
-    // 432e12 FLOP/s / 2.45e12 B/s = 176.327 FLOP/B
+    // Intel Hot Chips 2024: 432 TFLOP/s bf16, 2.46 TB/s HBM2e; 432e12 / 2.46e12 = 175.610 FLOP/B
     assertThat(Chips.GAUDI2.ridgePoint(Precision.BF16).flopsPerByte())
-        .isCloseTo(176.327, within(0.001));
+        .isCloseTo(175.610, within(0.001));
+    // fp8 865e12 / 2.46e12 = 351.626 FLOP/B
+    assertThat(Chips.GAUDI2.ridgePoint(Precision.FP8).flopsPerByte())
+        .isCloseTo(351.626, within(0.001));
+    assertThat(Chips.GAUDI2.tdp().orElseThrow().watts()).isEqualTo(600);
     // 21 scale-up RoCE ports x 100 Gb/s / 8 = 262.5 GB/s per direction
     assertThat(Chips.GAUDI2.scaleUp().orElseThrow().bandwidthPerDirection().bytesPerSecond())
         .isEqualTo(262.5e9);
@@ -286,7 +293,15 @@ final class ChipsTest {
     // 756.5e12 FLOP/s / 2.0e12 B/s = 378.25 FLOP/B
     assertThat(Chips.H100_PCIE.ridgePoint(Precision.BF16).flopsPerByte())
         .isCloseTo(378.25, within(0.001));
-    assertThat(Chips.H100_PCIE.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(2.49);
+    // Lambda 1x H100 PCIe, verified May 7, 2026 (techbytes.app): $2.86 per GPU-hour
+    assertThat(Chips.H100_PCIE.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(2.86);
+  }
+
+  @Test
+  void pricePerHour_l40s_isModalOnDemand() {
+    // Modal L40S, verified May 7, 2026 (techbytes.app): $1.9512 per GPU-hour
+    assertThat(Chips.L40S.pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(1.9512);
+    assertThat(Chips.L40S.sources().get("price_per_hour_usd")).contains("[S-MODAL-TB]");
   }
 
   @Test

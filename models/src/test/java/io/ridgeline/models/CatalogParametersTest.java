@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
 
 import io.ridgeline.core.TensorClass;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -74,6 +75,31 @@ final class CatalogParametersTest {
     assertThat(m.modelType()).isEqualTo("phi3");
     // transformers Phi3 slides every layer over 2047 tokens
     assertThat(m.layers().get(0).attention().orElseThrow().slidingWindow()).contains(2047);
+  }
+
+  @Test
+  void gemma3_1b_textConfig_parameters_matchHandArithmetic() throws Exception {
+    // google/gemma-3-1b-it hub config (mlc-llm preset gemma3_1b_it, see configs/SOURCES.md); a test
+    // resource, not a catalog model: the catalog is what the serving property tests sample
+    Path config =
+        Path.of(getClass().getResource("/io/ridgeline/models/google__gemma-3-1b-it.json").toURI());
+    Model m = Models.fromConfig(config);
+    // a bare gemma3_text config (Gemma3ForCausalLM), not the multimodal gemma3 wrapper
+    assertThat(m.modelType()).isEqualTo("gemma3_text");
+    // per layer: q 1152·(4·256) = 1,179,648; k, v 2·1152·(1·256) = 589,824; o 1,179,648
+    //            q/k norms 2·256 = 512; four norms 4·1152 = 4,608
+    //            MLP 3·1152·6912 = 23,887,872                      → 26,842,112
+    // 26 layers = 697,894,912; tied embeddings 262144·1152 = 301,989,888; final norm 1152
+    // → 999,885,952 (model name: 1B; 1.00B within 5%)
+    assertThat(m.totalParameters()).isEqualTo(999_885_952.0);
+    // sliding_window_pattern 6: layers 5, 11, 17, 23 are global, the other 22 slide over 512
+    long sliding =
+        m.layers().stream()
+            .filter(l -> l.attention().orElseThrow().slidingWindow().isPresent())
+            .count();
+    assertThat(sliding).isEqualTo(22);
+    assertThat(m.layers().get(0).attention().orElseThrow().slidingWindow()).contains(512);
+    assertThat(m.layers().get(5).attention().orElseThrow().slidingWindow()).isEmpty();
   }
 
   @Test
