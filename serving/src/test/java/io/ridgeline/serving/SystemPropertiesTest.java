@@ -96,7 +96,12 @@ final class SystemPropertiesTest {
   }
 
   @Test
-  void decode_doublingTensorParallelWithinScaleUpDomain_neverLowersReplicaThroughput() {
+  void decode_doublingTensorParallelWithinScaleUpDomain_costsAtMostTheAddedAllReduceHops() {
+    // doubling tp divides every operation's FLOPs, bytes and all-reduce bytes per chip; only the
+    // all-reduces' latency grows: a tree all-reduce pays 2·⌈log2 n⌉ hops, 2 more at 2·tp than at
+    // tp, so the step grows by at most (all-reduces per forward) × 2 × hop latency. A small model at
+    // a tiny batch, whose step is mostly that latency, can get slower (Phi-3-mini on B200 at batch
+    // 1: tp 8 below tp 4); every other step gets faster
     qt().withFixedSeed(SEED)
         .forAll(
             arbitrary().pick(TP_CASES), integers().between(1, 64), integers().between(1, 32_768))
@@ -107,12 +112,13 @@ final class SystemPropertiesTest {
               if (!narrow.memory(batch, context).fits() || !wide.memory(batch, context).fits()) {
                 return;
               }
-              // tokens per second of one replica: batch / step seconds
-              double atTp = batch / narrow.decode(batch, context).seconds().seconds();
-              double atTwiceTp = batch / wide.decode(batch, context).seconds().seconds();
+              double hop = c.chip().scaleUp().orElseThrow().latency().seconds();
+              double added = c.model().allReducesPerForward() * 2.0 * hop;
+              double atTp = narrow.decode(batch, context).seconds().seconds();
+              double atTwiceTp = wide.decode(batch, context).seconds().seconds();
               assertThat(atTwiceTp)
                   .as("%s, batch %s, context %s", c, batch, context)
-                  .isGreaterThanOrEqualTo(atTp);
+                  .isLessThanOrEqualTo(atTp + added + 1e-12);
             });
   }
 
