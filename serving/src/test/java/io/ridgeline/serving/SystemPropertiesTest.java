@@ -99,7 +99,8 @@ final class SystemPropertiesTest {
   void decode_doublingTensorParallelWithinScaleUpDomain_costsAtMostTheAddedAllReduceHops() {
     // doubling tp divides every operation's FLOPs, bytes and all-reduce bytes per chip; only the
     // all-reduces' latency grows: a tree all-reduce pays 2·⌈log2 n⌉ hops, 2 more at 2·tp than at
-    // tp, so the step grows by at most (all-reduces per forward) × 2 × hop latency. A small model at
+    // tp, so the step grows by at most (all-reduces per forward) × 2 × hop latency. A small model
+    // at
     // a tiny batch, whose step is mostly that latency, can get slower (Phi-3-mini on B200 at batch
     // 1: tp 8 below tp 4); every other step gets faster
     qt().withFixedSeed(SEED)

@@ -52,6 +52,36 @@ public enum Metric {
     return Arrays.stream(values()).map(Metric::id).collect(Collectors.joining(", "));
   }
 
+  /**
+   * The physical quantity a metric reports: metrics of one quantity at one operating point are one
+   * number in different units, so a fit counts them once ({@link FitObjective}).
+   */
+  public enum Quantity {
+    /** Tokens per second per chip: output, total and input differ by the fixed ratio of lengths. */
+    THROUGHPUT,
+    /** The decode speed one request sees: TPOT and its reciprocal, tokens/s per user. */
+    DECODE_SPEED,
+    /** Time to first token. */
+    TTFT,
+    /** End-to-end latency: TTFT plus the decode of the output. */
+    END_TO_END
+  }
+
+  /** The quantity this metric reports. */
+  public Quantity quantity() {
+    switch (this) {
+      case TTFT_MS:
+        return Quantity.TTFT;
+      case TPOT_MS:
+      case OUT_TOK_S_PER_USER:
+        return Quantity.DECODE_SPEED;
+      case E2E_S:
+        return Quantity.END_TO_END;
+      default:
+        return Quantity.THROUGHPUT;
+    }
+  }
+
   /** Whether the metric is a time (TTFT, TPOT, end-to-end latency) rather than a rate. */
   public boolean isTime() {
     return this == TTFT_MS || this == TPOT_MS || this == E2E_S;

@@ -36,4 +36,28 @@ final class FitObjectiveTest {
     double expected = 3 * Calibration.huber(r) + FitObjective.PRIOR_ROWS * r * r / 2;
     assertThat(new FitObjective(rows).loss(ideal)).isCloseTo(expected, within(1e-9));
   }
+
+  @Test
+  void weights_eachQuantityOfAPointCountsOnce_scaledToMeanOne() {
+    // point P reports six metrics of three quantities (three throughputs, TPOT and tok/s per user,
+    // TTFT); point Q one TPOT. Raw weights 1/3 ×3, 1/2 ×2, 1, and 1: they sum to 4 over 7 rows, so
+    // each is scaled by 7/4: throughput 7/12, decode speed 7/8, TTFT and Q's TPOT 7/4
+    List<ValidationCase> rows =
+        List.of(
+            CalibrationTest.synthetic("P", Metric.OUT_TOK_S_PER_CHIP, 1, "S"),
+            CalibrationTest.synthetic("P", Metric.TOTAL_TOK_S_PER_CHIP, 1, "S"),
+            CalibrationTest.synthetic("P", Metric.INPUT_TOK_S_PER_CHIP, 1, "S"),
+            CalibrationTest.synthetic("P", Metric.TPOT_MS, 1, "S"),
+            CalibrationTest.synthetic("P", Metric.OUT_TOK_S_PER_USER, 1, "S"),
+            CalibrationTest.synthetic("P", Metric.TTFT_MS, 1, "S"),
+            CalibrationTest.synthetic("Q", Metric.TPOT_MS, 1, "S"));
+    double[] w = FitObjective.weights(rows);
+    assertThat(w[0]).isCloseTo(7.0 / 12, within(1e-12));
+    assertThat(w[2]).isCloseTo(7.0 / 12, within(1e-12));
+    assertThat(w[3]).isCloseTo(7.0 / 8, within(1e-12));
+    assertThat(w[4]).isCloseTo(7.0 / 8, within(1e-12));
+    assertThat(w[5]).isCloseTo(7.0 / 4, within(1e-12));
+    assertThat(w[6]).isCloseTo(7.0 / 4, within(1e-12));
+    assertThat(java.util.Arrays.stream(w).sum()).isCloseTo(7, within(1e-12));
+  }
 }
