@@ -6,6 +6,7 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.ErrorBands;
 import io.ridgeline.serving.FrontierPoint;
+import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Workload;
@@ -208,6 +209,11 @@ final class FrontierOutput {
     o.put("isl", isl);
     o.put("osl", osl);
     workload.ifPresent(x -> WorkloadOptions.put(o, x));
+    if (first().kvOffload() != KvOffload.NONE) {
+      // where the offloaded KV lives (the deployment lines name the policy too)
+      o.put("kv_offload", first().kvOffload().id());
+      o.put("kv_offload_tier", KvOffload.tier(first().chip()).map(t -> t.toString()).orElse(""));
+    }
     anchor.ifPresent(f -> f.put(o));
     ArrayNode ds = o.putArray("deployments");
     deployments.forEach(d -> ds.add(d.toString()));

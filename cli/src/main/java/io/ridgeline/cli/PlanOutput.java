@@ -19,6 +19,15 @@ import java.util.stream.Collectors;
 
 /** The text and JSON reports of {@code ridgeline plan}. */
 final class PlanOutput {
+  /**
+   * Why plan tries afd without speculation: the attention/FFN steps do not model a verify pass of
+   * γ + 1 tokens per sequence (PlanSpace), so an afd configuration with speculation would be
+   * costed as one without.
+   */
+  static final String AFD_SPECULATION =
+      "speculation: afd is tried without it (its attention/FFN steps do not model verify passes);"
+          + " colocated and pd are tried with and without";
+
   private PlanOutput() {}
 
   /**
@@ -56,6 +65,9 @@ final class PlanOutput {
         r.meeting(),
         r.configurations().size(),
         q.objective() == PlanRequest.Objective.CHIPS ? "fewest chips" : "lowest cost");
+    if (q.speculation().isPresent() && q.strategies().contains(Deployment.Strategy.AFD)) {
+      out.println(AFD_SPECULATION);
+    }
     out.println(
         "queueing: Poisson arrivals, M/D/1 prefill servers (TTFT p50 from the mean wait, p99 from"
             + " the exponential tail), TPOT at the full batch");
@@ -161,6 +173,9 @@ final class PlanOutput {
     q.strategies().forEach(s -> strategyIds.add(s.id()));
     if (q.speculation().isPresent()) {
       o.put("speculation", q.speculation().get().toString());
+      if (q.strategies().contains(Deployment.Strategy.AFD)) {
+        o.put("speculation_skipped", AFD_SPECULATION);
+      }
     } else {
       o.putNull("speculation");
     }

@@ -3,6 +3,7 @@ package io.ridgeline.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.core.PhaseResult;
+import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.MemoryUse;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.StepResult;
@@ -141,6 +142,15 @@ final class RooflineCommand implements Callable<Integer> {
     m.put("capacity_bytes", mem.capacity().bytes());
     m.put("fits", mem.fits());
     m.put("max_batch", rm.maxBatch(context));
+    if (mem.tiers().size() > 1 || rm.kvOffload() != KvOffload.NONE) {
+      m.put("kv_offload", rm.kvOffload().id());
+      m.set("tiers", OffloadReport.tiers(mem, rm.chip()));
+    }
+    if (rm.kvOffload().history()) {
+      OffloadReport.Fetch f = OffloadReport.fetch(prefill, rm.chips());
+      m.put("prefill_kv_fetch_bytes", f.bytes());
+      m.put("prefill_kv_fetch_seconds", f.seconds());
+    }
     return o;
   }
 
@@ -198,6 +208,7 @@ final class RooflineCommand implements Callable<Integer> {
         mem,
         context,
         rm.maxBatch(context));
+    OffloadReport.line(rm, prefill, mem).ifPresent(out::println);
     out.printf(
         Locale.ROOT,
         "ridge point (%s): %.1f FLOP/B%n",

@@ -10,6 +10,7 @@ import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
 import io.ridgeline.models.Routing;
+import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.RooflineModel;
 import java.nio.file.Files;
@@ -103,6 +104,17 @@ final class SystemOptions {
       defaultValue = "0",
       description = "Zipf exponent of MoE expert popularity; 0 = uniform routing (default).")
   double routingSkew;
+
+  @Option(
+      names = "--kv-offload",
+      paramLabel = "POLICY",
+      defaultValue = "none",
+      description =
+          "KV cache kept in the chip's slower offload tier (GH200/GB200 LPDDR5X): none (default,"
+              + " all KV in HBM), history (a request's cached KV waits there between turns and is"
+              + " fetched back at prefill, in TTFT), spill (KV that HBM cannot hold is read there"
+              + " every decode step), all (both).")
+  String kvOffload;
 
   @Mixin EfficiencyOptions efficiencyOptions;
 
@@ -232,7 +244,17 @@ final class SystemOptions {
         .precisions(precisions(m))
         .routing(Routing.zipf(routingSkew))
         .efficiency(efficiency().efficiency())
+        .kvOffload(kvOffload())
         .build();
+  }
+
+  /**
+   * The --kv-offload policy.
+   *
+   * @throws IllegalArgumentException naming the option and the value when it is unknown
+   */
+  KvOffload kvOffload() {
+    return KvOffload.of(kvOffload);
   }
 
   /** The checkpoint's precisions with the options' overrides applied. */

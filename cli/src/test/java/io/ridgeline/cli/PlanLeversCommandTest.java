@@ -43,11 +43,29 @@ final class PlanLeversCommandTest {
     assertThat(r.out())
         .contains("TTFT p99 ≤ 3 s, TPOT p99 ≤ 30 ms")
         .contains("with and without speculative mtp")
+        .doesNotContain(PlanOutput.AFD_SPECULATION)
         .contains("vllm: vllm serve deepseek-ai/DeepSeek-V3")
         .contains("--enable-expert-parallel")
         .contains("--speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'")
         .contains("--ep-size 8")
         .contains("trtllm: trtllm-serve");
+  }
+
+  @Test
+  void plan_speculationWithAfd_saysWhyAfdIsTriedWithoutIt() throws Exception {
+    String[] args = {
+      "plan", "--model", "llama-3.1-8b", "--isl", "1024", "--osl", "256", "--rate", "1",
+      "--ttft", "1", "--tpot", "0.05", "--chips", "h100-sxm", "--strategies", "colocated,afd",
+      "--spec-draft", "mtp", "--spec-length", "2", "--spec-acceptance", "0.7", "--top", "1"
+    };
+    CliRun text = CliRun.of(args);
+    assertThat(text.code()).as(text.err()).isZero();
+    assertThat(text.out()).contains(PlanOutput.AFD_SPECULATION);
+    String[] json = java.util.Arrays.copyOf(args, args.length + 1);
+    json[args.length] = "--json";
+    CliRun j = CliRun.of(json);
+    assertThat(j.code()).as(j.err()).isZero();
+    assertThat(j.json().get("speculation_skipped").asText()).isEqualTo(PlanOutput.AFD_SPECULATION);
   }
 
   @Test

@@ -14,7 +14,7 @@ import java.util.Locale;
  *   <li>{@link #ffnSide()}: DENSE_FFN, ROUTER, ROUTED_EXPERTS, SHARED_EXPERTS, FFN_ALL_REDUCE,
  *       MOE_ALL_TO_ALL;
  *   <li>{@link #collective()}: TP_ALL_REDUCE, FFN_ALL_REDUCE, MOE_ALL_TO_ALL, PIPELINE_SEND;
- *   <li>none: EMBEDDING, NORM, LM_HEAD.
+ *   <li>none: EMBEDDING, NORM, LM_HEAD, KV_FETCH.
  * </ul>
  */
 public enum OperationRole {
@@ -58,7 +58,12 @@ public enum OperationRole {
   /** The expert-parallel dispatch and combine of a MoE block (name {@code moe_all_to_all}). */
   MOE_ALL_TO_ALL(Flags.COLLECTIVE | Flags.FFN_SIDE),
   /** The hand-off of activations to the next pipeline stage (name {@code pp_send}). */
-  PIPELINE_SEND(Flags.COLLECTIVE);
+  PIPELINE_SEND(Flags.COLLECTIVE),
+  /**
+   * Bringing KV cache back from a slower memory tier where it was offloaded (name {@code
+   * kv_fetch}): a copy, no FLOPs, not a read by attention.
+   */
+  KV_FETCH(0);
 
   private final int flags;
 

@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -89,6 +90,10 @@ final class MemoryPlan {
         .kvCache(kv)
         .workspace(workspace)
         .tiers(tiers(pool.chip().memory()))
+        .kvSpillTier(
+            holding.kvCache && pool.kvOffload().spill()
+                ? KvOffload.tier(pool.chip()).map(MemoryTier::name)
+                : Optional.empty())
         .build();
   }
 
@@ -137,17 +142,21 @@ final class MemoryPlan {
 
   /**
    * {@code pool}'s compute target with each byte read from the tier that holds it for {@code batch}
-   * sequences at {@code context} ({@link MemoryUse}): KV cache (read and written) and activations
-   * from the main tier, weights from the main tier and, where they overflow it, from the other
-   * tiers in their shares.
+   * sequences at {@code context} ({@link MemoryUse}): activations from the main tier; KV cache (read
+   * and written) from the main tier, or where it spills ({@link KvOffload#SPILL}) from the main tier
+   * and the offload tier in their shares; weights from the main tier and, where they overflow it,
+   * from the other tiers in their shares. A split kind's bytes cross each tier at its bandwidth, one
+   * after the other: {@code Σ share_tier × bytes / bandwidth_tier}.
    */
   static ComputeTarget placed(RooflineModel pool, int batch, int context) {
     ComputeTarget base = pool.baseTarget();
     if (pool.chip().memory().size() == 1) {
       return base;
     }
-    Map<String, Bytes> weights = pool.memory(batch, context).weightsByTier();
-    if (weights.size() == 1) {
+    MemoryUse use = pool.memory(batch, context);
+    Map<String, Bytes> weights = use.weightsByTier();
+    Map<String, Bytes> kv = use.kvCacheByTier();
+    if (weights.size() == 1 && kv.size() == 1 && kv.containsKey(base.mainTier())) {
       // everything on one tier: the main tier unless the main tier holds no weights
       String tier = weights.keySet().iterator().next();
       return tier.equals(base.mainTier())
@@ -157,12 +166,34 @@ final class MemoryPlan {
               .placement(ImmutableMap.of(DataKind.WEIGHTS, tier))
               .build();
     }
-    double all = weights.values().stream().mapToDouble(Bytes::bytes).sum();
+    ImmutableMap.Builder<DataKind, Map<String, Double>> split = ImmutableMap.builder();
+    split.put(DataKind.WEIGHTS, shares(weights));
+    if (!(kv.size() == 1 && kv.containsKey(base.mainTier()))) {
+      split.put(DataKind.KV_READ, shares(kv));
+      split.put(DataKind.KV_WRITE, shares(kv));
+    }
+    return ImmutableComputeTarget.builder().from(base).splitPlacement(split.build()).build();
+  }
+
+  /** Each tier's share of the bytes {@code byTier} places (1 for a tier holding them all). */
+  private static ImmutableMap<String, Double> shares(Map<String, Bytes> byTier) {
+    double all = byTier.values().stream().mapToDouble(Bytes::bytes).sum();
     ImmutableMap.Builder<String, Double> shares = ImmutableMap.builder();
-    weights.forEach((tier, bytes) -> shares.put(tier, bytes.bytes() / all));
+    byTier.forEach((tier, bytes) -> shares.put(tier, all > 0 ? bytes.bytes() / all : 1.0 / byTier.size()));
+    return shares.build();
+  }
+
+  /**
+   * {@code pool}'s compute target for bringing offloaded KV back ({@link KvOffload#HISTORY}): the
+   * KV it reads comes from the chip's offload tier ({@link KvOffload#tier}).
+   *
+   * @throws IllegalArgumentException naming --kv-offload when the chip has no slower tier
+   */
+  static ComputeTarget fetchTarget(RooflineModel pool) {
     return ImmutableComputeTarget.builder()
-        .from(base)
-        .splitPlacement(ImmutableMap.of(DataKind.WEIGHTS, shares.build()))
+        .from(pool.baseTarget())
+        .placement(
+            ImmutableMap.of(DataKind.KV_READ, pool.kvOffload().requireTier(pool.chip()).name()))
         .build();
   }
 }

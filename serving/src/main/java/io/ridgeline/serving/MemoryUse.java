@@ -7,6 +7,7 @@ import io.ridgeline.core.Bytes;
 import io.ridgeline.core.RidgelineStyle;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.immutables.value.Value;
 
 /**
@@ -19,6 +20,10 @@ import org.immutables.value.Value;
  * (offloaded weights, read at the slower tier's bandwidth). A slower tier therefore never sizes the
  * batch: on a GB200 (186 GB HBM, 467.5 GB LPDDR5X) a batch fits when its KV and workspace fit in
  * the 186 GB of HBM and the weights fit in what is left of HBM plus the LPDDR5X.
+ *
+ * <p>Unless the pool chose to let KV spill ({@link KvOffload#SPILL}, {@link #kvSpillTier()}): then
+ * the main tier holds the workspace and as much KV as it can, the rest of the KV lives in the
+ * offload tier (which must hold it), and the weights fill what is left of each tier as above.
  */
 @Value.Immutable
 @RidgelineStyle
@@ -41,6 +46,14 @@ public abstract class MemoryUse {
   @Value.Check
   void check() {
     checkArgument(!tiers().isEmpty(), "tiers: a chip has at least one memory tier, got none");
+    kvSpillTier()
+        .ifPresent(
+            t ->
+                checkArgument(
+                    tiers().containsKey(t) && !t.equals(mainTier()),
+                    "kvSpillTier: '%s' must be one of the tiers after the main one: %s",
+                    t,
+                    tiers().keySet()));
     for (Map.Entry<String, Bytes> t : tiers().entrySet()) {
       checkArgument(
           t.getValue().bytes() > 0,
@@ -70,44 +83,101 @@ public abstract class MemoryUse {
     return weights().plus(kvCache()).plus(workspace());
   }
 
-  /** KV cache + workspace: what must fit in the main tier. */
-  public Bytes mainTierReserved() {
-    return kvCache().plus(workspace());
+  /**
+   * The offload tier the KV cache may spill into ({@link KvOffload#SPILL}); empty (the default)
+   * when every byte of KV must fit in the main tier.
+   */
+  public abstract Optional<String> kvSpillTier();
+
+  /**
+   * The KV cache on each tier, in placement order, tiers holding none left out (at least one
+   * entry): all of it on the main tier, or, with a {@link #kvSpillTier()}, what the main tier holds
+   * after the workspace and the rest on the spill tier.
+   */
+  @Value.Lazy
+  public ImmutableMap<String, Bytes> kvCacheByTier() {
+    double kv = kvCache().bytes();
+    double inMain = kv;
+    if (kvSpillTier().isPresent()) {
+      inMain = Math.min(kv, Math.max(0, mainCapacity().bytes() - workspace().bytes()));
+    }
+    ImmutableMap.Builder<String, Bytes> out = ImmutableMap.builder();
+    if (inMain > 0 || kv == inMain) {
+      out.put(mainTier(), Bytes.of(inMain));
+    }
+    if (kv > inMain) {
+      out.put(kvSpillTier().get(), Bytes.of(kv - inMain));
+    }
+    return out.build();
+  }
+
+  /** The KV cache on the main tier ({@link #kvCacheByTier()}). */
+  public Bytes kvCacheInMainTier() {
+    return kvCacheByTier().getOrDefault(mainTier(), Bytes.ZERO);
+  }
+
+  /** The KV cache outside the main tier: zero unless it spills ({@link #kvSpillTier()}). */
+  public Bytes kvCacheOffloaded() {
+    return kvCache().minusOrZero(kvCacheInMainTier());
   }
 
   /**
-   * Whether the memory fits: KV cache + workspace within the main tier, and the weights within what
-   * is left of the main tier plus every other tier (equivalently, the total within the capacity of
-   * all tiers).
+   * What the main tier holds before the weights: the workspace and the KV cache on it (all the KV
+   * cache unless it may spill).
+   */
+  public Bytes mainTierReserved() {
+    return kvCacheInMainTier().plus(workspace());
+  }
+
+  /**
+   * Whether the memory fits: KV cache + workspace within the main tier (with a {@link
+   * #kvSpillTier()}: the workspace within the main tier and the spilled KV within the spill tier),
+   * and the weights within what is left of the main tier plus every other tier (equivalently, the
+   * total within the capacity of all tiers).
    */
   public boolean fits() {
-    return mainTierReserved().bytes() <= mainCapacity().bytes()
-        && total().bytes() <= capacity().bytes();
+    if (total().bytes() > capacity().bytes()) {
+      return false;
+    }
+    if (kvSpillTier().isEmpty()) {
+      return kvCache().plus(workspace()).bytes() <= mainCapacity().bytes();
+    }
+    return workspace().bytes() <= mainCapacity().bytes()
+        && kvCacheOffloaded().bytes() <= tiers().get(kvSpillTier().get()).bytes();
   }
 
   /**
    * How far over its capacity the tightest constraint is: the larger of (KV + workspace) / main
-   * tier and total / every tier; above 1 exactly when it does not {@link #fits() fit}.
+   * tier (with a spill tier: workspace / main tier and spilled KV / spill tier) and total / every
+   * tier; above 1 exactly when it does not {@link #fits() fit}.
    */
   public double pressure() {
-    return Math.max(
-        mainTierReserved().bytes() / mainCapacity().bytes(), total().bytes() / capacity().bytes());
+    double all = total().bytes() / capacity().bytes();
+    if (kvSpillTier().isEmpty()) {
+      return Math.max(
+          kvCache().plus(workspace()).bytes() / mainCapacity().bytes(), all);
+    }
+    double spill = kvCacheOffloaded().bytes() / tiers().get(kvSpillTier().get()).bytes();
+    return Math.max(Math.max(workspace().bytes() / mainCapacity().bytes(), spill), all);
   }
 
   /**
    * The weights on each tier, in placement order, tiers holding none left out (at least one entry):
-   * what the KV cache and the workspace leave of the main tier, then each other tier up to its
-   * capacity; weights that fit nowhere are counted on the last (slowest) tier, no weights on the
-   * main tier.
+   * what the KV cache and the workspace leave of the main tier, then each other tier up to what
+   * spilled KV leaves of it; weights that fit nowhere are counted on the last (slowest) tier, no
+   * weights on the main tier.
    */
   @Value.Lazy
   public ImmutableMap<String, Bytes> weightsByTier() {
     Map<String, Double> put = new LinkedHashMap<>();
     double left = weights().bytes();
-    double free = Math.max(0, mainCapacity().bytes() - mainTierReserved().bytes());
     String last = mainTier();
     for (Map.Entry<String, Bytes> t : tiers().entrySet()) {
-      double room = t.getKey().equals(mainTier()) ? free : t.getValue().bytes();
+      double taken =
+          t.getKey().equals(mainTier())
+              ? mainTierReserved().bytes()
+              : kvCacheByTier().getOrDefault(t.getKey(), Bytes.ZERO).bytes();
+      double room = Math.max(0, t.getValue().bytes() - taken);
       double here = Math.min(left, room);
       if (here > 0) {
         put.merge(t.getKey(), here, Double::sum);
@@ -128,13 +198,20 @@ public abstract class MemoryUse {
 
   /**
    * Every byte per tier, in placement order, tiers holding nothing left out: the main tier holds
-   * the KV cache, the workspace and its share of the weights; the others offloaded weights.
+   * the workspace, its KV cache and its share of the weights; the others offloaded weights and
+   * spilled KV.
    */
   public ImmutableMap<String, Bytes> byTier() {
     Map<String, Double> all = new LinkedHashMap<>();
     if (mainTierReserved().bytes() > 0) {
       all.put(mainTier(), mainTierReserved().bytes());
     }
+    kvCacheByTier().forEach(
+        (k, v) -> {
+          if (!k.equals(mainTier())) {
+            all.merge(k, v.bytes(), Double::sum);
+          }
+        });
     weightsByTier().forEach((k, v) -> all.merge(k, v.bytes(), Double::sum));
     ImmutableMap.Builder<String, Bytes> out = ImmutableMap.builder();
     all.forEach((k, v) -> out.put(k, Bytes.of(v)));
@@ -144,26 +221,41 @@ public abstract class MemoryUse {
   /**
    * What the memory needs against what the chip has, for messages: {@code "72.2 GB per chip,
    * capacity 80 GB"} on a one-tier chip; with several tiers the main tier's share is named too,
-   * {@code "500 GB per chip (KV + workspace 190 GB in hbm of 186 GB), capacity 653.5 GB"}.
+   * {@code "500 GB per chip (KV + workspace 190 GB in hbm of 186 GB), capacity 653.5 GB"}, and a
+   * spilled KV cache its tier's, {@code "(workspace 2 GB + KV 184 GB in hbm of 186 GB, KV 300 GB in
+   * lpddr of 467.5 GB)"}.
    */
   public String needs() {
-    String main =
-        tiers().size() > 1
-            ? " (KV + workspace "
-                + mainTierReserved()
-                + " in "
-                + mainTier()
-                + " of "
-                + mainCapacity()
-                + ")"
-            : "";
+    String main = "";
+    if (tiers().size() > 1 && kvSpillTier().isEmpty()) {
+      main = " (KV + workspace " + mainTierReserved() + " in " + mainTier() + " of " + mainCapacity() + ")";
+    } else if (kvSpillTier().isPresent()) {
+      String spill = kvSpillTier().get();
+      main =
+          " (workspace "
+              + workspace()
+              + " + KV "
+              + kvCacheInMainTier()
+              + " in "
+              + mainTier()
+              + " of "
+              + mainCapacity()
+              + ", KV "
+              + kvCacheOffloaded()
+              + " in "
+              + spill
+              + " of "
+              + tiers().get(spill)
+              + ")";
+    }
     return total() + " per chip" + main + ", capacity " + capacity();
   }
 
   /**
    * For example {@code weights 70.6 GB + KV 1.34 GB + workspace 0.3 GB = 72.2 GB of 80 GB (fits)}
    * on a one-tier chip; a chip with several tiers adds what each holds, such as {@code ; hbm: KV +
-   * workspace 150 GB + weights 36 GB of 186 GB, lpddr: weights 370 GB of 467.5 GB}.
+   * workspace 150 GB + weights 36 GB of 186 GB, lpddr: weights 370 GB of 467.5 GB}, and KV spilled
+   * to a tier is named there: {@code lpddr: KV 300 GB + weights 0 B of 467.5 GB}.
    */
   @Override
   public String toString() {
@@ -185,6 +277,8 @@ public abstract class MemoryUse {
         s.append(sep).append(t.getKey()).append(':');
         if (t.getKey().equals(mainTier())) {
           s.append(" KV + workspace ").append(mainTierReserved()).append(" +");
+        } else if (kvCacheByTier().containsKey(t.getKey())) {
+          s.append(" KV ").append(kvCacheByTier().get(t.getKey())).append(" +");
         }
         s.append(" weights ")
             .append(weightsByTier().getOrDefault(t.getKey(), Bytes.ZERO))

@@ -84,6 +84,15 @@ public abstract class PoolSpec {
     return Efficiency.standard();
   }
 
+  /**
+   * Which KV cache lives in the chip's slower offload tier ({@link KvOffload}); {@link
+   * KvOffload#NONE} by default.
+   */
+  @Value.Default
+  public KvOffload kvOffload() {
+    return KvOffload.NONE;
+  }
+
   /** Whether the pool runs prefill (false: a pd decode pool, without a prefill chunk). */
   @Value.Default
   public boolean runsPrefill() {
@@ -120,6 +129,7 @@ public abstract class PoolSpec {
         .precisions(pool.precisions())
         .routing(pool.routing())
         .efficiency(pool.efficiency())
+        .kvOffload(pool.kvOffload())
         .runsPrefill(pool.runsPrefill())
         .runsAttention(pool.runsAttention())
         .build();
@@ -152,6 +162,7 @@ public abstract class PoolSpec {
             .precisions(precisions())
             .routing(routing())
             .efficiency(efficiency().forChip(chip()))
+            .kvOffload(kvOffload())
             .runsAttention(runsAttention());
     if (count().isPresent()) {
       int chips = count().get();
@@ -235,6 +246,9 @@ public abstract class PoolSpec {
       b.append(", attention dp ").append(attentionDataParallel());
     }
     b.append(", ").append(precisions());
+    if (kvOffload() != KvOffload.NONE) {
+      b.append(", kv offload ").append(kvOffload());
+    }
     if (!runsPrefill()) {
       b.append(", decode only");
     }

@@ -2,22 +2,14 @@ package io.ridgeline.serving;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import com.google.common.collect.ImmutableMap;
-import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
-import io.ridgeline.core.DataKind;
 import io.ridgeline.core.ImmutableComputeTarget;
-import io.ridgeline.core.ImmutableOperation;
 import io.ridgeline.core.ImmutablePhaseResult;
-import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationResult;
-import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.Phase;
 import io.ridgeline.core.PhaseKind;
-import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
-import io.ridgeline.core.Roofline;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Interconnect;
@@ -26,7 +18,6 @@ import io.ridgeline.models.Model;
 import io.ridgeline.models.Routing;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.immutables.value.Value;
@@ -168,6 +159,15 @@ public abstract class RooflineModel {
   }
 
   /**
+   * Which KV cache lives in the chip's offload tier, a tier slower than the main one ({@link
+   * KvOffload}): by default {@link KvOffload#NONE}, every byte of KV in the main tier.
+   */
+  @Value.Default
+  public KvOffload kvOffload() {
+    return KvOffload.NONE;
+  }
+
+  /**
    * Achieved fractions of peak and bandwidth and fixed costs; by default {@link
    * Efficiency#standard(Chip)}, the calibrated default profile the command line uses too. {@link
    * Efficiency#ideal()} gives the roofline bound.
@@ -266,42 +266,6 @@ public abstract class RooflineModel {
         .build();
   }
 
-  /**
-   * The phase {@code kind} of {@code ops} on {@code t}. Each operation runs at the fractions of its
-   * {@link KernelClass} (decided by its {@link OperationRole}): weight GEMMs on the small-M GEMM
-   * curve ({@link Efficiency#gemmHalfTokens()}) at their own rows M = FLOPs / (2 × weight elements
-   * read) (the step's tokens for a dense GEMM, the mean tokens per expert read for routed experts:
-   * tokens × k / distinct experts); the kernels that read the KV cache at {@link
-   * Efficiency#attention()} of the large-GEMM compute fraction and of the memory fraction, with no
-   * small-M penalty; the rest at the large-GEMM compute fraction and the memory fraction.
-   */
-  private PhaseResult phase(PhaseKind kind, List<Operation> ops, ComputeTarget t) {
-    Efficiency e = efficiency();
-    if (e.attention() == 1 && e.gemmHalfTokens() == 0) {
-      return Roofline.phase(kind, ops, t);
-    }
-    ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().kind(kind);
-    for (Operation op : ops) {
-      KernelClass k = KernelClass.of(op.role());
-      double rows = 0;
-      double weights = op.bytes(DataKind.WEIGHTS).bytes();
-      if (weights > 0 && op.flops().flops() > 0) {
-        // a GEMM of M rows: FLOPs = 2·M·elements → M = FLOPs / (2 · weight bytes / bytes each), at
-        // the weights' own precision (a weight-only FP8 GEMM computes at BF16 but reads 1 B each)
-        double bytesEach =
-            KernelClass.weightClass(op.role())
-                .map(c -> computePrecisions().weights(c).bytesPerElement())
-                .orElse(op.precision().bytesPerElement());
-        rows = op.flops().flops() / (2 * weights / bytesEach);
-      }
-      // the target at the kernel class's fractions, without a validated copy per operation
-      b.addOperation(
-          Roofline.evaluate(
-              op, t, k.computeFraction(e, rows), k.memoryFraction(e, t.memoryEfficiency())));
-    }
-    return b.build();
-  }
-
   // ---- steps ----
 
   /**
@@ -334,7 +298,7 @@ public abstract class RooflineModel {
         ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
     chargeOverheads(b, false);
     for (Phase p : phases) {
-      b.addPhases(phase(p.kind(), perChip(p.operations(), mb), t));
+      b.addPhases(PoolOperations.phase(this, p.kind(), PoolOperations.perChip(this, p.operations(), mb), t));
     }
     Collectives.of(this, PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence)
         .ifPresent(b::addPhases);
@@ -388,9 +352,20 @@ public abstract class RooflineModel {
     Phase prefill = model().prefill(mb, promptTokens, cachedTokens, computePrecisions(), routing());
     int context = cachedTokens + promptTokens;
     ComputeTarget t = MemoryPlan.placed(this, (int) Math.max(1, Math.ceil(prompts)), context);
-    List<OperationResult> ops =
-        new ArrayList<>(
-            phase(PhaseKind.PREFILL, perChip(prefill.operations(), mb), t).operations());
+    List<OperationResult> ops = new ArrayList<>();
+    if (kvOffload().history() && cachedTokens > 0 && runsAttention()) {
+      ops.addAll(
+          PoolOperations.phase(
+                  this,
+                  PhaseKind.PREFILL,
+                  List.of(PoolOperations.kvFetch(this, mb, cachedTokens)),
+                  MemoryPlan.fetchTarget(this))
+              .operations());
+    }
+    ops.addAll(
+        PoolOperations.phase(
+                this, PhaseKind.PREFILL, PoolOperations.perChip(this, prefill.operations(), mb), t)
+            .operations());
     Collectives.of(this, PhaseKind.PREFILL, mb * promptTokens)
         .ifPresent(c -> ops.addAll(c.operations()));
     ImmutableStepResult.Builder b =
@@ -428,51 +403,6 @@ public abstract class RooflineModel {
     b.overheadSeconds(Seconds.of(cost.applyAsDouble(k.total() / pp)))
         .attentionOverheadSeconds(Seconds.of(cost.applyAsDouble(k.mixer() / pp)))
         .ffnOverheadSeconds(Seconds.of(cost.applyAsDouble(k.ffn() / pp)));
-  }
-
-  /**
-   * The busiest chip's share of each operation in a step of {@code sequences} sequences (or
-   * prompts) per micro-batch: FLOPs and activations of stage-wide operations over tp·dp·pp, of the
-   * operations that run per attention group ({@link ParallelLayout#runsPerGroup}: the attention
-   * side, and with dp &gt; 1 the dense-FFN class) over tp·pp·(busy attention groups, {@link
-   * ParallelLayout#busyAttentionGroups}: each dp group runs whole sequences, so 4 sequences keep 4
-   * of 8 groups busy and a single prompt one); their weights over tp·pp (each dp group holds a
-   * copy), other weights over tp·dp·pp; KV over (busy groups)·min(tp, the op's KV shards)·pp.
-   */
-  List<Operation> perChip(List<Operation> ops, double sequences) {
-    ParallelLayout layout = layout();
-    if (layout.replicaChips() == 1) {
-      return ops;
-    }
-    List<Operation> out = new ArrayList<>(ops.size());
-    for (Operation op : ops) {
-      boolean perGroup = layout.runsPerGroup(op.role());
-      ParallelLayout.Sharding weights =
-          perGroup ? ParallelLayout.Sharding.ATTENTION_GROUP : ParallelLayout.Sharding.STAGE;
-      // the step takes the busiest attention group's time: its share of the per-group work
-      double work = layout.workShards(perGroup, sequences);
-      ImmutableMap.Builder<DataKind, Bytes> bytes = ImmutableMap.builder();
-      for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
-        double divisor;
-        switch (e.getKey()) {
-          case WEIGHTS:
-            divisor = layout.shards(weights);
-            break;
-          case KV_READ:
-          case KV_WRITE:
-            divisor = layout.kvShards(op.kvShards(), sequences);
-            break;
-          default:
-            divisor = work;
-        }
-        bytes.put(e.getKey(), e.getValue().dividedBy(divisor));
-      }
-      out.add(
-          ImmutableOperation.copyOf(op)
-              .withFlops(op.flops().dividedBy(work))
-              .withBytes(bytes.build()));
-    }
-    return out;
   }
 
   // ---- memory ----
@@ -523,6 +453,9 @@ public abstract class RooflineModel {
           chip().id(),
           replicaChips());
     }
+    if (kvOffload() != KvOffload.NONE && runsAttention()) {
+      kvOffload().requireTier(chip());
+    }
     // the chip must be able to run the precisions at all
     target().effectivePrecision(computePrecisions().matmul());
     target().effectivePrecision(computePrecisions().attention());
@@ -544,6 +477,9 @@ public abstract class RooflineModel {
         + layout()
         + ", "
         + computePrecisions()
+        + (kvOffload() == KvOffload.NONE || !runsAttention()
+            ? ""
+            : ", kv offload " + kvOffload() + " to " + KvOffload.tier(chip()).get().name())
         + "; "
         + efficiency()
         + ")";

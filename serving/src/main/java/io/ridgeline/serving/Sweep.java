@@ -73,7 +73,7 @@ import java.util.function.Function;
 public final class Sweep {
   /**
    * The grid keys, named as {@code ridgeline frontier}'s options: model, chip, count, tp, ep,
-   * strategy, batch, isl, osl, weights, kv, cached.
+   * strategy, batch, isl, osl, weights, kv, cached, prefix_hit.
    */
   public static final ImmutableList<String> KEYS =
       ImmutableList.of(
@@ -88,7 +88,8 @@ public final class Sweep {
           "osl",
           "weights",
           "kv",
-          "cached");
+          "cached",
+          "prefix_hit");
 
   // odometer digits, outermost first: the deployment depends only on the first eight
   static final int MODEL = 0;
@@ -101,9 +102,10 @@ public final class Sweep {
   static final int KV = 7;
   static final int ISL = 8;
   static final int CACHED = 9;
-  static final int OSL = 10;
-  static final int BATCH = 11;
-  static final int DIGITS = 12;
+  static final int PREFIX_HIT = 10;
+  static final int OSL = 11;
+  static final int BATCH = 12;
+  static final int DIGITS = 13;
 
   private Sweep() {}
 
@@ -210,6 +212,7 @@ public final class Sweep {
     private final ImmutableList<Integer> isls;
     private final ImmutableList<Integer> osls;
     private final ImmutableList<Integer> cacheds;
+    private final ImmutableList<Double> prefixHits;
     private final ImmutableList<Precision> weights;
     private final ImmutableList<Precision> kvs;
     private final long size;
@@ -226,6 +229,7 @@ public final class Sweep {
       this.isls = b.isls != null ? b.isls : ImmutableList.of(1024);
       this.osls = b.osls != null ? b.osls : ImmutableList.of(1024);
       this.cacheds = b.cacheds != null ? b.cacheds : ImmutableList.of(0);
+      this.prefixHits = b.prefixHits != null ? b.prefixHits : ImmutableList.of(0.0);
       this.weights = b.weights != null ? b.weights : ImmutableList.of();
       this.kvs = b.kvs != null ? b.kvs : ImmutableList.of();
       long n = 1;
@@ -242,7 +246,8 @@ public final class Sweep {
               osls,
               weights,
               kvs,
-              cacheds)) {
+              cacheds,
+              prefixHits)) {
         try {
           n = Math.multiplyExact(n, Math.max(1, l.size()));
         } catch (ArithmeticException e) {
@@ -397,12 +402,20 @@ public final class Sweep {
       return cacheds;
     }
 
+    /**
+     * Fractions of each prompt's tokens served from a prefix cache ({@link Workload}); {@code [0]}
+     * by default.
+     */
+    public ImmutableList<Double> prefixHit() {
+      return prefixHits;
+    }
+
     @Override
     public String toString() {
       return String.format(
           Locale.ROOT,
           "Grid of %d points: model %s, chip %s, count %s, tp %s, ep %s, strategy %s, batch %s,"
-              + " isl %s, osl %s, weights %s, kv %s%s",
+              + " isl %s, osl %s, weights %s, kv %s%s%s",
           size,
           ids(models, Model::id),
           ids(chips, Chip::id),
@@ -415,7 +428,8 @@ public final class Sweep {
           osls,
           weights.isEmpty() ? "(checkpoint)" : weights,
           kvs.isEmpty() ? "(checkpoint)" : kvs,
-          cacheds.equals(List.of(0)) ? "" : ", cached " + cacheds);
+          cacheds.equals(List.of(0)) ? "" : ", cached " + cacheds,
+          prefixHits.equals(List.of(0.0)) ? "" : ", prefix hit " + prefixHits);
     }
 
     private static <T> List<String> ids(List<T> values, Function<T, String> id) {
@@ -441,6 +455,7 @@ public final class Sweep {
    * @param isl prompt length (ISL), tokens
    * @param osl output length (OSL), tokens
    * @param cached tokens already in each request's KV cache when its prompt arrives
+   * @param prefixHit fraction of each prompt's tokens served from a prefix cache, in [0, 1)
    * @param precisions weight, KV-cache and activation precisions of the combination
    * @param weights the weight precision id ({@code "fp8"}); for a checkpoint that mixes precisions,
    *     its base precision followed by each override, {@code "bf16+experts:mxfp4"}
@@ -459,6 +474,7 @@ public final class Sweep {
       int isl,
       int osl,
       int cached,
+      double prefixHit,
       Precisions precisions,
       String weights,
       Optional<FrontierPoint> point,
@@ -493,7 +509,7 @@ public final class Sweep {
       String what =
           String.format(
               Locale.ROOT,
-              "%s on %d× %s (tp %d, ep %d, weights %s, kv %s), %s, ISL %d, OSL %d%s",
+              "%s on %d× %s (tp %d, ep %d, weights %s, kv %s), %s, ISL %d, OSL %d%s%s",
               model.id(),
               count,
               chip.id(),
@@ -504,7 +520,8 @@ public final class Sweep {
               strategy.id(),
               isl,
               osl,
-              cached == 0 ? "" : ", cached " + cached);
+              cached == 0 ? "" : ", cached " + cached,
+              prefixHit == 0 ? "" : ", prefix hit " + prefixHit);
       String result =
           point
               .map(FrontierPoint::toString)

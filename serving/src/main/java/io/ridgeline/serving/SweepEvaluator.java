@@ -14,6 +14,7 @@ import static io.ridgeline.serving.Sweep.STRATEGY;
 import static io.ridgeline.serving.Sweep.TP;
 import static io.ridgeline.serving.Sweep.WEIGHTS;
 
+import com.google.common.primitives.Doubles;
 import com.google.common.primitives.Ints;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
@@ -38,6 +39,7 @@ final class SweepEvaluator {
   private final int[] isls;
   private final int[] osls;
   private final int[] cacheds;
+  private final double[] prefixHits;
   private final Precision[] weights; // null: the checkpoint's
   private final Precision[] kvs; // null: the checkpoint's
   private final Efficiency efficiency;
@@ -76,6 +78,7 @@ final class SweepEvaluator {
     isls = Ints.toArray(g.isls());
     osls = Ints.toArray(g.osls());
     cacheds = Ints.toArray(g.cached());
+    prefixHits = Doubles.toArray(g.prefixHit());
     weights = g.weights().isEmpty() ? new Precision[1] : g.weights().toArray(new Precision[0]);
     kvs = g.kvs().isEmpty() ? new Precision[1] : g.kvs().toArray(new Precision[0]);
   }
@@ -93,6 +96,7 @@ final class SweepEvaluator {
     l[ISL] = isls.length;
     l[OSL] = osls.length;
     l[CACHED] = cacheds.length;
+    l[Sweep.PREFIX_HIT] = prefixHits.length;
     l[BATCH] = batches.length;
     return l;
   }
@@ -102,6 +106,7 @@ final class SweepEvaluator {
     int isl = isls[index[ISL]];
     int osl = osls[index[OSL]];
     int cached = cacheds[index[CACHED]];
+    double hit = prefixHits[index[Sweep.PREFIX_HIT]];
     if (changed <= KV) {
       combination(index);
       deployment(cached + isl, osl);
@@ -113,17 +118,18 @@ final class SweepEvaluator {
     }
     int batch = batches[index[BATCH]];
     if (deployment == null) {
-      return row(batch, isl, osl, cached, null, deploymentError);
+      return row(batch, isl, osl, cached, hit, null, deploymentError);
     }
-    Workload w = Workload.of(isl, osl).withCachedTokens(cached);
+    Workload w = Workload.of(isl, osl).withCachedTokens(cached).withPrefixHitRate(hit);
     if (changed <= OSL) {
       points = pointsAt(w);
     }
     try {
       FrontierPoint p = points.point(batch);
-      return row(batch, isl, osl, cached, p, p.fits() ? null : whyNot(batch, cached + isl, osl));
+      return row(
+          batch, isl, osl, cached, hit, p, p.fits() ? null : whyNot(batch, cached + isl, osl));
     } catch (IllegalArgumentException e) {
-      return row(batch, isl, osl, cached, null, oneLine(e));
+      return row(batch, isl, osl, cached, hit, null, oneLine(e));
     }
   }
 
@@ -141,7 +147,8 @@ final class SweepEvaluator {
     }
   }
 
-  private Sweep.Row row(int batch, int isl, int osl, int cached, FrontierPoint p, String error) {
+  private Sweep.Row row(
+      int batch, int isl, int osl, int cached, double hit, FrontierPoint p, String error) {
     return new Sweep.Row(
         model,
         chip,
@@ -153,6 +160,7 @@ final class SweepEvaluator {
         isl,
         osl,
         cached,
+        hit,
         precisions,
         weightsLabel,
         Optional.ofNullable(p),

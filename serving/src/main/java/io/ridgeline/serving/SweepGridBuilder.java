@@ -3,6 +3,7 @@ package io.ridgeline.serving;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.primitives.Doubles;
 import com.google.common.primitives.Ints;
 import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.ridgeline.core.Precision;
@@ -24,6 +25,7 @@ public final class SweepGridBuilder {
   ImmutableList<Integer> isls;
   ImmutableList<Integer> osls;
   ImmutableList<Integer> cacheds;
+  ImmutableList<Double> prefixHits;
   ImmutableList<Precision> weights;
   ImmutableList<Precision> kvs;
 
@@ -100,6 +102,19 @@ public final class SweepGridBuilder {
       checkArgument(v >= 0, "cached must be non-negative: %s", v);
     }
     this.cacheds = ImmutableList.copyOf(Ints.asList(values));
+    return this;
+  }
+
+  /**
+   * Fractions of each prompt's tokens served from a prefix cache ({@link Workload}), each in [0, 1).
+   */
+  @CanIgnoreReturnValue
+  public SweepGridBuilder prefixHit(double... values) {
+    checkArgument(values.length > 0, "prefix_hit: the list of values is empty");
+    for (double v : values) {
+      checkArgument(v >= 0 && v < 1, "prefix_hit must be at least 0 and below 1: %s", v);
+    }
+    this.prefixHits = ImmutableList.copyOf(Doubles.asList(values));
     return this;
   }
 

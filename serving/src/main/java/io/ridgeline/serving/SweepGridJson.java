@@ -89,6 +89,20 @@ final class SweepGridJson {
           b.cached(cached);
           break;
         }
+      case "prefix_hit":
+        {
+          double[] hits = new double[values.size()];
+          for (int i = 0; i < hits.length; i++) {
+            JsonNode v = values.get(i);
+            checkArgument(
+                v.isNumber() && v.asDouble() >= 0 && v.asDouble() < 1,
+                "prefix_hit must be a number at least 0 and below 1: %s",
+                v);
+            hits[i] = v.asDouble();
+          }
+          b.prefixHit(hits);
+          break;
+        }
       default:
         int[] ints = new int[values.size()];
         for (int i = 0; i < ints.length; i++) {

@@ -107,10 +107,11 @@ public final class SweepWriter {
     checkNotNull(progress, "progress");
     checkArgument(threads > 0, "threads must be positive: %s", threads);
     Output o = new Output(out);
-    // a cached column only when the grid sets one, so plain grids keep their columns
+    // cached and prefix_hit columns only when the grid sets them, so plain grids keep their columns
     boolean cached = !grid.cached().equals(List.of(0));
+    boolean hit = !grid.prefixHit().equals(List.of(0.0));
     if (format == Format.CSV) {
-      o.write(new StringBuilder(String.join(",", columns(cached))).append('\n'));
+      o.write(new StringBuilder(String.join(",", columns(cached, hit))).append('\n'));
     }
     long size = grid.size();
     long blocks = (size + BLOCK_ROWS - 1) / BLOCK_ROWS;
@@ -118,7 +119,7 @@ public final class SweepWriter {
       StringBuilder b = new StringBuilder(BLOCK_ROWS * 256);
       for (long i = 0; i < blocks; i++) {
         b.setLength(0);
-        o.write(block(grid, efficiency, format, cached, i, b));
+        o.write(block(grid, efficiency, format, cached, hit, i, b));
         progress.accept(Math.min(size, (i + 1) * BLOCK_ROWS));
       }
       return size;
@@ -138,6 +139,7 @@ public final class SweepWriter {
                           efficiency,
                           format,
                           cached,
+                          hit,
                           block,
                           new StringBuilder(BLOCK_ROWS * 256))));
         }
@@ -173,6 +175,7 @@ public final class SweepWriter {
       Efficiency efficiency,
       Format format,
       boolean cached,
+      boolean hit,
       long block,
       StringBuilder b) {
     long from = block * BLOCK_ROWS;
@@ -183,7 +186,7 @@ public final class SweepWriter {
         from,
         to,
         format == Format.CSV
-            ? row -> csv(row, b, cached).append('\n')
+            ? row -> csv(row, b, cached, hit).append('\n')
             : row -> json(row, b).append('\n'));
     return b;
   }
@@ -215,11 +218,25 @@ public final class SweepWriter {
 
   /** {@link #COLUMNS}, with {@code cached} after {@code osl} when {@code cached}. */
   public static List<String> columns(boolean cached) {
-    if (!cached) {
+    return columns(cached, false);
+  }
+
+  /**
+   * {@link #COLUMNS}, with {@code cached} after {@code osl} when {@code cached} and {@code
+   * prefix_hit} after those when {@code prefixHit}.
+   */
+  public static List<String> columns(boolean cached, boolean prefixHit) {
+    if (!cached && !prefixHit) {
       return COLUMNS;
     }
     List<String> out = new ArrayList<>(COLUMNS);
-    out.add(out.indexOf("osl") + 1, "cached");
+    int at = out.indexOf("osl") + 1;
+    if (cached) {
+      out.add(at++, "cached");
+    }
+    if (prefixHit) {
+      out.add(at, "prefix_hit");
+    }
     return out;
   }
 
@@ -230,6 +247,11 @@ public final class SweepWriter {
 
   /** Appends one CSV line in {@link #columns(boolean)} order to {@code b}. */
   static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached) {
+    return csv(r, b, cached, false);
+  }
+
+  /** Appends one CSV line in {@link #columns(boolean, boolean)} order to {@code b}. */
+  static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached, boolean prefixHit) {
     cell(r.model().id(), b).append(',');
     cell(r.chip().id(), b).append(',');
     b.append(r.count()).append(',').append(r.tp()).append(',').append(r.ep()).append(',');
@@ -239,6 +261,9 @@ public final class SweepWriter {
     b.append(r.isl()).append(',').append(r.osl()).append(',');
     if (cached) {
       b.append(r.cached()).append(',');
+    }
+    if (prefixHit) {
+      b.append(r.prefixHit()).append(',');
     }
     b.append(r.batch()).append(',');
     if (r.point().isPresent()) {
@@ -301,6 +326,9 @@ public final class SweepWriter {
     b.append(",\"osl\":").append(r.osl());
     if (r.cached() != 0) {
       b.append(",\"cached\":").append(r.cached());
+    }
+    if (r.prefixHit() != 0) {
+      b.append(",\"prefix_hit\":").append(r.prefixHit());
     }
     b.append(",\"batch\":").append(r.batch());
     FrontierPoint p = r.point().orElse(null);

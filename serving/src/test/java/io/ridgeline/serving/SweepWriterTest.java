@@ -112,6 +112,7 @@ final class SweepWriterTest {
                     r.isl(),
                     r.osl(),
                     r.cached(),
+                    r.prefixHit(),
                     r.precisions(),
                     r.weights(),
                     java.util.Optional.empty(),
