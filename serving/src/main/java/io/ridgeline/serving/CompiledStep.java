@@ -153,57 +153,10 @@ final class CompiledStep {
     int k = 0;
     for (int i = 0; i < ops; i++) {
       Operation o1 = a.get(i);
-      Operation o2 = b.get(i);
-      require(o1.name().equals(o2.name()) && o1.role() == o2.role(), "operations differ");
-      require(o1.networkBytes().bytes() == 0 && o1.networkSteps() == 0, "network in a model op");
-      double[] f = affine(o1.flops().flops(), o2.flops().flops());
-      flops0[i] = f[0];
-      flops1[i] = f[1];
-      OperationRole role = o1.role();
-      kernel[i] = KernelClass.of(role);
-      perGroup[i] = layout.runsPerGroup(role);
-      kvShards[i] = o1.kvShards();
-      weightShards[i] =
-          layout.shards(
-              perGroup[i]
-                  ? ParallelLayout.Sharding.ATTENTION_GROUP
-                  : ParallelLayout.Sharding.STAGE);
-      // zero FLOPs take no time even without a peak (Roofline.evaluate)
-      peak[i] =
-          f[0] == 0 && f[1] == 0 ? 0 : t.peak(o1.precision()).flopsPerSecond();
+      boolean routed = o1.role() == OperationRole.ROUTED_EXPERTS;
+      require(!routed || moeSeen < moe.size(), "more routed experts than MoE layer groups");
       bytesEach[i] = pool.weightBytesPerElement(o1);
-      memoryFraction[i] = kernel[i].memoryFraction(efficiency, t.memoryEfficiency());
-      kindStart[i] = k;
-      require(o1.bytes().keySet().equals(o2.bytes().keySet()), "byte kinds differ");
-      boolean experts = role == OperationRole.ROUTED_EXPERTS;
-      for (Map.Entry<DataKind, io.ridgeline.core.Bytes> e : o1.bytes().entrySet()) {
-        DataKind kind = e.getKey();
-        kindDivisor[k] =
-            kind == DataKind.WEIGHTS
-                ? WEIGHTS
-                : kind == DataKind.KV_READ || kind == DataKind.KV_WRITE ? KV : OTHER;
-        double v1 = e.getValue().bytes();
-        double v2 = o2.bytes(kind).bytes();
-        if (kind == DataKind.WEIGHTS && experts) {
-          require(moeSeen < moe.size(), "more routed experts than MoE layer groups");
-          Ffn ffn = moe.get(moeSeen);
-          kindForm[k] = DISTINCT_EXPERTS;
-          this.experts[k] = ffn.experts();
-          topK[k] = ffn.topK();
-          bytes1[k] = v1 / routing.expectedDistinctExperts(ffn.experts(), ffn.topK(), tokensPerX);
-        } else if (kind == DataKind.WEIGHTS && role == OperationRole.EMBEDDING) {
-          kindForm[k] = EMBEDDING_ROWS;
-          bytes1[k] = v1 / Math.min(tokensPerX, vocab);
-        } else {
-          double[] c = affine(v1, v2);
-          bytes0[k] = c[0];
-          bytes1[k] = c[1];
-        }
-        k++;
-      }
-      if (experts) {
-        moeSeen++;
-      }
+      k = operation(i, k, o1, b.get(i), t, routed ? moe.get(moeSeen++) : null);
     }
     kindStart[ops] = k;
     collectives = coll1.size();
@@ -217,25 +170,75 @@ final class CompiledStep {
     collectiveFlops1 = new double[collectives];
     collectivePeak = new double[collectives];
     for (int i = 0; i < collectives; i++) {
-      OperationResult r1 = coll1.get(i);
-      OperationResult r2 = coll2.get(i);
-      require(r1.operation().name().equals(r2.operation().name()), "collectives differ");
-      require(r1.memorySeconds().seconds() == 0, "memory in a collective");
-      double[] c = affine(r1.computeSeconds().seconds(), r2.computeSeconds().seconds());
-      compute0[i] = c[0];
-      compute1[i] = c[1];
-      double[] n = affine(r1.networkSeconds().seconds(), r2.networkSeconds().seconds());
-      network0[i] = n[0];
-      network1[i] = n[1];
-      OperationResult r0 = coll0.get(i);
-      require(r0.operation().name().equals(r1.operation().name()), "collectives differ");
-      latency[i] = r1.operation().networkSteps() > 0 ? r0.networkSeconds().seconds() : 0;
-      double[] f = affine(r1.operation().flops().flops(), r2.operation().flops().flops());
-      collectiveFlops0[i] = f[0];
-      collectiveFlops1[i] = f[1];
-      collectivePeak[i] =
-          f[0] == 0 && f[1] == 0 ? 0 : t.peak(r1.operation().precision()).flopsPerSecond();
+      collective(i, coll1.get(i), coll2.get(i), coll0.get(i), t);
     }
+  }
+
+  /**
+   * Fills operation {@code i}'s coefficients from its probes at x = 1 and 2 ({@code ffn}: the MoE
+   * layer group of routed experts, else null); returns the next byte-kind entry.
+   */
+  private int operation(int i, int k, Operation o1, Operation o2, ComputeTarget t, Ffn ffn) {
+    require(o1.name().equals(o2.name()) && o1.role() == o2.role(), "operations differ");
+    require(o1.networkBytes().bytes() == 0 && o1.networkSteps() == 0, "network in a model op");
+    double[] f = affine(o1.flops().flops(), o2.flops().flops());
+    flops0[i] = f[0];
+    flops1[i] = f[1];
+    OperationRole role = o1.role();
+    kernel[i] = KernelClass.of(role);
+    perGroup[i] = layout.runsPerGroup(role);
+    kvShards[i] = o1.kvShards();
+    weightShards[i] =
+        layout.shards(
+            perGroup[i] ? ParallelLayout.Sharding.ATTENTION_GROUP : ParallelLayout.Sharding.STAGE);
+    // zero FLOPs take no time even without a peak (Roofline.evaluate)
+    peak[i] = f[0] == 0 && f[1] == 0 ? 0 : t.peak(o1.precision()).flopsPerSecond();
+    memoryFraction[i] = kernel[i].memoryFraction(efficiency, t.memoryEfficiency());
+    kindStart[i] = k;
+    require(o1.bytes().keySet().equals(o2.bytes().keySet()), "byte kinds differ");
+    for (Map.Entry<DataKind, io.ridgeline.core.Bytes> e : o1.bytes().entrySet()) {
+      DataKind kind = e.getKey();
+      kindDivisor[k] =
+          kind == DataKind.WEIGHTS
+              ? WEIGHTS
+              : kind == DataKind.KV_READ || kind == DataKind.KV_WRITE ? KV : OTHER;
+      double v1 = e.getValue().bytes();
+      if (kind == DataKind.WEIGHTS && ffn != null) {
+        kindForm[k] = DISTINCT_EXPERTS;
+        experts[k] = ffn.experts();
+        topK[k] = ffn.topK();
+        bytes1[k] = v1 / routing.expectedDistinctExperts(ffn.experts(), ffn.topK(), tokensPerX);
+      } else if (kind == DataKind.WEIGHTS && role == OperationRole.EMBEDDING) {
+        kindForm[k] = EMBEDDING_ROWS;
+        bytes1[k] = v1 / Math.min(tokensPerX, vocab);
+      } else {
+        double[] c = affine(v1, o2.bytes(kind).bytes());
+        bytes0[k] = c[0];
+        bytes1[k] = c[1];
+      }
+      k++;
+    }
+    return k;
+  }
+
+  /** Fills collective {@code i}'s coefficients from its results at x = 1, 2 and 0. */
+  private void collective(
+      int i, OperationResult r1, OperationResult r2, OperationResult r0, ComputeTarget t) {
+    require(r1.operation().name().equals(r2.operation().name()), "collectives differ");
+    require(r1.memorySeconds().seconds() == 0, "memory in a collective");
+    double[] c = affine(r1.computeSeconds().seconds(), r2.computeSeconds().seconds());
+    compute0[i] = c[0];
+    compute1[i] = c[1];
+    double[] n = affine(r1.networkSeconds().seconds(), r2.networkSeconds().seconds());
+    network0[i] = n[0];
+    network1[i] = n[1];
+    require(r0.operation().name().equals(r1.operation().name()), "collectives differ");
+    latency[i] = r1.operation().networkSteps() > 0 ? r0.networkSeconds().seconds() : 0;
+    double[] f = affine(r1.operation().flops().flops(), r2.operation().flops().flops());
+    collectiveFlops0[i] = f[0];
+    collectiveFlops1[i] = f[1];
+    collectivePeak[i] =
+        f[0] == 0 && f[1] == 0 ? 0 : t.peak(r1.operation().precision()).flopsPerSecond();
   }
 
   /**

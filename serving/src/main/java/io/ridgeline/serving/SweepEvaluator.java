@@ -115,9 +115,8 @@ final class SweepEvaluator {
     if (deployment == null) {
       return row(batch, isl, osl, cached, null, deploymentError);
     }
-    Workload w = Workload.of(isl, osl).withCachedTokens(cached);
     if (changed <= OSL) {
-      points = pointsAt(w);
+      points = pointsAt(Workload.of(isl, osl).withCachedTokens(cached));
     }
     try {
       FrontierPoint p = points.point(batch);
