@@ -67,8 +67,8 @@ final class OffloadReport {
   }
 
   /**
-   * One text line when the pool offloads KV: the policy, its tier, the KV on that tier per chip and,
-   * for {@code history}, the prefill's fetch (totals across chips, wall time).
+   * One text line when the pool offloads KV: the policy, its tier, the KV on that tier per chip
+   * and, for {@code history}, the prefill's fetch (totals across chips, wall time).
    */
   static Optional<String> line(RooflineModel rm, StepResult prefill, MemoryUse mem) {
     if (rm.kvOffload() == KvOffload.NONE) {

@@ -20,9 +20,9 @@ import java.util.stream.Collectors;
 /** The text and JSON reports of {@code ridgeline plan}. */
 final class PlanOutput {
   /**
-   * Why plan tries afd without speculation: the attention/FFN steps do not model a verify pass of
-   * γ + 1 tokens per sequence (PlanSpace), so an afd configuration with speculation would be
-   * costed as one without.
+   * Why plan tries afd without speculation: the attention/FFN steps do not model a verify pass of γ
+   * + 1 tokens per sequence (PlanSpace), so an afd configuration with speculation would be costed
+   * as one without.
    */
   static final String AFD_SPECULATION =
       "speculation: afd is tried without it (its attention/FFN steps do not model verify passes);"

@@ -13,8 +13,20 @@ import org.junit.jupiter.api.io.TempDir;
 final class KvOffloadOptionTest {
   private static CliRun gh200(String... extra) {
     String[] base = {
-      "roofline", "--model", "llama-3.1-8b", "--chip", "gh200", "--batch", "1", "--prompt", "256",
-      "--cached", "32768", "--efficiency", "ideal", "--json"
+      "roofline",
+      "--model",
+      "llama-3.1-8b",
+      "--chip",
+      "gh200",
+      "--batch",
+      "1",
+      "--prompt",
+      "256",
+      "--cached",
+      "32768",
+      "--efficiency",
+      "ideal",
+      "--json"
     };
     String[] all = new String[base.length + extra.length];
     System.arraycopy(base, 0, all, 0, base.length);
@@ -44,8 +56,16 @@ final class KvOffloadOptionTest {
     // a chip with one tier and no offload keeps its JSON as it was
     CliRun h100 =
         CliRun.of(
-            "roofline", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "1",
-            "--context", "1024", "--json");
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--context",
+            "1024",
+            "--json");
     assertThat(h100.json().get("memory").has("tiers")).isFalse();
     assertThat(h100.json().get("memory").has("kv_offload")).isFalse();
   }
@@ -54,8 +74,19 @@ final class KvOffloadOptionTest {
   void roofline_spill_putsTheKvHbmCannotHoldInLpddr() throws Exception {
     CliRun r =
         CliRun.of(
-            "roofline", "--model", "llama-3.1-8b", "--chip", "gh200", "--batch", "40", "--context",
-            "32768", "--kv-offload", "spill", "--efficiency", "ideal");
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "gh200",
+            "--batch",
+            "40",
+            "--context",
+            "32768",
+            "--kv-offload",
+            "spill",
+            "--efficiency",
+            "ideal");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("kv offload spill to lpddr");
     assertThat(r.out()).contains("(fits)");
@@ -66,8 +97,7 @@ final class KvOffloadOptionTest {
   void kvOffload_onAChipWithoutASlowerTier_orAnUnknownPolicy_isOneLine() {
     CliRun h100 =
         CliRun.of(
-            "frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--kv-offload",
-            "spill");
+            "frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--kv-offload", "spill");
     assertThat(h100.code()).isEqualTo(1);
     assertThat(h100.err().strip()).startsWith("ridgeline: --kv-offload spill needs a memory tier");
     assertThat(h100.err().strip().lines().count()).isEqualTo(1);

@@ -54,9 +54,31 @@ final class PlanLeversCommandTest {
   @Test
   void plan_speculationWithAfd_saysWhyAfdIsTriedWithoutIt() throws Exception {
     String[] args = {
-      "plan", "--model", "llama-3.1-8b", "--isl", "1024", "--osl", "256", "--rate", "1",
-      "--ttft", "1", "--tpot", "0.05", "--chips", "h100-sxm", "--strategies", "colocated,afd",
-      "--spec-draft", "mtp", "--spec-length", "2", "--spec-acceptance", "0.7", "--top", "1"
+      "plan",
+      "--model",
+      "llama-3.1-8b",
+      "--isl",
+      "1024",
+      "--osl",
+      "256",
+      "--rate",
+      "1",
+      "--ttft",
+      "1",
+      "--tpot",
+      "0.05",
+      "--chips",
+      "h100-sxm",
+      "--strategies",
+      "colocated,afd",
+      "--spec-draft",
+      "mtp",
+      "--spec-length",
+      "2",
+      "--spec-acceptance",
+      "0.7",
+      "--top",
+      "1"
     };
     CliRun text = CliRun.of(args);
     assertThat(text.code()).as(text.err()).isZero();

@@ -25,7 +25,9 @@ public abstract class OperationResult {
   /** The operation's time: the largest of its compute, memory and network times. */
   @Value.Derived
   public Seconds seconds() {
-    return computeSeconds().max(memorySeconds()).max(networkSeconds());
+    return Seconds.of(
+        Roofline.operationSeconds(
+            computeSeconds().seconds(), memorySeconds().seconds(), networkSeconds().seconds()));
   }
 
   /** Which of the three times is the largest (ties favour compute, then memory). */

@@ -129,6 +129,15 @@ public final class Roofline {
     return steps * latencySeconds + bytes / (linkBytesPerSecond * efficiency);
   }
 
+  /**
+   * An operation's time, seconds: the largest of its compute, memory and network times (ties keep
+   * the earlier one), as {@link OperationResult#seconds()} takes it.
+   */
+  public static double operationSeconds(double compute, double memory, double network) {
+    double cm = compute >= memory ? compute : memory;
+    return cm >= network ? cm : network;
+  }
+
   /** The phase of {@code kind} made of {@code ops}, run one after another on {@code target}. */
   public static PhaseResult phase(PhaseKind kind, List<Operation> ops, ComputeTarget target) {
     ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().kind(kind);

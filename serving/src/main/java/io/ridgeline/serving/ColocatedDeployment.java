@@ -71,13 +71,40 @@ public record ColocatedDeployment(
     };
   }
 
-  private FrontierPoint point(int batch, Workload w, double chunkPrefill) {
+  FrontierPoint point(int batch, Workload w, double chunkPrefill) {
     int osl = w.outputTokens();
-    int context = w.promptContext() + Math.max(1, osl / 2);
-    double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, context);
+    double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, decodeContext(w));
     // prefill share of a step: batch/osl prompts on average, riding the decode part's weight reads
     // and collectives (prefillWithoutWeights)
     double prefillShare = prefillWithoutWeights(pool, (double) batch / osl, w);
+    return point(
+        batch,
+        w,
+        chunkPrefill,
+        decode,
+        prefillShare,
+        pool.memory(batch, w.finalContext()).fits()
+            && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, w.finalContext()));
+  }
+
+  /** The context a decode step is costed at: the prompt's plus half the output (at least 1). */
+  static int decodeContext(Workload w) {
+    return w.promptContext() + Math.max(1, w.outputTokens() / 2);
+  }
+
+  /**
+   * The point of {@code batch} from its parts: the decode TPOT ({@link SpeculativeDecoding}), the
+   * prefill share of a step ({@link #prefillWithoutWeights}, at {@code batch / osl} prompts), the
+   * TTFT chunk's prefill and whether the batch fits; {@link CompiledColocated} composes its points
+   * here too.
+   */
+  FrontierPoint point(
+      int batch,
+      Workload w,
+      double chunkPrefill,
+      double decode,
+      double prefillShare,
+      boolean fits) {
     double tpot = decode + prefillShare;
     double ttft = ttftParts(decode, tpot, w, chunkPrefill).total().seconds();
     double perChip = batch / tpot / pool.replicaChips();
@@ -88,10 +115,7 @@ public record ColocatedDeployment(
             .tpot(Seconds.of(tpot))
             .tokensPerSecondPerUser(1 / tpot)
             .tokensPerSecondPerChip(perChip)
-            .fits(
-                pool.memory(batch, w.finalContext()).fits()
-                    && SpeculativeDecoding.fitsWithDraft(
-                        speculation, pool, batch, w.finalContext())),
+            .fits(fits),
         strategy(),
         pool,
         price,
@@ -129,14 +153,13 @@ public record ColocatedDeployment(
   public TtftParts ttftParts(int batch, Workload w) {
     int osl = w.outputTokens();
     Deployments.checkPoint(batch, w.inputTokens(), osl);
-    int context = w.promptContext() + Math.max(1, osl / 2);
-    double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, context);
+    double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, decodeContext(w));
     double tpot = decode + prefillWithoutWeights(pool, (double) batch / osl, w);
     return ttftParts(decode, tpot, w, chunkPrefill(w));
   }
 
   /** The prefill of one TTFT chunk riding a decode step: {@code chunk / new tokens} of a prompt. */
-  private double chunkPrefill(Workload w) {
+  double chunkPrefill(Workload w) {
     int isl = w.newTokens();
     int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
     return prefillWithoutWeights(pool, (double) chunk / isl, w);
@@ -179,20 +202,38 @@ public record ColocatedDeployment(
     double stage = 0;
     for (PhaseResult p : full.phases()) {
       for (OperationResult o : p.operations()) {
-        double weightShare =
-            o.operation().bytes(DataKind.WEIGHTS).bytes()
-                / Math.max(1e-300, o.operation().memoryBytes().bytes());
-        double memory = o.memorySeconds().seconds() * (1 - weightShare);
-        double network =
-            o.operation().networkSteps() > 0
-                ? o.networkSeconds().seconds() - latency.getOrDefault(o.operation().name(), 0.0)
-                : o.networkSeconds().seconds();
-        stage += Math.max(o.computeSeconds().seconds(), Math.max(memory, Math.max(0, network)));
+        stage +=
+            ridingSeconds(
+                o.computeSeconds().seconds(),
+                o.memorySeconds().seconds(),
+                o.operation().bytes(DataKind.WEIGHTS).bytes(),
+                o.operation().memoryBytes().bytes(),
+                o.networkSeconds().seconds(),
+                o.operation().networkSteps() > 0
+                    ? latency.getOrDefault(o.operation().name(), 0.0)
+                    : 0.0);
       }
     }
     double handOff =
         full.p2pSeconds().seconds() - Collectives.handOff(rm, 0).seconds(); // bandwidth only
     return full.passes() * (stage + Math.max(0, handOff));
+  }
+
+  /**
+   * One operation's time riding a decode step ({@link #prefillWithoutWeights}): the largest of its
+   * compute time, its memory time less the weights' share ({@code weightBytes / memoryBytes}) and
+   * its network time less {@code latency} (the collective's time with no bytes; 0 for local work).
+   */
+  static double ridingSeconds(
+      double compute,
+      double memory,
+      double weightBytes,
+      double memoryBytes,
+      double network,
+      double latency) {
+    double weightShare = weightBytes / Math.max(1e-300, memoryBytes);
+    double withoutWeights = memory * (1 - weightShare);
+    return Math.max(compute, Math.max(withoutWeights, Math.max(0, network - latency)));
   }
 
   @Override

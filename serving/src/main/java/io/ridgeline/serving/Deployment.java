@@ -147,6 +147,24 @@ public sealed interface Deployment
   FrontierPoint point(int batch, Workload workload);
 
   /**
+   * The points of {@code workload} for any batch, with what does not depend on the batch done once:
+   * colocated serving compiled into per-operation coefficients ({@code CompiledColocated}), the
+   * other strategies {@link #point(int, Workload)} per batch. Its points equal {@link #point(int,
+   * Workload)}'s (compiled: to the last digit or two).
+   *
+   * <pre>{@code
+   * PointsAt at = deployment.pointsAt(Workload.of(1024, 1024));
+   * for (int b = 1; b <= 1024; b++) at.point(b);
+   * }</pre>
+   *
+   * @throws IllegalArgumentException when a length is out of range, or the batch-independent part
+   *     fails
+   */
+  default PointsAt pointsAt(Workload workload) {
+    return Deployments.at(this, workload);
+  }
+
+  /**
    * Why one request of {@code workload} does not fit: {@link #fitProblem(int, int)} with its
    * history counted in the prompt.
    */

@@ -52,15 +52,16 @@ final class Deployments {
   }
 
   /**
-   * The points of {@code d} for workload {@code w}: colocated serving hoists the TTFT chunk's
-   * prefill out of the batch loop; the other strategies evaluate {@link Deployment#point} per batch
-   * (not compiled yet).
+   * The points of {@code d} for workload {@code w}: colocated serving compiled ({@link
+   * CompiledColocated}) where it compiles, else with the TTFT chunk's prefill hoisted out of the
+   * batch loop; the other strategies evaluate {@link Deployment#point} per batch (not compiled
+   * yet).
    *
    * @throws IllegalArgumentException when a length is not positive, or what the hoisted part throws
    */
   static PointsAt at(Deployment d, Workload w) {
     if (d instanceof ColocatedDeployment c) {
-      return c.at(w);
+      return CompiledColocated.of(c, w).orElseGet(() -> c.at(w));
     }
     checkPoint(1, w.inputTokens(), w.outputTokens());
     return batch -> d.point(batch, w);

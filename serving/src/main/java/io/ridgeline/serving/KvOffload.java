@@ -21,19 +21,19 @@ import java.util.stream.Collectors;
  *       Workload#cachedAtPrefill()}: its conversation's history and its prefix-cache hits) waits in
  *       the offload tier between turns and is copied back into the main tier when the prompt is
  *       prefilled, as TensorRT-LLM's host offloading of reusable KV blocks and vLLM's
- *       OffloadingConnector or LMCache's CPU backend bring an evicted prefix back on a hit (TensorRT
- *       LLM, "KV Cache System", https://nvidia.github.io/TensorRT-LLM/latest/features/kvcache.html;
- *       vLLM Ascend, "KV Cache CPU Offload Guide",
+ *       OffloadingConnector or LMCache's CPU backend bring an evicted prefix back on a hit
+ *       (TensorRT LLM, "KV Cache System",
+ *       https://nvidia.github.io/TensorRT-LLM/latest/features/kvcache.html; vLLM Ascend, "KV Cache
+ *       CPU Offload Guide",
  *       https://docs.vllm.ai/projects/ascend/en/latest/user_guide/feature_guide/kv_cache_cpu_offload/;
  *       Ray Serve, "KV cache offloading" with LMCache,
  *       https://docs.ray.io/en/latest/serve/llm/user-guides/kv-cache-offloading.html; read
- *       2026-12-01). Each prefill of {@code p} prompts adds a {@code kv_fetch} operation that
- *       reads their cached KV from the offload tier: {@code p × cached KV bytes per chip /
- *       (bandwidth of the tier × memory fraction)}, charged before the new tokens' attention
- *       (which then reads it from the main tier as without offload), so TTFT carries it; the
- *       write into HBM streams behind the slower read and is not charged again. Decode and the
- *       memory of the running batch are as without offload (the fetched KV stays in the main
- *       tier while the request runs).
+ *       2026-12-01). Each prefill of {@code p} prompts adds a {@code kv_fetch} operation that reads
+ *       their cached KV from the offload tier: {@code p × cached KV bytes per chip / (bandwidth of
+ *       the tier × memory fraction)}, charged before the new tokens' attention (which then reads it
+ *       from the main tier as without offload), so TTFT carries it; the write into HBM streams
+ *       behind the slower read and is not charged again. Decode and the memory of the running batch
+ *       are as without offload (the fetched KV stays in the main tier while the request runs).
  *   <li>{@link #SPILL}: the KV of the running batch that the main tier cannot hold (after the
  *       workspace) lives in the offload tier and is read there, in place, every decode step (over
  *       NVLink-C2C, coherent on Grace Hopper and Grace Blackwell, or PCIe); no step hides it, as
@@ -42,9 +42,8 @@ import java.util.stream.Collectors;
  *       https://docs.vllm.ai/projects/ascend/en/latest/developer_guide/Design_Documents/layerwise_and_sparse_kv_cache_offloading.html,
  *       read 2026-12-01). A step's memory time is then {@code KV_main / BW_main + KV_offload /
  *       BW_offload + weights by tier} (times the memory fraction), the roofline's sum over tiers;
- *       the batch fits when the workspace fits in the main tier, the spilled KV in the offload
- *       tier and everything in every tier together. Where the KV fits in the main tier nothing
- *       changes.
+ *       the batch fits when the workspace fits in the main tier, the spilled KV in the offload tier
+ *       and everything in every tier together. Where the KV fits in the main tier nothing changes.
  *   <li>{@link #ALL}: both.
  * </ul>
  *
@@ -106,8 +105,7 @@ public enum KvOffload {
         return k;
       }
     }
-    throw new IllegalArgumentException(
-        "--kv-offload must be one of " + ids() + ": '" + id + "'");
+    throw new IllegalArgumentException("--kv-offload must be one of " + ids() + ": '" + id + "'");
   }
 
   /**
@@ -120,7 +118,9 @@ public enum KvOffload {
     double main = memory.get(0).bandwidth().bytesPerSecond();
     return memory.subList(1, memory.size()).stream()
         .filter(t -> t.bandwidth().bytesPerSecond() < main)
-        .max((a, b) -> Double.compare(a.bandwidth().bytesPerSecond(), b.bandwidth().bytesPerSecond()));
+        .max(
+            (a, b) ->
+                Double.compare(a.bandwidth().bytesPerSecond(), b.bandwidth().bytesPerSecond()));
   }
 
   /**

@@ -142,11 +142,11 @@ final class MemoryPlan {
 
   /**
    * {@code pool}'s compute target with each byte read from the tier that holds it for {@code batch}
-   * sequences at {@code context} ({@link MemoryUse}): activations from the main tier; KV cache (read
-   * and written) from the main tier, or where it spills ({@link KvOffload#SPILL}) from the main tier
-   * and the offload tier in their shares; weights from the main tier and, where they overflow it,
-   * from the other tiers in their shares. A split kind's bytes cross each tier at its bandwidth, one
-   * after the other: {@code Σ share_tier × bytes / bandwidth_tier}.
+   * sequences at {@code context} ({@link MemoryUse}): activations from the main tier; KV cache
+   * (read and written) from the main tier, or where it spills ({@link KvOffload#SPILL}) from the
+   * main tier and the offload tier in their shares; weights from the main tier and, where they
+   * overflow it, from the other tiers in their shares. A split kind's bytes cross each tier at its
+   * bandwidth, one after the other: {@code Σ share_tier × bytes / bandwidth_tier}.
    */
   static ComputeTarget placed(RooflineModel pool, int batch, int context) {
     ComputeTarget base = pool.baseTarget();
@@ -179,7 +179,8 @@ final class MemoryPlan {
   private static ImmutableMap<String, Double> shares(Map<String, Bytes> byTier) {
     double all = byTier.values().stream().mapToDouble(Bytes::bytes).sum();
     ImmutableMap.Builder<String, Double> shares = ImmutableMap.builder();
-    byTier.forEach((tier, bytes) -> shares.put(tier, all > 0 ? bytes.bytes() / all : 1.0 / byTier.size()));
+    byTier.forEach(
+        (tier, bytes) -> shares.put(tier, all > 0 ? bytes.bytes() / all : 1.0 / byTier.size()));
     return shares.build();
   }
 

@@ -154,8 +154,7 @@ public abstract class MemoryUse {
   public double pressure() {
     double all = total().bytes() / capacity().bytes();
     if (kvSpillTier().isEmpty()) {
-      return Math.max(
-          kvCache().plus(workspace()).bytes() / mainCapacity().bytes(), all);
+      return Math.max(kvCache().plus(workspace()).bytes() / mainCapacity().bytes(), all);
     }
     double spill = kvCacheOffloaded().bytes() / tiers().get(kvSpillTier().get()).bytes();
     return Math.max(Math.max(workspace().bytes() / mainCapacity().bytes(), spill), all);
@@ -206,12 +205,13 @@ public abstract class MemoryUse {
     if (mainTierReserved().bytes() > 0) {
       all.put(mainTier(), mainTierReserved().bytes());
     }
-    kvCacheByTier().forEach(
-        (k, v) -> {
-          if (!k.equals(mainTier())) {
-            all.merge(k, v.bytes(), Double::sum);
-          }
-        });
+    kvCacheByTier()
+        .forEach(
+            (k, v) -> {
+              if (!k.equals(mainTier())) {
+                all.merge(k, v.bytes(), Double::sum);
+              }
+            });
     weightsByTier().forEach((k, v) -> all.merge(k, v.bytes(), Double::sum));
     ImmutableMap.Builder<String, Bytes> out = ImmutableMap.builder();
     all.forEach((k, v) -> out.put(k, Bytes.of(v)));
@@ -228,7 +228,14 @@ public abstract class MemoryUse {
   public String needs() {
     String main = "";
     if (tiers().size() > 1 && kvSpillTier().isEmpty()) {
-      main = " (KV + workspace " + mainTierReserved() + " in " + mainTier() + " of " + mainCapacity() + ")";
+      main =
+          " (KV + workspace "
+              + mainTierReserved()
+              + " in "
+              + mainTier()
+              + " of "
+              + mainCapacity()
+              + ")";
     } else if (kvSpillTier().isPresent()) {
       String spill = kvSpillTier().get();
       main =

@@ -272,12 +272,13 @@ public final class ParetoFrontier {
         sizes = ImmutableList.copyOf(set);
       }
       List<FrontierPoint> pts = new ArrayList<>();
+      PointsAt at = deployment.pointsAt(w);
       for (int b : sizes) {
-        pts.add(
-            deployment
-                .point(b, w)
-                .withUtilisation(
-                    deployment.decodeUtilisation(b, w.promptContext(), w.outputTokens())));
+        Utilisation u =
+            at instanceof CompiledColocated c
+                ? c.decodeUtilisation(b)
+                : deployment.decodeUtilisation(b, w.promptContext(), w.outputTokens());
+        pts.add(at.point(b).withUtilisation(u));
       }
       return of(pts);
     }

@@ -19,9 +19,9 @@ import java.util.Map;
 
 /**
  * The operations of one chip of a {@link RooflineModel pool} and their times: each operation's
- * share on the busiest chip of the layout ({@link #perChip}), the kernel-class efficiency each
- * runs at ({@link #phase}) and the copy that brings offloaded KV back ({@link #kvFetch}). Split
- * out of {@link RooflineModel}, which builds its steps from these.
+ * share on the busiest chip of the layout ({@link #perChip}), the kernel-class efficiency each runs
+ * at ({@link #phase}) and the copy that brings offloaded KV back ({@link #kvFetch}). Split out of
+ * {@link RooflineModel}, which builds its steps from these.
  */
 final class PoolOperations {
   private PoolOperations() {}
@@ -38,29 +38,51 @@ final class PoolOperations {
   static PhaseResult phase(
       RooflineModel pool, PhaseKind kind, List<Operation> ops, ComputeTarget t) {
     Efficiency e = pool.efficiency();
-    if (e.attention() == 1 && e.gemmHalfTokens() == 0) {
+    if (uniformKernels(pool)) {
       return Roofline.phase(kind, ops, t);
     }
     ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().kind(kind);
     for (Operation op : ops) {
       KernelClass k = KernelClass.of(op.role());
-      double rows = 0;
-      double weights = op.bytes(DataKind.WEIGHTS).bytes();
-      if (weights > 0 && op.flops().flops() > 0) {
-        // a GEMM of M rows: FLOPs = 2·M·elements → M = FLOPs / (2 · weight bytes / bytes each), at
-        // the weights' own precision (a weight-only FP8 GEMM computes at BF16 but reads 1 B each)
-        double bytesEach =
-            KernelClass.weightClass(op.role())
-                .map(c -> pool.computePrecisions().weights(c).bytesPerElement())
-                .orElse(op.precision().bytesPerElement());
-        rows = op.flops().flops() / (2 * weights / bytesEach);
-      }
+      double rows =
+          gemmRows(
+              op.flops().flops(),
+              op.bytes(DataKind.WEIGHTS).bytes(),
+              weightBytesPerElement(pool, op));
       // the target at the kernel class's fractions, without a validated copy per operation
       b.addOperation(
           Roofline.evaluate(
               op, t, k.computeFraction(e, rows), k.memoryFraction(e, t.memoryEfficiency())));
     }
     return b.build();
+  }
+
+  /**
+   * Whether every kernel class of {@code pool} runs at the target's own fractions (no attention
+   * factor, no small-M GEMM curve), so that {@link Roofline#phase} applies as is.
+   */
+  static boolean uniformKernels(RooflineModel pool) {
+    Efficiency e = pool.efficiency();
+    return e.attention() == 1 && e.gemmHalfTokens() == 0;
+  }
+
+  /**
+   * Bytes per stored weight element of {@code op}: its tensor class's weight precision for a weight
+   * GEMM (a weight-only FP8 GEMM computes at BF16 but reads 1 B each), else its own precision's.
+   */
+  static double weightBytesPerElement(RooflineModel pool, Operation op) {
+    return KernelClass.weightClass(op.role())
+        .map(c -> pool.computePrecisions().weights(c).bytesPerElement())
+        .orElse(op.precision().bytesPerElement());
+  }
+
+  /**
+   * The rows M of a GEMM of {@code flops} FLOPs over {@code weightBytes} bytes of weights stored at
+   * {@code bytesEach} bytes per element: FLOPs = 2·M·elements → M = FLOPs / (2 · weight bytes /
+   * bytes each); 0 for an operation without weights or FLOPs.
+   */
+  static double gemmRows(double flops, double weightBytes, double bytesEach) {
+    return weightBytes > 0 && flops > 0 ? flops / (2 * weightBytes / bytesEach) : 0;
   }
 
   /**

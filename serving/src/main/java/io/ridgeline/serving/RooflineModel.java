@@ -298,7 +298,9 @@ public abstract class RooflineModel {
         ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
     chargeOverheads(b, false);
     for (Phase p : phases) {
-      b.addPhases(PoolOperations.phase(this, p.kind(), PoolOperations.perChip(this, p.operations(), mb), t));
+      b.addPhases(
+          PoolOperations.phase(
+              this, p.kind(), PoolOperations.perChip(this, p.operations(), mb), t));
     }
     Collectives.of(this, PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence)
         .ifPresent(b::addPhases);

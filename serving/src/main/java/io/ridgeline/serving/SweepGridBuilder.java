@@ -106,7 +106,8 @@ public final class SweepGridBuilder {
   }
 
   /**
-   * Fractions of each prompt's tokens served from a prefix cache ({@link Workload}), each in [0, 1).
+   * Fractions of each prompt's tokens served from a prefix cache ({@link Workload}), each in [0,
+   * 1).
    */
   @CanIgnoreReturnValue
   public SweepGridBuilder prefixHit(double... values) {

@@ -97,12 +97,21 @@ public record Utilisation(double mfu, double bandwidth) {
 
     /** The work's utilisation over {@code seconds}; idle when there is no time. */
     Utilisation over(double seconds) {
-      if (!(seconds > 0)) {
-        return IDLE;
-      }
-      return new Utilisation(
-          peakSeconds / seconds, bytes / seconds / target.mainBandwidth().bytesPerSecond());
+      return Utilisation.over(peakSeconds, bytes, seconds, target.mainBandwidth().bytesPerSecond());
     }
+  }
+
+  /**
+   * The utilisation of work of {@code peakSeconds} (Σ FLOPs / peak of their precision) and {@code
+   * bytes} memory bytes over {@code seconds} on a main tier of {@code mainBytesPerSecond}; idle
+   * when there is no time.
+   */
+  static Utilisation over(
+      double peakSeconds, double bytes, double seconds, double mainBytesPerSecond) {
+    if (!(seconds > 0)) {
+      return IDLE;
+    }
+    return new Utilisation(peakSeconds / seconds, bytes / seconds / mainBytesPerSecond);
   }
 
   /**

@@ -75,14 +75,16 @@ final class KvOffloadTest {
     MemoryUse m = spill.memory(batch, context);
     double kv = 40.0 * 32_768 * 131_072;
     assertThat(m.kvCache().bytes()).isCloseTo(kv, within(1.0));
-    assertThat(m.kvCacheInMainTier().bytes())
-        .isCloseTo(96e9 - m.workspace().bytes(), within(1.0));
+    assertThat(m.kvCacheInMainTier().bytes()).isCloseTo(96e9 - m.workspace().bytes(), within(1.0));
     assertThat(m.kvCacheOffloaded().bytes())
         .isCloseTo(kv - (96e9 - m.workspace().bytes()), within(1.0));
     assertThat(m.weightsByTier()).containsOnlyKeys("lpddr");
     assertThat(m.fits()).isTrue();
     // without the policy the same batch does not fit: KV + workspace exceed the 96 GB of HBM
-    assertThat(pool(LLAMA_8B, Chips.GH200, KvOffload.NONE, Efficiency.ideal()).memory(batch, context).fits())
+    assertThat(
+            pool(LLAMA_8B, Chips.GH200, KvOffload.NONE, Efficiency.ideal())
+                .memory(batch, context)
+                .fits())
         .isFalse();
     StepResult step = spill.decode(batch, context);
     double lpddrBytes = 0;

@@ -1,0 +1,123 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.ComputeTarget;
+import java.util.Optional;
+
+/**
+ * The points of a {@link ColocatedDeployment} at one workload, compiled: what does not depend on
+ * the batch (the TTFT chunk's prefill, the decode context, the step's fixed overhead, the largest
+ * batch that fits, the batches whose bytes all sit on the main tier) is computed once, and each
+ * batch's decode step and prefill share are loops over {@link CompiledStep}'s coefficients. The
+ * point is composed by {@link ColocatedDeployment#point(int, Workload, double, double, double,
+ * boolean)}, as the object path composes it, so TTFT, costs and checks are the same code.
+ *
+ * <p>Not compiled (the object path answers, {@link #of} empty): speculative decoding, offloaded KV
+ * ({@link KvOffload}), pipeline parallelism, a MoE all-to-all across scale-up domains, and any step
+ * whose coefficients do not reproduce the object path ({@link CompiledStep}). A batch whose weights
+ * spill off the main tier is evaluated by the object path too.
+ */
+final class CompiledColocated implements PointsAt {
+  private final ColocatedDeployment deployment;
+  private final Workload workload;
+  private final CompiledStep decode;
+  private final CompiledStep prefill;
+  private final double chunkPrefill;
+  private final int isl;
+  private final int osl;
+  private final double decodePasses;
+  private final double decodeHandOff;
+  private final double decodeOverhead;
+  private final int largestFit;
+  private final int decodeOnMainTier;
+  private final int prefillOnMainTier;
+
+  private CompiledColocated(
+      ColocatedDeployment d, Workload w, CompiledStep decode, CompiledStep prefill) {
+    RooflineModel pool = d.pool();
+    this.deployment = d;
+    this.workload = w;
+    this.decode = decode;
+    this.prefill = prefill;
+    this.isl = w.inputTokens();
+    this.osl = w.outputTokens();
+    this.chunkPrefill = d.chunkPrefill(w);
+    int context = ColocatedDeployment.decodeContext(w);
+    StepResult one = pool.decode(1, context);
+    decodePasses = one.passes();
+    decodeHandOff = one.p2pSeconds().seconds();
+    decodeOverhead = one.overheadSeconds().seconds();
+    largestFit = pool.maxBatch(w.finalContext());
+    decodeOnMainTier = onMainTier(pool, context);
+    prefillOnMainTier = onMainTier(pool, w.cachedAtPrefill() + w.newTokens());
+  }
+
+  /**
+   * {@code d}'s points at workload {@code w}, compiled, or empty when they do not compile (see the
+   * class comment).
+   *
+   * @throws IllegalArgumentException when a length is out of range, or the TTFT chunk's prefill
+   *     fails, as {@link ColocatedDeployment#at} throws
+   */
+  static Optional<PointsAt> of(ColocatedDeployment d, Workload w) {
+    Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
+    RooflineModel pool = d.pool();
+    if (d.speculation().isPresent() || pool.kvOffload() != KvOffload.NONE) {
+      // speculation's verify passes and offloaded KV (its fetch, its reads from a slower tier) are
+      // not compiled: the object path evaluates them
+      return Optional.empty();
+    }
+    Optional<CompiledStep> decode =
+        CompiledStep.decode(pool, ColocatedDeployment.decodeContext(w), 1);
+    if (decode.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<CompiledStep> prefill = CompiledStep.prefill(pool, w);
+    if (prefill.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new CompiledColocated(d, w, decode.get(), prefill.get()));
+  }
+
+  /**
+   * The largest batch whose step reads every byte from the main tier at {@code context} (the target
+   * {@link MemoryPlan#placed} gives is the pool's base target): all of them on a one-tier chip; on
+   * a tiered chip the weights spill as the KV cache grows with the batch.
+   */
+  private static int onMainTier(RooflineModel pool, int context) {
+    if (pool.chip().memory().size() == 1) {
+      return Integer.MAX_VALUE;
+    }
+    ComputeTarget base = pool.baseTarget();
+    return BatchSearch.largest(b -> MemoryPlan.placed(pool, b, context) == base);
+  }
+
+  @Override
+  public FrontierPoint point(int batch) {
+    Deployments.checkPoint(batch, isl, osl);
+    double prompts = (double) batch / osl;
+    if (batch > decodeOnMainTier || (int) Math.max(1, Math.ceil(prompts)) > prefillOnMainTier) {
+      return deployment.point(batch, workload, chunkPrefill);
+    }
+    double step = decodeSeconds(batch);
+    // prefillWithoutWeights at one pass without a pipeline hand-off
+    double share = prefill.ridingSeconds(prompts);
+    return deployment.point(batch, workload, chunkPrefill, step, share, batch <= largestFit);
+  }
+
+  /** RooflineModel.decode's time: passes × (stage + hand-off + overhead). */
+  private double decodeSeconds(int batch) {
+    return decodePasses * (decode.stageSeconds(batch) + decodeHandOff + decodeOverhead);
+  }
+
+  /**
+   * The decode step's utilisation at {@code batch} ({@link Deployment#decodeUtilisation} at the
+   * workload's prompt context).
+   */
+  Utilisation decodeUtilisation(int batch) {
+    Deployments.checkPoint(batch, isl, osl);
+    if (batch > decodeOnMainTier) {
+      return deployment.decodeUtilisation(batch, workload.promptContext(), osl);
+    }
+    return decode.utilisation(batch, decodeSeconds(batch));
+  }
+}

@@ -1,0 +1,541 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.ComputeTarget;
+import io.ridgeline.core.DataKind;
+import io.ridgeline.core.Operation;
+import io.ridgeline.core.OperationResult;
+import io.ridgeline.core.OperationRole;
+import io.ridgeline.core.Phase;
+import io.ridgeline.core.PhaseKind;
+import io.ridgeline.core.PhaseResult;
+import io.ridgeline.core.Roofline;
+import io.ridgeline.models.Ffn;
+import io.ridgeline.models.Layer;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Routing;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.DoubleFunction;
+
+/**
+ * A pool's decode step (or the prefill that rides one) at a fixed context, compiled into per
+ * operation coefficients in the step's size x (sequences per micro-batch, or prompts), so that the
+ * step's time at any x is a loop over primitive arrays with no allocation.
+ *
+ * <p>The coefficients come from the object path itself: the model's operations ({@link
+ * Model#decodeStep}, {@link Model#prefill}) and the pool's collectives ({@link Collectives#of}) are
+ * built at x = 1 and x = 2, and each operation's FLOPs and bytes of each kind are affine in x
+ * (their formulas are products of x by constants); two closed forms are not: the routed experts'
+ * weight bytes, proportional to the expected distinct experts the step's tokens touch ({@link
+ * Routing#expectedDistinctExperts}), and the embedding's, proportional to min(tokens, vocabulary).
+ * A collective's compute and network times are affine in its tokens (α-β). Every coefficient is
+ * checked against the object path at x = 3 and x = 1000.5 (relative 1e-9); a step that does not
+ * check is not compiled ({@link #decode} and {@link #prefill} answer empty) and its points are
+ * evaluated by the object path.
+ *
+ * <p>Per point the operations are divided over the chips as {@link RooflineModel#perChip} divides
+ * them (the same {@link ParallelLayout} shards), their GEMM rows and kernel-class fractions are
+ * those of {@link RooflineModel}'s phases ({@link PoolOperations#gemmRows}, {@link KernelClass}),
+ * and their times the shared roofline formulas ({@link Roofline#computeSeconds}, {@link
+ * Roofline#memorySeconds}, {@link Roofline#operationSeconds}, {@link
+ * ColocatedDeployment#ridingSeconds}). Only a step whose every byte is on the chip's main tier is
+ * compiled (the caller checks the placement per batch). Results agree with the object path to the
+ * last digit or two: an affine coefficient times x may round differently from the object's product
+ * taken in another order.
+ */
+final class CompiledStep {
+  private static final double TOLERANCE = 1e-9;
+  private static final double[] CHECKS = {3, 1000.5};
+
+  // kinds of bytes by how perChip divides them
+  private static final byte WEIGHTS = 0;
+  private static final byte KV = 1;
+  private static final byte OTHER = 2;
+  // how a byte quantity follows x
+  private static final byte AFFINE = 0;
+  private static final byte DISTINCT_EXPERTS = 1;
+  private static final byte EMBEDDING_ROWS = 2;
+
+  private final ParallelLayout layout;
+  private final boolean split; // the replica spans several chips (perChip divides)
+  private final boolean uniform; // PoolOperations.uniformKernels
+  private final Efficiency efficiency;
+  private final double tokensPerX;
+  private final double vocab;
+  private final Routing routing;
+
+  // model operations
+  private final int ops;
+  private final int[] phaseEnd; // ops of phase p: [phaseEnd[p-1], phaseEnd[p])
+  private final double[] flops0;
+  private final double[] flops1;
+  private final KernelClass[] kernel;
+  private final boolean[] perGroup;
+  private final int[] kvShards;
+  private final double[] weightShards;
+  private final double[] peak;
+  private final double[] bytesEach;
+  private final double[] memoryFraction;
+  private final int[] kindStart; // kinds of op i: [kindStart[i], kindStart[i+1])
+  private final byte[] kindDivisor;
+  private final byte[] kindForm;
+  private final int[] experts;
+  private final int[] topK;
+  private final double[] bytes0;
+  private final double[] bytes1;
+  private final double computeEfficiency;
+  private final double memoryEfficiency;
+  private final double mainBandwidth;
+
+  // collectives: compute and network times affine in x, latency the time with no tokens
+  private final int collectives;
+  private final double[] compute0;
+  private final double[] compute1;
+  private final double[] network0;
+  private final double[] network1;
+  private final double[] latency;
+  private final double[] collectiveFlops0;
+  private final double[] collectiveFlops1;
+  private final double[] collectivePeak;
+
+  private CompiledStep(
+      RooflineModel pool,
+      double tokensPerX,
+      List<Phase> at1,
+      List<Phase> at2,
+      List<OperationResult> coll1,
+      List<OperationResult> coll2,
+      List<OperationResult> coll0) {
+    this.layout = pool.layout();
+    this.split = layout.replicaChips() > 1;
+    this.uniform = PoolOperations.uniformKernels(pool);
+    this.efficiency = pool.efficiency();
+    this.tokensPerX = tokensPerX;
+    this.vocab = pool.model().vocabSize();
+    this.routing = pool.routing();
+    ComputeTarget t = pool.baseTarget();
+    computeEfficiency = t.computeEfficiency();
+    memoryEfficiency = t.memoryEfficiency();
+    mainBandwidth = t.mainBandwidth().bytesPerSecond();
+    List<Operation> a = new ArrayList<>();
+    List<Operation> b = new ArrayList<>();
+    phaseEnd = new int[at1.size()];
+    for (int p = 0; p < at1.size(); p++) {
+      a.addAll(at1.get(p).operations());
+      b.addAll(at2.get(p).operations());
+      phaseEnd[p] = a.size();
+    }
+    ops = a.size();
+    flops0 = new double[ops];
+    flops1 = new double[ops];
+    kernel = new KernelClass[ops];
+    perGroup = new boolean[ops];
+    kvShards = new int[ops];
+    weightShards = new double[ops];
+    peak = new double[ops];
+    bytesEach = new double[ops];
+    memoryFraction = new double[ops];
+    kindStart = new int[ops + 1];
+    int kinds = 0;
+    for (Operation op : a) {
+      kinds += op.bytes().size();
+    }
+    kindDivisor = new byte[kinds];
+    kindForm = new byte[kinds];
+    experts = new int[kinds];
+    topK = new int[kinds];
+    bytes0 = new double[kinds];
+    bytes1 = new double[kinds];
+    List<Ffn> moe = moeFfns(pool.model());
+    int moeSeen = 0;
+    int k = 0;
+    for (int i = 0; i < ops; i++) {
+      Operation o1 = a.get(i);
+      boolean routed = o1.role() == OperationRole.ROUTED_EXPERTS;
+      require(!routed || moeSeen < moe.size(), "more routed experts than MoE layer groups");
+      bytesEach[i] = PoolOperations.weightBytesPerElement(pool, o1);
+      k = operation(i, k, o1, b.get(i), t, routed ? moe.get(moeSeen++) : null);
+    }
+    kindStart[ops] = k;
+    collectives = coll1.size();
+    require(coll2.size() == collectives && coll0.size() == collectives, "collectives differ");
+    compute0 = new double[collectives];
+    compute1 = new double[collectives];
+    network0 = new double[collectives];
+    network1 = new double[collectives];
+    latency = new double[collectives];
+    collectiveFlops0 = new double[collectives];
+    collectiveFlops1 = new double[collectives];
+    collectivePeak = new double[collectives];
+    for (int i = 0; i < collectives; i++) {
+      collective(i, coll1.get(i), coll2.get(i), coll0.get(i), t);
+    }
+  }
+
+  /**
+   * Fills operation {@code i}'s coefficients from its probes at x = 1 and 2 ({@code ffn}: the MoE
+   * layer group of routed experts, else null); returns the next byte-kind entry.
+   */
+  private int operation(int i, int k, Operation o1, Operation o2, ComputeTarget t, Ffn ffn) {
+    require(o1.name().equals(o2.name()) && o1.role() == o2.role(), "operations differ");
+    require(o1.networkBytes().bytes() == 0 && o1.networkSteps() == 0, "network in a model op");
+    double[] f = affine(o1.flops().flops(), o2.flops().flops());
+    flops0[i] = f[0];
+    flops1[i] = f[1];
+    OperationRole role = o1.role();
+    kernel[i] = KernelClass.of(role);
+    perGroup[i] = layout.runsPerGroup(role);
+    kvShards[i] = o1.kvShards();
+    weightShards[i] =
+        layout.shards(
+            perGroup[i] ? ParallelLayout.Sharding.ATTENTION_GROUP : ParallelLayout.Sharding.STAGE);
+    // zero FLOPs take no time even without a peak (Roofline.evaluate)
+    peak[i] = f[0] == 0 && f[1] == 0 ? 0 : t.peak(o1.precision()).flopsPerSecond();
+    memoryFraction[i] = kernel[i].memoryFraction(efficiency, t.memoryEfficiency());
+    kindStart[i] = k;
+    require(o1.bytes().keySet().equals(o2.bytes().keySet()), "byte kinds differ");
+    for (Map.Entry<DataKind, io.ridgeline.core.Bytes> e : o1.bytes().entrySet()) {
+      DataKind kind = e.getKey();
+      kindDivisor[k] =
+          kind == DataKind.WEIGHTS
+              ? WEIGHTS
+              : kind == DataKind.KV_READ || kind == DataKind.KV_WRITE ? KV : OTHER;
+      double v1 = e.getValue().bytes();
+      if (kind == DataKind.WEIGHTS && ffn != null) {
+        kindForm[k] = DISTINCT_EXPERTS;
+        experts[k] = ffn.experts();
+        topK[k] = ffn.topK();
+        bytes1[k] = v1 / routing.expectedDistinctExperts(ffn.experts(), ffn.topK(), tokensPerX);
+      } else if (kind == DataKind.WEIGHTS && role == OperationRole.EMBEDDING) {
+        kindForm[k] = EMBEDDING_ROWS;
+        bytes1[k] = v1 / Math.min(tokensPerX, vocab);
+      } else {
+        double[] c = affine(v1, o2.bytes(kind).bytes());
+        bytes0[k] = c[0];
+        bytes1[k] = c[1];
+      }
+      k++;
+    }
+    return k;
+  }
+
+  /** Fills collective {@code i}'s coefficients from its results at x = 1, 2 and 0. */
+  private void collective(
+      int i, OperationResult r1, OperationResult r2, OperationResult r0, ComputeTarget t) {
+    require(r1.operation().name().equals(r2.operation().name()), "collectives differ");
+    require(r1.memorySeconds().seconds() == 0, "memory in a collective");
+    double[] c = affine(r1.computeSeconds().seconds(), r2.computeSeconds().seconds());
+    compute0[i] = c[0];
+    compute1[i] = c[1];
+    double[] n = affine(r1.networkSeconds().seconds(), r2.networkSeconds().seconds());
+    network0[i] = n[0];
+    network1[i] = n[1];
+    require(r0.operation().name().equals(r1.operation().name()), "collectives differ");
+    latency[i] = r1.operation().networkSteps() > 0 ? r0.networkSeconds().seconds() : 0;
+    double[] f = affine(r1.operation().flops().flops(), r2.operation().flops().flops());
+    collectiveFlops0[i] = f[0];
+    collectiveFlops1[i] = f[1];
+    collectivePeak[i] =
+        f[0] == 0 && f[1] == 0 ? 0 : t.peak(r1.operation().precision()).flopsPerSecond();
+  }
+
+  /**
+   * The decode step of {@code pool} at {@code context} with {@code queries} tokens per sequence,
+   * compiled in sequences per micro-batch; empty when it does not compile (see the class comment).
+   */
+  static Optional<CompiledStep> decode(RooflineModel pool, int context, int queries) {
+    Model m = pool.model();
+    DoubleFunction<List<Phase>> ops =
+        x -> m.decodeStep(x, context, pool.computePrecisions(), pool.routing(), queries);
+    DoubleFunction<List<OperationResult>> coll =
+        x -> collectives(pool, PhaseKind.DECODE_COMMUNICATION, x * queries);
+    return compile(pool, queries, ops, coll);
+  }
+
+  /**
+   * The prefill of a workload's new tokens after its cached ones, riding a decode step ({@link
+   * ColocatedDeployment#prefillWithoutWeights}), compiled in prompts; empty when it does not
+   * compile.
+   */
+  static Optional<CompiledStep> prefill(RooflineModel pool, Workload w) {
+    Model m = pool.model();
+    int isl = w.newTokens();
+    int cached = w.cachedAtPrefill();
+    DoubleFunction<List<Phase>> ops =
+        x -> List.of(m.prefill(x, isl, cached, pool.computePrecisions(), pool.routing()));
+    DoubleFunction<List<OperationResult>> coll = x -> collectives(pool, PhaseKind.PREFILL, x * isl);
+    return compile(pool, isl, ops, coll);
+  }
+
+  private static Optional<CompiledStep> compile(
+      RooflineModel pool,
+      double tokensPerX,
+      DoubleFunction<List<Phase>> ops,
+      DoubleFunction<List<OperationResult>> coll) {
+    if (pool.pipelineParallel() != 1 || multiNodeAllToAll(pool)) {
+      return Optional.empty();
+    }
+    try {
+      CompiledStep s =
+          new CompiledStep(
+              pool,
+              tokensPerX,
+              ops.apply(1),
+              ops.apply(2),
+              coll.apply(1),
+              coll.apply(2),
+              coll.apply(0));
+      for (double x : CHECKS) {
+        if (!s.matches(x, ops.apply(x), coll.apply(x))) {
+          return Optional.empty();
+        }
+      }
+      return Optional.of(s);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      // what the object path would throw it throws there; here the step is simply not compiled
+      return Optional.empty();
+    }
+  }
+
+  /** A MoE all-to-all over several scale-up domains takes the slower of two links: not affine. */
+  private static boolean multiNodeAllToAll(RooflineModel pool) {
+    int ep = pool.expertParallel();
+    int domain =
+        pool.chip().scaleUp().map(io.ridgeline.hardware.Interconnect::domainSize).orElse(ep);
+    return ep > domain;
+  }
+
+  private static List<OperationResult> collectives(RooflineModel pool, PhaseKind kind, double t) {
+    return Collectives.of(pool, kind, t).map(PhaseResult::operations).orElse(List.of());
+  }
+
+  private static List<Ffn> moeFfns(Model m) {
+    List<Ffn> out = new ArrayList<>();
+    for (Layer l : m.layerGroups().keySet()) {
+      if (l.ffn().isPresent() && l.ffn().get().isMoe()) {
+        out.add(l.ffn().get());
+      }
+    }
+    return out;
+  }
+
+  /** (a0, a1) with a0 + a1·x through (1, v1) and (2, v2), exact for constants and proportions. */
+  private static double[] affine(double v1, double v2) {
+    if (v2 == v1) {
+      return new double[] {v1, 0};
+    }
+    if (v2 == 2 * v1) {
+      return new double[] {0, v1};
+    }
+    return new double[] {2 * v1 - v2, v2 - v1};
+  }
+
+  private static void require(boolean condition, String why) {
+    if (!condition) {
+      throw new IllegalStateException(why);
+    }
+  }
+
+  private static boolean close(double compiled, double object) {
+    return Math.abs(compiled - object) <= TOLERANCE * Math.abs(object);
+  }
+
+  /** Whether the coefficients reproduce the object path's operations at {@code x}. */
+  private boolean matches(double x, List<Phase> phases, List<OperationResult> coll) {
+    int i = 0;
+    for (Phase p : phases) {
+      for (Operation o : p.operations()) {
+        if (i >= ops || !close(flops0[i] + flops1[i] * x, o.flops().flops())) {
+          return false;
+        }
+        int k = kindStart[i];
+        for (Map.Entry<DataKind, io.ridgeline.core.Bytes> e : o.bytes().entrySet()) {
+          if (k >= kindStart[i + 1] || !close(bytes(k, x), e.getValue().bytes())) {
+            return false;
+          }
+          k++;
+        }
+        i++;
+      }
+    }
+    if (i != ops || coll.size() != collectives) {
+      return false;
+    }
+    for (int c = 0; c < collectives; c++) {
+      OperationResult r = coll.get(c);
+      if (!close(collectiveFlops0[c] + collectiveFlops1[c] * x, r.operation().flops().flops())
+          || !close(compute0[c] + compute1[c] * x, r.computeSeconds().seconds())
+          || !close(network0[c] + network1[c] * x, r.networkSeconds().seconds())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Bytes of kind entry {@code k} at {@code x}, for the whole replica (before perChip). */
+  private double bytes(int k, double x) {
+    switch (kindForm[k]) {
+      case DISTINCT_EXPERTS:
+        return routing.expectedDistinctExperts(experts[k], topK[k], x * tokensPerX) * bytes1[k];
+      case EMBEDDING_ROWS:
+        return Math.min(x * tokensPerX, vocab) * bytes1[k];
+      default:
+        return bytes0[k] + bytes1[k] * x;
+    }
+  }
+
+  /**
+   * One stage's time for {@code x} sequences per micro-batch: the sum of its phases (each the sum
+   * of its operations' roofline times), the collectives' phase last, as {@link StepResult}'s stage
+   * time.
+   */
+  double stageSeconds(double x) {
+    double stage = 0;
+    int i = 0;
+    for (int p = 0; p < phaseEnd.length; p++) {
+      double phase = 0;
+      for (; i < phaseEnd[p]; i++) {
+        phase += opSeconds(i, x, false);
+      }
+      stage += phase;
+    }
+    if (collectives > 0) {
+      double phase = 0;
+      for (int c = 0; c < collectives; c++) {
+        phase +=
+            Roofline.operationSeconds(
+                compute0[c] + compute1[c] * x, 0, network0[c] + network1[c] * x);
+      }
+      stage += phase;
+    }
+    return stage;
+  }
+
+  /**
+   * The time of {@code x} prompts' prefill riding a decode step, one stage ({@link
+   * ColocatedDeployment#prefillWithoutWeights} for one pipeline stage and pass).
+   */
+  double ridingSeconds(double x) {
+    double stage = 0;
+    for (int i = 0; i < ops; i++) {
+      stage += opSeconds(i, x, true);
+    }
+    for (int c = 0; c < collectives; c++) {
+      stage +=
+          ColocatedDeployment.ridingSeconds(
+              compute0[c] + compute1[c] * x, 0, 0, 0, network0[c] + network1[c] * x, latency[c]);
+    }
+    return stage;
+  }
+
+  /**
+   * The decode step's utilisation of one chip over {@code seconds} ({@link
+   * Utilisation#of(StepResult, RooflineModel)} of a step of one micro-batch): its FLOPs at their
+   * precisions' peaks and its memory bytes, collectives included.
+   */
+  Utilisation utilisation(double x, double seconds) {
+    double peakSeconds = 0;
+    double bytes = 0;
+    for (int i = 0; i < ops; i++) {
+      double flops = perChipFlops(i, x);
+      if (flops > 0) {
+        peakSeconds += 1 * flops / peak[i];
+      }
+      bytes += 1 * perChipBytes(i, x, null);
+    }
+    for (int c = 0; c < collectives; c++) {
+      double flops = collectiveFlops0[c] + collectiveFlops1[c] * x;
+      if (flops > 0) {
+        peakSeconds += 1 * flops / collectivePeak[c];
+      }
+      bytes += 1 * 0.0;
+    }
+    return Utilisation.over(peakSeconds, bytes, seconds, mainBandwidth);
+  }
+
+  /** Operation i's FLOPs at x on one chip. */
+  private double perChipFlops(int i, double x) {
+    double flops = flops0[i] + flops1[i] * x;
+    return split ? flops / layout.workShards(perGroup[i], x) : flops;
+  }
+
+  /**
+   * Operation i's memory bytes at x on one chip (their sum in the operation's order); its weight
+   * bytes into {@code weights[0]} when given.
+   */
+  private double perChipBytes(int i, double x, double[] weights) {
+    double work = split ? layout.workShards(perGroup[i], x) : 1;
+    double memoryBytes = 0;
+    for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
+      double v = bytes(k, x);
+      if (split) {
+        switch (kindDivisor[k]) {
+          case WEIGHTS:
+            v = v / weightShards[i];
+            break;
+          case KV:
+            v = v / layout.kvShards(kvShards[i], x);
+            break;
+          default:
+            v = v / work;
+        }
+      }
+      if (kindDivisor[k] == WEIGHTS && weights != null) {
+        weights[0] = v;
+      }
+      memoryBytes += v;
+    }
+    return memoryBytes;
+  }
+
+  /** Operation i's time at x on one chip: its roofline time, or its riding time. */
+  private double opSeconds(int i, double x, boolean riding) {
+    double flops = flops0[i] + flops1[i] * x;
+    double work = 1;
+    if (split) {
+      work = layout.workShards(perGroup[i], x);
+      flops = flops / work;
+    }
+    double memoryBytes = 0;
+    double weights = 0;
+    for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
+      double v = bytes(k, x);
+      if (split) {
+        switch (kindDivisor[k]) {
+          case WEIGHTS:
+            v = v / weightShards[i];
+            break;
+          case KV:
+            v = v / layout.kvShards(kvShards[i], x);
+            break;
+          default:
+            v = v / work;
+        }
+      }
+      if (kindDivisor[k] == WEIGHTS) {
+        weights = v;
+      }
+      memoryBytes += v;
+    }
+    double compute;
+    double memoryFraction;
+    if (uniform) {
+      compute = flops == 0 ? 0 : Roofline.computeSeconds(flops, peak[i], computeEfficiency);
+      memoryFraction = memoryEfficiency;
+    } else {
+      double rows = PoolOperations.gemmRows(flops, weights, bytesEach[i]);
+      compute =
+          flops == 0
+              ? 0
+              : Roofline.computeSeconds(
+                  flops, peak[i], kernel[i].computeFraction(efficiency, rows));
+      memoryFraction = this.memoryFraction[i];
+    }
+    double memory = Roofline.memorySeconds(memoryBytes, mainBandwidth, memoryFraction);
+    return riding
+        ? ColocatedDeployment.ridingSeconds(compute, memory, weights, memoryBytes, 0, 0)
+        : Roofline.operationSeconds(compute, memory, 0);
+  }
+}

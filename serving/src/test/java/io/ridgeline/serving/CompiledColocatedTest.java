@@ -1,0 +1,177 @@
+package io.ridgeline.serving;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+
+import io.ridgeline.core.Precision;
+import io.ridgeline.core.Precisions;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Models;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The compiled colocated evaluator ({@link CompiledColocated}) gives the object path's points
+ * ({@link ColocatedDeployment#point}): every field equal, the doubles to a relative 1e-12 (its
+ * affine coefficients may round the last digit or two differently, see {@link CompiledStep}). Over
+ * random systems and over a sample of the reference grid; each system must compile, so that the
+ * comparison is not the object path against itself.
+ */
+final class CompiledColocatedTest {
+  /**
+   * Relative difference allowed between compiled and object doubles: a few units in the last place.
+   */
+  static final double RELATIVE = 1e-12;
+
+  private static final List<Model> MODELS =
+      List.of(
+          Models.byId("llama-3.1-8b"),
+          Models.byId("llama-3.1-70b"),
+          Models.byId("mixtral-8x7b"),
+          Models.byId("deepseek-v3"));
+  private static final List<Chip> CHIPS =
+      List.of(
+          Chips.byId("h100-sxm"),
+          Chips.byId("b200"),
+          Chips.byId("gb200"),
+          Chips.byId("mi300x"),
+          Chips.byId("mi355x"),
+          Chips.byId("h200-sxm"));
+  private static final int[] TPS = {1, 2, 4, 8, 16};
+  private static final int[] LENGTHS = {1, 100, 128, 1000, 1024, 8192, 20000};
+  private static final int[] CACHED = {0, 0, 0, 512, 32768};
+
+  @Test
+  void compiled_randomSystems_equalsObjectPath() {
+    qt().withFixedSeed(20261202L)
+        .withExamples(150)
+        .forAll(
+            integers().between(0, MODELS.size() * CHIPS.size() * TPS.length * 4 - 1),
+            integers().between(0, LENGTHS.length * LENGTHS.length * CACHED.length - 1),
+            integers().between(1, 1024),
+            integers().between(1, 4096))
+        .checkAssert(
+            (system, lengths, batch, otherBatch) -> {
+              Model model = MODELS.get(system % MODELS.size());
+              int rest = system / MODELS.size();
+              Chip chip = CHIPS.get(rest % CHIPS.size());
+              rest /= CHIPS.size();
+              int tp = TPS[rest % TPS.length];
+              rest /= TPS.length;
+              boolean fp8 = rest % 2 == 1;
+              Efficiency efficiency = rest / 2 == 0 ? Efficiency.ideal() : Efficiency.standard();
+              int isl = LENGTHS[lengths % LENGTHS.length];
+              int osl = LENGTHS[lengths / LENGTHS.length % LENGTHS.length];
+              int cached = CACHED[lengths / (LENGTHS.length * LENGTHS.length)];
+              Precisions p =
+                  fp8
+                      ? model.defaultPrecisions().withAllWeights(Precision.FP8)
+                      : model.defaultPrecisions();
+              ColocatedDeployment d;
+              try {
+                d = colocated(model, chip, tp, p, efficiency);
+              } catch (IllegalArgumentException invalid) {
+                return;
+              }
+              compare(d, Workload.of(isl, osl).withCachedTokens(cached), batch, otherBatch);
+            });
+  }
+
+  @Test
+  void compiled_referenceGridSample_equalsObjectPath() {
+    int[] counts = {8, 16, 32, 64};
+    int[] isls = {128, 1024, 8192};
+    int[] osls = {128, 1024};
+    int[] batches = {1, 3, 64, 333, 1000, 1024};
+    for (Efficiency e : List.of(Efficiency.standard(), Efficiency.ideal())) {
+      for (Model m : MODELS) {
+        Precisions p = m.defaultPrecisions().withAllWeights(Precision.FP8);
+        for (Chip c : CHIPS) {
+          for (int count : counts) {
+            ColocatedDeployment d;
+            try {
+              d = colocated(m, c, count, p, e);
+            } catch (IllegalArgumentException invalid) {
+              continue; // an error row of the grid (tp beyond the heads)
+            }
+            for (int isl : isls) {
+              for (int osl : osls) {
+                int i = (count + isl + osl) % batches.length;
+                compare(d, Workload.of(isl, osl), batches[i], batches[(i + 3) % batches.length]);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static void compare(ColocatedDeployment d, Workload w, int... batches) {
+    Optional<PointsAt> compiled;
+    try {
+      compiled = CompiledColocated.of(d, w);
+    } catch (IllegalArgumentException e) {
+      return; // the object path's hoisted part throws too (Deployments.at)
+    }
+    assertThat(compiled).as("%s compiles at %s", d, w).isPresent();
+    for (int b : batches) {
+      FrontierPoint expected;
+      try {
+        expected = d.point(b, w);
+      } catch (IllegalArgumentException e) {
+        return;
+      }
+      assertSamePoint(compiled.get().point(b), expected, d + " " + w + " batch " + b);
+      Utilisation u = ((CompiledColocated) compiled.get()).decodeUtilisation(b);
+      Utilisation object = d.decodeUtilisation(b, w.promptContext(), w.outputTokens());
+      close(d + " " + w + " batch " + b + " MFU", u.mfu(), object.mfu());
+      close(d + " " + w + " batch " + b + " bandwidth", u.bandwidth(), object.bandwidth());
+    }
+  }
+
+  /** Every field equal, doubles to {@link #RELATIVE}. */
+  static void assertSamePoint(FrontierPoint actual, FrontierPoint expected, String what) {
+    assertThat(actual.batch()).as(what).isEqualTo(expected.batch());
+    assertThat(actual.fits()).as(what + " fits").isEqualTo(expected.fits());
+    assertThat(actual.strategy()).as(what).isEqualTo(expected.strategy());
+    assertThat(actual.note()).as(what).isEqualTo(expected.note());
+    assertThat(actual.pareto()).as(what).isEqualTo(expected.pareto());
+    close(what + " ttft", actual.ttft().seconds(), expected.ttft().seconds());
+    close(what + " tpot", actual.tpot().seconds(), expected.tpot().seconds());
+    close(what + " per user", actual.tokensPerSecondPerUser(), expected.tokensPerSecondPerUser());
+    close(what + " per chip", actual.tokensPerSecondPerChip(), expected.tokensPerSecondPerChip());
+    close(what + " chips", actual.chipsTotal(), expected.chipsTotal());
+    close(what, actual.dollarsPerMillionTokens(), expected.dollarsPerMillionTokens());
+    close(what, actual.tokensPerJoule(), expected.tokensPerJoule());
+    close(what, actual.mfu(), expected.mfu());
+    close(what, actual.bandwidthUtilisation(), expected.bandwidthUtilisation());
+  }
+
+  private static void close(String what, Optional<Double> actual, Optional<Double> expected) {
+    assertThat(actual.isPresent()).as(what).isEqualTo(expected.isPresent());
+    actual.ifPresent(a -> close(what, a, expected.get()));
+  }
+
+  private static void close(String what, double actual, double expected) {
+    assertThat(Math.abs(actual - expected))
+        .as("%s: %s vs %s", what, actual, expected)
+        .isLessThanOrEqualTo(RELATIVE * Math.abs(expected));
+  }
+
+  private static ColocatedDeployment colocated(
+      Model model, Chip chip, int tp, Precisions p, Efficiency e) {
+    return new ColocatedDeployment(
+        RooflineModel.builder()
+            .model(model)
+            .chip(chip)
+            .chips(tp)
+            .tensorParallel(tp)
+            .precisions(p)
+            .efficiency(e)
+            .build());
+  }
+}
