@@ -52,6 +52,8 @@ final class InputFuzzTest {
 
   @TempDir Path dir;
 
+  private static final String[] OFFLOAD = {"none", "history", "spill", "all"};
+
   @Test
   void configFiles_neverFailBadly() {
     List<JsonNode> configs = FuzzInputs.shippedConfigs();
@@ -100,6 +102,7 @@ final class InputFuzzTest {
             case 0:
               return List.of("chips", "--add", file.toString(), "--json");
             case 1:
+              // with a random KV offload policy: a mutated chip's tiers decide where KV can go
               return List.of(
                   "roofline",
                   "--model",
@@ -108,8 +111,12 @@ final class InputFuzzTest {
                   file.toString(),
                   "--batch",
                   "8",
-                  "--context",
-                  "2048",
+                  "--prompt",
+                  "256",
+                  "--cached",
+                  "32768",
+                  "--kv-offload",
+                  OFFLOAD[r.nextInt(OFFLOAD.length)],
                   "--json");
             default:
               return List.of(
@@ -138,8 +145,9 @@ final class InputFuzzTest {
         "cases",
         (r, i) -> {
           Path file = write("cases-" + i + ".csv", FuzzInputs.caseFile(r));
-          return r.nextInt(3) == 0
-              ? List.of(
+          switch (r.nextInt(6)) {
+            case 0:
+              return List.of(
                   "frontier",
                   "--model",
                   "llama-3.1-8b",
@@ -149,8 +157,32 @@ final class InputFuzzTest {
                   file.toString(),
                   "--max-batch",
                   "8",
-                  "--json")
-              : List.of("validate", "--cases", file.toString(), "--json");
+                  "--json");
+            case 1:
+              return List.of(
+                  "plan",
+                  "--model",
+                  "llama-3.1-8b",
+                  "--isl",
+                  "512",
+                  "--osl",
+                  "128",
+                  "--rate",
+                  "1",
+                  "--ttft",
+                  "1",
+                  "--tpot",
+                  "0.05",
+                  "--chips",
+                  "h100-sxm",
+                  "--strategies",
+                  "colocated",
+                  "--anchor",
+                  file.toString(),
+                  "--json");
+            default:
+              return List.of("validate", "--cases", file.toString(), "--json");
+          }
         });
   }
 
