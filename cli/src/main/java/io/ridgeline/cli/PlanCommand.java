@@ -11,6 +11,7 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.ImmutablePlanRequest;
+import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.PlanRequest;
 import io.ridgeline.serving.PlanResult;
 import io.ridgeline.serving.Planner;
@@ -178,6 +179,16 @@ final class PlanCommand implements Callable<Integer> {
   List<Precision> kv;
 
   @Option(
+      names = "--kv-offload",
+      paramLabel = "POLICY",
+      defaultValue = "none",
+      description =
+          "KV kept in the slower offload tier of the chips that have one (GH200/GB200 LPDDR5X):"
+              + " none (default), history (cached KV fetched back at prefill), spill (KV beyond"
+              + " HBM read there every step), all; chips without such a tier keep KV in HBM.")
+  String kvOffload;
+
+  @Option(
       names = "--anchor",
       paramLabel = "FILE",
       description =
@@ -250,6 +261,7 @@ final class PlanCommand implements Callable<Integer> {
     }
     speculation().ifPresent(b::speculation);
     anchored.ifPresent(f -> b.anchorLnSlowdown(f.lnSlowdown()));
+    b.kvOffload(KvOffload.of(kvOffload));
     PlanResult r = Planner.plan(b.build());
     PrintWriter out = spec.commandLine().getOut();
     List<String> priceLines = new ArrayList<>();

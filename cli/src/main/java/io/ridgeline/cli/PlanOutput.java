@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.PlanConfiguration;
 import io.ridgeline.serving.PlanFailure;
 import io.ridgeline.serving.PlanMiss;
@@ -67,6 +68,20 @@ final class PlanOutput {
         q.objective() == PlanRequest.Objective.CHIPS ? "fewest chips" : "lowest cost");
     if (q.speculation().isPresent() && q.strategies().contains(Deployment.Strategy.AFD)) {
       out.println(AFD_SPECULATION);
+    }
+    if (q.kvOffload() != KvOffload.NONE) {
+      out.println(
+          "kv offload "
+              + q.kvOffload()
+              + " on "
+              + String.join(
+                  ", ",
+                  q.chips().stream()
+                      .filter(c -> KvOffload.tier(c).isPresent())
+                      .map(c -> c.id() + " (" + KvOffload.tier(c).get() + ")")
+                      .distinct()
+                      .toList())
+              + "; the other chips keep KV in their main tier");
     }
     out.println(
         "queueing: Poisson arrivals, M/D/1 prefill servers (TTFT p50 from the mean wait, p99 from"
@@ -178,6 +193,10 @@ final class PlanOutput {
       }
     } else {
       o.putNull("speculation");
+    }
+    if (q.kvOffload() != KvOffload.NONE) {
+      // applied on the chips with a slower tier (the others keep KV in HBM)
+      o.put("kv_offload", q.kvOffload().id());
     }
     o.put("efficiency", efficiency.description());
     efficiency.putBand(o, q.model(), q.chips());

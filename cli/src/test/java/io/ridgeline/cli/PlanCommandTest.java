@@ -308,4 +308,22 @@ final class PlanCommandTest {
         .contains("Exit status:")
         .contains("3   no configuration meets the objectives");
   }
+
+  @Test
+  void kvOffload_namesThePolicyAndItsChips_andFailsInOneLineWithoutASlowerTier() {
+    CliRun text = plan8b("2", "0.1", "--chips", "h100-sxm,gh200", "--kv-offload", "history");
+    assertThat(text.code()).as(text.err()).isZero();
+    assertThat(text.out())
+        .contains("kv offload history on gh200 (lpddr")
+        .contains("the other chips keep KV in their main tier");
+    CliRun json = plan8b("2", "0.1", "--chips", "gh200", "--kv-offload", "history", "--json");
+    assertThat(json.json().path("kv_offload").asText()).isEqualTo("history");
+    CliRun none = plan8b("2", "0.1", "--chips", "h100-sxm", "--json");
+    assertThat(none.json().has("kv_offload")).isFalse();
+    CliRun bad = plan8b("2", "0.1", "--chips", "h100-sxm", "--kv-offload", "spill");
+    assertThat(bad.code()).isEqualTo(1);
+    assertThat(bad.err().trim())
+        .startsWith("ridgeline: --kv-offload spill needs a chip with a memory tier slower")
+        .doesNotContain("\n");
+  }
 }

@@ -187,6 +187,16 @@ public abstract class PlanRequest {
   }
 
   /**
+   * Where each candidate keeps KV it offloads ({@link KvOffload}), applied on the chips that have a
+   * slower tier ({@link KvOffload#tier}); chips without one keep all KV in their main tier. {@link
+   * KvOffload#NONE} by default.
+   */
+  @Value.Default
+  public KvOffload kvOffload() {
+    return KvOffload.NONE;
+  }
+
+  /**
    * An anchor: {@code ln(predicted time / measured time)} of measurements of the user's own
    * deployment ({@link FrontierPoint#anchored}); every candidate's times (TTFT, TPOT and the
    * prefill service time of the queue) are divided by its exponential and its rates multiplied. 0
@@ -232,6 +242,13 @@ public abstract class PlanRequest {
         .ifPresent(
             s -> checkArgument(s.seconds() > 0, "TPOT p99 objective must be positive: %s", s));
     checkArgument(top() > 0, "top must be positive: %s", top());
+    checkArgument(
+        kvOffload() == KvOffload.NONE
+            || chips().stream().anyMatch(c -> KvOffload.tier(c).isPresent()),
+        "--kv-offload %s needs a chip with a memory tier slower than its main one, and none of %s"
+            + " has one",
+        kvOffload(),
+        chips().stream().map(Chip::id).collect(Collectors.joining(", ")));
   }
 
   @Override
@@ -257,6 +274,7 @@ public abstract class PlanRequest {
         + speculation().map(p -> ", speculative " + p).orElse("")
         + price().map(p -> ", price " + p).orElse("")
         + precisions().map(p -> ", " + p).orElse("")
+        + (kvOffload() == KvOffload.NONE ? "" : ", kv offload " + kvOffload())
         + (efficiency().equals(Efficiency.standard()) ? "" : ", efficiency " + efficiency());
   }
 }

@@ -86,8 +86,14 @@ final class PlanSpace {
         .attentionDataParallel(dp)
         .expertParallel(ep)
         .efficiency(request.efficiency())
+        .kvOffload(offload(chip))
         .build()
         .build(1, isl + osl);
+  }
+
+  /** The request's KV offload policy on {@code chip}, none where the chip has no slower tier. */
+  private KvOffload offload(Chip chip) {
+    return KvOffload.tier(chip).isPresent() ? request.kvOffload() : KvOffload.NONE;
   }
 
   static boolean hasLink(Chip chip) {
@@ -133,6 +139,7 @@ final class PlanSpace {
   private PoolSpec other(PoolSpec spec, Chip c) {
     return ImmutablePoolSpec.copyOf(spec)
         .withChip(c)
+        .withKvOffload(offload(c))
         .withCount(Optional.empty())
         .withTensorParallel(Optional.empty())
         .withAttentionDataParallel(1)

@@ -109,6 +109,41 @@ final class PlannerTest {
   }
 
   @Test
+  void plan_kvOffloadHistory_chargesTheFetchOnlyOnChipsWithASlowerTier() {
+    // 256 new tokens after 32,768 cached on Llama-3.1-8B: with the history in GH200's LPDDR5X every
+    // candidate's TTFT carries its fetch (4.295 GB at 450 GB/s ≈ 9.5 ms on one chip), so the best
+    // configuration's unqueued TTFT is at least the one without offload; H100 has no slower tier
+    PlanRequest plain =
+        PlanRequest.builder()
+            .model(LLAMA_8B)
+            .addChips(Chips.byId("gh200"))
+            .inputTokens(256)
+            .outputTokens(128)
+            .cachedTokens(32_768)
+            .requestsPerSecond(1)
+            .ttftSlo(Seconds.of(2))
+            .tpotSlo(Seconds.ofMillis(100))
+            .strategies(EnumSet.of(Deployment.Strategy.COLOCATED))
+            .top(1)
+            .build();
+    PlanRequest offloaded = PlanRequest.builder().from(plain).kvOffload(KvOffload.HISTORY).build();
+    PlanConfiguration a = Planner.plan(plain).configurations().get(0);
+    PlanConfiguration b = Planner.plan(offloaded).configurations().get(0);
+    assertThat(b.ttft().seconds()).isGreaterThan(a.ttft().seconds());
+    assertThat(offloaded.toString()).contains("kv offload history");
+    assertThatThrownBy(
+            () ->
+                PlanRequest.builder()
+                    .from(plain)
+                    .chips(List.of(Chips.H100_SXM))
+                    .kvOffload(KvOffload.SPILL)
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--kv-offload spill")
+        .hasMessageContaining("h100-sxm");
+  }
+
+  @Test
   void plan_anchorBeyondAHundredfold_isRejectedNamingIt() {
     assertThatThrownBy(
             () -> PlanRequest.builder().from(generous8bRequest()).anchorLnSlowdown(5).build())
