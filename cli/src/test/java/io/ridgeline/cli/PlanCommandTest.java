@@ -310,7 +310,7 @@ final class PlanCommandTest {
   }
 
   @Test
-  void kvOffload_namesThePolicyAndItsChips_andFailsInOneLineWithoutASlowerTier() {
+  void kvOffload_namesThePolicyAndItsChips_andFailsInOneLineWithoutASlowerTier() throws Exception {
     CliRun text = plan8b("2", "0.1", "--chips", "h100-sxm,gh200", "--kv-offload", "history");
     assertThat(text.code()).as(text.err()).isZero();
     assertThat(text.out())
