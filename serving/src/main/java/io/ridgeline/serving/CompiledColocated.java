@@ -67,11 +67,11 @@ final class CompiledColocated implements PointsAt {
       return Optional.empty();
     }
     Optional<CompiledStep> decode =
-        CompiledStep.decode(pool, ColocatedDeployment.decodeContext(w), 1);
+        CompiledSteps.decode(pool, ColocatedDeployment.decodeContext(w), 1);
     if (decode.isEmpty()) {
       return Optional.empty();
     }
-    Optional<CompiledStep> prefill = CompiledStep.prefill(pool, w);
+    Optional<CompiledStep> prefill = CompiledSteps.prefill(pool, w);
     if (prefill.isEmpty()) {
       return Optional.empty();
     }

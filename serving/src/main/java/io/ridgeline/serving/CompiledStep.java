@@ -6,8 +6,6 @@ import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.Phase;
-import io.ridgeline.core.PhaseKind;
-import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Roofline;
 import io.ridgeline.models.Ffn;
 import io.ridgeline.models.Layer;
@@ -16,8 +14,6 @@ import io.ridgeline.models.Routing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.DoubleFunction;
 
 /**
  * A pool's decode step (or the prefill that rides one) at a fixed context, compiled into per
@@ -32,8 +28,8 @@ import java.util.function.DoubleFunction;
  * Routing#expectedDistinctExperts}), and the embedding's, proportional to min(tokens, vocabulary).
  * A collective's compute and network times are affine in its tokens (α-β). Every coefficient is
  * checked against the object path at x = 3 and x = 1000.5 (relative 1e-9); a step that does not
- * check is not compiled ({@link #decode} and {@link #prefill} answer empty) and its points are
- * evaluated by the object path.
+ * check is not compiled ({@link CompiledSteps#decode} and {@link CompiledSteps#prefill} answer
+ * empty) and its points are evaluated by the object path.
  *
  * <p>Per point the operations are divided over the chips as {@link RooflineModel#perChip} divides
  * them (the same {@link ParallelLayout} shards), their GEMM rows and kernel-class fractions are
@@ -47,7 +43,6 @@ import java.util.function.DoubleFunction;
  */
 final class CompiledStep {
   private static final double TOLERANCE = 1e-9;
-  private static final double[] CHECKS = {3, 1000.5};
 
   // kinds of bytes by how perChip divides them
   private static final byte WEIGHTS = 0;
@@ -100,7 +95,7 @@ final class CompiledStep {
   private final double[] collectiveFlops1;
   private final double[] collectivePeak;
 
-  private CompiledStep(
+  CompiledStep(
       RooflineModel pool,
       double tokensPerX,
       List<Phase> at1,
@@ -241,76 +236,6 @@ final class CompiledStep {
         f[0] == 0 && f[1] == 0 ? 0 : t.peak(r1.operation().precision()).flopsPerSecond();
   }
 
-  /**
-   * The decode step of {@code pool} at {@code context} with {@code queries} tokens per sequence,
-   * compiled in sequences per micro-batch; empty when it does not compile (see the class comment).
-   */
-  static Optional<CompiledStep> decode(RooflineModel pool, int context, int queries) {
-    Model m = pool.model();
-    DoubleFunction<List<Phase>> ops =
-        x -> m.decodeStep(x, context, pool.computePrecisions(), pool.routing(), queries);
-    DoubleFunction<List<OperationResult>> coll =
-        x -> collectives(pool, PhaseKind.DECODE_COMMUNICATION, x * queries);
-    return compile(pool, queries, ops, coll);
-  }
-
-  /**
-   * The prefill of a workload's new tokens after its cached ones, riding a decode step ({@link
-   * ColocatedDeployment#prefillWithoutWeights}), compiled in prompts; empty when it does not
-   * compile.
-   */
-  static Optional<CompiledStep> prefill(RooflineModel pool, Workload w) {
-    Model m = pool.model();
-    int isl = w.newTokens();
-    int cached = w.cachedAtPrefill();
-    DoubleFunction<List<Phase>> ops =
-        x -> List.of(m.prefill(x, isl, cached, pool.computePrecisions(), pool.routing()));
-    DoubleFunction<List<OperationResult>> coll = x -> collectives(pool, PhaseKind.PREFILL, x * isl);
-    return compile(pool, isl, ops, coll);
-  }
-
-  private static Optional<CompiledStep> compile(
-      RooflineModel pool,
-      double tokensPerX,
-      DoubleFunction<List<Phase>> ops,
-      DoubleFunction<List<OperationResult>> coll) {
-    if (pool.pipelineParallel() != 1 || multiNodeAllToAll(pool)) {
-      return Optional.empty();
-    }
-    try {
-      CompiledStep s =
-          new CompiledStep(
-              pool,
-              tokensPerX,
-              ops.apply(1),
-              ops.apply(2),
-              coll.apply(1),
-              coll.apply(2),
-              coll.apply(0));
-      for (double x : CHECKS) {
-        if (!s.matches(x, ops.apply(x), coll.apply(x))) {
-          return Optional.empty();
-        }
-      }
-      return Optional.of(s);
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      // what the object path would throw it throws there; here the step is simply not compiled
-      return Optional.empty();
-    }
-  }
-
-  /** A MoE all-to-all over several scale-up domains takes the slower of two links: not affine. */
-  private static boolean multiNodeAllToAll(RooflineModel pool) {
-    int ep = pool.expertParallel();
-    int domain =
-        pool.chip().scaleUp().map(io.ridgeline.hardware.Interconnect::domainSize).orElse(ep);
-    return ep > domain;
-  }
-
-  private static List<OperationResult> collectives(RooflineModel pool, PhaseKind kind, double t) {
-    return Collectives.of(pool, kind, t).map(PhaseResult::operations).orElse(List.of());
-  }
-
   private static List<Ffn> moeFfns(Model m) {
     List<Ffn> out = new ArrayList<>();
     for (Layer l : m.layerGroups().keySet()) {
@@ -343,7 +268,7 @@ final class CompiledStep {
   }
 
   /** Whether the coefficients reproduce the object path's operations at {@code x}. */
-  private boolean matches(double x, List<Phase> phases, List<OperationResult> coll) {
+  boolean matches(double x, List<Phase> phases, List<OperationResult> coll) {
     int i = 0;
     for (Phase p : phases) {
       for (Operation o : p.operations()) {
