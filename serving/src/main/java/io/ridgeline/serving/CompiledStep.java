@@ -368,7 +368,7 @@ final class CompiledStep {
       if (flops > 0) {
         peakSeconds += 1 * flops / peak[i];
       }
-      bytes += 1 * perChipBytes(i, x, null);
+      bytes += 1 * perChipBytes(i, x);
     }
     for (int c = 0; c < collectives; c++) {
       double flops = collectiveFlops0[c] + collectiveFlops1[c] * x;
@@ -386,64 +386,51 @@ final class CompiledStep {
     return split ? flops / layout.workShards(perGroup[i], x) : flops;
   }
 
-  /**
-   * Operation i's memory bytes at x on one chip (their sum in the operation's order); its weight
-   * bytes into {@code weights[0]} when given.
-   */
-  private double perChipBytes(int i, double x, double[] weights) {
+  /** Operation i's memory bytes at x on one chip: their sum in the operation's order. */
+  private double perChipBytes(int i, double x) {
     double work = split ? layout.workShards(perGroup[i], x) : 1;
     double memoryBytes = 0;
     for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-      double v = bytes(k, x);
-      if (split) {
-        switch (kindDivisor[k]) {
-          case WEIGHTS:
-            v = v / weightShards[i];
-            break;
-          case KV:
-            v = v / layout.kvShards(kvShards[i], x);
-            break;
-          default:
-            v = v / work;
-        }
-      }
-      if (kindDivisor[k] == WEIGHTS && weights != null) {
-        weights[0] = v;
-      }
-      memoryBytes += v;
+      memoryBytes += perChip(i, k, x, work);
     }
     return memoryBytes;
   }
 
-  /** Operation i's time at x on one chip: its roofline time, or its riding time. */
-  private double opSeconds(int i, double x, boolean riding) {
-    double flops = flops0[i] + flops1[i] * x;
-    double work = 1;
-    if (split) {
-      work = layout.workShards(perGroup[i], x);
-      flops = flops / work;
-    }
-    double memoryBytes = 0;
+  /** Operation i's weight bytes at x on one chip (0 for an operation without weights). */
+  private double perChipWeightBytes(int i, double x) {
     double weights = 0;
     for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-      double v = bytes(k, x);
-      if (split) {
-        switch (kindDivisor[k]) {
-          case WEIGHTS:
-            v = v / weightShards[i];
-            break;
-          case KV:
-            v = v / layout.kvShards(kvShards[i], x);
-            break;
-          default:
-            v = v / work;
-        }
-      }
       if (kindDivisor[k] == WEIGHTS) {
-        weights = v;
+        weights = perChip(i, k, x, 1);
       }
-      memoryBytes += v;
     }
+    return weights;
+  }
+
+  /**
+   * Byte kind k of operation i at x on one chip: weights over their shards, KV over its shards, the
+   * rest over {@code work}, the operation's work shards (as {@link PoolOperations#perChip}).
+   */
+  private double perChip(int i, int k, double x, double work) {
+    double v = bytes(k, x);
+    if (!split) {
+      return v;
+    }
+    switch (kindDivisor[k]) {
+      case WEIGHTS:
+        return v / weightShards[i];
+      case KV:
+        return v / layout.kvShards(kvShards[i], x);
+      default:
+        return v / work;
+    }
+  }
+
+  /** Operation i's time at x on one chip: its roofline time, or its riding time. */
+  private double opSeconds(int i, double x, boolean riding) {
+    double flops = perChipFlops(i, x);
+    double memoryBytes = perChipBytes(i, x);
+    double weights = perChipWeightBytes(i, x);
     double compute;
     double memoryFraction;
     if (uniform) {
