@@ -19,15 +19,17 @@ import java.util.Optional;
  * percentile, so the p50 and p99 TPOT are both taken as the point's TPOT.
  *
  * <p><b>Prefill queue</b>: every prompt needs {@code τ} seconds of a prefill server, the server's
- * prefill pass of {@link RooflineModel#promptsPerPrefillPass} prompts over its prompts. The servers
- * are the R replicas themselves (colocated, static) or P whole prefill replicas (pd, afd; the
- * prefill pool's chips are counted as P × its replica chips, not the fractional share of a frontier
- * point). Each server is an M/D/1 queue at load {@code ρ = λ τ / S}: mean wait {@code ρτ / (2(1 −
- * ρ))} and p99 wait {@code τ ln(100ρ) / (1 − ρ)} ({@link PoissonQueue}). TTFT p50 = the point's
- * unloaded TTFT + the mean wait (the mean of this right-skewed wait is at least its median, so the
- * p50 check is conservative); TTFT p99 = unloaded TTFT + the p99 wait. S starts at the fewest
- * servers with ρ &lt; 1 and grows, up to four times that (and R for colocated), until both TTFT
- * objectives hold; a candidate whose queue cannot meet them reports the last S tried.
+ * prefill pass of {@link RooflineModel#promptsPerPrefillPass} prompts of the workload's new tokens
+ * (after its cached ones: their attention over the history, and under KV offload its fetch) over
+ * its prompts. The servers are the R replicas themselves (colocated, static) or P whole prefill
+ * replicas (pd, afd; the prefill pool's chips are counted as P × its replica chips, not the
+ * fractional share of a frontier point). Each server is an M/D/1 queue at load {@code ρ = λ τ / S}:
+ * mean wait {@code ρτ / (2(1 − ρ))} and p99 wait {@code τ ln(100ρ) / (1 − ρ)} ({@link
+ * PoissonQueue}). TTFT p50 = the point's unloaded TTFT + the mean wait (the mean of this
+ * right-skewed wait is at least its median, so the p50 check is conservative); TTFT p99 = unloaded
+ * TTFT + the p99 wait. S starts at the fewest servers with ρ &lt; 1 and grows, up to four times
+ * that (and R for colocated), until both TTFT objectives hold; a candidate whose queue cannot meet
+ * them reports the last S tried.
  *
  * <p><b>Chips and price</b>: total chips = R × decode chips per replica (attention + FFN under afd)
  * + P × prefill replica chips, rounded up; the price per hour sums each pool's chips at its chip's
@@ -48,14 +50,15 @@ final class PlanFleet {
   /** Sizes the fleet of {@code p}, a point of {@code d}, for {@code q}; see {@link PlanFleet}. */
   static Sized size(Deployment d, FrontierPoint p, PlanRequest q) {
     double rate = q.requestsPerSecond();
-    int isl = q.inputTokens();
     double perReplica = p.batch() / (p.tpot().seconds() * q.outputTokens());
     long replicas = Math.max(1, (long) Math.ceil(rate / perReplica - 1e-9));
     Optional<RooflineModel> prefill = prefillPool(d);
     RooflineModel server = prefill.orElse(d.decodePool());
-    int n = server.promptsPerPrefillPass(isl);
-    // one prompt's prefill service time, anchored as the point's times are
-    double tau = server.prefill(n, isl).seconds().seconds() / n / Math.exp(q.anchorLnSlowdown());
+    Workload w = q.workload();
+    int n = server.promptsPerPrefillPass(w.newTokens());
+    // one prompt's prefill service time: its new tokens after its cached ones (history and prefix
+    // hits), anchored as the point's times are
+    double tau = server.prefill(n, w).seconds().seconds() / n / Math.exp(q.anchorLnSlowdown());
     long first = Math.max(1, (long) Math.floor(rate * tau) + 1);
     if (prefill.isEmpty()) {
       first = Math.max(first, replicas);

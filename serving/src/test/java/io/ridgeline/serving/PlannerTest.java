@@ -144,6 +144,37 @@ final class PlannerTest {
   }
 
   @Test
+  void plan_cachedHistory_queueServiceTimeIsThePrefillAfterTheHistory() {
+    // colocated 8B on H100 with 256 new tokens after 32,768 cached: each server is an M/D/1 queue
+    // whose service time τ is a pass of the new tokens attending the history over its prompts, so
+    // TTFT p50 − unloaded TTFT = meanWait(rate / servers, τ), servers = the replicas
+    PlanRequest q =
+        PlanRequest.builder()
+            .model(LLAMA_8B)
+            .addChips(Chips.H100_SXM)
+            .inputTokens(256)
+            .outputTokens(128)
+            .cachedTokens(32_768)
+            .requestsPerSecond(20)
+            .ttftSlo(Seconds.of(2))
+            .tpotSlo(Seconds.ofMillis(100))
+            .strategies(EnumSet.of(Deployment.Strategy.COLOCATED))
+            .top(1)
+            .build();
+    PlanConfiguration c = Planner.plan(q).configurations().get(0);
+    RooflineModel server = c.deployment().decodePool();
+    Workload w = q.workload();
+    int n = server.promptsPerPrefillPass(w.newTokens());
+    double tau = server.prefill(n, w).seconds().seconds() / n;
+    double withoutHistory = server.prefill(n, 256).seconds().seconds() / n;
+    assertThat(tau).isGreaterThan(2 * withoutHistory);
+    assertThat(c.ttftP50().seconds() - c.ttft().seconds())
+        .isCloseTo(
+            io.ridgeline.serving.queueing.PoissonQueue.meanWait(20.0 / c.replicas(), tau),
+            within(1e-12));
+  }
+
+  @Test
   void plan_anchorBeyondAHundredfold_isRejectedNamingIt() {
     assertThatThrownBy(
             () -> PlanRequest.builder().from(generous8bRequest()).anchorLnSlowdown(5).build())
