@@ -366,16 +366,16 @@ final class CompiledStep {
     for (int i = 0; i < ops; i++) {
       double flops = perChipFlops(i, x);
       if (flops > 0) {
-        peakSeconds += 1 * flops / peak[i];
+        peakSeconds += flops / peak[i];
       }
-      bytes += 1 * perChipBytes(i, x);
+      bytes += perChipBytes(i, x);
     }
+    // collectives add their reductions' FLOPs; their bytes cross the link, not memory
     for (int c = 0; c < collectives; c++) {
       double flops = collectiveFlops0[c] + collectiveFlops1[c] * x;
       if (flops > 0) {
-        peakSeconds += 1 * flops / collectivePeak[c];
+        peakSeconds += flops / collectivePeak[c];
       }
-      bytes += 1 * 0.0;
     }
     return Utilisation.over(peakSeconds, bytes, seconds, mainBandwidth);
   }
