@@ -207,7 +207,7 @@ public record AttentionFfnDeployment(
     double tpot = prefill.isPresent() ? step : step + batch * p.prefillSecondsPerPrompt(isl) / osl;
     double prefillChips =
         prefill.map(pre -> DisaggregatedPrefill.chips(pre, w, batch, tpot)).orElse(0.0);
-    double ttft = ttftParts(step, w, p).total().seconds();
+    double ttft = ttftParts(batch, step, w, p).total().seconds();
     double chips = decodeChips() + prefillChips;
     double perChip = batch / tpot / chips;
     boolean fits =
@@ -266,7 +266,7 @@ public record AttentionFfnDeployment(
    * <ul>
    *   <li>admission: the attention pool's {@link Efficiency#admission()};
    *   <li>wait: half the running AFD decode step, {@code step / 2}, the mean residual for a request
-   *       arriving at a random time;
+   *       arriving at a random time, none at batch 1 ({@link TtftParts#stepWait});
    *   <li>prefill: with a prefill pool, the prompt's prefill there; without, the prompt through
    *       both pools, attention side + FFN side + the activations' transfer of its {@code isl}
    *       tokens there and back;
@@ -277,7 +277,7 @@ public record AttentionFfnDeployment(
    * @throws IllegalArgumentException when an argument is not positive
    */
   public TtftParts ttftParts(int batch, int isl, int osl) {
-    return ttftParts(step(batch, isl, osl).seconds(), Workload.of(isl, osl), afd());
+    return ttftParts(batch, step(batch, isl, osl).seconds(), Workload.of(isl, osl), afd());
   }
 
   /**
@@ -285,13 +285,14 @@ public record AttentionFfnDeployment(
    * after its cached ones and its whole prompt context's KV sent on ({@link DisaggregatedPrefill});
    * without one, its prompt through the decode pools (no history: {@link #point} refuses one).
    */
-  private TtftParts ttftParts(double step, Workload w, AfdPools p) {
+  private TtftParts ttftParts(int batch, double step, Workload w, AfdPools p) {
+    double wait = TtftParts.stepWait(batch, step);
     if (prefill.isPresent()) {
-      return DisaggregatedPrefill.ttftParts(poolLink, prefill.get(), attention, w, step / 2);
+      return DisaggregatedPrefill.ttftParts(poolLink, prefill.get(), attention, w, wait);
     }
     return TtftParts.of(
         attention.efficiency().admission().seconds(),
-        step / 2,
+        wait,
         p.prefillSeconds(1, w.inputTokens()),
         0);
   }

@@ -106,7 +106,7 @@ public record ColocatedDeployment(
       double prefillShare,
       boolean fits) {
     double tpot = decode + prefillShare;
-    double ttft = ttftParts(decode, tpot, w, chunkPrefill).total().seconds();
+    double ttft = ttftParts(batch, decode, tpot, w, chunkPrefill).total().seconds();
     double perChip = batch / tpot / pool.replicaChips();
     return ServingCosts.onePool(
         ImmutableFrontierPoint.builder()
@@ -131,7 +131,8 @@ public record ColocatedDeployment(
    * <ul>
    *   <li>admission: {@link Efficiency#admission()};
    *   <li>wait: half a running step, {@code s / 2}, the mean residual of a step of length {@code s}
-   *       for a request arriving at a random time; a step is {@code E × tpot} (E output tokens per
+   *       for a request arriving at a random time, and none at batch 1, where the request finds the
+   *       server idle ({@link TtftParts#stepWait}); a step is {@code E × tpot} (E output tokens per
    *       sequence per step: 1, or the expected tokens of a speculative verify pass);
    *   <li>prefill: {@code ⌈isl / c⌉} chunks of {@code c = min(isl, 8192)} tokens ({@link
    *       RooflineModel#PREFILL_CHUNK_TOKENS}), each a step of the running batch's decode ({@code E
@@ -155,7 +156,7 @@ public record ColocatedDeployment(
     Deployments.checkPoint(batch, w.inputTokens(), osl);
     double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, decodeContext(w));
     double tpot = decode + prefillWithoutWeights(pool, (double) batch / osl, w);
-    return ttftParts(decode, tpot, w, chunkPrefill(w));
+    return ttftParts(batch, decode, tpot, w, chunkPrefill(w));
   }
 
   /** The prefill of one TTFT chunk riding a decode step: {@code chunk / new tokens} of a prompt. */
@@ -165,14 +166,18 @@ public record ColocatedDeployment(
     return prefillWithoutWeights(pool, (double) chunk / isl, w);
   }
 
-  private TtftParts ttftParts(double decode, double tpot, Workload w, double chunkPrefill) {
+  private TtftParts ttftParts(
+      int batch, double decode, double tpot, Workload w, double chunkPrefill) {
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     int isl = w.newTokens();
     int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
     int chunks = (isl + chunk - 1) / chunk;
     double chunkStep = perStep * decode + chunkPrefill;
     return TtftParts.of(
-        pool.efficiency().admission().seconds(), perStep * tpot / 2, chunks * chunkStep, 0);
+        pool.efficiency().admission().seconds(),
+        TtftParts.stepWait(batch, perStep * tpot),
+        chunks * chunkStep,
+        0);
   }
 
   /**

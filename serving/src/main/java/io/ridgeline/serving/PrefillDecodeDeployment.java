@@ -94,7 +94,7 @@ public record PrefillDecodeDeployment(
     double tpot = SpeculativeDecoding.decodeTpot(speculation, decode, batch, context);
     double prefillChips = DisaggregatedPrefill.chips(prefill, w, batch, tpot);
     double chips = decode.replicaChips() + prefillChips;
-    TtftParts parts = ttftParts(tpot, w, decode);
+    TtftParts parts = ttftParts(batch, tpot, w, decode);
     double transfer = parts.transfer().seconds();
     double ttft = parts.total().seconds();
     double perChip = batch / tpot / chips;
@@ -136,8 +136,9 @@ public record PrefillDecodeDeployment(
    *       the serving frontend once);
    *   <li>wait: half a running decode step, {@code E × tpot / 2} (E output tokens per sequence per
    *       step: 1, or a speculative verify pass's expected tokens), the mean residual of the step
-   *       the decode pool runs when the request's KV arrives, before it joins the batch; the
-   *       prefill pool, sized to the demand, is taken to start the prompt on arrival;
+   *       the decode pool runs when the request's KV arrives, before it joins the batch, and none
+   *       at batch 1, where the decode pool is idle ({@link TtftParts#stepWait}); the prefill pool,
+   *       sized to the demand, is taken to start the prompt on arrival;
    *   <li>prefill: the prompt's prefill on the prefill pool, {@code prefill(1, isl)};
    *   <li>transfer: its KV cache to the decode pool, bytes / (link × prefill chips) plus a fixed
    *       set-up of one hop of the link's latency ({@link #kvTransferSeconds}).
@@ -149,6 +150,7 @@ public record PrefillDecodeDeployment(
     Deployments.checkPoint(batch, isl, osl);
     int context = isl + Math.max(1, osl / 2);
     return ttftParts(
+        batch,
         SpeculativeDecoding.decodeTpot(speculation, decode, batch, context),
         Workload.of(isl, osl),
         decode);
@@ -158,9 +160,10 @@ public record PrefillDecodeDeployment(
    * The TTFT parts of a workload's request: its new tokens' prefill after its cached ones, and the
    * KV of its whole prompt context (history included) sent to the decode pool.
    */
-  private TtftParts ttftParts(double tpot, Workload w, RooflineModel decodePool) {
+  private TtftParts ttftParts(int batch, double tpot, Workload w, RooflineModel decodePool) {
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
-    return DisaggregatedPrefill.ttftParts(poolLink, prefill, decodePool, w, perStep * tpot / 2);
+    return DisaggregatedPrefill.ttftParts(
+        poolLink, prefill, decodePool, w, TtftParts.stepWait(batch, perStep * tpot));
   }
 
   @Override

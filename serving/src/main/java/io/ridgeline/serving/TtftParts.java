@@ -14,7 +14,8 @@ import io.ridgeline.core.Seconds;
  *       tokenisation and the scheduler's admission ({@link Efficiency#admission()}).
  *   <li>{@code stepWait}: the wait for the step that is running when the request is admitted to
  *       finish before the prompt's first chunk can join the next one; for a request arriving at a
- *       random time during steps of equal length s the mean residual is s / 2.
+ *       random time during steps of equal length s the mean residual is s / 2. A request of a batch
+ *       of one finds no step running and waits for none ({@link #stepWait}).
  *   <li>{@code prefill}: the prompt's chunks, each a step (colocated: with the running batch's
  *       decode).
  *   <li>{@code transfer}: pd only, the KV cache's move to the decode pool, bytes / link bandwidth
@@ -51,6 +52,21 @@ public record TtftParts(Seconds admission, Seconds stepWait, Seconds prefill, Se
   static TtftParts of(double admission, double stepWait, double prefill, double transfer) {
     return new TtftParts(
         Seconds.of(admission), Seconds.of(stepWait), Seconds.of(prefill), Seconds.of(transfer));
+  }
+
+  /**
+   * The mean wait of a request of a running batch of {@code batch} sequences for the step running
+   * when it arrives, steps of {@code stepSeconds} each: it finds the other {@code batch − 1}
+   * sequences decoding, so with at least one of them the mean residual of a step, {@code
+   * stepSeconds / 2}, for an arrival at a random time; at batch 1 the server is idle (the request
+   * is its only sequence) and its prompt starts at once, 0. For example steps of 16.8 ms: 8.4 ms at
+   * batch 2, 0 at batch 1.
+   *
+   * @throws IllegalArgumentException when batch is not positive
+   */
+  public static double stepWait(int batch, double stepSeconds) {
+    checkArgument(batch > 0, "batch must be positive: %s", batch);
+    return batch == 1 ? 0 : stepSeconds / 2;
   }
 
   /** The TTFT: admission + stepWait + prefill + transfer. */

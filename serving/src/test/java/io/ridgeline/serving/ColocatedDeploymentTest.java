@@ -1,6 +1,7 @@
 package io.ridgeline.serving;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.data.Percentage.withPercentage;
 
@@ -12,6 +13,7 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -113,6 +115,44 @@ final class ColocatedDeploymentTest {
     assertThat(parts.transfer().seconds()).isZero();
     assertThat(p.ttft().seconds()).isCloseTo(parts.total().seconds(), within(1e-15));
     assertThat(p.ttft().seconds()).isCloseTo(61.584e-3, withPercentage(0.1));
+  }
+
+  @Test
+  void ttft_atBatchOne_waitsForNoRunningStep() {
+    // A request of a batch of one finds the server idle: no step is running, so its prompt starts
+    // at once. Colocated, pd and afd alike: wait 0 at batch 1, half a step at batch 2, and the
+    // batch-1 TTFT is admission + prefill (+ transfer) alone. TtftParts.stepWait: 16.8 ms steps
+    // give 8.4 ms at batch 2 and 0 at batch 1.
+    assertThat(TtftParts.stepWait(2, 16.8e-3)).isCloseTo(8.4e-3, within(1e-15));
+    assertThat(TtftParts.stepWait(1, 16.8e-3)).isZero();
+    ColocatedDeployment colocated = new ColocatedDeployment(TP8);
+    PrefillDecodeDeployment pd = (PrefillDecodeDeployment) Deployment.disaggregated(TP8, TP8);
+    AttentionFfnDeployment afd = new AttentionFfnDeployment(TP8, TP8);
+    List<Deployment> ds = List.of(colocated, pd, afd);
+    List<TtftParts> ones =
+        List.of(
+            colocated.ttftParts(1, 1024, 1024),
+            pd.ttftParts(1, 1024, 1024),
+            afd.ttftParts(1, 1024, 1024));
+    List<TtftParts> twos =
+        List.of(
+            colocated.ttftParts(2, 1024, 1024),
+            pd.ttftParts(2, 1024, 1024),
+            afd.ttftParts(2, 1024, 1024));
+    for (int i = 0; i < ds.size(); i++) {
+      TtftParts one = ones.get(i);
+      String name = ds.get(i).toString();
+      assertThat(one.stepWait().seconds()).as(name).isZero();
+      assertThat(twos.get(i).stepWait().seconds()).as(name).isPositive();
+      assertThat(ds.get(i).point(1, 1024, 1024).ttft().seconds())
+          .as(name)
+          .isCloseTo(
+              one.admission().seconds() + one.prefill().seconds() + one.transfer().seconds(),
+              within(1e-15));
+    }
+    assertThatThrownBy(() -> TtftParts.stepWait(0, 1e-3))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("batch must be positive: 0");
   }
 
   @Test

@@ -203,12 +203,16 @@ final class DeploymentTest {
             .withPoolLink(BytesPerSecond.ofGigabytes(50));
     // a set pool link adds no hop latency: 2.684e9 B / (50e9 B/s × 1 prefill chip)
     assertThat(pd.kvTransferSeconds(8192, prefill, decode)).isCloseTo(0.0536870912, within(1e-12));
-    // TTFT = prefill of one 8192-token prompt + the transfer + half the running decode step
-    FrontierPoint p = pd.point(1, 8192, 256);
+    // TTFT = prefill of one 8192-token prompt + the transfer + half the running decode step (at
+    // batch 2; at batch 1 the decode pool is idle and there is no step to wait for)
+    FrontierPoint p = pd.point(2, 8192, 256);
     assertThat(
             p.ttft().seconds()
                 - prefill.prefill(1, 8192).seconds().seconds()
                 - p.tpot().seconds() / 2)
+        .isCloseTo(0.0536870912, within(1e-9));
+    FrontierPoint idle = pd.point(1, 8192, 256);
+    assertThat(idle.ttft().seconds() - prefill.prefill(1, 8192).seconds().seconds())
         .isCloseTo(0.0536870912, within(1e-9));
     assertThat(p.note()).contains("KV transfer 53.6871 ms");
   }
