@@ -97,6 +97,18 @@ public abstract class Efficiency {
   }
 
   /**
+   * The prefill-to-decode hand-over of a disaggregated request beyond moving its KV bytes: the
+   * router's dispatch to the decode pool, the decode engine's wait for a step boundary to pull the
+   * KV, and the first token's re-emission (see {@link EfficiencyParameter#PD_HANDOVER}). Part of
+   * the TTFT's transfer under pd ({@link TtftParts}); it is latency, not accelerator time, so steps
+   * and throughput do not change. Zero by default (the roofline bound).
+   */
+  @Value.Default
+  public Seconds pdHandover() {
+    return Seconds.ZERO;
+  }
+
+  /**
    * Fixed cost of each kernel a pass launches ({@link io.ridgeline.models.Kernels}): on a GPU the
    * launch of the kernel from a captured CUDA graph and its tail (the last wave draining, the
    * dependent kernel's prologue), a few microseconds per kernel (see {@link

@@ -274,6 +274,33 @@ public enum EfficiencyParameter {
       e ->
           e.moeOverlap() > 0
               ? Optional.of(percent("MoE all-to-all hidden", e.moeOverlap()))
+              : Optional.empty()),
+  /**
+   * The prefill-to-decode hand-over of a disaggregated (pd) request beyond its KV bytes ({@link
+   * Efficiency#pdHandover()}): the router's dispatch to the decode pool, the decode engine's wait
+   * for a step boundary to pull and register the KV, and the re-emission of the first token. Range
+   * 10–260 ms, start 50 ms (near the geometric middle): vLLM's first disaggregated-prefill
+   * implementation measured 30 ms of overhead for Llama-70B at tp 4 with 2,048-token prompts, KV
+   * transfer included, and set under 10 ms as the goal of an ideal implementation (vLLM pull
+   * request 6170, August 2024); vLLM's NixlConnector hand-over (prefill emits token 1 until the
+   * client receives it) took 263 ms p50 at block size 16, 197 ms at 64, of which the KV transfer
+   * itself was 29 ms, and 36 ms after removing the orchestration (vLLM RFC 50913 and pull request
+   * 51919, 2026).
+   */
+  PD_HANDOVER(
+      "pd_handover_ms",
+      Unit.MILLISECONDS,
+      false,
+      10,
+      260,
+      50,
+      e -> e.pdHandover().seconds() * 1e3,
+      (b, v) -> b.pdHandover(Seconds.of(v / 1e3)),
+      new Column("pd ms", 8, 1),
+      10,
+      e ->
+          e.pdHandover().seconds() > 0
+              ? Optional.of("pd hand-over " + e.pdHandover())
               : Optional.empty());
 
   /** The unit of a parameter's values. */

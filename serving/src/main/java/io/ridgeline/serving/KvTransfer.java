@@ -10,13 +10,15 @@ final class KvTransfer {
   private KvTransfer() {}
 
   /**
-   * Seconds to move one request's KV cache of {@code tokens} tokens out of {@code prefill}: {@link
-   * #bytesSeconds} + {@link #setupSeconds}.
+   * Seconds to hand one request's KV cache of {@code tokens} tokens from {@code prefill} to {@code
+   * decode}: {@link #bytesSeconds} + {@link #setupSeconds} + the decode pool's engine hand-over
+   * ({@link Efficiency#pdHandover()}: dispatch, step alignment, the first token's re-emission).
    */
   static double seconds(
       Optional<BytesPerSecond> poolLink, int tokens, RooflineModel prefill, RooflineModel decode) {
     return bytesSeconds(poolLink, tokens, prefill, decode)
-        + setupSeconds(poolLink, prefill, decode);
+        + setupSeconds(poolLink, prefill, decode)
+        + decode.efficiency().pdHandover().seconds();
   }
 
   /**

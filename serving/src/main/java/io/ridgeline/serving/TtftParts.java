@@ -19,7 +19,8 @@ import io.ridgeline.core.Seconds;
  *   <li>{@code prefill}: the prompt's chunks, each a step (colocated: with the running batch's
  *       decode).
  *   <li>{@code transfer}: pd only, the KV cache's move to the decode pool, bytes / link bandwidth
- *       plus a fixed set-up per transfer; zero elsewhere.
+ *       plus a fixed set-up per transfer and the engines' hand-over ({@link
+ *       Efficiency#pdHandover()}); zero elsewhere.
  * </ul>
  *
  * <p>A static batch has no request path: its TTFT is the batch's prefill ({@link #prefillOnly}).

@@ -177,6 +177,32 @@ final class ColocatedDeploymentTest {
   }
 
   @Test
+  void ttft_pd_transferIncludesTheDecodePoolsHandover() {
+    // The same pd at batch 64, its decode pool with a 120 ms hand-over (pd_handover_ms): the TTFT's
+    // transfer is the KV's 0.8389 ms + the 5 µs set-up + 120 ms = 120.84 ms; prefill, wait and
+    // TPOT do not change (a latency, not accelerator time).
+    RooflineModel slow =
+        RooflineModel.builder()
+            .from(TP8)
+            .efficiency(
+                Efficiency.builder()
+                    .from(Efficiency.ideal())
+                    .pdHandover(Seconds.ofMillis(120))
+                    .build())
+            .build();
+    PrefillDecodeDeployment base = (PrefillDecodeDeployment) Deployment.disaggregated(TP8, TP8);
+    PrefillDecodeDeployment d = (PrefillDecodeDeployment) Deployment.disaggregated(TP8, slow);
+    TtftParts before = base.ttftParts(64, 1024, 1024);
+    TtftParts after = d.ttftParts(64, 1024, 1024);
+    assertThat(after.transfer().seconds() - before.transfer().seconds())
+        .isCloseTo(0.120, within(1e-12));
+    assertThat(after.transfer().seconds()).isCloseTo(120.84e-3, withPercentage(0.01));
+    assertThat(after.prefill()).isEqualTo(before.prefill());
+    assertThat(after.stepWait()).isEqualTo(before.stepWait());
+    assertThat(d.point(64, 1024, 1024).tpot()).isEqualTo(base.point(64, 1024, 1024).tpot());
+  }
+
+  @Test
   void ttft_afd_addsHalfAnAfdStep() {
     // Same pools as attention and FFN, no prefill pool: the AFD step at batch 64 is 9.739 ms, so
     // the wait is 4.870 ms; the prompt's prefill through both pools is 37.13 ms; no KV transfer.

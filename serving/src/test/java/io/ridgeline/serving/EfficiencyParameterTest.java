@@ -118,6 +118,23 @@ final class EfficiencyParameterTest {
   }
 
   @Test
+  void pdHandover_range10To260Ms_readAndSetInMilliseconds() {
+    // 10 ms: the goal of an ideal implementation (vLLM PR 6170); 260 ms: stock NixlConnector at
+    // block size 16, 263 ms p50 (vLLM RFC 50913); start 50 ms, near the geometric middle (51 ms)
+    assertThat(EfficiencyParameter.PD_HANDOVER.lower()).isEqualTo(10);
+    assertThat(EfficiencyParameter.PD_HANDOVER.upper()).isEqualTo(260);
+    assertThat(EfficiencyParameter.PD_HANDOVER.start()).isEqualTo(50);
+    assertThat(EfficiencyParameter.PD_HANDOVER.jsonKey()).isEqualTo("pd_handover_ms");
+    ImmutableEfficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
+    EfficiencyParameter.PD_HANDOVER.set(b, 120);
+    Efficiency e = b.build();
+    assertThat(e.pdHandover().seconds()).isCloseTo(0.120, within(1e-15));
+    assertThat(EfficiencyParameter.PD_HANDOVER.get(e)).isCloseTo(120, within(1e-12));
+    assertThat(e.toString()).contains("pd hand-over 120 ms");
+    assertThat(EfficiencyParameter.PD_HANDOVER.get(Efficiency.ideal())).isZero();
+  }
+
+  @Test
   void builtInProfiles_everyFittedParameterInsideItsPlausibleRange() {
     for (EngineProfile p : Profiles.builtIn().profiles().values()) {
       for (EfficiencyParameter q : EfficiencyParameter.values()) {

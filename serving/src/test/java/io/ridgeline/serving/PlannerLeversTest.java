@@ -58,7 +58,7 @@ final class PlannerLeversTest {
                 .inputTokens(1024)
                 .outputTokens(256)
                 .requestsPerSecond(1)
-                .ttftSlo(Seconds.ofMillis(200))
+                .ttftSlo(Seconds.ofMillis(500))
                 .tpotSlo(Seconds.ofMillis(30))
                 .top(100)
                 .build());
@@ -99,7 +99,7 @@ final class PlannerLeversTest {
   @Test
   void fleet_pd_countsWholePrefillReplicasAndGrowsThemForTheP99() {
     // pd at 20 requests/s: each prefill replica of 8 H100s takes τ per prompt; the fleet takes
-    // the fewest whole replicas with ρ < 1 whose p99 TTFT meets 0.5 s, and counts all their chips
+    // the fewest whole replicas with ρ < 1 whose p99 TTFT meets 0.8 s, and counts all their chips
     PlanRequest q =
         PlanRequest.builder()
             .model(LLAMA_70B)
@@ -108,7 +108,7 @@ final class PlannerLeversTest {
             .outputTokens(256)
             .requestsPerSecond(20)
             .ttftSlo(Seconds.of(10))
-            .ttftP99Slo(Seconds.ofMillis(500))
+            .ttftP99Slo(Seconds.ofMillis(800))
             .tpotSlo(Seconds.of(1))
             .build();
     PoolSpec spec = PoolSpec.builder().model(LLAMA_70B).chip(Chips.H100_SXM).count(8).build();
@@ -125,10 +125,10 @@ final class PlannerLeversTest {
     double tau = prefill.prefill(8, 1024).seconds().seconds() / 8;
     long s = f.prefillReplicas();
     assertThat(20 * tau / s).isLessThan(1);
-    assertThat(f.ttftP99()).isLessThanOrEqualTo(0.5);
+    assertThat(f.ttftP99()).isLessThanOrEqualTo(0.8);
     if (s > Math.floor(20 * tau) + 1) {
       // one replica fewer would miss the p99
-      assertThat(p.ttft().seconds() + PoissonQueue.p99Wait(20.0 / (s - 1), tau)).isGreaterThan(0.5);
+      assertThat(p.ttft().seconds() + PoissonQueue.p99Wait(20.0 / (s - 1), tau)).isGreaterThan(0.8);
     }
     long decode = (long) Math.ceil(20 * p.tpot().seconds() * 256 / 64 - 1e-9);
     assertThat(f.replicas()).isEqualTo(Math.max(1, decode));

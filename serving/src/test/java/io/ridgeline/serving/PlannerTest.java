@@ -167,7 +167,9 @@ final class PlannerTest {
     int n = server.promptsPerPrefillPass(w.newTokens());
     double tau = server.prefill(n, w).seconds().seconds() / n;
     double withoutHistory = server.prefill(n, 256).seconds().seconds() / n;
-    assertThat(tau).isGreaterThan(2 * withoutHistory);
+    // the history's attention lengthens the pass (by how much depends on the profile's fixed
+    // costs per pass)
+    assertThat(tau).isGreaterThan(withoutHistory);
     assertThat(c.ttftP50().seconds() - c.ttft().seconds())
         .isCloseTo(
             io.ridgeline.serving.queueing.PoissonQueue.meanWait(20.0 / c.replicas(), tau),

@@ -61,6 +61,12 @@ import java.util.stream.Collectors;
  *       (none) to 0.9 (DeepSeek's V3/R1 inference system overview, 2025: dual micro-batch overlap
  *       hides the all-to-all in prefill and decode; SGLang's large-scale EP blog, May 2025:
  *       two-batch overlap adds 27–35% throughput, most but not all of the communication hidden).
+ *   <li>pd hand-over, start 50 ms ({@link Efficiency#pdHandover()}): the orchestration between a
+ *       prefill and a decode pool beyond moving the KV bytes (router dispatch, the decode engine's
+ *       step alignment, the first token's re-emission), 10–260 ms (see {@link
+ *       EfficiencyParameter#PD_HANDOVER}). Refitted with it, the point-grouped error went from
+ *       26.3% to 22.7% and leave-one-source-out from 32.0% to 31.7% (TTFT 53.5% to 47.6%); it ends
+ *       on its upper bound, where the disaggregated served TTFTs of the shipped cases put it.
  *   <li>max running requests per replica ({@link EngineProfile#maxRunningRequests()}), start
  *       {@value #START_MAX_RUNNING}: vLLM's default {@code max_num_seqs} and TensorRT-LLM's former
  *       default {@code max_batch_size}; engines also stop admitting requests below their KV limit
@@ -74,11 +80,11 @@ import java.util.stream.Collectors;
  * <p><b>Ranges.</b> Each parameter's plausible range, with its source, is in {@link
  * EfficiencyParameter}'s javadoc (compute 0.35–0.9 of peak, memory 0.5–0.92, collective bus
  * bandwidth 0.3–0.9, GEMM half point 4–64 rows, 1–10 µs per kernel, 0.05–3 ms per step, 0.5–5 µs
- * per collective hop, 5–50 ms of admission, 0–0.9 of the MoE all-to-all hidden); the search stays
- * inside them (see <b>Search</b>), and {@code ridgeline calibrate} lists the parameters that end on
- * a bound. Running requests per replica from 8 (a latency-tuned deployment) to 4,096 (beyond every
- * engine's default; in effect no cap). Without ranges the fit trades parameters against each other
- * into corners no engine occupies.
+ * per collective hop, 5–50 ms of admission, 0–0.9 of the MoE all-to-all hidden, 10–260 ms of pd
+ * hand-over); the search stays inside them (see <b>Search</b>), and {@code ridgeline calibrate}
+ * lists the parameters that end on a bound. Running requests per replica from 8 (a latency-tuned
+ * deployment) to 4,096 (beyond every engine's default; in effect no cap). Without ranges the fit
+ * trades parameters against each other into corners no engine occupies.
  *
  * <p><b>Loss.</b> {@link FitObjective}: the sum over the predicted rows of the Huber loss (δ =
  * {@value #HUBER_DELTA}) of each row's ln slowdown (ln(predicted / measured) for times, its
