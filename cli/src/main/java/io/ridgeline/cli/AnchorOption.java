@@ -1,6 +1,7 @@
 package io.ridgeline.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.serving.Anchoring;
 import io.ridgeline.serving.EngineProfile;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ParetoFrontier;
@@ -33,37 +34,56 @@ final class AnchorOption {
    * @param efficiency the efficiency every row is predicted with
    * @param rows predicted rows
    * @param lnSlowdown the mean ln slowdown of the model against the rows
+   * @param anchoring the ln slowdown per quantity ({@link Anchor#factors})
    */
-  record Factor(Path file, int rows, double lnSlowdown) {
-    /** Every frontier's points anchored, their Pareto flags kept (a uniform factor keeps them). */
+  record Factor(Path file, int rows, double lnSlowdown, Anchoring anchoring) {
+    /**
+     * Every frontier's points anchored, their Pareto flags kept (each axis is scaled by one
+     * factor).
+     */
     List<ParetoFrontier> apply(List<ParetoFrontier> frontiers) {
       List<ParetoFrontier> out = new ArrayList<>();
       for (ParetoFrontier f : frontiers) {
         List<FrontierPoint> points = new ArrayList<>();
-        f.points().forEach(p -> points.add(p.anchored(lnSlowdown)));
+        f.points().forEach(p -> points.add(p.anchored(anchoring)));
         out.add(ParetoFrontier.of(points));
       }
       return out;
     }
 
-    /** Puts {@code anchor: {file, rows, slowdown}} into {@code o}: the JSON of every command. */
+    /**
+     * Puts {@code anchor: {file, rows, slowdown, slowdowns{ttft, tpot, throughput}}} into {@code
+     * o}: the JSON of every command; each slowdown is the model's time over the measured one.
+     */
     void put(ObjectNode o) {
       ObjectNode a = o.putObject("anchor");
       a.put("file", file.toString());
       a.put("rows", rows);
       a.put("slowdown", Math.exp(lnSlowdown));
+      ObjectNode q = a.putObject("slowdowns");
+      q.put("ttft", Math.exp(anchoring.ttft()));
+      q.put("tpot", Math.exp(anchoring.decode()));
+      q.put("throughput", Math.exp(anchoring.throughput()));
     }
 
-    /** e.g. {@code anchored on my.csv (3 rows): the model is 1.25× slower than measured}. */
+    /**
+     * e.g. {@code anchored on my.csv (3 rows): the model is 1.25× slower than measured (TTFT
+     * 0.625×, TPOT 1.2×, throughput 1.25×); each estimate is scaled by its quantity's factor}.
+     */
     String line() {
       double f = Math.exp(lnSlowdown);
       return String.format(
           Locale.ROOT,
-          "anchored on %s (%d rows): the model is %.3f× %s than measured; every estimate is scaled",
+          "anchored on %s (%d rows): the model is %.3f× %s than measured (model/measured: TTFT"
+              + " %.3f×, TPOT %.3f×, throughput %.3f×); each estimate is scaled by its quantity's"
+              + " factor",
           file,
           rows,
           f >= 1 ? f : 1 / f,
-          f >= 1 ? "slower" : "faster");
+          f >= 1 ? "slower" : "faster",
+          Math.exp(anchoring.ttft()),
+          Math.exp(anchoring.decode()),
+          Math.exp(anchoring.throughput()));
     }
   }
 
@@ -90,6 +110,8 @@ final class AnchorOption {
       throw new IllegalArgumentException(
           "--anchor " + file + ": none of its " + cases.size() + " rows can be predicted");
     }
-    return Optional.of(new Factor(file, predicted.size(), Anchor.lnSlowdown(predicted)));
+    return Optional.of(
+        new Factor(
+            file, predicted.size(), Anchor.lnSlowdown(predicted), Anchor.factors(predicted)));
   }
 }

@@ -260,7 +260,7 @@ final class PlanCommand implements Callable<Integer> {
       b.tpotP99Slo(Seconds.of(tpotP99));
     }
     speculation().ifPresent(b::speculation);
-    anchored.ifPresent(f -> b.anchorLnSlowdown(f.lnSlowdown()));
+    anchored.ifPresent(f -> b.anchor(f.anchoring()));
     b.kvOffload(KvOffload.of(kvOffload));
     PlanResult r = Planner.plan(b.build());
     PrintWriter out = spec.commandLine().getOut();

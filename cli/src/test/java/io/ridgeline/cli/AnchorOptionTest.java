@@ -51,6 +51,12 @@ final class AnchorOptionTest {
       assertThat(after / before).isCloseTo(1 / f, within(1e-9));
     }
     assertThat(1 / f).isCloseTo(2, within(0.02));
+    // the anchor measured TPOT only: TPOT has its own factor, TTFT and throughput the mean of its
+    // rows, here the same
+    JsonNode q = anchored.path("anchor").path("slowdowns");
+    assertThat(q.path("tpot").asDouble()).isCloseTo(f, within(1e-12));
+    assertThat(q.path("ttft").asDouble()).isCloseTo(f, within(1e-12));
+    assertThat(q.path("throughput").asDouble()).isCloseTo(f, within(1e-12));
   }
 
   @Test

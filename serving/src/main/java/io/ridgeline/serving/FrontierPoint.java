@@ -115,28 +115,36 @@ public abstract class FrontierPoint {
 
   /**
    * This point for a deployment measured {@code exp(lnSlowdown)} times faster than the model
-   * predicts (an anchor: {@code ln(predicted time / measured time)}, see {@code
-   * io.ridgeline.validation.Anchor}): TTFT, TPOT and $/Mtok divided by the factor, tokens per
-   * second and per joule and the utilisations multiplied by it; a factor below 1 (negative ln)
-   * slows the point down.
+   * predicts on every quantity ({@link #anchored(Anchoring)} with {@link Anchoring#uniform}).
    *
    * @throws IllegalArgumentException when {@code lnSlowdown} is not finite or beyond ±ln 100
    */
   public FrontierPoint anchored(double lnSlowdown) {
-    com.google.common.base.Preconditions.checkArgument(
-        Double.isFinite(lnSlowdown) && Math.abs(lnSlowdown) <= Math.log(100),
-        "anchor ln slowdown must be finite and within ±ln 100: %s",
-        lnSlowdown);
-    double f = Math.exp(lnSlowdown);
+    return anchored(Anchoring.uniform(lnSlowdown));
+  }
+
+  /**
+   * This point for a deployment whose measurements say the model is {@code exp(a.x())} times too
+   * slow on quantity x (an anchor: {@code ln(predicted time / measured time)}, see {@code
+   * io.ridgeline.validation.Anchor}): TTFT divided by {@code exp(a.ttft())}; TPOT divided and
+   * tokens per second per user multiplied by {@code exp(a.decode())}; tokens per second per chip,
+   * tokens per joule and the utilisations multiplied and $/Mtok divided by {@code
+   * exp(a.throughput())}. A negative ln slows the point down. Each axis of the frontier is scaled
+   * by one factor, so Pareto flags are kept.
+   */
+  public FrontierPoint anchored(Anchoring a) {
+    double first = Math.exp(a.ttft());
+    double decode = Math.exp(a.decode());
+    double rate = Math.exp(a.throughput());
     return ImmutableFrontierPoint.copyOf(this)
-        .withTtft(ttft().dividedBy(f))
-        .withTpot(tpot().dividedBy(f))
-        .withTokensPerSecondPerUser(tokensPerSecondPerUser() * f)
-        .withTokensPerSecondPerChip(tokensPerSecondPerChip() * f)
-        .withDollarsPerMillionTokens(dollarsPerMillionTokens().map(d -> d / f))
-        .withTokensPerJoule(tokensPerJoule().map(t -> t * f))
-        .withMfu(mfu().map(m -> m * f))
-        .withBandwidthUtilisation(bandwidthUtilisation().map(b -> b * f));
+        .withTtft(ttft().dividedBy(first))
+        .withTpot(tpot().dividedBy(decode))
+        .withTokensPerSecondPerUser(tokensPerSecondPerUser() * decode)
+        .withTokensPerSecondPerChip(tokensPerSecondPerChip() * rate)
+        .withDollarsPerMillionTokens(dollarsPerMillionTokens().map(d -> d / rate))
+        .withTokensPerJoule(tokensPerJoule().map(t -> t * rate))
+        .withMfu(mfu().map(m -> m * rate))
+        .withBandwidthUtilisation(bandwidthUtilisation().map(b -> b * rate));
   }
 
   /** Whether this point dominates {@code other}: no worse on both axes, better on one. */

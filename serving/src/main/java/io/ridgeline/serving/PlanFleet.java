@@ -57,8 +57,8 @@ final class PlanFleet {
     Workload w = q.workload();
     int n = server.promptsPerPrefillPass(w.newTokens());
     // one prompt's prefill service time: its new tokens after its cached ones (history and prefix
-    // hits), anchored as the point's times are
-    double tau = server.prefill(n, w).seconds().seconds() / n / Math.exp(q.anchorLnSlowdown());
+    // hits), anchored as the point's TTFT is
+    double tau = server.prefill(n, w).seconds().seconds() / n / Math.exp(q.anchor().ttft());
     long first = Math.max(1, (long) Math.floor(rate * tau) + 1);
     if (prefill.isEmpty()) {
       first = Math.max(first, replicas);

@@ -197,14 +197,14 @@ public abstract class PlanRequest {
   }
 
   /**
-   * An anchor: {@code ln(predicted time / measured time)} of measurements of the user's own
-   * deployment ({@link FrontierPoint#anchored}); every candidate's times (TTFT, TPOT and the
-   * prefill service time of the queue) are divided by its exponential and its rates multiplied. 0
-   * (no anchor) by default.
+   * An anchor: how much slower the model is than measurements of the user's own deployment, per
+   * quantity ({@link Anchoring}, {@link FrontierPoint#anchored(Anchoring)}); every candidate's TTFT
+   * and the prefill service time of its queue are scaled by the TTFT factor, its TPOT and rates by
+   * the decode and throughput factors. {@link Anchoring#NONE} by default.
    */
   @Value.Default
-  public double anchorLnSlowdown() {
-    return 0;
+  public Anchoring anchor() {
+    return Anchoring.NONE;
   }
 
   /** A new builder. */
@@ -229,10 +229,6 @@ public abstract class PlanRequest {
         requestsPerSecond());
     checkArgument(ttftSlo().seconds() > 0, "TTFT objective must be positive: %s", ttftSlo());
     checkArgument(tpotSlo().seconds() > 0, "TPOT objective must be positive: %s", tpotSlo());
-    checkArgument(
-        Double.isFinite(anchorLnSlowdown()) && Math.abs(anchorLnSlowdown()) <= Math.log(100),
-        "anchor ln slowdown must be finite and within ±ln 100: %s",
-        anchorLnSlowdown());
     checkArgument(
         !strategies().isEmpty(), "strategies must not be empty: give static, colocated, pd or afd");
     ttftP99Slo()

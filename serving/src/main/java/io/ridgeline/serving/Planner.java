@@ -188,8 +188,8 @@ public final class Planner {
      */
     private PlanConfiguration evaluate(Deployment d, int batch) {
       FrontierPoint p = d.point(batch, request.workload());
-      if (request.anchorLnSlowdown() != 0) {
-        p = p.anchored(request.anchorLnSlowdown());
+      if (!request.anchor().isNone()) {
+        p = p.anchored(request.anchor());
       }
       candidates++;
       if (!p.fits()) {

@@ -93,7 +93,8 @@ final class PlannerTest {
     // candidate's TPOT and unqueued TTFT double before the objectives are checked, and each replica
     // serves half the tokens, so the same rate needs at least as many chips
     PlanRequest plain = generous8bRequest();
-    PlanRequest slow = PlanRequest.builder().from(plain).anchorLnSlowdown(-Math.log(2)).build();
+    PlanRequest slow =
+        PlanRequest.builder().from(plain).anchor(Anchoring.uniform(-Math.log(2))).build();
     PlanResult before = Planner.plan(plain);
     PlanResult after = Planner.plan(slow);
     assertThat(after.found()).isTrue();
@@ -179,9 +180,13 @@ final class PlannerTest {
   @Test
   void plan_anchorBeyondAHundredfold_isRejectedNamingIt() {
     assertThatThrownBy(
-            () -> PlanRequest.builder().from(generous8bRequest()).anchorLnSlowdown(5).build())
+            () ->
+                PlanRequest.builder()
+                    .from(generous8bRequest())
+                    .anchor(new Anchoring(5, 0, 0))
+                    .build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("anchor ln slowdown")
+        .hasMessageContaining("anchor ln slowdown of ttft")
         .hasMessageContaining("5");
   }
 

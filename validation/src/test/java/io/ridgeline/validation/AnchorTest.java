@@ -26,23 +26,44 @@ final class AnchorTest {
   }
 
   @Test
-  void apply_adjustsTheOtherPointsOnly() {
-    // anchor P1 says the model is e^0.2027 too slow: a 20 ms TPOT elsewhere becomes 16.33 ms and a
-    // 500 tok/s throughput 612.5 tok/s; P1's own rows are not scored
+  void apply_adjustsTheOtherPointsOnly_eachByItsQuantitysFactor() {
+    // anchor P1: TPOT 12 vs 10 ms (ln 1.2), throughput 800 vs 1000 tok/s (ln 1.25), TTFT 100 vs 160
+    // ms (ln 0.625). At P2 a 20 ms TPOT becomes 20 / 1.2 = 16.67 ms, 500 tok/s becomes 625, a 50 ms
+    // TTFT 80 ms, and an end-to-end latency of 9 s, a quantity P1 did not measure, is scaled by the
+    // mean: 9 × e^−((0.1823 + 0.2231 − 0.4700) / 3) = 9 × e^0.0215 = 9.196 s; P1's own rows are not
+    // scored
     List<Prediction> out =
         Anchor.apply(
             "P1",
             List.of(
                 predicted("P1", Metric.TPOT_MS, 12, 10),
                 predicted("P1", Metric.OUT_TOK_S_PER_CHIP, 800, 1000),
+                predicted("P1", Metric.TTFT_MS, 100, 160),
                 predicted("P2", Metric.TPOT_MS, 20, 18),
-                predicted("P2", Metric.OUT_TOK_S_PER_CHIP, 500, 600)));
-    assertThat(out).hasSize(2);
-    double f = Math.exp((Math.log(1.2) - Math.log(0.8)) / 2);
-    assertThat(out.get(0).predicted()).isCloseTo(20 / f, within(1e-9));
-    assertThat(out.get(0).predicted()).isCloseTo(16.33, within(0.01));
-    assertThat(out.get(1).predicted()).isCloseTo(500 * f, within(1e-9));
+                predicted("P2", Metric.OUT_TOK_S_PER_CHIP, 500, 600),
+                predicted("P2", Metric.TTFT_MS, 50, 90),
+                predicted("P2", Metric.E2E_S, 9, 10)));
+    assertThat(out).hasSize(4);
+    assertThat(out.get(0).predicted()).isCloseTo(20 / 1.2, within(1e-9));
+    assertThat(out.get(1).predicted()).isCloseTo(625, within(1e-9));
+    assertThat(out.get(2).predicted()).isCloseTo(80, within(1e-9));
+    double mean = (Math.log(1.2) + Math.log(1.25) + Math.log(0.625)) / 3;
+    assertThat(out.get(3).predicted()).isCloseTo(9 * Math.exp(-mean), within(1e-9));
+    assertThat(out.get(3).predicted()).isCloseTo(9.196, within(0.001));
     assertThat(out.get(0).note()).contains("anchored on P1");
+  }
+
+  @Test
+  void factors_eachQuantityFromItsRows_theMeanForAnAbsentOne() {
+    // TPOT ln 1.2 and TTFT ln 0.625; no throughput row: throughput gets the mean (ln 0.75) / 2
+    var a =
+        Anchor.factors(
+            List.of(
+                predicted("P1", Metric.TPOT_MS, 12, 10),
+                predicted("P1", Metric.TTFT_MS, 100, 160)));
+    assertThat(a.ttft()).isCloseTo(Math.log(0.625), within(1e-12));
+    assertThat(a.decode()).isCloseTo(Math.log(1.2), within(1e-12));
+    assertThat(a.throughput()).isCloseTo((Math.log(1.2) + Math.log(0.625)) / 2, within(1e-12));
   }
 
   @Test
