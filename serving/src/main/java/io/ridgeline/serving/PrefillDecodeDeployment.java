@@ -141,7 +141,8 @@ public record PrefillDecodeDeployment(
    *       sized to the demand, is taken to start the prompt on arrival;
    *   <li>prefill: the prompt's prefill on the prefill pool, {@code prefill(1, isl)};
    *   <li>transfer: its KV cache to the decode pool, bytes / (link × prefill chips) plus a fixed
-   *       set-up of one hop of the link's latency ({@link #kvTransferSeconds}).
+   *       set-up of one hop of the link's latency and the decode pool's engine hand-over ({@link
+   *       Efficiency#pdHandover()}; {@link #kvTransferSeconds}).
    * </ul>
    *
    * @throws IllegalArgumentException when an argument is not positive

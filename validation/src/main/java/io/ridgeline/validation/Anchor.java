@@ -4,8 +4,10 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.ridgeline.serving.Anchoring;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -103,9 +105,13 @@ public final class Anchor {
       return List.of();
     }
     double mean = lnSlowdown(anchor);
+    Map<Metric.Quantity, Double> factor = new EnumMap<>(Metric.Quantity.class);
+    for (Metric.Quantity q : Metric.Quantity.values()) {
+      factor.put(q, lnSlowdown(anchor, q, mean));
+    }
     List<Prediction> out = new ArrayList<>();
     for (Prediction p : rest) {
-      out.add(adjust(p, lnSlowdown(anchor, p.testCase().metric().quantity(), mean), anchorPoint));
+      out.add(adjust(p, factor.get(p.testCase().metric().quantity()), anchorPoint));
     }
     return out;
   }
