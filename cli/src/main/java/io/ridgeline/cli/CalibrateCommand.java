@@ -221,6 +221,9 @@ final class CalibrateCommand implements Callable<Integer> {
   private static void onBounds(PrintWriter w, EngineProfile p) {
     List<String> at = new ArrayList<>();
     for (EfficiencyParameter q : EfficiencyParameter.values()) {
+      if (!q.fitted()) {
+        continue; // held at its sourced value, not searched
+      }
       double v = q.get(p.efficiency());
       double span = q.upper() - q.lower();
       if (v <= q.lower() + 0.01 * span) {

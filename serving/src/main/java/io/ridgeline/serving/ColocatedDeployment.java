@@ -55,36 +55,43 @@ public record ColocatedDeployment(
   @Override
   public FrontierPoint point(int batch, Workload w) {
     Deployments.checkPoint(batch, w.inputTokens(), w.outputTokens());
-    return point(batch, w, chunkPrefill(w));
-  }
-
-  /**
-   * {@link #point} of every batch of workload {@code w}, with the TTFT chunk's prefill, which does
-   * not depend on the batch, computed once: the same arithmetic, so the same points.
-   */
-  PointsAt at(Workload w) {
-    Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
-    double chunkPrefill = chunkPrefill(w);
-    return batch -> {
-      Deployments.checkPoint(batch, w.inputTokens(), w.outputTokens());
-      return point(batch, w, chunkPrefill);
-    };
-  }
-
-  FrontierPoint point(int batch, Workload w, double chunkPrefill) {
     int osl = w.outputTokens();
-    double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, decodeContext(w));
+    Optional<StepResult> running = running(batch, w);
+    double decode =
+        running.isPresent()
+            ? running.get().seconds().seconds()
+            : SpeculativeDecoding.decodeTpot(speculation, pool, batch, decodeContext(w));
     // prefill share of a step: batch/osl prompts on average, riding the decode part's weight reads
-    // and collectives (prefillWithoutWeights)
-    double prefillShare = prefillWithoutWeights(pool, (double) batch / osl, w);
+    // and collectives and sharing each of its kernels (prefillWithoutWeights)
+    double prefillShare = prefillWithoutWeights(pool, (double) batch / osl, w, running);
     return point(
         batch,
         w,
-        chunkPrefill,
+        chunkPrefill(w, running),
         decode,
         prefillShare,
         pool.memory(batch, w.finalContext()).fits()
             && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, w.finalContext()));
+  }
+
+  /** {@link #point} of every batch of workload {@code w}. */
+  PointsAt at(Workload w) {
+    Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
+    return batch -> point(batch, w);
+  }
+
+  /**
+   * The decode step of {@code batch} sequences that a step's prefill tokens join ({@link
+   * #prefillWithoutWeights}): the pool's decode step at the workload's decode context, when it is
+   * one pass of one micro-batch without speculation; empty otherwise (a speculative verify pass or
+   * a pipeline's micro-batches: the prefill then rides the weight reads and collectives only).
+   */
+  Optional<StepResult> running(int batch, Workload w) {
+    if (speculation.isPresent()) {
+      return Optional.empty();
+    }
+    StepResult step = pool.decode(batch, decodeContext(w));
+    return step.passes() == 1 && step.microBatches() == 1 ? Optional.of(step) : Optional.empty();
   }
 
   /** The context a decode step is costed at: the prompt's plus half the output (at least 1). */
@@ -154,16 +161,28 @@ public record ColocatedDeployment(
   public TtftParts ttftParts(int batch, Workload w) {
     int osl = w.outputTokens();
     Deployments.checkPoint(batch, w.inputTokens(), osl);
-    double decode = SpeculativeDecoding.decodeTpot(speculation, pool, batch, decodeContext(w));
-    double tpot = decode + prefillWithoutWeights(pool, (double) batch / osl, w);
-    return ttftParts(batch, decode, tpot, w, chunkPrefill(w));
+    Optional<StepResult> running = running(batch, w);
+    double decode =
+        running.isPresent()
+            ? running.get().seconds().seconds()
+            : SpeculativeDecoding.decodeTpot(speculation, pool, batch, decodeContext(w));
+    double tpot = decode + prefillWithoutWeights(pool, (double) batch / osl, w, running);
+    return ttftParts(batch, decode, tpot, w, chunkPrefill(w, running));
   }
 
-  /** The prefill of one TTFT chunk riding a decode step: {@code chunk / new tokens} of a prompt. */
-  double chunkPrefill(Workload w) {
+  /**
+   * The prefill of one TTFT chunk riding a decode step ({@code chunk / new tokens} of a prompt),
+   * joining {@code running}'s kernels when given.
+   */
+  double chunkPrefill(Workload w, Optional<StepResult> running) {
+    return prefillWithoutWeights(pool, chunkPrompts(w), w, running);
+  }
+
+  /** The prompts of one TTFT chunk: {@code min(new tokens, 8192) / new tokens}. */
+  static double chunkPrompts(Workload w) {
     int isl = w.newTokens();
     int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
-    return prefillWithoutWeights(pool, (double) chunk / isl, w);
+    return (double) chunk / isl;
   }
 
   private TtftParts ttftParts(
@@ -192,11 +211,23 @@ public record ColocatedDeployment(
    * multiplied by the pipeline passes; the per-step overhead is the decode step's.
    */
   static double prefillWithoutWeights(RooflineModel rm, double prompts, int isl) {
-    return prefillWithoutWeights(rm, prompts, Workload.of(isl, 1));
+    return prefillWithoutWeights(rm, prompts, Workload.of(isl, 1), Optional.empty());
   }
 
-  /** As {@link #prefillWithoutWeights(RooflineModel, double, int)}: a workload's new tokens. */
-  static double prefillWithoutWeights(RooflineModel rm, double prompts, Workload w) {
+  /**
+   * As {@link #prefillWithoutWeights(RooflineModel, double, int)} for a workload's new tokens,
+   * joining the kernels of {@code running}, the decode step the prefill tokens ride, when given:
+   * continuous batching runs one forward pass over the decode and the prefill tokens together, so
+   * each operation is one kernel whose time is the roofline of the two together, {@code max(c_d +
+   * c_p, m_d + m_p)}, and the prefill adds that less the decode kernel's own {@code max(c_d, m_d)}
+   * ({@link #ridingSeconds}; operations matched by name and order: the k-th operation of a name in
+   * the prefill is the k-th of that name in the decode step). The compute-bound prefill of a chunk
+   * then hides the memory-bound decode kernel's weight reads instead of adding to them; summing
+   * each side's compute at its own GEMM rows' efficiency keeps the decode rows' small-M loss, an
+   * upper bound on the merged GEMM's time.
+   */
+  static double prefillWithoutWeights(
+      RooflineModel rm, double prompts, Workload w, Optional<StepResult> running) {
     StepResult full = rm.prefill(prompts, w.newTokens(), w.cachedAtPrefill(), 1);
     Map<String, Double> latency = new HashMap<>();
     Collectives.of(rm, PhaseKind.PREFILL, 0)
@@ -204,9 +235,25 @@ public record ColocatedDeployment(
             c ->
                 c.operations()
                     .forEach(o -> latency.put(o.operation().name(), o.networkSeconds().seconds())));
+    Map<String, OperationResult> decodeOps = new HashMap<>();
+    running.ifPresent(
+        d -> {
+          Map<String, Integer> seen = new HashMap<>();
+          for (PhaseResult p : d.phases()) {
+            for (OperationResult o : p.operations()) {
+              if (o.operation().networkSteps() == 0) {
+                decodeOps.put(occurrence(o.operation().name(), seen), o);
+              }
+            }
+          }
+        });
+    Map<String, Integer> seen = new HashMap<>();
     double stage = 0;
     for (PhaseResult p : full.phases()) {
       for (OperationResult o : p.operations()) {
+        boolean collective = o.operation().networkSteps() > 0;
+        OperationResult d =
+            collective ? null : decodeOps.get(occurrence(o.operation().name(), seen));
         stage +=
             ridingSeconds(
                 o.computeSeconds().seconds(),
@@ -214,9 +261,9 @@ public record ColocatedDeployment(
                 o.operation().bytes(DataKind.WEIGHTS).bytes(),
                 o.operation().memoryBytes().bytes(),
                 o.networkSeconds().seconds(),
-                o.operation().networkSteps() > 0
-                    ? latency.getOrDefault(o.operation().name(), 0.0)
-                    : 0.0);
+                collective ? latency.getOrDefault(o.operation().name(), 0.0) : 0.0,
+                d == null ? 0 : d.computeSeconds().seconds(),
+                d == null ? 0 : d.memorySeconds().seconds());
       }
     }
     double handOff =
@@ -224,10 +271,25 @@ public record ColocatedDeployment(
     return full.passes() * (stage + Math.max(0, handOff));
   }
 
+  /** {@code name} numbered by its occurrences so far in {@code seen}: "experts#0", "experts#1". */
+  static String occurrence(String name, Map<String, Integer> seen) {
+    int k = seen.merge(name, 1, Integer::sum) - 1;
+    return name + '#' + k;
+  }
+
   /**
-   * One operation's time riding a decode step ({@link #prefillWithoutWeights}): the largest of its
-   * compute time, its memory time less the weights' share ({@code weightBytes / memoryBytes}) and
-   * its network time less {@code latency} (the collective's time with no bytes; 0 for local work).
+   * One operation's time riding a decode step ({@link #prefillWithoutWeights}): the roofline of the
+   * operation's kernel with the running decode kernel's compute ({@code runningCompute}) and memory
+   * ({@code runningMemory}) time, less that kernel's own time, {@code max(runningCompute + compute,
+   * runningMemory + memory × (1 − weightBytes / memoryBytes)) − max(runningCompute, runningMemory)}
+   * (the weights' share of its memory time is read once, by the decode kernel), or its network time
+   * less {@code latency} (the collective's time with no bytes; 0 for local work) when that is
+   * larger. With no running kernel (both 0) it is the largest of the operation's compute time, its
+   * memory time less the weights' share and its network time less the latency.
+   *
+   * <p>Worked example: a decode GEMM streaming its weights in 10 µs with 1 µs of compute, joined by
+   * a chunk's 30 µs of compute and 2 µs of non-weight memory: {@code max(1 + 30, 10 + 2) − max(1,
+   * 10) = 21} µs, where riding the weights alone it added 30 µs.
    */
   static double ridingSeconds(
       double compute,
@@ -235,10 +297,14 @@ public record ColocatedDeployment(
       double weightBytes,
       double memoryBytes,
       double network,
-      double latency) {
+      double latency,
+      double runningCompute,
+      double runningMemory) {
     double weightShare = weightBytes / Math.max(1e-300, memoryBytes);
     double withoutWeights = memory * (1 - weightShare);
-    return Math.max(compute, Math.max(withoutWeights, Math.max(0, network - latency)));
+    double own = runningCompute >= runningMemory ? runningCompute : runningMemory;
+    double joined = Math.max(runningCompute + compute, runningMemory + withoutWeights) - own;
+    return Math.max(joined, Math.max(0, network - latency));
   }
 
   @Override

@@ -5,11 +5,12 @@ import java.util.Optional;
 
 /**
  * The points of a {@link ColocatedDeployment} at one workload, compiled: what does not depend on
- * the batch (the TTFT chunk's prefill, the decode context, the step's fixed overhead, the largest
- * batch that fits, the batches whose bytes all sit on the main tier) is computed once, and each
- * batch's decode step and prefill share are loops over {@link CompiledStep}'s coefficients. The
- * point is composed by {@link ColocatedDeployment#point(int, Workload, double, double, double,
- * boolean)}, as the object path composes it, so TTFT, costs and checks are the same code.
+ * the batch (the decode context, the step's fixed overhead, the largest batch that fits, the
+ * batches whose bytes all sit on the main tier) is computed once, and each batch's decode step,
+ * prefill share and TTFT chunk (each prefill joining the decode step's kernels) are loops over
+ * {@link CompiledStep}'s coefficients. The point is composed by {@link
+ * ColocatedDeployment#point(int, Workload, double, double, double, boolean)}, as the object path
+ * composes it, so TTFT, costs and checks are the same code.
  *
  * <p>Not compiled (the object path answers, {@link #of} empty): speculative decoding, offloaded KV
  * ({@link KvOffload}), pipeline parallelism, a MoE all-to-all across scale-up domains, and any step
@@ -21,7 +22,8 @@ final class CompiledColocated implements PointsAt {
   private final Workload workload;
   private final CompiledStep decode;
   private final CompiledStep prefill;
-  private final double chunkPrefill;
+  private final int[] pairs;
+  private final double chunkPrompts;
   private final int isl;
   private final int osl;
   private final double decodePasses;
@@ -40,7 +42,8 @@ final class CompiledColocated implements PointsAt {
     this.prefill = prefill;
     this.isl = w.inputTokens();
     this.osl = w.outputTokens();
-    this.chunkPrefill = d.chunkPrefill(w);
+    this.pairs = prefill.pairWith(decode);
+    this.chunkPrompts = ColocatedDeployment.chunkPrompts(w);
     int context = ColocatedDeployment.decodeContext(w);
     StepResult one = pool.decode(1, context);
     decodePasses = one.passes();
@@ -96,12 +99,13 @@ final class CompiledColocated implements PointsAt {
     Deployments.checkPoint(batch, isl, osl);
     double prompts = (double) batch / osl;
     if (batch > decodeOnMainTier || (int) Math.max(1, Math.ceil(prompts)) > prefillOnMainTier) {
-      return deployment.point(batch, workload, chunkPrefill);
+      return deployment.point(batch, workload);
     }
     double step = decodeSeconds(batch);
-    // prefillWithoutWeights at one pass without a pipeline hand-off
-    double share = prefill.ridingSeconds(prompts);
-    return deployment.point(batch, workload, chunkPrefill, step, share, batch <= largestFit);
+    // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
+    double share = prefill.ridingSeconds(prompts, decode, batch, pairs);
+    double chunk = prefill.ridingSeconds(chunkPrompts, decode, batch, pairs);
+    return deployment.point(batch, workload, chunk, step, share, batch <= largestFit);
   }
 
   /** RooflineModel.decode's time: passes × (stage + hand-off + overhead). */

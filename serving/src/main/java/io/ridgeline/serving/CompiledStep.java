@@ -63,6 +63,7 @@ final class CompiledStep {
 
   // model operations
   private final int ops;
+  private final String[] names;
   private final int[] phaseEnd; // ops of phase p: [phaseEnd[p-1], phaseEnd[p])
   private final double[] flops0;
   private final double[] flops1;
@@ -123,6 +124,7 @@ final class CompiledStep {
       phaseEnd[p] = a.size();
     }
     ops = a.size();
+    names = new String[ops];
     flops0 = new double[ops];
     flops1 = new double[ops];
     kernel = new KernelClass[ops];
@@ -148,6 +150,7 @@ final class CompiledStep {
     int k = 0;
     for (int i = 0; i < ops; i++) {
       Operation o1 = a.get(i);
+      names[i] = o1.name();
       boolean routed = o1.role() == OperationRole.ROUTED_EXPERTS;
       require(!routed || moeSeen < moe.size(), "more routed experts than MoE layer groups");
       bytesEach[i] = PoolOperations.weightBytesPerElement(pool, o1);
@@ -322,7 +325,7 @@ final class CompiledStep {
     for (int p = 0; p < phaseEnd.length; p++) {
       double phase = 0;
       for (; i < phaseEnd[p]; i++) {
-        phase += opSeconds(i, x, false);
+        phase += opSeconds(i, x);
       }
       stage += phase;
     }
@@ -340,19 +343,65 @@ final class CompiledStep {
 
   /**
    * The time of {@code x} prompts' prefill riding a decode step, one stage ({@link
-   * ColocatedDeployment#prefillWithoutWeights} for one pipeline stage and pass).
+   * ColocatedDeployment#prefillWithoutWeights} for one pipeline stage and pass), joining the
+   * kernels of {@code running} (the compiled decode step) at {@code runningX} sequences: operation
+   * i of this step shares the kernel of {@code running}'s operation {@code pairs[i]} ({@link
+   * #pairWith}; −1: none).
    */
-  double ridingSeconds(double x) {
+  double ridingSeconds(double x, CompiledStep running, double runningX, int[] pairs) {
     double stage = 0;
     for (int i = 0; i < ops; i++) {
-      stage += opSeconds(i, x, true);
+      int j = pairs[i];
+      double memoryBytes = perChipBytes(i, x);
+      double runningCompute = 0;
+      double runningMemory = 0;
+      if (j >= 0) {
+        runningCompute = running.opCompute(j, runningX);
+        runningMemory = running.opMemory(j, running.perChipBytes(j, runningX));
+      }
+      stage +=
+          ColocatedDeployment.ridingSeconds(
+              opCompute(i, x),
+              opMemory(i, memoryBytes),
+              perChipWeightBytes(i, x),
+              memoryBytes,
+              0,
+              0,
+              runningCompute,
+              runningMemory);
     }
     for (int c = 0; c < collectives; c++) {
       stage +=
           ColocatedDeployment.ridingSeconds(
-              compute0[c] + compute1[c] * x, 0, 0, 0, network0[c] + network1[c] * x, latency[c]);
+              compute0[c] + compute1[c] * x,
+              0,
+              0,
+              0,
+              network0[c] + network1[c] * x,
+              latency[c],
+              0,
+              0);
     }
     return stage;
+  }
+
+  /**
+   * For each operation of this step, the index of the operation of {@code running} whose kernel it
+   * joins, −1 for none: the k-th operation of a name here is the k-th of that name there, as {@link
+   * ColocatedDeployment#prefillWithoutWeights} matches them.
+   */
+  int[] pairWith(CompiledStep running) {
+    Map<String, Integer> there = new java.util.HashMap<>();
+    Map<String, Integer> seen = new java.util.HashMap<>();
+    for (int j = 0; j < running.ops; j++) {
+      there.put(ColocatedDeployment.occurrence(running.names[j], seen), j);
+    }
+    seen.clear();
+    int[] pairs = new int[ops];
+    for (int i = 0; i < ops; i++) {
+      pairs[i] = there.getOrDefault(ColocatedDeployment.occurrence(names[i], seen), -1);
+    }
+    return pairs;
   }
 
   /**
@@ -426,28 +475,28 @@ final class CompiledStep {
     }
   }
 
-  /** Operation i's time at x on one chip: its roofline time, or its riding time. */
-  private double opSeconds(int i, double x, boolean riding) {
-    double flops = perChipFlops(i, x);
+  /** Operation i's time at x on one chip: its roofline time. */
+  private double opSeconds(int i, double x) {
     double memoryBytes = perChipBytes(i, x);
-    double weights = perChipWeightBytes(i, x);
-    double compute;
-    double memoryFraction;
-    if (uniform) {
-      compute = flops == 0 ? 0 : Roofline.computeSeconds(flops, peak[i], computeEfficiency);
-      memoryFraction = memoryEfficiency;
-    } else {
-      double rows = PoolOperations.gemmRows(flops, weights, bytesEach[i]);
-      compute =
-          flops == 0
-              ? 0
-              : Roofline.computeSeconds(
-                  flops, peak[i], kernel[i].computeFraction(efficiency, rows));
-      memoryFraction = this.memoryFraction[i];
+    return Roofline.operationSeconds(opCompute(i, x), opMemory(i, memoryBytes), 0);
+  }
+
+  /** Operation i's compute time at x on one chip, at its kernel class's fraction. */
+  private double opCompute(int i, double x) {
+    double flops = perChipFlops(i, x);
+    if (flops == 0) {
+      return 0;
     }
-    double memory = Roofline.memorySeconds(memoryBytes, mainBandwidth, memoryFraction);
-    return riding
-        ? ColocatedDeployment.ridingSeconds(compute, memory, weights, memoryBytes, 0, 0)
-        : Roofline.operationSeconds(compute, memory, 0);
+    if (uniform) {
+      return Roofline.computeSeconds(flops, peak[i], computeEfficiency);
+    }
+    double rows = PoolOperations.gemmRows(flops, perChipWeightBytes(i, x), bytesEach[i]);
+    return Roofline.computeSeconds(flops, peak[i], kernel[i].computeFraction(efficiency, rows));
+  }
+
+  /** The memory time of operation i's {@code memoryBytes} on one chip. */
+  private double opMemory(int i, double memoryBytes) {
+    return Roofline.memorySeconds(
+        memoryBytes, mainBandwidth, uniform ? memoryEfficiency : memoryFraction[i]);
   }
 }

@@ -70,9 +70,18 @@ public enum EfficiencyParameter {
       e -> Optional.of(percent("memory", e.memory()))),
   /**
    * Collective bus-bandwidth fraction of the link's per-direction bandwidth ({@link
-   * Efficiency#network()}). Range 0.3–0.9: nccl-tests all-reduce bus bandwidth on NVLink 4 reaches
-   * about 360–390 GB/s of 450 GB/s at large messages (0.8–0.87), InfiniBand NDR about 0.9 of line
-   * rate; decode-sized messages of a few hundred kB reach a third. Start 0.7.
+   * Efficiency#network()}): the β of the α-β collective model, the share of the link a large
+   * message's transfer reaches. Range 0.3–0.9: nccl-tests all-reduce bus bandwidth on NVLink 4
+   * reaches about 360–390 GB/s of 450 GB/s at large messages (0.8–0.87), InfiniBand NDR about 0.9
+   * of line rate (DeepEP's internode kernels 43–58 GB/s of 50 GB/s RDMA); decode-sized messages of
+   * a few hundred kB reach a third of the link in bus bandwidth, which the α term (the per-hop
+   * latency, {@link #COLLECTIVE_LATENCY}, and the link's own) already charges.
+   *
+   * <p><b>Held, not fitted</b> ({@link #fitted()}): at 0.8, the large-message NVLink figure above.
+   * Searched, it ended on its lower bound 0.3 in every one of the 19 cross-validation fits, because
+   * it is the one parameter that slows a tensor-parallel prefill and the served TTFTs the model
+   * predicts too low pulled it there (a 70B prefill's all-reduces at 0.3 took 35 ms of the main
+   * job's 126 ms TTFT); the shipped rows cannot identify it, so it keeps its measured value.
    */
   NETWORK(
       "network",
@@ -80,7 +89,7 @@ public enum EfficiencyParameter {
       true,
       0.3,
       0.9,
-      0.7,
+      0.8,
       Efficiency::network,
       ImmutableEfficiency.Builder::network,
       new Column("network", 8, 3),
@@ -238,12 +247,15 @@ public enum EfficiencyParameter {
    * launch costs, are never hidden).
    */
   /**
-   * Fixed cost of each kernel of a prefill pass ({@link Efficiency#prefillKernelOverhead()}), run
-   * without CUDA graphs. Range 10–40 µs (the accuracy issue's sourced range for eager launches): an
-   * eager launch costs the host's launch latency, 5–10 µs per kernel on an idle CPU in NVIDIA's
-   * "Getting Started with CUDA Graphs" measurements, and Python dispatch in PyTorch-based engines
-   * (vLLM, SGLang, TensorRT-LLM's PyTorch backend) adds 10–30 µs per operator (PyTorch
-   * "Accelerating PyTorch with CUDA Graphs" blog, 2021). Start 20 µs.
+   * The host's launch time of each kernel of a prefill pass ({@link
+   * Efficiency#prefillKernelOverhead()}), run without CUDA graphs. Range 10–40 µs (the accuracy
+   * issue's sourced range for eager launches): an eager launch costs the host's launch latency,
+   * 5–10 µs per kernel on an idle CPU in NVIDIA's "Getting Started with CUDA Graphs" measurements,
+   * and Python dispatch in PyTorch-based engines (vLLM, SGLang, TensorRT-LLM's PyTorch backend)
+   * adds 10–30 µs per operator (PyTorch "Accelerating PyTorch with CUDA Graphs" blog, 2021).
+   * Launches are asynchronous (CUDA's stream semantics: the host enqueues while the device runs),
+   * so a pass takes the longer of its device time and its launches ({@link
+   * Efficiency#prefillHostSeconds}). Start 20 µs.
    */
   PREFILL_KERNEL_OVERHEAD(
       "prefill_kernel_us",
@@ -430,9 +442,18 @@ public enum EfficiencyParameter {
     return upper;
   }
 
-  /** The start of a fit, in {@link #unit()}. */
+  /** The start of a fit, in {@link #unit()}; a parameter that is not {@link #fitted()} keeps it. */
   public double start() {
     return start;
+  }
+
+  /**
+   * Whether a fit searches it. Every parameter is searched but {@link #NETWORK}, held at its start
+   * (its javadoc says why): a parameter the shipped measurements cannot identify keeps its sourced
+   * value instead of absorbing what the model misses.
+   */
+  public boolean fitted() {
+    return this != NETWORK;
   }
 
   /**

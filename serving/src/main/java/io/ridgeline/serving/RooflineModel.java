@@ -391,20 +391,22 @@ public abstract class RooflineModel {
   }
 
   /**
-   * Sets a step's fixed costs per pass through a stage: {@link Efficiency#overheadSeconds} (for a
-   * prefill pass {@link Efficiency#prefillOverheadSeconds}, eager kernels) of the stage's share of
-   * the forward pass's kernels ({@link #kernels()} / pp), all of them, and the attention side's and
-   * FFN side's alone for attention-FFN disaggregated pools.
+   * Sets a step's fixed costs per pass through a stage: {@link Efficiency#overheadSeconds} of the
+   * stage's share of the forward pass's kernels ({@link #kernels()} / pp), all of them, and the
+   * attention side's and FFN side's alone for attention-FFN disaggregated pools; a prefill pass,
+   * whose kernels are launched eagerly, also its host time ({@link Efficiency#prefillHostSeconds}),
+   * which overlaps the device's ({@link StepResult#seconds()}).
    */
   private void chargeOverheads(ImmutableStepResult.Builder b, boolean prefill) {
     Efficiency e = efficiency();
     Kernels.Count k = kernels();
     double pp = pipelineParallel();
-    java.util.function.DoubleUnaryOperator cost =
-        prefill ? e::prefillOverheadSeconds : e::overheadSeconds;
-    b.overheadSeconds(Seconds.of(cost.applyAsDouble(k.total() / pp)))
-        .attentionOverheadSeconds(Seconds.of(cost.applyAsDouble(k.mixer() / pp)))
-        .ffnOverheadSeconds(Seconds.of(cost.applyAsDouble(k.ffn() / pp)));
+    b.overheadSeconds(Seconds.of(e.overheadSeconds(k.total() / pp)))
+        .attentionOverheadSeconds(Seconds.of(e.overheadSeconds(k.mixer() / pp)))
+        .ffnOverheadSeconds(Seconds.of(e.overheadSeconds(k.ffn() / pp)));
+    if (prefill) {
+      b.hostSeconds(Seconds.of(e.prefillHostSeconds(k.total() / pp)));
+    }
   }
 
   // ---- memory ----

@@ -88,11 +88,26 @@ public abstract class StepResult {
     return Seconds.of(s);
   }
 
-  /** The step's time: passes × (stage time + hand-off + fixed overhead). */
+  /**
+   * The host's time for one pass through a stage when it launches the pass's kernels one by one (an
+   * eager prefill pass, {@link Efficiency#prefillHostSeconds}): the step's host work and every
+   * kernel's launch, which run while the device executes the kernels already launched. Zero for a
+   * pass replayed from a CUDA graph (decode).
+   */
+  @Value.Default
+  public Seconds hostSeconds() {
+    return Seconds.ZERO;
+  }
+
+  /**
+   * The step's time: passes × the longer of the device's pass (stage time + hand-off + fixed
+   * overhead) and the host's ({@link #hostSeconds()}), which launches the kernels while the device
+   * runs them.
+   */
   public Seconds seconds() {
-    return Seconds.of(
-        passes()
-            * (stageSeconds().seconds() + p2pSeconds().seconds() + overheadSeconds().seconds()));
+    double device = stageSeconds().seconds() + p2pSeconds().seconds() + overheadSeconds().seconds();
+    double host = hostSeconds().seconds();
+    return Seconds.of(passes() * (device >= host ? device : host));
   }
 
   /**

@@ -30,8 +30,9 @@ import java.util.stream.Collectors;
  *       once attention and non-GEMM work are counted).
  *   <li>memory fraction, start 0.8: streaming kernels reach 80–90% of HBM bandwidth (STREAM-like
  *       copies on H100 and MI300X), decode kernels somewhat less.
- *   <li>network fraction, start 0.7: NCCL all-reduce bus bandwidth on NVLink reaches about 70% of
- *       the link's per-direction bandwidth at large messages (nccl-tests).
+ *   <li>network fraction, held at 0.8 (not searched, {@link EfficiencyParameter#NETWORK}): NCCL
+ *       all-reduce bus bandwidth on NVLink reaches 80–87% of the link's per-direction bandwidth at
+ *       large messages (nccl-tests).
  *   <li>attention fraction, start 0.8 (relative to the other kernels' fractions, {@link
  *       Efficiency#attention()}): FlashAttention/FlashMLA decode kernels reach 70–90% of the
  *       bandwidth a weight-streaming GEMV reaches, less at short contexts where the split-KV
@@ -283,28 +284,38 @@ public final class Calibration {
   // ---- coordinates ----
 
   /**
+   * The searched parameters ({@link EfficiencyParameter#fitted()}) in their order; the others keep
+   * their {@link EfficiencyParameter#start()}.
+   */
+  private static final List<EfficiencyParameter> SEARCHED =
+      Arrays.stream(EfficiencyParameter.values())
+          .filter(EfficiencyParameter::fitted)
+          .collect(Collectors.toUnmodifiableList());
+
+  /**
    * Index of the running-request cap among the coordinates: just before admission, the other
-   * coordinates being the {@link EfficiencyParameter}s in order. The order sets the search's path,
+   * coordinates being the {@link #SEARCHED} parameters in order. The order sets the search's path,
    * and so the fitted profiles.
    */
-  private static final int CAP = EfficiencyParameter.ADMISSION.ordinal();
+  private static final int CAP = SEARCHED.indexOf(EfficiencyParameter.ADMISSION);
 
-  /** The coordinates: every efficiency parameter and the running-request cap. */
-  static final int DIMENSIONS = EfficiencyParameter.values().length + 1;
+  /** The coordinates: every searched efficiency parameter and the running-request cap. */
+  static final int DIMENSIONS = SEARCHED.size() + 1;
 
-  /** The coordinate of {@code p}. */
+  /** The coordinate of searched parameter {@code p}. */
   private static int index(EfficiencyParameter p) {
-    return p.ordinal() < CAP ? p.ordinal() : p.ordinal() + 1;
+    int i = SEARCHED.indexOf(p);
+    return i < CAP ? i : i + 1;
   }
 
   /**
-   * Coordinates of {@code p}: a logit scaled to each parameter's plausible range, of the log for
-   * the positive scales ({@link EfficiencyParameter#logScale()}, the cap); values outside a range
-   * (an infinite cap included) are clamped just inside it.
+   * Coordinates of {@code p}: a logit scaled to each searched parameter's plausible range, of the
+   * log for the positive scales ({@link EfficiencyParameter#logScale()}, the cap); values outside a
+   * range (an infinite cap included) are clamped just inside it.
    */
   static double[] toCoordinates(EngineProfile p) {
     double[] x = new double[DIMENSIONS];
-    for (EfficiencyParameter q : EfficiencyParameter.values()) {
+    for (EfficiencyParameter q : SEARCHED) {
       x[index(q)] = toCoordinate(q.get(p.efficiency()), q.lower(), q.upper(), q.logScale());
     }
     x[CAP] =
@@ -319,13 +330,17 @@ public final class Calibration {
   }
 
   /**
-   * The profile at transformed coordinates {@code x} (inverse of {@link #toCoordinates}), named
-   * {@value Profiles#DEFAULT} with an empty source.
+   * The profile at transformed coordinates {@code x} (inverse of {@link #toCoordinates}; the
+   * parameters that are not searched at their start), named {@value Profiles#DEFAULT} with an empty
+   * source.
    */
   static EngineProfile fromCoordinates(double[] x) {
     Efficiency e =
         EfficiencyParameter.efficiency(
             q -> {
+              if (!q.fitted()) {
+                return q.start();
+              }
               double v = fromCoordinate(x[index(q)], q.lower(), q.upper(), q.logScale());
               return q.unit() == EfficiencyParameter.Unit.FRACTION ? Math.min(1, v) : v;
             });

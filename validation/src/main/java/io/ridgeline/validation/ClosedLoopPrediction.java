@@ -6,6 +6,7 @@ import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.queueing.ClosedLoop;
 import java.util.Locale;
 import java.util.OptionalInt;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * {@code concurrency} (colocated) and {@code disagg-concurrency} (PD): closed-loop clients, a batch
@@ -151,26 +152,27 @@ final class ClosedLoopPrediction extends ModePrediction {
     int perStep = prefill.promptsPerPrefillPass(isl);
     double ratio = stated.rangeRatioOrDefault();
     int cycles = stated.cycles(c.load());
+    boolean median = c.metric() == Metric.MEDIAN_TTFT_MS;
+    IntToDoubleFunction step = m -> prefill.prefill(m, isl).seconds().seconds();
+    double decoding = (osl - 1) * tpot;
     double ttft =
-        ClosedLoop.roundsTtft(
-                prompts,
-                perStep,
-                m -> prefill.prefill(m, isl).seconds().seconds(),
-                decodeStep,
-                (osl - 1) * tpot,
-                ratio,
-                cycles)
+        (median
+                ? ClosedLoop.roundsMedianTtft(
+                    prompts, perStep, step, decodeStep, decoding, ratio, cycles)
+                : ClosedLoop.roundsTtft(
+                    prompts, perStep, step, decodeStep, decoding, ratio, cycles))
             + transfer;
-    if (c.metric() == Metric.TTFT_MS || c.metric() == Metric.E2E_S) {
+    if (c.metric().quantity() == Metric.Quantity.TTFT || c.metric() == Metric.E2E_S) {
       notes.add(
           String.format(
               Locale.ROOT,
               "closed loop: %d prompts per round, %d rounds, length range ratio %.2f, up to %d"
-                  + " prompts per prefill step: mean TTFT %.4g s",
+                  + " prompts per prefill step: %s TTFT %.4g s",
               prompts,
               cycles,
               ratio,
               perStep,
+              median ? "median" : "mean",
               ttft));
     }
     return ttft;

@@ -53,7 +53,7 @@ final class ColocatedPrediction extends ModePrediction {
     }
     notes.add(0, rm + ", colocated batch " + batch + " per replica");
     FrontierPoint p = d.point(batch, isl, osl);
-    if (c.metric() == Metric.TTFT_MS && !single) {
+    if (c.metric().quantity() == Metric.Quantity.TTFT && !single) {
       notes.add("TTFT without queueing");
     }
     return metric(p, p.tokensPerSecondPerChip(), p.ttft().seconds(), isl, osl);

@@ -21,9 +21,11 @@ import java.util.stream.IntStream;
  * = } {@value #PRIOR_ROWS}, so a source of one row moves its intercept by a quarter of its residual
  * and a source of 40 rows by 93%; the loss adds {@code λ·b_s²/2} per source. A held-out source is
  * predicted with {@code b = 0}: its error is what a new deployment's user sees without an anchor.
- * (A separate intercept for each source's TTFT rows was tried and dropped: it let the shared
+ * (A separate intercept for each source's TTFT rows was tried and dropped twice: it lets the shared
  * parameters fit TTFT's shape within sources, but leave-one-source-out error grew from 34.7% to
- * 40.9%.)
+ * 40.9%, and again, with the InferenceX rows' median TTFTs and the network fraction held, from
+ * 29.2% to 44.8%: freed from the TTFT rows, the other intercepts let the whole model drift slower
+ * than every source, memory fraction on its lower bound, and a source held out pays it.)
  *
  * <p><b>Each quantity of a point counts once.</b> A source that reports one operating point as six
  * metric rows (output, total and input tokens/s per chip, TPOT, tokens/s per user, TTFT) measures

@@ -11,6 +11,11 @@ import java.util.stream.Collectors;
 public enum Metric {
   /** Mean time to first token, queueing included. */
   TTFT_MS("ttft_ms", "ms"),
+  /**
+   * Median time to first token over a run's requests, queueing included: the typical request, where
+   * a run's mean is carried by a tail of a few slow ones (see {@code cases.md}).
+   */
+  MEDIAN_TTFT_MS("median_ttft_ms", "ms"),
   /** Mean time per output token after the first. */
   TPOT_MS("tpot_ms", "ms"),
   /** Mean end-to-end latency of a request. */
@@ -71,6 +76,7 @@ public enum Metric {
   public Quantity quantity() {
     switch (this) {
       case TTFT_MS:
+      case MEDIAN_TTFT_MS:
         return Quantity.TTFT;
       case TPOT_MS:
       case OUT_TOK_S_PER_USER:
@@ -84,7 +90,7 @@ public enum Metric {
 
   /** Whether the metric is a time (TTFT, TPOT, end-to-end latency) rather than a rate. */
   public boolean isTime() {
-    return this == TTFT_MS || this == TPOT_MS || this == E2E_S;
+    return this == TTFT_MS || this == MEDIAN_TTFT_MS || this == TPOT_MS || this == E2E_S;
   }
 
   /**

@@ -119,6 +119,7 @@ abstract class ModePrediction {
     double tpot = p.tpot().seconds();
     switch (c.metric()) {
       case TTFT_MS:
+      case MEDIAN_TTFT_MS:
         return 1e3 * ttft;
       case TPOT_MS:
         return 1e3 * tpot;

@@ -75,7 +75,9 @@ import java.util.function.Function;
  * time (a sum of k uniform drifts); the prefill server (the colocated replica, or the decode
  * replica's share of the prefill pool plus the KV transfer) takes them in passes of at most {@link
  * RooflineModel#promptsPerPrefillPass} prompts, and a prompt's TTFT is the end of its pass minus
- * its arrival ({@link ClosedLoop#roundsTtft}), averaged over the rounds, plus the engine profile's
+ * its arrival ({@link ClosedLoop#roundsTtft}), averaged over the rounds ({@code ttft_ms}) or the
+ * median prompt's ({@code median_ttft_ms}, {@link ClosedLoop#roundsMedianTtft}: a later round's
+ * typical request, where the mean carries the first round's burst), plus the engine profile's
  * {@link Efficiency#admission() admission latency}. This TTFT₀ then enters the queueing below.
  *
  * <p><b>Closed-loop queueing</b> ({@code concurrency} and {@code disagg-concurrency}): C clients

@@ -49,6 +49,25 @@ final class CalibrationTest {
   }
 
   @Test
+  void coordinates_heldParameterIsNotSearched() {
+    // network is held at its sourced 0.8: no coordinate moves it, and a profile's other value
+    // round-trips to the held one; the search has one coordinate per searched parameter + the cap
+    assertThat(EfficiencyParameter.NETWORK.fitted()).isFalse();
+    long searched =
+        java.util.Arrays.stream(EfficiencyParameter.values())
+            .filter(EfficiencyParameter::fitted)
+            .count();
+    assertThat(Calibration.DIMENSIONS).isEqualTo(searched + 1);
+    double[] x = Calibration.toCoordinates(Calibration.startProfile());
+    for (int i = 0; i < x.length; i++) {
+      x[i] += 3;
+    }
+    assertThat(Calibration.fromCoordinates(x).efficiency().network())
+        .isEqualTo(EfficiencyParameter.NETWORK.start())
+        .isEqualTo(0.8);
+  }
+
+  @Test
   void fitProfile_fewSyntheticRows_lowersLossWithinBounds() {
     // four static rows "measured" with the starting efficiency but 65% of memory bandwidth: the
     // start (80%) is off, and 60 evaluations (the 11-point first simplex and some 50 steps) must

@@ -164,7 +164,7 @@ final class CaseFileTest {
         assertThrows(IllegalArgumentException.class, () -> CaseFile.parse(text, "t.csv"));
     assertThat(e)
         .hasMessage(
-            "t.csv line 2: field 'metric' must be one of ttft_ms, tpot_ms, e2e_s,"
+            "t.csv line 2: field 'metric' must be one of ttft_ms, median_ttft_ms, tpot_ms, e2e_s,"
                 + " out_tok_s_per_user, out_tok_s_per_chip, total_tok_s_per_chip,"
                 + " input_tok_s_per_chip, found 'joules'");
   }

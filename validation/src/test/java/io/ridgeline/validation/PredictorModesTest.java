@@ -51,6 +51,21 @@ final class PredictorModesTest {
   }
 
   @Test
+  void concurrency_medianTtft_isTheTypicalRequestBelowTheMean() {
+    // 64 drifting clients over 10 rounds: the first round's prompts arrive together and wait for
+    // each other, which lifts the mean; the median is a later round's request, so it is lower, and
+    // the note names the statistic; a static batch has one TTFT, its median equals its mean
+    Prediction mean = predicted(START.predict(llama70("concurrency", "64", "ttft_ms", "")));
+    Prediction median =
+        predicted(START.predict(llama70("concurrency", "64", "median_ttft_ms", "")));
+    assertThat(median.predicted()).isLessThan(mean.predicted());
+    assertThat(median.note()).contains("median TTFT");
+    assertThat(mean.note()).contains("mean TTFT");
+    assertThat(predicted(START.predict(llama70("static", "8", "median_ttft_ms", ""))).predicted())
+        .isEqualTo(predicted(START.predict(llama70("static", "8", "ttft_ms", ""))).predicted());
+  }
+
+  @Test
   void server_highestRateWithinBounds_tighterBoundsLowerThroughput() {
     double loose =
         predicted(

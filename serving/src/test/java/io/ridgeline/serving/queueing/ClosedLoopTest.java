@@ -56,6 +56,36 @@ final class ClosedLoopTest {
   }
 
   @Test
+  void roundsMedianTtft_handComputed() {
+    // one round of 4 prompts, 2 per step of 0.1 s, all at once: 0.1, 0.1, 0.2, 0.2 -> (0.1+0.2)/2
+    assertThat(ClosedLoop.roundsMedianTtft(4, 2, m -> 0.1, 0, 10, 1, 1))
+        .isCloseTo(0.15, within(1e-12));
+    // two rounds, range ratio 0, decode 1 s: round 1's prompts arrive at 0, 0.25, 0.5, 0.75 s and
+    // each is served in its own 0.1 s step; TTFTs 0.1, 0.1, 0.2, 0.2, 0.1, 0.1, 0.1, 0.1: median
+    // 0.1 s, while the mean is (0.6 + 0.4) / 8 = 0.125 s
+    assertThat(ClosedLoop.roundsMedianTtft(4, 2, m -> 0.1, 0, 1, 0, 2))
+        .isCloseTo(0.1, within(1e-12));
+    assertThat(ClosedLoop.roundsTtft(4, 2, m -> 0.1, 0, 1, 0, 2)).isCloseTo(0.125, within(1e-12));
+    // an odd count: 3 prompts, 1 per step of 0.1 s, one round at once: 0.1, 0.2, 0.3 -> 0.2
+    assertThat(ClosedLoop.roundsMedianTtft(3, 1, m -> 0.1, 0, 10, 1, 1))
+        .isCloseTo(0.2, within(1e-12));
+  }
+
+  @Test
+  void roundsMedianTtft_neverAboveTheFirstRoundsLastPrompt_andBadInputNamesTheRule() {
+    // the median lies between the fastest and slowest prompt: at most the last prompt of the
+    // burst round (prompts / perStep steps), at least one step
+    for (int prompts = 1; prompts <= 64; prompts *= 2) {
+      double median =
+          ClosedLoop.roundsMedianTtft(prompts, 4, m -> 0.01 + 0.02 * m, 0.005, 5, 0.8, 10);
+      int steps = (prompts + 3) / 4;
+      assertThat(median).isBetween(0.03 - 1e-12, steps * (0.09 + 0.005) + 0.005);
+    }
+    assertThatThrownBy(() -> ClosedLoop.roundsMedianTtft(1, 0, m -> 1, 0, 1, 1, 1))
+        .hasMessageContaining("prompts per step must be positive: 0");
+  }
+
+  @Test
   void roundsTtft_morePromptsPerRound_waitLonger() {
     double previous = 0;
     for (int prompts = 1; prompts <= 64; prompts *= 2) {
