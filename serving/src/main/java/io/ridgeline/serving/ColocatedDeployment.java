@@ -55,6 +55,27 @@ public record ColocatedDeployment(
   @Override
   public FrontierPoint point(int batch, Workload w) {
     Deployments.checkPoint(batch, w.inputTokens(), w.outputTokens());
+    return point(batch, w, Riding.of(pool, chunkPrompts(w), w));
+  }
+
+  /**
+   * {@link #point} of every batch of workload {@code w}, with the TTFT chunk's prefill operations,
+   * which do not depend on the batch, built once: the same arithmetic, so the same points.
+   */
+  PointsAt at(Workload w) {
+    Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
+    Riding chunk = Riding.of(pool, chunkPrompts(w), w);
+    return batch -> {
+      Deployments.checkPoint(batch, w.inputTokens(), w.outputTokens());
+      return point(batch, w, chunk);
+    };
+  }
+
+  /**
+   * {@link #point} of {@code batch} with the TTFT chunk's prefill {@code chunk}, riding the batch's
+   * decode step.
+   */
+  FrontierPoint point(int batch, Workload w, Riding chunk) {
     int osl = w.outputTokens();
     Optional<StepResult> running = running(batch, w);
     double decode =
@@ -67,17 +88,11 @@ public record ColocatedDeployment(
     return point(
         batch,
         w,
-        chunkPrefill(w, running),
+        chunk.seconds(running),
         decode,
         prefillShare,
         pool.memory(batch, w.finalContext()).fits()
             && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, w.finalContext()));
-  }
-
-  /** {@link #point} of every batch of workload {@code w}. */
-  PointsAt at(Workload w) {
-    Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
-    return batch -> point(batch, w);
   }
 
   /**
@@ -228,47 +243,73 @@ public record ColocatedDeployment(
    */
   static double prefillWithoutWeights(
       RooflineModel rm, double prompts, Workload w, Optional<StepResult> running) {
-    StepResult full = rm.prefill(prompts, w.newTokens(), w.cachedAtPrefill(), 1);
-    Map<String, Double> latency = new HashMap<>();
-    Collectives.of(rm, PhaseKind.PREFILL, 0)
-        .ifPresent(
-            c ->
-                c.operations()
-                    .forEach(o -> latency.put(o.operation().name(), o.networkSeconds().seconds())));
-    Map<String, OperationResult> decodeOps = new HashMap<>();
-    running.ifPresent(
-        d -> {
-          Map<String, Integer> seen = new HashMap<>();
-          for (PhaseResult p : d.phases()) {
-            for (OperationResult o : p.operations()) {
-              if (o.operation().networkSteps() == 0) {
-                decodeOps.put(occurrence(o.operation().name(), seen), o);
+    return Riding.of(rm, prompts, w).seconds(running);
+  }
+
+  /**
+   * A prefill's operations and its collectives' α terms, taken once, and its time riding a decode
+   * step ({@link #prefillWithoutWeights}): the TTFT chunk, the same prompts at every batch, is
+   * built once for a workload's points ({@link #at}).
+   */
+  private static final class Riding {
+    private final StepResult full;
+    private final Map<String, Double> latency;
+    private final double handOffLatency;
+
+    private Riding(StepResult full, Map<String, Double> latency, double handOffLatency) {
+      this.full = full;
+      this.latency = latency;
+      this.handOffLatency = handOffLatency;
+    }
+
+    static Riding of(RooflineModel rm, double prompts, Workload w) {
+      StepResult full = rm.prefill(prompts, w.newTokens(), w.cachedAtPrefill(), 1);
+      Map<String, Double> latency = new HashMap<>();
+      Collectives.of(rm, PhaseKind.PREFILL, 0)
+          .ifPresent(
+              c ->
+                  c.operations()
+                      .forEach(
+                          o -> latency.put(o.operation().name(), o.networkSeconds().seconds())));
+      return new Riding(full, latency, Collectives.handOff(rm, 0).seconds());
+    }
+
+    /** The time riding {@code running}'s kernels (see {@link #prefillWithoutWeights}). */
+    double seconds(Optional<StepResult> running) {
+      Map<String, OperationResult> decodeOps = new HashMap<>();
+      running.ifPresent(
+          d -> {
+            Map<String, Integer> seen = new HashMap<>();
+            for (PhaseResult p : d.phases()) {
+              for (OperationResult o : p.operations()) {
+                if (o.operation().networkSteps() == 0) {
+                  decodeOps.put(occurrence(o.operation().name(), seen), o);
+                }
               }
             }
-          }
-        });
-    Map<String, Integer> seen = new HashMap<>();
-    double stage = 0;
-    for (PhaseResult p : full.phases()) {
-      for (OperationResult o : p.operations()) {
-        boolean collective = o.operation().networkSteps() > 0;
-        OperationResult d =
-            collective ? null : decodeOps.get(occurrence(o.operation().name(), seen));
-        stage +=
-            ridingSeconds(
-                o.computeSeconds().seconds(),
-                o.memorySeconds().seconds(),
-                o.operation().bytes(DataKind.WEIGHTS).bytes(),
-                o.operation().memoryBytes().bytes(),
-                o.networkSeconds().seconds(),
-                collective ? latency.getOrDefault(o.operation().name(), 0.0) : 0.0,
-                d == null ? 0 : d.computeSeconds().seconds(),
-                d == null ? 0 : d.memorySeconds().seconds());
+          });
+      Map<String, Integer> seen = new HashMap<>();
+      double stage = 0;
+      for (PhaseResult p : full.phases()) {
+        for (OperationResult o : p.operations()) {
+          boolean collective = o.operation().networkSteps() > 0;
+          OperationResult d =
+              collective ? null : decodeOps.get(occurrence(o.operation().name(), seen));
+          stage +=
+              ridingSeconds(
+                  o.computeSeconds().seconds(),
+                  o.memorySeconds().seconds(),
+                  o.operation().bytes(DataKind.WEIGHTS).bytes(),
+                  o.operation().memoryBytes().bytes(),
+                  o.networkSeconds().seconds(),
+                  collective ? latency.getOrDefault(o.operation().name(), 0.0) : 0.0,
+                  d == null ? 0 : d.computeSeconds().seconds(),
+                  d == null ? 0 : d.memorySeconds().seconds());
+        }
       }
+      double handOff = full.p2pSeconds().seconds() - handOffLatency; // bandwidth only
+      return full.passes() * (stage + Math.max(0, handOff));
     }
-    double handOff =
-        full.p2pSeconds().seconds() - Collectives.handOff(rm, 0).seconds(); // bandwidth only
-    return full.passes() * (stage + Math.max(0, handOff));
   }
 
   /** {@code name} numbered by its occurrences so far in {@code seen}: "experts#0", "experts#1". */

@@ -19,6 +19,7 @@ import java.util.Optional;
  */
 final class CompiledColocated implements PointsAt {
   private final ColocatedDeployment deployment;
+  private final PointsAt fallback;
   private final Workload workload;
   private final CompiledStep decode;
   private final CompiledStep prefill;
@@ -37,6 +38,7 @@ final class CompiledColocated implements PointsAt {
       ColocatedDeployment d, Workload w, CompiledStep decode, CompiledStep prefill) {
     RooflineModel pool = d.pool();
     this.deployment = d;
+    this.fallback = d.at(w);
     this.workload = w;
     this.decode = decode;
     this.prefill = prefill;
@@ -99,7 +101,7 @@ final class CompiledColocated implements PointsAt {
     Deployments.checkPoint(batch, isl, osl);
     double prompts = (double) batch / osl;
     if (batch > decodeOnMainTier || (int) Math.max(1, Math.ceil(prompts)) > prefillOnMainTier) {
-      return deployment.point(batch, workload);
+      return fallback.point(batch);
     }
     double step = decodeSeconds(batch);
     // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
