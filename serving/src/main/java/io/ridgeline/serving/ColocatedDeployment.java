@@ -78,10 +78,7 @@ public record ColocatedDeployment(
   FrontierPoint point(int batch, Workload w, Riding chunk) {
     int osl = w.outputTokens();
     Optional<StepResult> running = running(batch, w);
-    double decode =
-        running.isPresent()
-            ? running.get().seconds().seconds()
-            : SpeculativeDecoding.decodeTpot(speculation, pool, batch, decodeContext(w));
+    double decode = decodeSeconds(batch, w, running);
     // prefill share of a step: batch/osl prompts on average, riding the decode part's weight reads
     // and collectives and sharing each of its kernels (prefillWithoutWeights)
     double prefillShare = prefillWithoutWeights(pool, (double) batch / osl, w, running);
@@ -93,6 +90,16 @@ public record ColocatedDeployment(
         prefillShare,
         pool.memory(batch, w.finalContext()).fits()
             && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, w.finalContext()));
+  }
+
+  /**
+   * The decode part of a step of {@code batch} sequences: {@code running}'s time when given, else
+   * the speculative or plain decode TPOT ({@link SpeculativeDecoding#decodeTpot}).
+   */
+  private double decodeSeconds(int batch, Workload w, Optional<StepResult> running) {
+    return running.isPresent()
+        ? running.get().seconds().seconds()
+        : SpeculativeDecoding.decodeTpot(speculation, pool, batch, decodeContext(w));
   }
 
   /**
@@ -177,10 +184,7 @@ public record ColocatedDeployment(
     int osl = w.outputTokens();
     Deployments.checkPoint(batch, w.inputTokens(), osl);
     Optional<StepResult> running = running(batch, w);
-    double decode =
-        running.isPresent()
-            ? running.get().seconds().seconds()
-            : SpeculativeDecoding.decodeTpot(speculation, pool, batch, decodeContext(w));
+    double decode = decodeSeconds(batch, w, running);
     double tpot = decode + prefillWithoutWeights(pool, (double) batch / osl, w, running);
     return ttftParts(batch, decode, tpot, w, chunkPrefill(w, running));
   }

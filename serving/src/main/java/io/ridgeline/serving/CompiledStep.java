@@ -12,6 +12,7 @@ import io.ridgeline.models.Layer;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Routing;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -391,8 +392,8 @@ final class CompiledStep {
    * ColocatedDeployment#prefillWithoutWeights} matches them.
    */
   int[] pairWith(CompiledStep running) {
-    Map<String, Integer> there = new java.util.HashMap<>();
-    Map<String, Integer> seen = new java.util.HashMap<>();
+    Map<String, Integer> there = new HashMap<>();
+    Map<String, Integer> seen = new HashMap<>();
     for (int j = 0; j < running.ops; j++) {
       there.put(ColocatedDeployment.occurrence(running.names[j], seen), j);
     }
