@@ -81,11 +81,12 @@ public record ColocatedDeployment(
     double decode = decodeSeconds(batch, w, running);
     // prefill share of a step: batch/osl prompts on average, riding the decode part's weight reads
     // and collectives and sharing each of its kernels (prefillWithoutWeights)
-    double prefillShare = prefillWithoutWeights(pool, (double) batch / osl, w, running);
+    Map<String, OperationResult> kernels = kernels(running);
+    double prefillShare = Riding.of(pool, (double) batch / osl, w).seconds(kernels);
     return point(
         batch,
         w,
-        chunk.seconds(running),
+        chunk.seconds(kernels),
         decode,
         prefillShare,
         pool.memory(batch, w.finalContext()).fits()
@@ -185,16 +186,9 @@ public record ColocatedDeployment(
     Deployments.checkPoint(batch, w.inputTokens(), osl);
     Optional<StepResult> running = running(batch, w);
     double decode = decodeSeconds(batch, w, running);
-    double tpot = decode + prefillWithoutWeights(pool, (double) batch / osl, w, running);
-    return ttftParts(batch, decode, tpot, w, chunkPrefill(w, running));
-  }
-
-  /**
-   * The prefill of one TTFT chunk riding a decode step ({@code chunk / new tokens} of a prompt),
-   * joining {@code running}'s kernels when given.
-   */
-  double chunkPrefill(Workload w, Optional<StepResult> running) {
-    return prefillWithoutWeights(pool, chunkPrompts(w), w, running);
+    Map<String, OperationResult> kernels = kernels(running);
+    double tpot = decode + Riding.of(pool, (double) batch / osl, w).seconds(kernels);
+    return ttftParts(batch, decode, tpot, w, Riding.of(pool, chunkPrompts(w), w).seconds(kernels));
   }
 
   /** The prompts of one TTFT chunk: {@code min(new tokens, 8192) / new tokens}. */
@@ -247,7 +241,28 @@ public record ColocatedDeployment(
    */
   static double prefillWithoutWeights(
       RooflineModel rm, double prompts, Workload w, Optional<StepResult> running) {
-    return Riding.of(rm, prompts, w).seconds(running);
+    return Riding.of(rm, prompts, w).seconds(kernels(running));
+  }
+
+  /**
+   * The operations of {@code running} that a prefill's operations join, by {@link #occurrence}
+   * ("experts#1": the second operation named "experts"), collectives left out; empty without a
+   * running step. Built once per step, for its prefill share and its TTFT chunk alike.
+   */
+  private static Map<String, OperationResult> kernels(Optional<StepResult> running) {
+    Map<String, OperationResult> kernels = new HashMap<>();
+    running.ifPresent(
+        d -> {
+          Map<String, Integer> seen = new HashMap<>();
+          for (PhaseResult p : d.phases()) {
+            for (OperationResult o : p.operations()) {
+              if (o.operation().networkSteps() == 0) {
+                kernels.put(occurrence(o.operation().name(), seen), o);
+              }
+            }
+          }
+        });
+    return kernels;
   }
 
   /**
@@ -278,20 +293,11 @@ public record ColocatedDeployment(
       return new Riding(full, latency, Collectives.handOff(rm, 0).seconds());
     }
 
-    /** The time riding {@code running}'s kernels (see {@link #prefillWithoutWeights}). */
-    double seconds(Optional<StepResult> running) {
-      Map<String, OperationResult> decodeOps = new HashMap<>();
-      running.ifPresent(
-          d -> {
-            Map<String, Integer> seen = new HashMap<>();
-            for (PhaseResult p : d.phases()) {
-              for (OperationResult o : p.operations()) {
-                if (o.operation().networkSteps() == 0) {
-                  decodeOps.put(occurrence(o.operation().name(), seen), o);
-                }
-              }
-            }
-          });
+    /**
+     * The time riding a decode step whose operations are {@code decodeOps} ({@link #kernels}; see
+     * {@link #prefillWithoutWeights}).
+     */
+    double seconds(Map<String, OperationResult> decodeOps) {
       Map<String, Integer> seen = new HashMap<>();
       double stage = 0;
       for (PhaseResult p : full.phases()) {
