@@ -14,7 +14,7 @@ final class FitObjectiveTest {
   @Test
   void interceptsBySource_absorbAUniformlySlowerSourceShrunkByThePrior() {
     // source A measured exactly at the ideal prediction; source B's deployment is 2× slower on its
-    // 3 TPOT rows: its intercept is Σ ln 2 / (3 + λ) = 3 · 0.6931 / 6 = 0.3466 with λ = 3
+    // 3 TPOT rows: its intercept is Σ ln 2 / (3 + λ) = 3 · 0.6931 / 4 = 0.5199 with λ = 1
     EngineProfile ideal =
         new EngineProfile(Profiles.DEFAULT, io.ridgeline.serving.Efficiency.ideal(), "");
     Predictor p = Predictor.of(ideal);
@@ -30,10 +30,12 @@ final class FitObjectiveTest {
     // predicted / measured = 1/2 on a time: ln slowdown −ln 2 (the model is too fast)
     assertThat(b.get("B"))
         .isCloseTo(-3 * Math.log(2) / (3 + FitObjective.PRIOR_ROWS), within(1e-12));
-    // the loss: source B's rows after the intercept, Huber of (−0.6931 + 0.3466) = −0.3466 beyond
-    // δ = 0.3: 0.3 × (0.3466 − 0.15) = 0.05898 each, plus the prior 3 · 0.3466² / 2 = 0.1802
-    double r = -Math.log(2) + 3 * Math.log(2) / 6;
-    double expected = 3 * Calibration.huber(r) + FitObjective.PRIOR_ROWS * r * r / 2;
+    // the loss: source B's rows after the intercept, Huber of (−0.6931 + 0.5199) = −0.1733 within
+    // δ = 0.3: 0.1733² / 2 = 0.01502 each, plus the prior 1 · 0.5199² / 2 = 0.1351: 0.1802
+    double bs = 3 * Math.log(2) / (3 + FitObjective.PRIOR_ROWS);
+    double r = -Math.log(2) + bs;
+    double expected = 3 * Calibration.huber(r) + FitObjective.PRIOR_ROWS * bs * bs / 2;
+    assertThat(expected).isCloseTo(3 * 0.1733 * 0.1733 / 2 + 0.5199 * 0.5199 / 2, within(1e-3));
     assertThat(new FitObjective(rows).loss(ideal)).isCloseTo(expected, within(1e-9));
   }
 

@@ -15,21 +15,22 @@ final class ShippedCalibrationAccuracyTest {
    * Median APE measured with the built-in profiles on 2026-12-01 (validate), in-sample: the pooled
    * profile refitted after the base-model fixes of the accuracy issue, with the network fraction
    * held at its sourced 0.8, the InferenceX rows' median TTFTs, a chunk's prefill joining the
-   * decode step's kernels and eager prefill launches overlapping the device. The held-out figures
-   * are pinned by {@link ShippedCrossValidationTest}.
+   * decode step's kernels, eager prefill launches overlapping the device and the intercepts' prior
+   * at the measured variance ratio (1 row, FitObjective). The held-out figures are pinned by {@link
+   * ShippedCrossValidationTest}.
    */
   private static final Map<Metric, Double> MEASURED =
       Map.of(
-          Metric.E2E_S, 0.5437,
-          Metric.INPUT_TOK_S_PER_CHIP, 0.1836,
-          Metric.MEDIAN_TTFT_MS, 0.2689,
-          Metric.OUT_TOK_S_PER_CHIP, 0.1923,
-          Metric.OUT_TOK_S_PER_USER, 0.2292,
-          Metric.TOTAL_TOK_S_PER_CHIP, 0.1924,
-          Metric.TPOT_MS, 0.3840,
-          Metric.TTFT_MS, 0.4998);
+          Metric.E2E_S, 0.6056,
+          Metric.INPUT_TOK_S_PER_CHIP, 0.0997,
+          Metric.MEDIAN_TTFT_MS, 0.2990,
+          Metric.OUT_TOK_S_PER_CHIP, 0.1893,
+          Metric.OUT_TOK_S_PER_USER, 0.1522,
+          Metric.TOTAL_TOK_S_PER_CHIP, 0.1010,
+          Metric.TPOT_MS, 0.2999,
+          Metric.TTFT_MS, 0.5393);
 
-  private static final double OVERALL = 0.2635;
+  private static final double OVERALL = 0.2293;
 
   private static final double SLACK = 0.02;
 
