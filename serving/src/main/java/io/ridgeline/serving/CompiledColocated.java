@@ -15,11 +15,12 @@ import java.util.Optional;
  * <p>Not compiled (the object path answers, {@link #of} empty): speculative decoding, offloaded KV
  * ({@link KvOffload}), pipeline parallelism, a MoE all-to-all across scale-up domains, and any step
  * whose coefficients do not reproduce the object path ({@link CompiledStep}). A batch whose weights
- * spill off the main tier is evaluated by the object path too.
+ * spill off the main tier (GB200's LPDDR5X as the KV cache grows) reads them from each tier in its
+ * share ({@link CompiledStep.Tiers} of {@link MemoryPlan#placed}, as the object path places them);
+ * only its decode utilisation is left to the object path.
  */
 final class CompiledColocated implements PointsAt {
   private final ColocatedDeployment deployment;
-  private final PointsAt fallback;
   private final Workload workload;
   private final CompiledStep decode;
   private final CompiledStep prefill;
@@ -33,12 +34,20 @@ final class CompiledColocated implements PointsAt {
   private final int largestFit;
   private final int decodeOnMainTier;
   private final int prefillOnMainTier;
+  private final RooflineModel pool;
+  private final int decodeContext;
+  private final int prefillContext;
+  // the TTFT chunk's tiers (one prompt or less), null on the main tier
+  private final CompiledStep.Tiers chunkTiers;
 
   private CompiledColocated(
       ColocatedDeployment d, Workload w, CompiledStep decode, CompiledStep prefill) {
     RooflineModel pool = d.pool();
+    this.pool = pool;
     this.deployment = d;
-    this.fallback = d.at(w);
+    // the object path's hoisted part, for its checks: it throws where the TTFT chunk's prefill
+    // fails
+    d.at(w);
     this.workload = w;
     this.decode = decode;
     this.prefill = prefill;
@@ -47,13 +56,30 @@ final class CompiledColocated implements PointsAt {
     this.pairs = prefill.pairWith(decode);
     this.chunkPrompts = ColocatedDeployment.chunkPrompts(w);
     int context = ColocatedDeployment.decodeContext(w);
+    this.decodeContext = context;
+    this.prefillContext = w.cachedAtPrefill() + w.newTokens();
     StepResult one = pool.decode(1, context);
     decodePasses = one.passes();
     decodeHandOff = one.p2pSeconds().seconds();
     decodeOverhead = one.overheadSeconds().seconds();
     largestFit = pool.maxBatch(w.finalContext());
     decodeOnMainTier = onMainTier(pool, context);
-    prefillOnMainTier = onMainTier(pool, w.cachedAtPrefill() + w.newTokens());
+    prefillOnMainTier = onMainTier(pool, prefillContext);
+    chunkTiers = tiers(prefillPrompts(chunkPrompts), prefillContext);
+  }
+
+  /** The prompts a prefill of {@code prompts} (a mean) is placed for: at least one, rounded up. */
+  private static int prefillPrompts(double prompts) {
+    return (int) Math.max(1, Math.ceil(prompts));
+  }
+
+  /**
+   * The tiers of {@code batch} sequences at {@code context} ({@link MemoryPlan#placed}), or null
+   * when every byte is on the main tier.
+   */
+  private CompiledStep.Tiers tiers(int batch, int context) {
+    ComputeTarget t = MemoryPlan.placed(pool, batch, context);
+    return t == pool.baseTarget() ? null : CompiledStep.Tiers.of(t);
   }
 
   /**
@@ -100,19 +126,32 @@ final class CompiledColocated implements PointsAt {
   public FrontierPoint point(int batch) {
     Deployments.checkPoint(batch, isl, osl);
     double prompts = (double) batch / osl;
-    if (batch > decodeOnMainTier || (int) Math.max(1, Math.ceil(prompts)) > prefillOnMainTier) {
-      return fallback.point(batch);
+    int sharePrompts = prefillPrompts(prompts);
+    if (batch <= decodeOnMainTier && sharePrompts <= prefillOnMainTier && chunkTiers == null) {
+      double step = decodeSeconds(batch, null);
+      // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
+      double share = prefill.ridingSeconds(prompts, decode, batch, pairs);
+      double chunk = prefill.ridingSeconds(chunkPrompts, decode, batch, pairs);
+      return deployment.point(batch, workload, chunk, step, share, batch <= largestFit);
     }
-    double step = decodeSeconds(batch);
-    // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
-    double share = prefill.ridingSeconds(prompts, decode, batch, pairs);
-    double chunk = prefill.ridingSeconds(chunkPrompts, decode, batch, pairs);
+    // a batch whose bytes spill off the main tier: each step's bytes from the tiers the object
+    // path places them on (the decode step at the batch, a prefill at its prompts)
+    CompiledStep.Tiers decodeTiers = batch <= decodeOnMainTier ? null : tiers(batch, decodeContext);
+    CompiledStep.Tiers shareTiers =
+        sharePrompts <= prefillOnMainTier ? null : tiers(sharePrompts, prefillContext);
+    double step = decodeSeconds(batch, decodeTiers);
+    double share = prefill.ridingSeconds(prompts, shareTiers, decode, batch, decodeTiers, pairs);
+    double chunk =
+        prefill.ridingSeconds(chunkPrompts, chunkTiers, decode, batch, decodeTiers, pairs);
     return deployment.point(batch, workload, chunk, step, share, batch <= largestFit);
   }
 
-  /** RooflineModel.decode's time: passes × (stage + hand-off + overhead). */
-  private double decodeSeconds(int batch) {
-    return decodePasses * (decode.stageSeconds(batch) + decodeHandOff + decodeOverhead);
+  /**
+   * RooflineModel.decode's time: passes × (stage + hand-off + overhead), the stage's bytes on
+   * {@code tiers} (null: the main tier).
+   */
+  private double decodeSeconds(int batch, CompiledStep.Tiers tiers) {
+    return decodePasses * (decode.stageSeconds(batch, tiers) + decodeHandOff + decodeOverhead);
   }
 
   /**
@@ -124,6 +163,6 @@ final class CompiledColocated implements PointsAt {
     if (batch > decodeOnMainTier) {
       return deployment.decodeUtilisation(batch, workload.promptContext(), osl);
     }
-    return decode.utilisation(batch, decodeSeconds(batch));
+    return decode.utilisation(batch, decodeSeconds(batch, null));
   }
 }

@@ -37,10 +37,11 @@ import java.util.Map;
  * those of {@link RooflineModel}'s phases ({@link PoolOperations#gemmRows}, {@link KernelClass}),
  * and their times the shared roofline formulas ({@link Roofline#computeSeconds}, {@link
  * Roofline#memorySeconds}, {@link Roofline#operationSeconds}, {@link
- * ColocatedDeployment#ridingSeconds}). Only a step whose every byte is on the chip's main tier is
- * compiled (the caller checks the placement per batch). Results agree with the object path to the
- * last digit or two: an affine coefficient times x may round differently from the object's product
- * taken in another order.
+ * ColocatedDeployment#ridingSeconds}). Bytes are read from the chip's main tier, or, given a {@link
+ * Tiers} (a batch whose weights spill off the main tier: {@link MemoryPlan#placed}), from each tier
+ * in its share, summed tier by tier as {@link Roofline#evaluate} sums them. Results agree with the
+ * object path to the last digit or two: an affine coefficient times x may round differently from
+ * the object's product taken in another order.
  */
 final class CompiledStep {
   private static final double TOLERANCE = 1e-9;
@@ -77,6 +78,7 @@ final class CompiledStep {
   private final double[] memoryFraction;
   private final int[] kindStart; // kinds of op i: [kindStart[i], kindStart[i+1])
   private final byte[] kindDivisor;
+  private final DataKind[] kindOf;
   private final byte[] kindForm;
   private final int[] experts;
   private final int[] topK;
@@ -141,6 +143,7 @@ final class CompiledStep {
       kinds += op.bytes().size();
     }
     kindDivisor = new byte[kinds];
+    kindOf = new DataKind[kinds];
     kindForm = new byte[kinds];
     experts = new int[kinds];
     topK = new int[kinds];
@@ -197,6 +200,7 @@ final class CompiledStep {
     require(o1.bytes().keySet().equals(o2.bytes().keySet()), "byte kinds differ");
     for (Map.Entry<DataKind, io.ridgeline.core.Bytes> e : o1.bytes().entrySet()) {
       DataKind kind = e.getKey();
+      kindOf[k] = kind;
       kindDivisor[k] =
           kind == DataKind.WEIGHTS
               ? WEIGHTS
@@ -321,12 +325,20 @@ final class CompiledStep {
    * time.
    */
   double stageSeconds(double x) {
+    return stageSeconds(x, null);
+  }
+
+  /**
+   * As {@link #stageSeconds(double)} with the bytes read from the tiers of {@code tiers} (null: the
+   * main tier).
+   */
+  double stageSeconds(double x, Tiers tiers) {
     double stage = 0;
     int i = 0;
     for (int p = 0; p < phaseEnd.length; p++) {
       double phase = 0;
       for (; i < phaseEnd[p]; i++) {
-        phase += opSeconds(i, x);
+        phase += opSeconds(i, x, tiers);
       }
       stage += phase;
     }
@@ -350,6 +362,21 @@ final class CompiledStep {
    * #pairWith}; −1: none).
    */
   double ridingSeconds(double x, CompiledStep running, double runningX, int[] pairs) {
+    return ridingSeconds(x, null, running, runningX, null, pairs);
+  }
+
+  /**
+   * As {@link #ridingSeconds(double, CompiledStep, double, int[])} with this step's bytes read from
+   * the tiers of {@code tiers} and the running step's from those of {@code runningTiers} (null: the
+   * main tier).
+   */
+  double ridingSeconds(
+      double x,
+      Tiers tiers,
+      CompiledStep running,
+      double runningX,
+      Tiers runningTiers,
+      int[] pairs) {
     double stage = 0;
     for (int i = 0; i < ops; i++) {
       int j = pairs[i];
@@ -358,12 +385,12 @@ final class CompiledStep {
       double runningMemory = 0;
       if (j >= 0) {
         runningCompute = running.opCompute(j, runningX);
-        runningMemory = running.opMemory(j, running.perChipBytes(j, runningX));
+        runningMemory = running.opMemory(j, runningX, runningTiers);
       }
       stage +=
           ColocatedDeployment.ridingSeconds(
               opCompute(i, x),
-              opMemory(i, memoryBytes),
+              tiers == null ? opMemory(i, memoryBytes) : opMemory(i, x, tiers),
               perChipWeightBytes(i, x),
               memoryBytes,
               0,
@@ -476,10 +503,91 @@ final class CompiledStep {
     }
   }
 
-  /** Operation i's time at x on one chip: its roofline time. */
-  private double opSeconds(int i, double x) {
-    double memoryBytes = perChipBytes(i, x);
-    return Roofline.operationSeconds(opCompute(i, x), opMemory(i, memoryBytes), 0);
+  /** Operation i's time at x on one chip, its bytes on {@code tiers} (null: the main tier). */
+  private double opSeconds(int i, double x, Tiers tiers) {
+    return Roofline.operationSeconds(opCompute(i, x), opMemory(i, x, tiers), 0);
+  }
+
+  /**
+   * Operation i's memory time at x on one chip with its bytes read from {@code tiers} (null: all
+   * from the main tier): each byte kind's per-chip bytes split over its tiers in their shares,
+   * accumulated per tier in the order the tiers first appear, each tier's sum at its bandwidth, the
+   * tiers' times added in that order ({@link Roofline#evaluate}'s arithmetic).
+   */
+  private double opMemory(int i, double x, Tiers tiers) {
+    if (tiers == null) {
+      return opMemory(i, perChipBytes(i, x));
+    }
+    double work = split ? layout.workShards(perGroup[i], x) : 1;
+    int seen = 0;
+    java.util.Arrays.fill(tiers.bytes, 0);
+    java.util.Arrays.fill(tiers.used, false);
+    for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
+      double v = perChip(i, k, x, work);
+      int kind = kindOf[k].ordinal();
+      int[] slots = tiers.slot[kind];
+      double[] shares = tiers.share[kind];
+      for (int j = 0; j < slots.length; j++) {
+        int t = slots[j];
+        if (!tiers.used[t]) {
+          tiers.used[t] = true;
+          tiers.order[seen++] = t;
+        }
+        tiers.bytes[t] += v * shares[j];
+      }
+    }
+    double fraction = uniform ? memoryEfficiency : memoryFraction[i];
+    double memory = 0;
+    for (int q = 0; q < seen; q++) {
+      int t = tiers.order[q];
+      memory += Roofline.memorySeconds(tiers.bytes[t], tiers.bandwidth[t], fraction);
+    }
+    return memory;
+  }
+
+  /**
+   * Where a step's bytes sit on a chip of several tiers: for each {@link DataKind} its tiers and
+   * their shares, in the order {@link ComputeTarget#tierShares} gives them, and each tier's
+   * bandwidth; with scratch space for one operation's sums (one instance per step evaluated, not
+   * shared between threads).
+   */
+  static final class Tiers {
+    private final double[] bandwidth;
+    private final int[][] slot;
+    private final double[][] share;
+    private final double[] bytes;
+    private final boolean[] used;
+    private final int[] order;
+
+    private Tiers(ComputeTarget t) {
+      List<String> names = new ArrayList<>(t.tierBandwidth().keySet());
+      bandwidth = new double[names.size()];
+      for (int n = 0; n < names.size(); n++) {
+        bandwidth[n] = t.tierBandwidth().get(names.get(n)).bytesPerSecond();
+      }
+      DataKind[] kinds = DataKind.values();
+      slot = new int[kinds.length][];
+      share = new double[kinds.length][];
+      for (DataKind kind : kinds) {
+        Map<String, Double> shares = t.tierShares(kind);
+        slot[kind.ordinal()] = new int[shares.size()];
+        share[kind.ordinal()] = new double[shares.size()];
+        int j = 0;
+        for (Map.Entry<String, Double> e : shares.entrySet()) {
+          slot[kind.ordinal()][j] = names.indexOf(e.getKey());
+          share[kind.ordinal()][j] = e.getValue();
+          j++;
+        }
+      }
+      bytes = new double[names.size()];
+      used = new boolean[names.size()];
+      order = new int[names.size()];
+    }
+
+    /** The tiers of target {@code t} ({@link MemoryPlan#placed}). */
+    static Tiers of(ComputeTarget t) {
+      return new Tiers(t);
+    }
   }
 
   /** Operation i's compute time at x on one chip, at its kernel class's fraction. */

@@ -110,6 +110,31 @@ final class CompiledColocatedTest {
     }
   }
 
+  @Test
+  void compiled_weightsSpillingOffTheMainTier_equalsObjectPath() {
+    // GB200 holds 186 GB of HBM3e and 480 GB of LPDDR5X: on one chip Llama-3.1-70B's 141 GB of
+    // bf16 weights leave HBM to the KV cache as the batch grows, and the weights that no longer fit
+    // are read from LPDDR5X in their share; the compiled path reads each tier as the object path
+    Chip gb200 = Chips.byId("gb200");
+    for (Efficiency e : List.of(Efficiency.standard(), Efficiency.ideal())) {
+      Model m = Models.byId("llama-3.1-70b");
+      ColocatedDeployment d = colocated(m, gb200, 1, m.defaultPrecisions(), e);
+      Workload w = Workload.of(2048, 1024);
+      int context = ColocatedDeployment.decodeContext(w);
+      RooflineModel pool = d.pool();
+      int spilled = 0;
+      for (int b : new int[] {1, 8, 32, 64, 96, 128, 160, 200}) {
+        if (MemoryPlan.placed(pool, b, context) != pool.baseTarget()) {
+          // the object path answers such a batch (no exception), so compare checks it
+          assertThat(d.point(b, w).tpot().seconds()).isPositive();
+          spilled++;
+        }
+        compare(d, w, b);
+      }
+      assertThat(spilled).as("batches whose weights spill, %s", e).isGreaterThanOrEqualTo(3);
+    }
+  }
+
   private static void compare(ColocatedDeployment d, Workload w, int... batches) {
     Optional<PointsAt> compiled;
     try {
