@@ -16,8 +16,7 @@ import java.util.Optional;
  * ({@link KvOffload}), pipeline parallelism, a MoE all-to-all across scale-up domains, and any step
  * whose coefficients do not reproduce the object path ({@link CompiledStep}). A batch whose weights
  * spill off the main tier (GB200's LPDDR5X as the KV cache grows) reads them from each tier in its
- * share ({@link CompiledStep.Tiers} of {@link MemoryPlan#placed}, as the object path places them);
- * only its decode utilisation is left to the object path.
+ * share ({@link CompiledStep.Tiers} of {@link MemoryPlan#placed}, as the object path places them).
  */
 final class CompiledColocated implements PointsAt {
   private final ColocatedDeployment deployment;
@@ -160,9 +159,8 @@ final class CompiledColocated implements PointsAt {
    */
   Utilisation decodeUtilisation(int batch) {
     Deployments.checkPoint(batch, isl, osl);
-    if (batch > decodeOnMainTier) {
-      return deployment.decodeUtilisation(batch, workload.promptContext(), osl);
-    }
-    return decode.utilisation(batch, decodeSeconds(batch, null));
+    // a step's FLOPs and bytes do not depend on their tiers, its time does
+    CompiledStep.Tiers tiers = batch <= decodeOnMainTier ? null : tiers(batch, decodeContext);
+    return decode.utilisation(batch, decodeSeconds(batch, tiers));
   }
 }
