@@ -86,11 +86,27 @@ public record ColocatedDeployment(
     return point(
         batch,
         w,
-        chunk.seconds(kernels),
+        chunkStep(batch, w, chunk),
         decode,
         prefillShare,
         pool.memory(batch, w.finalContext()).fits()
             && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, w.finalContext()));
+  }
+
+  /**
+   * One step of a new request's TTFT chunk {@code chunk} at batch {@code batch}: the request joins
+   * the batch's other {@code batch − 1} sequences, so the step is their decode ({@code E ×} their
+   * decode TPOT, {@link #decodeSeconds}) with the chunk riding its kernels ({@link
+   * #prefillWithoutWeights}); at batch 1 no other sequence runs, and the step is the chunk's own
+   * prefill pass (its weight reads, collectives and fixed costs included).
+   */
+  private double chunkStep(int batch, Workload w, Riding chunk) {
+    if (batch == 1) {
+      return chunk.alone();
+    }
+    double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
+    Optional<StepResult> others = running(batch - 1, w);
+    return perStep * decodeSeconds(batch - 1, w, others) + chunk.seconds(kernels(others));
   }
 
   /**
@@ -124,19 +140,14 @@ public record ColocatedDeployment(
 
   /**
    * The point of {@code batch} from its parts: the decode TPOT ({@link SpeculativeDecoding}), the
-   * prefill share of a step ({@link #prefillWithoutWeights}, at {@code batch / osl} prompts), the
-   * TTFT chunk's prefill and whether the batch fits; {@link CompiledColocated} composes its points
-   * here too.
+   * prefill share of a step ({@link #prefillWithoutWeights}, at {@code batch / osl} prompts), one
+   * step of the TTFT chunk ({@link #chunkStep}) and whether the batch fits; {@link
+   * CompiledColocated} composes its points here too.
    */
   FrontierPoint point(
-      int batch,
-      Workload w,
-      double chunkPrefill,
-      double decode,
-      double prefillShare,
-      boolean fits) {
+      int batch, Workload w, double chunkStep, double decode, double prefillShare, boolean fits) {
     double tpot = decode + prefillShare;
-    double ttft = ttftParts(batch, decode, tpot, w, chunkPrefill).total().seconds();
+    double ttft = ttftParts(batch, tpot, w, chunkStep).total().seconds();
     double perChip = batch / tpot / pool.replicaChips();
     return ServingCosts.onePool(
         ImmutableFrontierPoint.builder()
@@ -165,9 +176,10 @@ public record ColocatedDeployment(
    *       server idle ({@link TtftParts#stepWait}); a step is {@code E × tpot} (E output tokens per
    *       sequence per step: 1, or the expected tokens of a speculative verify pass);
    *   <li>prefill: {@code ⌈isl / c⌉} chunks of {@code c = min(isl, 8192)} tokens ({@link
-   *       RooflineModel#PREFILL_CHUNK_TOKENS}), each a step of the running batch's decode ({@code E
-   *       × decode tpot}) plus the chunk's prefill riding that step's weight reads and collectives
-   *       (as the prefill share of {@link #point});
+   *       RooflineModel#PREFILL_CHUNK_TOKENS}), each a step of the decode of the batch's other
+   *       {@code batch − 1} sequences ({@code E ×} their decode tpot) plus the chunk's prefill
+   *       riding that step's weight reads and collectives (as the prefill share of {@link #point});
+   *       at batch 1 each chunk is its own prefill pass ({@link #chunkStep});
    *   <li>transfer: zero (one pool).
    * </ul>
    *
@@ -186,9 +198,8 @@ public record ColocatedDeployment(
     Deployments.checkPoint(batch, w.inputTokens(), osl);
     Optional<StepResult> running = running(batch, w);
     double decode = decodeSeconds(batch, w, running);
-    Map<String, OperationResult> kernels = kernels(running);
-    double tpot = decode + Riding.of(pool, (double) batch / osl, w).seconds(kernels);
-    return ttftParts(batch, decode, tpot, w, Riding.of(pool, chunkPrompts(w), w).seconds(kernels));
+    double tpot = decode + Riding.of(pool, (double) batch / osl, w).seconds(kernels(running));
+    return ttftParts(batch, tpot, w, chunkStep(batch, w, Riding.of(pool, chunkPrompts(w), w)));
   }
 
   /** The prompts of one TTFT chunk: {@code min(new tokens, 8192) / new tokens}. */
@@ -198,13 +209,11 @@ public record ColocatedDeployment(
     return (double) chunk / isl;
   }
 
-  private TtftParts ttftParts(
-      int batch, double decode, double tpot, Workload w, double chunkPrefill) {
+  private TtftParts ttftParts(int batch, double tpot, Workload w, double chunkStep) {
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     int isl = w.newTokens();
     int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
     int chunks = (isl + chunk - 1) / chunk;
-    double chunkStep = perStep * decode + chunkPrefill;
     return TtftParts.of(
         pool.efficiency().admission().seconds(),
         TtftParts.stepWait(batch, perStep * tpot),
@@ -291,6 +300,11 @@ public record ColocatedDeployment(
                       .forEach(
                           o -> latency.put(o.operation().name(), o.networkSeconds().seconds())));
       return new Riding(full, latency, Collectives.handOff(rm, 0).seconds());
+    }
+
+    /** The prefill's own pass, with nothing to ride: its {@link StepResult#seconds()}. */
+    double alone() {
+      return full.seconds().seconds();
     }
 
     /**

@@ -38,6 +38,8 @@ final class CompiledColocated implements PointsAt {
   private final int prefillContext;
   // the TTFT chunk's tiers (one prompt or less), null on the main tier
   private final CompiledStep.Tiers chunkTiers;
+  // the TTFT chunk's own prefill pass, its step at batch 1 (ColocatedDeployment.chunkStep)
+  private final double chunkAlone;
 
   private CompiledColocated(
       ColocatedDeployment d, Workload w, CompiledStep decode, CompiledStep prefill) {
@@ -65,6 +67,8 @@ final class CompiledColocated implements PointsAt {
     decodeOnMainTier = onMainTier(pool, context);
     prefillOnMainTier = onMainTier(pool, prefillContext);
     chunkTiers = tiers(prefillPrompts(chunkPrompts), prefillContext);
+    chunkAlone =
+        pool.prefill(chunkPrompts, w.newTokens(), w.cachedAtPrefill(), 1).seconds().seconds();
   }
 
   /** The prompts a prefill of {@code prompts} (a mean) is placed for: at least one, rounded up. */
@@ -130,7 +134,13 @@ final class CompiledColocated implements PointsAt {
       double step = decodeSeconds(batch, null);
       // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
       double share = prefill.ridingSeconds(prompts, decode, batch, pairs);
-      double chunk = prefill.ridingSeconds(chunkPrompts, decode, batch, pairs);
+      // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
+      int others = batch - 1;
+      double chunk =
+          others == 0
+              ? chunkAlone
+              : decodeSeconds(others, null)
+                  + prefill.ridingSeconds(chunkPrompts, decode, others, pairs);
       return deployment.point(batch, workload, chunk, step, share, batch <= largestFit);
     }
     // a batch whose bytes spill off the main tier: each step's bytes from the tiers the object
@@ -140,8 +150,15 @@ final class CompiledColocated implements PointsAt {
         sharePrompts <= prefillOnMainTier ? null : tiers(sharePrompts, prefillContext);
     double step = decodeSeconds(batch, decodeTiers);
     double share = prefill.ridingSeconds(prompts, shareTiers, decode, batch, decodeTiers, pairs);
-    double chunk =
-        prefill.ridingSeconds(chunkPrompts, chunkTiers, decode, batch, decodeTiers, pairs);
+    int others = batch - 1;
+    double chunk = chunkAlone;
+    if (others > 0) {
+      CompiledStep.Tiers othersTiers =
+          others <= decodeOnMainTier ? null : tiers(others, decodeContext);
+      chunk =
+          decodeSeconds(others, othersTiers)
+              + prefill.ridingSeconds(chunkPrompts, chunkTiers, decode, others, othersTiers, pairs);
+    }
     return deployment.point(batch, workload, chunk, step, share, batch <= largestFit);
   }
 

@@ -95,11 +95,12 @@ final class ColocatedDeploymentTest {
     // its own activations and KV: 0.732 ms; TPOT = 8.074 + 0.732 = 8.806 ms.
     // TTFT = admission 20 ms
     //      + wait for the running step, 8.806 / 2 = 4.403 ms
-    //      + one chunk of 1024 tokens: a step of decode 8.074 ms + the chunk's 24.526 ms: its GEMMs
-    //        join the decode GEMMs, max(1.12 + 18.0, 5.19) − 5.19 ≈ 13.93 ms (compute ≈ 2 ×
-    //        69.5e9 × 1024 / 8 / 989.4e12 ≈ 18.0 ms), its all-reduces' bandwidth 2 × 80 × 1024 ×
-    //        8192 × 1.75 × 2 B / 450e9 ≈ 10.44 ms, attention and the rest ≈ 0.16 ms; = 32.600 ms
-    //      = 57.003 ms (riding the weight reads alone, the chunk took 28.580 ms: 61.584 ms)
+    //      + one chunk of 1024 tokens: a step of the other 63 sequences' decode, 8.044 ms (their KV
+    //        1.20 × 63 / 64 ≈ 1.18 ms), + the chunk's 24.509 ms: its GEMMs join the decode GEMMs,
+    //        max(1.10 + 18.0, 5.19) − 5.19 ≈ 13.9 ms (compute ≈ 2 × 69.5e9 × 1024 / 8 / 989.4e12 ≈
+    //        18.0 ms), its all-reduces' bandwidth 2 × 80 × 1024 × 8192 × 1.75 × 2 B / 450e9 ≈ 10.44
+    //        ms, attention and the rest ≈ 0.16 ms; = 32.553 ms
+    //      = 56.956 ms (riding the weight reads alone, the chunk took 28.580 ms: 61.584 ms)
     RooflineModel pool =
         RooflineModel.builder()
             .from(TP8)
@@ -115,10 +116,32 @@ final class ColocatedDeploymentTest {
     assertThat(p.tpot().seconds()).isCloseTo(8.806e-3, withPercentage(0.1));
     assertThat(parts.admission().seconds()).isCloseTo(0.020, within(1e-15));
     assertThat(parts.stepWait().seconds()).isCloseTo(p.tpot().seconds() / 2, within(1e-15));
-    assertThat(parts.prefill().seconds()).isCloseTo(32.600e-3, withPercentage(0.1));
+    assertThat(parts.prefill().seconds()).isCloseTo(32.553e-3, withPercentage(0.1));
     assertThat(parts.transfer().seconds()).isZero();
     assertThat(p.ttft().seconds()).isCloseTo(parts.total().seconds(), within(1e-15));
-    assertThat(p.ttft().seconds()).isCloseTo(57.003e-3, withPercentage(0.1));
+    assertThat(p.ttft().seconds()).isCloseTo(56.956e-3, withPercentage(0.1));
+  }
+
+  @Test
+  void ttft_colocated_batchOne_isAdmissionPlusThePromptsOwnPrefill() {
+    // batch 1: no other sequence runs, so the request waits for no step and its chunk is a prefill
+    // pass of its own (weights, all-reduces and fixed costs included), not a ride on a decode step:
+    // Llama-3.1-70B on 8× H100, ideal but for 20 ms of admission, 1024 tokens: 20 + 29.619 ms
+    RooflineModel pool =
+        RooflineModel.builder()
+            .from(TP8)
+            .efficiency(
+                Efficiency.builder()
+                    .from(Efficiency.ideal())
+                    .admission(Seconds.ofMillis(20))
+                    .build())
+            .build();
+    ColocatedDeployment d = new ColocatedDeployment(pool);
+    TtftParts parts = d.ttftParts(1, 1024, 1024);
+    assertThat(parts.stepWait().seconds()).isZero();
+    assertThat(parts.prefill().seconds()).isEqualTo(pool.prefill(1, 1024).seconds().seconds());
+    assertThat(parts.prefill().seconds()).isCloseTo(29.619e-3, withPercentage(0.1));
+    assertThat(d.point(1, 1024, 1024).ttft().seconds()).isCloseTo(49.619e-3, withPercentage(0.1));
   }
 
   @Test
