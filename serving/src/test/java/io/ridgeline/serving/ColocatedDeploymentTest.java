@@ -101,15 +101,7 @@ final class ColocatedDeploymentTest {
     //        18.0 ms), its all-reduces' bandwidth 2 × 80 × 1024 × 8192 × 1.75 × 2 B / 450e9 ≈ 10.44
     //        ms, attention and the rest ≈ 0.16 ms; = 32.553 ms
     //      = 56.956 ms (riding the weight reads alone, the chunk took 28.580 ms: 61.584 ms)
-    RooflineModel pool =
-        RooflineModel.builder()
-            .from(TP8)
-            .efficiency(
-                Efficiency.builder()
-                    .from(Efficiency.ideal())
-                    .admission(Seconds.ofMillis(20))
-                    .build())
-            .build();
+    RooflineModel pool = idealWithAdmission(20);
     ColocatedDeployment d = new ColocatedDeployment(pool);
     FrontierPoint p = d.point(64, 1024, 1024);
     TtftParts parts = d.ttftParts(64, 1024, 1024);
@@ -127,15 +119,7 @@ final class ColocatedDeploymentTest {
     // batch 1: no other sequence runs, so the request waits for no step and its chunk is a prefill
     // pass of its own (weights, all-reduces and fixed costs included), not a ride on a decode step:
     // Llama-3.1-70B on 8× H100, ideal but for 20 ms of admission, 1024 tokens: 20 + 29.619 ms
-    RooflineModel pool =
-        RooflineModel.builder()
-            .from(TP8)
-            .efficiency(
-                Efficiency.builder()
-                    .from(Efficiency.ideal())
-                    .admission(Seconds.ofMillis(20))
-                    .build())
-            .build();
+    RooflineModel pool = idealWithAdmission(20);
     ColocatedDeployment d = new ColocatedDeployment(pool);
     TtftParts parts = d.ttftParts(1, 1024, 1024);
     assertThat(parts.stepWait().seconds()).isZero();
@@ -269,5 +253,14 @@ final class ColocatedDeploymentTest {
     TtftParts parts = TtftParts.of(0.020, 0.005, 0.030, 0.001);
     assertThat(parts.total().seconds()).isCloseTo(0.056, within(1e-15));
     assertThat(TtftParts.prefillOnly(0.03).total().seconds()).isEqualTo(0.03);
+  }
+
+  /** {@link #TP8} at the ideal efficiency but for {@code ms} milliseconds of admission. */
+  private static RooflineModel idealWithAdmission(double ms) {
+    return RooflineModel.builder()
+        .from(TP8)
+        .efficiency(
+            Efficiency.builder().from(Efficiency.ideal()).admission(Seconds.ofMillis(ms)).build())
+        .build();
   }
 }
