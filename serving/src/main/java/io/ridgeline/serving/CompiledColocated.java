@@ -130,36 +130,29 @@ final class CompiledColocated implements PointsAt {
     Deployments.checkPoint(batch, isl, osl);
     double prompts = (double) batch / osl;
     int sharePrompts = prefillPrompts(prompts);
-    if (batch <= decodeOnMainTier && sharePrompts <= prefillOnMainTier && chunkTiers == null) {
-      double step = decodeSeconds(batch, null);
-      // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
-      double share = prefill.ridingSeconds(prompts, decode, batch, pairs);
-      // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
-      int others = batch - 1;
-      double chunk =
-          others == 0
-              ? chunkAlone
-              : decodeSeconds(others, null)
-                  + prefill.ridingSeconds(chunkPrompts, decode, others, pairs);
-      return deployment.point(batch, workload, chunk, step, share, batch <= largestFit);
-    }
-    // a batch whose bytes spill off the main tier: each step's bytes from the tiers the object
-    // path places them on (the decode step at the batch, a prefill at its prompts)
-    CompiledStep.Tiers decodeTiers = batch <= decodeOnMainTier ? null : tiers(batch, decodeContext);
+    // each step's bytes from the tiers the object path places them on (null: all on the main
+    // tier): the decode step at its sequences, a prefill at its prompts
+    CompiledStep.Tiers decodeTiers = decodeTiers(batch);
     CompiledStep.Tiers shareTiers =
         sharePrompts <= prefillOnMainTier ? null : tiers(sharePrompts, prefillContext);
     double step = decodeSeconds(batch, decodeTiers);
+    // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
     double share = prefill.ridingSeconds(prompts, shareTiers, decode, batch, decodeTiers, pairs);
+    // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
     int others = batch - 1;
     double chunk = chunkAlone;
     if (others > 0) {
-      CompiledStep.Tiers othersTiers =
-          others <= decodeOnMainTier ? null : tiers(others, decodeContext);
+      CompiledStep.Tiers othersTiers = decodeTiers(others);
       chunk =
           decodeSeconds(others, othersTiers)
               + prefill.ridingSeconds(chunkPrompts, chunkTiers, decode, others, othersTiers, pairs);
     }
     return deployment.point(batch, workload, chunk, step, share, batch <= largestFit);
+  }
+
+  /** The tiers of a decode step of {@code batch} sequences; null when all are on the main tier. */
+  private CompiledStep.Tiers decodeTiers(int batch) {
+    return batch <= decodeOnMainTier ? null : tiers(batch, decodeContext);
   }
 
   /**
@@ -177,7 +170,6 @@ final class CompiledColocated implements PointsAt {
   Utilisation decodeUtilisation(int batch) {
     Deployments.checkPoint(batch, isl, osl);
     // a step's FLOPs and bytes do not depend on their tiers, its time does
-    CompiledStep.Tiers tiers = batch <= decodeOnMainTier ? null : tiers(batch, decodeContext);
-    return decode.utilisation(batch, decodeSeconds(batch, tiers));
+    return decode.utilisation(batch, decodeSeconds(batch, decodeTiers(batch)));
   }
 }

@@ -322,15 +322,7 @@ final class CompiledStep {
   /**
    * One stage's time for {@code x} sequences per micro-batch: the sum of its phases (each the sum
    * of its operations' roofline times), the collectives' phase last, as {@link StepResult}'s stage
-   * time.
-   */
-  double stageSeconds(double x) {
-    return stageSeconds(x, null);
-  }
-
-  /**
-   * As {@link #stageSeconds(double)} with the bytes read from the tiers of {@code tiers} (null: the
-   * main tier).
+   * time, the bytes read from the tiers of {@code tiers} (null: the main tier).
    */
   double stageSeconds(double x, Tiers tiers) {
     double stage = 0;
@@ -359,16 +351,8 @@ final class CompiledStep {
    * ColocatedDeployment#prefillWithoutWeights} for one pipeline stage and pass), joining the
    * kernels of {@code running} (the compiled decode step) at {@code runningX} sequences: operation
    * i of this step shares the kernel of {@code running}'s operation {@code pairs[i]} ({@link
-   * #pairWith}; −1: none).
-   */
-  double ridingSeconds(double x, CompiledStep running, double runningX, int[] pairs) {
-    return ridingSeconds(x, null, running, runningX, null, pairs);
-  }
-
-  /**
-   * As {@link #ridingSeconds(double, CompiledStep, double, int[])} with this step's bytes read from
-   * the tiers of {@code tiers} and the running step's from those of {@code runningTiers} (null: the
-   * main tier).
+   * #pairWith}; −1: none), this step's bytes read from the tiers of {@code tiers} and the running
+   * step's from those of {@code runningTiers} (null: the main tier).
    */
   double ridingSeconds(
       double x,
