@@ -179,16 +179,50 @@ public final class SweepWriter {
       long block,
       StringBuilder b) {
     long from = block * BLOCK_ROWS;
-    long to = Math.min(grid.size(), from + BLOCK_ROWS);
-    Sweep.run(
-        grid,
-        efficiency,
-        from,
-        to,
-        format == Format.CSV
-            ? row -> csv(row, b, cached, hit).append('\n')
-            : row -> json(row, b).append('\n'));
+    text(grid, efficiency, format, cached, hit, from, Math.min(grid.size(), from + BLOCK_ROWS), b);
     return b;
+  }
+
+  /**
+   * Appends the lines of rows {@code from} to {@code to} of {@code grid} to {@code b}: the points
+   * the compiled path gives written from their primitive figures ({@link SweepEvaluator#run}), the
+   * others from their {@link Sweep.Row} objects; the text is that of {@link #csv(Sweep.Row,
+   * StringBuilder, boolean, boolean)} and {@link #json} for every row.
+   *
+   * @return the rows written from primitive figures
+   */
+  static long text(
+      Sweep.Grid grid,
+      Efficiency efficiency,
+      Format format,
+      boolean cached,
+      boolean hit,
+      long from,
+      long to,
+      StringBuilder b) {
+    long[] primitive = {0};
+    // the text every row of a run shares: the columns before the batch
+    StringBuilder prefix = new StringBuilder(256);
+    new SweepEvaluator(grid, efficiency)
+        .run(
+            from,
+            to,
+            format == Format.CSV
+                ? row -> csv(row, b, cached, hit).append('\n')
+                : row -> json(row, b).append('\n'),
+            (first, points, errors) -> {
+              prefix.setLength(0);
+              String chips = Double.toString(points.chipsTotal());
+              if (format == Format.CSV) {
+                csvPrefix(first, prefix, cached, hit);
+                csv(prefix, points, chips, errors, b);
+              } else {
+                jsonPrefix(first, prefix);
+                json(prefix, points, chips, errors, b);
+              }
+              primitive[0] += points.size();
+            });
+    return primitive[0];
   }
 
   /** Writes buffers through one reused char array (no String per block). */
@@ -252,22 +286,10 @@ public final class SweepWriter {
 
   /** Appends one CSV line in {@link #columns(boolean, boolean)} order to {@code b}. */
   static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached, boolean prefixHit) {
-    cell(r.model().id(), b).append(',');
-    cell(r.chip().id(), b).append(',');
-    b.append(r.count()).append(',').append(r.tp()).append(',').append(r.ep()).append(',');
-    b.append(STRATEGY_IDS[r.strategy().ordinal()]).append(',');
-    cell(r.weights(), b).append(',');
-    b.append(PRECISION_IDS[r.precisions().kvCache().ordinal()]).append(',');
-    b.append(r.isl()).append(',').append(r.osl()).append(',');
-    if (cached) {
-      b.append(r.cached()).append(',');
-    }
-    if (prefixHit) {
-      b.append(r.prefixHit()).append(',');
-    }
-    b.append(r.batch()).append(',');
+    csvPrefix(r, b, cached, prefixHit);
     if (r.point().isPresent()) {
       FrontierPoint p = r.point().get();
+      b.append(r.batch()).append(',');
       b.append(p.ttft().seconds()).append(',');
       b.append(p.tpot().seconds()).append(',');
       b.append(p.tokensPerSecondPerUser()).append(',');
@@ -282,11 +304,89 @@ public final class SweepWriter {
       }
       b.append(',');
     } else {
-      b.append(",,,,,,,");
+      b.append(r.batch()).append(",,,,,,,,");
     }
     b.append(r.fits()).append(',');
     if (r.error().isPresent()) {
       cell(r.error().get(), b);
+    }
+    return b;
+  }
+
+  /**
+   * The CSV lines of {@code points}, each {@code prefix} (the columns before the batch, with their
+   * commas), the point's figures as {@link #csv(Sweep.Row, StringBuilder, boolean, boolean)} writes
+   * those of its {@link FrontierPoint}, {@code chips} (the chips' {@link Double#toString}) and the
+   * error of a point that does not fit ({@code errors}), appended to {@code b}.
+   */
+  private static void csv(
+      CharSequence prefix,
+      PointBlock points,
+      String chips,
+      SweepEvaluator.RowErrors errors,
+      StringBuilder b) {
+    for (int r = 0; r < points.size(); r++) {
+      b.append(prefix).append(points.batch(r)).append(',');
+      b.append(points.ttftSeconds(r)).append(',');
+      b.append(points.tpotSeconds(r)).append(',');
+      b.append(points.tokensPerSecondPerUser(r)).append(',');
+      b.append(points.tokensPerSecondPerChip(r)).append(',');
+      b.append(chips).append(',');
+      double dollars = points.dollarsPerMillionTokens(r);
+      if (!Double.isNaN(dollars)) {
+        b.append(dollars);
+      }
+      b.append(',');
+      double joules = points.tokensPerJoule(r);
+      if (!Double.isNaN(joules)) {
+        b.append(joules);
+      }
+      if (points.fits(r)) {
+        b.append(",true,\n");
+      } else {
+        b.append(",false,");
+        if (errors.oneRequest() != null) {
+          cell(errors.oneRequest(), b);
+        } else {
+          batchError(points.batch(r), errors, b);
+        }
+        b.append('\n');
+      }
+    }
+  }
+
+  /**
+   * The error of a batch that exceeds memory ({@link SweepEvaluator}'s text): "batch B exceeds
+   * memory at T tokens per sequence: the largest batch that fits is M" (no character a CSV cell or
+   * a JSON string escapes).
+   */
+  private static void batchError(int batch, SweepEvaluator.RowErrors errors, StringBuilder b) {
+    b.append("batch ")
+        .append(batch)
+        .append(" exceeds memory at ")
+        .append(errors.sequenceTokens())
+        .append(" tokens per sequence: the largest batch that fits is ")
+        .append(errors.largestBatch());
+  }
+
+  /**
+   * The CSV columns before the batch, each followed by its comma: model to osl, then cached and
+   * prefix_hit when {@code cached} and {@code prefixHit}.
+   */
+  private static StringBuilder csvPrefix(
+      Sweep.Row r, StringBuilder b, boolean cached, boolean prefixHit) {
+    cell(r.model().id(), b).append(',');
+    cell(r.chip().id(), b).append(',');
+    b.append(r.count()).append(',').append(r.tp()).append(',').append(r.ep()).append(',');
+    b.append(STRATEGY_IDS[r.strategy().ordinal()]).append(',');
+    cell(r.weights(), b).append(',');
+    b.append(PRECISION_IDS[r.precisions().kvCache().ordinal()]).append(',');
+    b.append(r.isl()).append(',').append(r.osl()).append(',');
+    if (cached) {
+      b.append(r.cached()).append(',');
+    }
+    if (prefixHit) {
+      b.append(r.prefixHit()).append(',');
     }
     return b;
   }
@@ -312,24 +412,7 @@ public final class SweepWriter {
    * as Jackson writes it without indentation.
    */
   static StringBuilder json(Sweep.Row r, StringBuilder b) {
-    b.append("{\"model\":");
-    string(r.model().id(), b).append(",\"chip\":");
-    string(r.chip().id(), b);
-    b.append(",\"count\":").append(r.count());
-    b.append(",\"tp\":").append(r.tp());
-    b.append(",\"ep\":").append(r.ep());
-    b.append(",\"strategy\":\"").append(STRATEGY_IDS[r.strategy().ordinal()]);
-    b.append("\",\"weights\":");
-    string(r.weights(), b);
-    b.append(",\"kv\":\"").append(PRECISION_IDS[r.precisions().kvCache().ordinal()]);
-    b.append("\",\"isl\":").append(r.isl());
-    b.append(",\"osl\":").append(r.osl());
-    if (r.cached() != 0) {
-      b.append(",\"cached\":").append(r.cached());
-    }
-    if (r.prefixHit() != 0) {
-      b.append(",\"prefix_hit\":").append(r.prefixHit());
-    }
+    jsonPrefix(r, b);
     b.append(",\"batch\":").append(r.batch());
     FrontierPoint p = r.point().orElse(null);
     b.append(",\"ttft_seconds\":");
@@ -362,6 +445,78 @@ public final class SweepWriter {
       b.append("null");
     }
     return b.append('}');
+  }
+
+  /**
+   * The JSON lines of {@code points}, each {@code prefix} (the keys before the batch), the point's
+   * figures as {@link #json} writes those of its {@link FrontierPoint}, {@code chips} (the chips'
+   * {@link Double#toString}) and the error of a point that does not fit ({@code errors}), appended
+   * to {@code b}.
+   */
+  private static void json(
+      CharSequence prefix,
+      PointBlock points,
+      String chips,
+      SweepEvaluator.RowErrors errors,
+      StringBuilder b) {
+    for (int r = 0; r < points.size(); r++) {
+      b.append(prefix).append(",\"batch\":").append(points.batch(r));
+      b.append(",\"ttft_seconds\":").append(points.ttftSeconds(r));
+      b.append(",\"tpot_seconds\":").append(points.tpotSeconds(r));
+      b.append(",\"tokens_per_second_per_user\":").append(points.tokensPerSecondPerUser(r));
+      b.append(",\"tokens_per_second_per_chip\":").append(points.tokensPerSecondPerChip(r));
+      b.append(",\"chips_total\":").append(chips);
+      b.append(",\"dollars_per_million_tokens\":");
+      double dollars = points.dollarsPerMillionTokens(r);
+      if (Double.isNaN(dollars)) {
+        b.append("null");
+      } else {
+        b.append(dollars);
+      }
+      b.append(",\"tokens_per_joule\":");
+      double joules = points.tokensPerJoule(r);
+      if (Double.isNaN(joules)) {
+        b.append("null");
+      } else {
+        b.append(joules);
+      }
+      if (points.fits(r)) {
+        b.append(",\"fits\":true,\"error\":null}\n");
+      } else {
+        b.append(",\"fits\":false,\"error\":");
+        if (errors.oneRequest() != null) {
+          string(errors.oneRequest(), b);
+        } else {
+          b.append('"');
+          batchError(points.batch(r), errors, b);
+          b.append('"');
+        }
+        b.append("}\n");
+      }
+    }
+  }
+
+  /** The JSON keys before the batch: {@code {"model":…} to {@code "osl"}, cached and prefix_hit. */
+  private static StringBuilder jsonPrefix(Sweep.Row r, StringBuilder b) {
+    b.append("{\"model\":");
+    string(r.model().id(), b).append(",\"chip\":");
+    string(r.chip().id(), b);
+    b.append(",\"count\":").append(r.count());
+    b.append(",\"tp\":").append(r.tp());
+    b.append(",\"ep\":").append(r.ep());
+    b.append(",\"strategy\":\"").append(STRATEGY_IDS[r.strategy().ordinal()]);
+    b.append("\",\"weights\":");
+    string(r.weights(), b);
+    b.append(",\"kv\":\"").append(PRECISION_IDS[r.precisions().kvCache().ordinal()]);
+    b.append("\",\"isl\":").append(r.isl());
+    b.append(",\"osl\":").append(r.osl());
+    if (r.cached() != 0) {
+      b.append(",\"cached\":").append(r.cached());
+    }
+    if (r.prefixHit() != 0) {
+      b.append(",\"prefix_hit\":").append(r.prefixHit());
+    }
+    return b;
   }
 
   /**

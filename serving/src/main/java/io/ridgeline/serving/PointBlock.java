@@ -1,0 +1,159 @@
+package io.ridgeline.serving;
+
+/**
+ * The points of a run of batch sizes of one deployment and workload as primitive columns, filled by
+ * {@link CompiledColocated#points} and written as rows by {@link SweepWriter} without an object per
+ * point: for row r, {@code batch[r]}, {@code ttftSeconds[r]} … as the {@link FrontierPoint} of that
+ * batch holds them ({@link FrontierPoint#ttft()}, {@link FrontierPoint#tpot()}, …), NaN for an
+ * absent price or energy figure.
+ *
+ * <p>A reused scratch, not a value: the arrays grow to the longest run asked and are overwritten by
+ * the next one, and it holds the evaluator's working arrays (the decode step's operation times at
+ * the last two batch sizes); one instance per thread.
+ */
+final class PointBlock {
+  private int size;
+  private int[] batch = new int[0];
+  private double[] ttftSeconds = new double[0];
+  private double[] tpotSeconds = new double[0];
+  private double[] tokensPerSecondPerUser = new double[0];
+  private double[] tokensPerSecondPerChip = new double[0];
+  private double[] dollarsPerMillionTokens = new double[0];
+  private double[] tokensPerJoule = new double[0];
+  private boolean[] fits = new boolean[0];
+  private boolean allFit = true;
+  private double chipsTotal;
+
+  // CompiledColocated's working arrays: the decode step's operation times at batch `lastBatch`
+  // (compute, memory, its decode time) and at the batch being evaluated, and the prefill share's
+  // side of its riding step
+  CompiledColocated owner;
+  int lastBatch = -1;
+  double lastDecodeSeconds;
+  double[] lastCompute = new double[0];
+  double[] lastMemory = new double[0];
+  double[] compute = new double[0];
+  double[] memory = new double[0];
+  final CompiledStep.Riding share = new CompiledStep.Riding();
+  // the last batch's step times: its decode step, its prefill share and one TTFT chunk step
+  double stepSeconds;
+  double shareSeconds;
+  double chunkSeconds;
+
+  /** Empties the block for a run of up to {@code rows} points of {@code chips} chips each. */
+  void start(int rows, double chips) {
+    if (batch.length < rows) {
+      int n = Math.max(rows, 2 * batch.length);
+      batch = new int[n];
+      ttftSeconds = new double[n];
+      tpotSeconds = new double[n];
+      tokensPerSecondPerUser = new double[n];
+      tokensPerSecondPerChip = new double[n];
+      dollarsPerMillionTokens = new double[n];
+      tokensPerJoule = new double[n];
+      fits = new boolean[n];
+    }
+    size = 0;
+    allFit = true;
+    chipsTotal = chips;
+  }
+
+  /** Sizes the working arrays for a decode step of {@code ops} operations. */
+  void operations(int ops) {
+    if (compute.length < ops) {
+      lastCompute = new double[ops];
+      lastMemory = new double[ops];
+      compute = new double[ops];
+      memory = new double[ops];
+    }
+  }
+
+  /** Swaps the current batch's operation times into the last batch's. */
+  void keep(int batchSize, double decodeSeconds) {
+    double[] c = lastCompute;
+    double[] m = lastMemory;
+    lastCompute = compute;
+    lastMemory = memory;
+    compute = c;
+    memory = m;
+    lastBatch = batchSize;
+    lastDecodeSeconds = decodeSeconds;
+  }
+
+  /** Appends one point. */
+  void add(
+      int batchSize,
+      double ttft,
+      double tpot,
+      double perUser,
+      double perChip,
+      double dollars,
+      double joules,
+      boolean fit) {
+    int r = size++;
+    batch[r] = batchSize;
+    ttftSeconds[r] = ttft;
+    tpotSeconds[r] = tpot;
+    tokensPerSecondPerUser[r] = perUser;
+    tokensPerSecondPerChip[r] = perChip;
+    dollarsPerMillionTokens[r] = dollars;
+    tokensPerJoule[r] = joules;
+    fits[r] = fit;
+    allFit &= fit;
+  }
+
+  /** The points held. */
+  int size() {
+    return size;
+  }
+
+  /** Whether every point held fits in memory. */
+  boolean allFit() {
+    return allFit;
+  }
+
+  /** Chips per replica of every point, {@link FrontierPoint#chipsTotal()}. */
+  double chipsTotal() {
+    return chipsTotal;
+  }
+
+  /** Requests per replica of point r. */
+  int batch(int r) {
+    return batch[r];
+  }
+
+  /** TTFT of point r, seconds. */
+  double ttftSeconds(int r) {
+    return ttftSeconds[r];
+  }
+
+  /** TPOT of point r, seconds. */
+  double tpotSeconds(int r) {
+    return tpotSeconds[r];
+  }
+
+  /** Output tokens per second per user of point r. */
+  double tokensPerSecondPerUser(int r) {
+    return tokensPerSecondPerUser[r];
+  }
+
+  /** Output tokens per second per chip of point r. */
+  double tokensPerSecondPerChip(int r) {
+    return tokensPerSecondPerChip[r];
+  }
+
+  /** Dollars per million output tokens of point r; NaN where the price is not known. */
+  double dollarsPerMillionTokens(int r) {
+    return dollarsPerMillionTokens[r];
+  }
+
+  /** Output tokens per joule of point r; NaN where the TDP is not known. */
+  double tokensPerJoule(int r) {
+    return tokensPerJoule[r];
+  }
+
+  /** Whether point r's batch fits in memory. */
+  boolean fits(int r) {
+    return fits[r];
+  }
+}
