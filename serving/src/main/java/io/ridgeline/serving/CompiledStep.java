@@ -331,9 +331,23 @@ final class CompiledStep {
    * #ridingSeconds}), computed once per step size.
    */
   void operationTimes(double x, Tiers tiers, double[] compute, double[] memory) {
+    // each operation's FLOPs, weight bytes and memory bytes per chip in one pass over its kinds
+    double groupShards = split ? layout.workShards(true, x) : 1;
+    double stageShards = split ? layout.workShards(false, x) : 1;
     for (int i = 0; i < ops; i++) {
-      compute[i] = opCompute(i, x);
-      memory[i] = opMemory(i, x, tiers);
+      double work = perGroup[i] ? groupShards : stageShards;
+      double weights = 0;
+      double bytes = 0;
+      for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
+        double v = perChip(i, k, x, work);
+        bytes += v;
+        if (kindDivisor[k] == WEIGHTS) {
+          weights = v;
+        }
+      }
+      double flops = flops0[i] + flops1[i] * x;
+      compute[i] = computeSeconds(i, split ? flops / work : flops, weights);
+      memory[i] = tiers == null ? opMemory(i, bytes) : opMemory(i, x, tiers);
     }
   }
 
@@ -408,11 +422,25 @@ final class CompiledStep {
    */
   void riding(double x, Tiers tiers, Riding out) {
     out.size(ops, collectives);
+    // as operationTimes: each operation's FLOPs and bytes per chip in one pass over its kinds
+    double groupShards = split ? layout.workShards(true, x) : 1;
+    double stageShards = split ? layout.workShards(false, x) : 1;
     for (int i = 0; i < ops; i++) {
-      out.memoryBytes[i] = perChipBytes(i, x);
-      out.compute[i] = opCompute(i, x);
-      out.memory[i] = tiers == null ? opMemory(i, out.memoryBytes[i]) : opMemory(i, x, tiers);
-      out.weightBytes[i] = perChipWeightBytes(i, x);
+      double work = perGroup[i] ? groupShards : stageShards;
+      double weights = 0;
+      double bytes = 0;
+      for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
+        double v = perChip(i, k, x, work);
+        bytes += v;
+        if (kindDivisor[k] == WEIGHTS) {
+          weights = v;
+        }
+      }
+      double flops = flops0[i] + flops1[i] * x;
+      out.memoryBytes[i] = bytes;
+      out.weightBytes[i] = weights;
+      out.compute[i] = computeSeconds(i, split ? flops / work : flops, weights);
+      out.memory[i] = tiers == null ? opMemory(i, bytes) : opMemory(i, x, tiers);
     }
     for (int c = 0; c < collectives; c++) {
       out.collective[c] =
@@ -522,17 +550,6 @@ final class CompiledStep {
     return memoryBytes;
   }
 
-  /** Operation i's weight bytes at x on one chip (0 for an operation without weights). */
-  private double perChipWeightBytes(int i, double x) {
-    double weights = 0;
-    for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-      if (kindDivisor[k] == WEIGHTS) {
-        weights = perChip(i, k, x, 1);
-      }
-    }
-    return weights;
-  }
-
   /**
    * Byte kind k of operation i at x on one chip: weights over their shards, KV over its shards, the
    * rest over {@code work}, the operation's work shards (as {@link PoolOperations#perChip}).
@@ -634,16 +651,18 @@ final class CompiledStep {
     }
   }
 
-  /** Operation i's compute time at x on one chip, at its kernel class's fraction. */
-  private double opCompute(int i, double x) {
-    double flops = perChipFlops(i, x);
+  /**
+   * Operation i's compute time of {@code flops} on one chip whose weight bytes are {@code
+   * weightBytes} (for a GEMM's rows), at its kernel class's fraction.
+   */
+  private double computeSeconds(int i, double flops, double weightBytes) {
     if (flops == 0) {
       return 0;
     }
     if (uniform) {
       return Roofline.computeSeconds(flops, peak[i], computeEfficiency);
     }
-    double rows = PoolOperations.gemmRows(flops, perChipWeightBytes(i, x), bytesEach[i]);
+    double rows = PoolOperations.gemmRows(flops, weightBytes, bytesEach[i]);
     return Roofline.computeSeconds(flops, peak[i], kernel[i].computeFraction(efficiency, rows));
   }
 

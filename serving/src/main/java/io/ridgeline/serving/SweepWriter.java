@@ -127,23 +127,21 @@ public final class SweepWriter {
     ForkJoinPool pool = new ForkJoinPool(threads);
     try {
       ArrayDeque<Future<StringBuilder>> inFlight = new ArrayDeque<>();
+      // the buffers of written blocks, reused by the next ones (grown once to a block's text)
+      ArrayDeque<StringBuilder> free = new ArrayDeque<>();
       long next = 0;
       for (long i = 0; i < blocks; i++) {
         while (next < blocks && inFlight.size() < 2 * threads) {
           long block = next++;
+          StringBuilder buffer = free.isEmpty() ? new StringBuilder(BLOCK_ROWS * 256) : free.pop();
+          buffer.setLength(0);
           inFlight.add(
               pool.submit(
-                  () ->
-                      SweepWriter.block(
-                          grid,
-                          efficiency,
-                          format,
-                          cached,
-                          hit,
-                          block,
-                          new StringBuilder(BLOCK_ROWS * 256))));
+                  () -> SweepWriter.block(grid, efficiency, format, cached, hit, block, buffer)));
         }
-        o.write(take(inFlight.remove()));
+        StringBuilder written = take(inFlight.remove());
+        o.write(written);
+        free.push(written);
         progress.accept(Math.min(size, (i + 1) * BLOCK_ROWS));
       }
       return size;
