@@ -150,6 +150,7 @@ final class CompiledColocated implements PointsAt {
       scratch = new PointBlock();
     }
     PointBlock s = scratch;
+    own(s);
     evaluate(batch, s);
     return deployment.point(
         batch, workload, s.chunkSeconds, s.stepSeconds, s.shareSeconds, batch <= largestFit);
@@ -169,6 +170,8 @@ final class CompiledColocated implements PointsAt {
    */
   int points(int[] batches, int from, int to, PointBlock out) {
     out.start(to - from, chips);
+    own(out);
+    place(batches, from, to, out);
     for (int k = from; k < to; k++) {
       int batch = batches[k];
       if (batch < 1 || batch > Limits.MAX_BATCH) {
@@ -210,6 +213,85 @@ final class CompiledColocated implements PointsAt {
     return to;
   }
 
+  /** Makes {@code s} this workload's working arrays, emptied when they were another's. */
+  private void own(PointBlock s) {
+    if (s.owner != this) {
+      s.owner = this;
+      s.lastBatch = -1;
+      s.operations(decode.operations());
+      s.clearTiers();
+    }
+  }
+
+  /**
+   * Places the steps of {@code batches[from..to)} on the tiers ({@link #decodeTiers(int,
+   * PointBlock)}, {@link #shareTiers}) before their points are evaluated, so that the per-point
+   * loop only reads them (the object path that places them stays out of its compiled code); stops
+   * at a batch that cannot be placed, which the loop then meets itself.
+   */
+  private void place(int[] batches, int from, int to, PointBlock s) {
+    if (decodeOnMainTier == Integer.MAX_VALUE && prefillOnMainTier == Integer.MAX_VALUE) {
+      return; // one tier
+    }
+    try {
+      for (int k = from; k < to; k++) {
+        int batch = batches[k];
+        if (batch < 1 || batch > Limits.MAX_BATCH) {
+          return;
+        }
+        for (int sequences = Math.max(1, batch - 1); sequences <= batch; sequences++) {
+          if (sequences > decodeOnMainTier && s.decodeTiers(sequences) == null) {
+            placeDecode(sequences, s);
+          }
+        }
+        int prompts = prefillPrompts((double) batch / osl);
+        if (prompts > prefillOnMainTier && s.shareTiers(prompts) == null) {
+          placeShare(prompts, s);
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      // the point of this batch fails where the loop evaluates it
+    }
+  }
+
+  /**
+   * The tiers of a decode step of {@code batch} sequences (null: all on the main tier), kept in
+   * {@code s} for batches up to {@link PointBlock#TIERS_KEPT}.
+   */
+  private CompiledStep.Tiers decodeTiers(int batch, PointBlock s) {
+    if (batch <= decodeOnMainTier) {
+      return null;
+    }
+    CompiledStep.Tiers t = s.decodeTiers(batch);
+    return t != null ? t : placeDecode(batch, s);
+  }
+
+  /** Places a decode step of {@code batch} sequences ({@link #tiers}) and keeps its tiers. */
+  private CompiledStep.Tiers placeDecode(int batch, PointBlock s) {
+    CompiledStep.Tiers t = tiers(batch, decodeContext);
+    s.keepDecodeTiers(batch, t);
+    return t;
+  }
+
+  /**
+   * The tiers of a prefill share of {@code prompts} prompts (null: all on the main tier), kept in
+   * {@code s} as {@link #decodeTiers(int, PointBlock)} keeps a decode step's.
+   */
+  private CompiledStep.Tiers shareTiers(int prompts, PointBlock s) {
+    if (prompts <= prefillOnMainTier) {
+      return null;
+    }
+    CompiledStep.Tiers t = s.shareTiers(prompts);
+    return t != null ? t : placeShare(prompts, s);
+  }
+
+  /** Places a prefill share of {@code prompts} prompts ({@link #tiers}) and keeps its tiers. */
+  private CompiledStep.Tiers placeShare(int prompts, PointBlock s) {
+    CompiledStep.Tiers t = tiers(prompts, prefillContext);
+    s.keepShareTiers(prompts, t);
+    return t;
+  }
+
   /** Finite and not negative. */
   private static boolean valid(double v) {
     return v >= 0 && v <= Double.MAX_VALUE;
@@ -221,19 +303,13 @@ final class CompiledColocated implements PointsAt {
    * sequences (taken from {@code s} when it holds that step, the previous batch's).
    */
   private void evaluate(int batch, PointBlock s) {
-    if (s.owner != this) {
-      s.owner = this;
-      s.lastBatch = -1;
-      s.operations(decode.operations());
-    }
     double prompts = (double) batch / osl;
     int sharePrompts = prefillPrompts(prompts);
     // each step's bytes from the tiers the object path places them on (null: all on the main
     // tier): the decode step at its sequences, a prefill at its prompts
-    decode.operationTimes(batch, decodeTiers(batch), s.compute, s.memory);
+    decode.operationTimes(batch, decodeTiers(batch, s), s.compute, s.memory);
     double step = decodeSeconds(batch, s.compute, s.memory);
-    CompiledStep.Tiers shareTiers =
-        sharePrompts <= prefillOnMainTier ? null : tiers(sharePrompts, prefillContext);
+    CompiledStep.Tiers shareTiers = shareTiers(sharePrompts, s);
     // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
     prefill.riding(prompts, shareTiers, s.share);
     double share = prefill.ridingSeconds(s.share, s.compute, s.memory, pairs);
@@ -243,7 +319,7 @@ final class CompiledColocated implements PointsAt {
     if (others > 0) {
       if (s.lastBatch != others) {
         s.lastBatch = -1; // until the arrays hold the others' step
-        decode.operationTimes(others, decodeTiers(others), s.lastCompute, s.lastMemory);
+        decode.operationTimes(others, decodeTiers(others, s), s.lastCompute, s.lastMemory);
         s.lastDecodeSeconds = decodeSeconds(others, s.lastCompute, s.lastMemory);
         s.lastBatch = others;
       }
