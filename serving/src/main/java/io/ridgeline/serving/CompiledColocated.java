@@ -56,9 +56,9 @@ final class CompiledColocated implements PointsAt {
     RooflineModel pool = d.pool();
     this.pool = pool;
     this.deployment = d;
-    // the object path's hoisted part, for its checks: it throws where the TTFT chunk's prefill
-    // fails
-    d.at(w);
+    // the object path's hoisted part (it throws where the TTFT chunk's prefill fails): the chunk's
+    // own prefill pass, its step at batch 1
+    chunkAlone = d.chunkAlone(w);
     this.workload = w;
     this.decode = decode;
     this.prefill = prefill;
@@ -77,8 +77,6 @@ final class CompiledColocated implements PointsAt {
     decodeOnMainTier = onMainTier(pool, context);
     prefillOnMainTier = onMainTier(pool, prefillContext);
     prefill.riding(chunkPrompts, tiers(prefillPrompts(chunkPrompts), prefillContext), chunkSide);
-    chunkAlone =
-        pool.prefill(chunkPrompts, w.newTokens(), w.cachedAtPrefill(), 1).seconds().seconds();
     chips = pool.replicaChips();
     admissionSeconds = pool.efficiency().admission().seconds();
     // ⌈new tokens / chunk⌉ chunks of min(new tokens, 8192) tokens (ColocatedDeployment.ttftParts)
