@@ -1,25 +1,44 @@
 package io.ridgeline.serving;
 
 /**
- * The points of a run of batch sizes of one deployment and workload as primitive columns, filled by
+ * The points of a run of batch sizes of one deployment and workload as primitive figures, filled by
  * {@link CompiledColocated#points} and written as rows by {@link SweepWriter} without an object per
- * point: for row r, {@code batch[r]}, {@code ttftSeconds[r]} … as the {@link FrontierPoint} of that
- * batch holds them ({@link FrontierPoint#ttft()}, {@link FrontierPoint#tpot()}, …), NaN for an
- * absent price or energy figure.
+ * point: for row r its batch and its {@value #FIGURES} figures ({@link #TTFT} … {@link
+ * #TOKENS_PER_JOULE}) as the {@link FrontierPoint} of that batch holds them, NaN for an absent
+ * price or energy figure; or a run of batches without points (an invalid combination, {@link
+ * #missing}).
  *
  * <p>A reused scratch, not a value: the arrays grow to the longest run asked and are overwritten by
  * the next one, and it holds the evaluator's working arrays (the decode step's operation times at
  * the last two batch sizes); one instance per thread.
  */
 final class PointBlock {
+  /** Figures per point, in output order. */
+  static final int FIGURES = 6;
+
+  /** {@link FrontierPoint#ttft()}, seconds. */
+  static final int TTFT = 0;
+
+  /** {@link FrontierPoint#tpot()}, seconds. */
+  static final int TPOT = 1;
+
+  /** {@link FrontierPoint#tokensPerSecondPerUser()}. */
+  static final int TOKENS_PER_SECOND_PER_USER = 2;
+
+  /** {@link FrontierPoint#tokensPerSecondPerChip()}. */
+  static final int TOKENS_PER_SECOND_PER_CHIP = 3;
+
+  /** {@link FrontierPoint#dollarsPerMillionTokens()}, NaN where the price is not known. */
+  static final int DOLLARS_PER_MILLION_TOKENS = 4;
+
+  /** {@link FrontierPoint#tokensPerJoule()}, NaN where the TDP is not known. */
+  static final int TOKENS_PER_JOULE = 5;
+
   private int size;
+  private boolean points;
   private int[] batch = new int[0];
-  private double[] ttftSeconds = new double[0];
-  private double[] tpotSeconds = new double[0];
-  private double[] tokensPerSecondPerUser = new double[0];
-  private double[] tokensPerSecondPerChip = new double[0];
-  private double[] dollarsPerMillionTokens = new double[0];
-  private double[] tokensPerJoule = new double[0];
+  // row r's figures at [r * FIGURES, (r + 1) * FIGURES)
+  private double[] figures = new double[0];
   private boolean[] fits = new boolean[0];
   private boolean allFit = true;
   private double chipsTotal;
@@ -85,20 +104,30 @@ final class PointBlock {
 
   /** Empties the block for a run of up to {@code rows} points of {@code chips} chips each. */
   void start(int rows, double chips) {
+    capacity(rows);
+    size = 0;
+    points = true;
+    allFit = true;
+    chipsTotal = chips;
+  }
+
+  /** Fills the block with the batches {@code batches[from..to)}, none with a point. */
+  void missing(int[] batches, int from, int to) {
+    capacity(to - from);
+    System.arraycopy(batches, from, batch, 0, to - from);
+    java.util.Arrays.fill(fits, 0, to - from, false);
+    size = to - from;
+    points = false;
+    allFit = false;
+  }
+
+  private void capacity(int rows) {
     if (batch.length < rows) {
       int n = Math.max(rows, 2 * batch.length);
       batch = new int[n];
-      ttftSeconds = new double[n];
-      tpotSeconds = new double[n];
-      tokensPerSecondPerUser = new double[n];
-      tokensPerSecondPerChip = new double[n];
-      dollarsPerMillionTokens = new double[n];
-      tokensPerJoule = new double[n];
+      figures = new double[n * FIGURES];
       fits = new boolean[n];
     }
-    size = 0;
-    allFit = true;
-    chipsTotal = chips;
   }
 
   /** Sizes the working arrays for a decode step of {@code ops} operations. */
@@ -135,12 +164,13 @@ final class PointBlock {
       boolean fit) {
     int r = size++;
     batch[r] = batchSize;
-    ttftSeconds[r] = ttft;
-    tpotSeconds[r] = tpot;
-    tokensPerSecondPerUser[r] = perUser;
-    tokensPerSecondPerChip[r] = perChip;
-    dollarsPerMillionTokens[r] = dollars;
-    tokensPerJoule[r] = joules;
+    int f = r * FIGURES;
+    figures[f + TTFT] = ttft;
+    figures[f + TPOT] = tpot;
+    figures[f + TOKENS_PER_SECOND_PER_USER] = perUser;
+    figures[f + TOKENS_PER_SECOND_PER_CHIP] = perChip;
+    figures[f + DOLLARS_PER_MILLION_TOKENS] = dollars;
+    figures[f + TOKENS_PER_JOULE] = joules;
     fits[r] = fit;
     allFit &= fit;
   }
@@ -148,6 +178,11 @@ final class PointBlock {
   /** The points held. */
   int size() {
     return size;
+  }
+
+  /** Whether the rows have points; false for a run of {@link #missing} ones. */
+  boolean points() {
+    return points;
   }
 
   /** Whether every point held fits in memory. */
@@ -165,34 +200,9 @@ final class PointBlock {
     return batch[r];
   }
 
-  /** TTFT of point r, seconds. */
-  double ttftSeconds(int r) {
-    return ttftSeconds[r];
-  }
-
-  /** TPOT of point r, seconds. */
-  double tpotSeconds(int r) {
-    return tpotSeconds[r];
-  }
-
-  /** Output tokens per second per user of point r. */
-  double tokensPerSecondPerUser(int r) {
-    return tokensPerSecondPerUser[r];
-  }
-
-  /** Output tokens per second per chip of point r. */
-  double tokensPerSecondPerChip(int r) {
-    return tokensPerSecondPerChip[r];
-  }
-
-  /** Dollars per million output tokens of point r; NaN where the price is not known. */
-  double dollarsPerMillionTokens(int r) {
-    return dollarsPerMillionTokens[r];
-  }
-
-  /** Output tokens per joule of point r; NaN where the TDP is not known. */
-  double tokensPerJoule(int r) {
-    return tokensPerJoule[r];
+  /** Figure {@code figure} ({@link #TTFT} … {@link #TOKENS_PER_JOULE}) of point r. */
+  double figure(int r, int figure) {
+    return figures[r * FIGURES + figure];
   }
 
   /** Whether point r's batch fits in memory. */

@@ -124,15 +124,21 @@ final class SweepEvaluator {
     void accept(Sweep.Row first, PointBlock block, RowErrors errors);
   }
 
-  /** The error text of a run's rows whose batch does not fit ({@link #whyNot}). */
+  /**
+   * The error text of a run's rows whose batch does not fit ({@link #whyNot}): {@code oneRequest}
+   * when one request does not fit (or, for rows without points, why the combination is invalid),
+   * else "batch B exceeds memory at {@code sequenceTokens} tokens per sequence: the largest batch
+   * that fits is {@code largestBatch}".
+   */
   record RowErrors(String oneRequest, int sequenceTokens, int largestBatch) {}
 
   /**
    * Evaluates rows {@code from} (inclusive) to {@code to} (exclusive) in odometer order, as {@link
    * Sweep#run} numbers them: the batches of a combination whose points compile ({@link
    * CompiledColocated}) go to {@code blocks} as runs of primitive points, with the rows the object
-   * path would give; every other row (an invalid combination, a point the compiled path does not
-   * give, another strategy) goes to {@code rows} as {@link Sweep.Row} objects, in order.
+   * path would give, and so do the batches of an invalid combination (without points); every other
+   * row (a point the compiled path does not give, another strategy) goes to {@code rows} as {@link
+   * Sweep.Row} objects, in order.
    */
   void run(long from, long to, Sweep.RowSink rows, BlockSink blocks) {
     int[] length = lengths();
@@ -149,7 +155,11 @@ final class SweepEvaluator {
       int start = index[BATCH];
       int end = (int) Math.min(length[BATCH], start + (to - row));
       prepare(index, changed);
-      if (deployment != null && points instanceof CompiledColocated c) {
+      if (deployment == null) {
+        // an invalid combination: its rows have no point and the deployment's error
+        block.missing(batches, start, end);
+        blocks.accept(row(batches[start], null, null), block, new RowErrors(deploymentError, 0, 0));
+      } else if (points instanceof CompiledColocated c) {
         for (int k = start; k < end; ) {
           int reached = c.points(batches, k, end, block);
           if (block.size() > 0) {

@@ -210,18 +210,97 @@ public final class SweepWriter {
                 : row -> json(row, b).append('\n'),
             (first, points, errors) -> {
               prefix.setLength(0);
-              String chips = Double.toString(points.chipsTotal());
               if (format == Format.CSV) {
                 csvPrefix(first, prefix, cached, hit);
-                csv(prefix, points, chips, errors, b);
               } else {
                 jsonPrefix(first, prefix);
-                json(prefix, points, chips, errors, b);
               }
+              rows(prefix.toString(), points, errors, format, b);
               primitive[0] += points.size();
             });
     return primitive[0];
   }
+
+  // the text before each figure of a point (PointBlock.TTFT ... TOKENS_PER_JOULE) after its batch,
+  // the chips' figure (a constant of the run) before $/Mtok; and the text of an absent figure
+  private static final String[] CSV_BEFORE = {",", ",", ",", ",", ",", ","};
+  private static final String[] JSON_BEFORE = {
+    ",\"ttft_seconds\":",
+    ",\"tpot_seconds\":",
+    ",\"tokens_per_second_per_user\":",
+    ",\"tokens_per_second_per_chip\":",
+    ",\"dollars_per_million_tokens\":",
+    ",\"tokens_per_joule\":"
+  };
+
+  /**
+   * The lines of {@code points}, each {@code prefix} (the columns or keys before the batch), the
+   * batch, the point's figures as {@link #csv(Sweep.Row, StringBuilder, boolean, boolean)} and
+   * {@link #json} write those of its {@link FrontierPoint} (one {@link
+   * StringBuilder#append(double)} for all of them: {@link Double#toString} text), whether it fits
+   * and the error of one that does not ({@code errors}), appended to {@code b}.
+   */
+  private static void rows(
+      String prefix,
+      PointBlock points,
+      SweepEvaluator.RowErrors errors,
+      Format format,
+      StringBuilder b) {
+    boolean csv = format == Format.CSV;
+    String[] before = (csv ? CSV_BEFORE : JSON_BEFORE).clone();
+    String absent = csv ? "" : "null";
+    if (points.points()) {
+      String chips = Double.toString(points.chipsTotal());
+      before[PointBlock.DOLLARS_PER_MILLION_TOKENS] =
+          csv ? "," + chips + "," : ",\"chips_total\":" + chips + before[4];
+    }
+    String batchKey = csv ? "" : ",\"batch\":";
+    String noPoint = csv ? ",,,,,,," : NO_POINT_JSON;
+    String fit = csv ? ",true,\n" : ",\"fits\":true,\"error\":null}\n";
+    String noFit = csv ? ",false," : ",\"fits\":false,\"error\":";
+    for (int r = 0; r < points.size(); r++) {
+      b.append(prefix).append(batchKey).append(points.batch(r));
+      if (points.points()) {
+        for (int f = 0; f < PointBlock.FIGURES; f++) {
+          b.append(before[f]);
+          double v = points.figure(r, f);
+          if (Double.isNaN(v)) {
+            b.append(absent);
+          } else {
+            b.append(v);
+          }
+        }
+      } else {
+        b.append(noPoint);
+      }
+      if (points.fits(r)) {
+        b.append(fit);
+        continue;
+      }
+      b.append(noFit);
+      if (errors.oneRequest() != null) {
+        if (csv) {
+          cell(errors.oneRequest(), b);
+        } else {
+          string(errors.oneRequest(), b);
+        }
+      } else {
+        if (!csv) {
+          b.append('"');
+        }
+        batchError(points.batch(r), errors, b);
+        if (!csv) {
+          b.append('"');
+        }
+      }
+      b.append(csv ? "\n" : "}\n");
+    }
+  }
+
+  private static final String NO_POINT_JSON =
+      ",\"ttft_seconds\":null,\"tpot_seconds\":null,\"tokens_per_second_per_user\":null"
+          + ",\"tokens_per_second_per_chip\":null,\"chips_total\":null"
+          + ",\"dollars_per_million_tokens\":null,\"tokens_per_joule\":null";
 
   /** Writes buffers through one reused char array (no String per block). */
   private static final class Output {
@@ -309,48 +388,6 @@ public final class SweepWriter {
       cell(r.error().get(), b);
     }
     return b;
-  }
-
-  /**
-   * The CSV lines of {@code points}, each {@code prefix} (the columns before the batch, with their
-   * commas), the point's figures as {@link #csv(Sweep.Row, StringBuilder, boolean, boolean)} writes
-   * those of its {@link FrontierPoint}, {@code chips} (the chips' {@link Double#toString}) and the
-   * error of a point that does not fit ({@code errors}), appended to {@code b}.
-   */
-  private static void csv(
-      CharSequence prefix,
-      PointBlock points,
-      String chips,
-      SweepEvaluator.RowErrors errors,
-      StringBuilder b) {
-    for (int r = 0; r < points.size(); r++) {
-      b.append(prefix).append(points.batch(r)).append(',');
-      b.append(points.ttftSeconds(r)).append(',');
-      b.append(points.tpotSeconds(r)).append(',');
-      b.append(points.tokensPerSecondPerUser(r)).append(',');
-      b.append(points.tokensPerSecondPerChip(r)).append(',');
-      b.append(chips).append(',');
-      double dollars = points.dollarsPerMillionTokens(r);
-      if (!Double.isNaN(dollars)) {
-        b.append(dollars);
-      }
-      b.append(',');
-      double joules = points.tokensPerJoule(r);
-      if (!Double.isNaN(joules)) {
-        b.append(joules);
-      }
-      if (points.fits(r)) {
-        b.append(",true,\n");
-      } else {
-        b.append(",false,");
-        if (errors.oneRequest() != null) {
-          cell(errors.oneRequest(), b);
-        } else {
-          batchError(points.batch(r), errors, b);
-        }
-        b.append('\n');
-      }
-    }
   }
 
   /**
@@ -443,55 +480,6 @@ public final class SweepWriter {
       b.append("null");
     }
     return b.append('}');
-  }
-
-  /**
-   * The JSON lines of {@code points}, each {@code prefix} (the keys before the batch), the point's
-   * figures as {@link #json} writes those of its {@link FrontierPoint}, {@code chips} (the chips'
-   * {@link Double#toString}) and the error of a point that does not fit ({@code errors}), appended
-   * to {@code b}.
-   */
-  private static void json(
-      CharSequence prefix,
-      PointBlock points,
-      String chips,
-      SweepEvaluator.RowErrors errors,
-      StringBuilder b) {
-    for (int r = 0; r < points.size(); r++) {
-      b.append(prefix).append(",\"batch\":").append(points.batch(r));
-      b.append(",\"ttft_seconds\":").append(points.ttftSeconds(r));
-      b.append(",\"tpot_seconds\":").append(points.tpotSeconds(r));
-      b.append(",\"tokens_per_second_per_user\":").append(points.tokensPerSecondPerUser(r));
-      b.append(",\"tokens_per_second_per_chip\":").append(points.tokensPerSecondPerChip(r));
-      b.append(",\"chips_total\":").append(chips);
-      b.append(",\"dollars_per_million_tokens\":");
-      double dollars = points.dollarsPerMillionTokens(r);
-      if (Double.isNaN(dollars)) {
-        b.append("null");
-      } else {
-        b.append(dollars);
-      }
-      b.append(",\"tokens_per_joule\":");
-      double joules = points.tokensPerJoule(r);
-      if (Double.isNaN(joules)) {
-        b.append("null");
-      } else {
-        b.append(joules);
-      }
-      if (points.fits(r)) {
-        b.append(",\"fits\":true,\"error\":null}\n");
-      } else {
-        b.append(",\"fits\":false,\"error\":");
-        if (errors.oneRequest() != null) {
-          string(errors.oneRequest(), b);
-        } else {
-          b.append('"');
-          batchError(points.batch(r), errors, b);
-          b.append('"');
-        }
-        b.append("}\n");
-      }
-    }
   }
 
   /** The JSON keys before the batch: {@code {"model":…} to {@code "osl"}, cached and prefix_hit. */

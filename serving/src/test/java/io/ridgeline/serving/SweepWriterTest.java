@@ -116,8 +116,8 @@ final class SweepWriterTest {
           long primitive = SweepWriter.text(grid, e, format, history, history, 0, grid.size(), b);
           List<String> lines = b.toString().lines().toList();
           assertThat(lines).isEqualTo(objectLines(grid, e, format, history, history));
-          // most rows came from primitives (not the object path against itself); pd's, the
-          // invalid tp 3 and the DeepSeek rows past its memory limits did not
+          // most rows came from primitives (not the object path against itself): colocated's,
+          // and the invalid tp 3 rows (no point); pd's did not
           assertThat(primitive).isGreaterThan(grid.size() / 4).isLessThan(grid.size());
           // the sample holds rows with and without a price, and errors of both kinds
           String text = b.toString();
