@@ -258,6 +258,12 @@ public final class SweepWriter {
     String noPoint = csv ? ",,,,,,," : NO_POINT_JSON;
     String fit = csv ? ",true,\n" : ",\"fits\":true,\"error\":null}\n";
     String noFit = csv ? ",false," : ",\"fits\":false,\"error\":";
+    // a run's rows that do not fit share one error, or differ only in their batch
+    String oneRequest = null;
+    if (errors != null && errors.oneRequest() != null) {
+      StringBuilder e = new StringBuilder();
+      oneRequest = (csv ? cell(errors.oneRequest(), e) : string(errors.oneRequest(), e)).toString();
+    }
     for (int r = 0; r < points.size(); r++) {
       b.append(prefix).append(batchKey).append(points.batch(r));
       if (points.points()) {
@@ -278,12 +284,8 @@ public final class SweepWriter {
         continue;
       }
       b.append(noFit);
-      if (errors.oneRequest() != null) {
-        if (csv) {
-          cell(errors.oneRequest(), b);
-        } else {
-          string(errors.oneRequest(), b);
-        }
+      if (oneRequest != null) {
+        b.append(oneRequest);
       } else {
         if (!csv) {
           b.append('"');
