@@ -37,7 +37,7 @@ final class CompiledColocated implements PointsAt {
   private final int decodeContext;
   private final int prefillContext;
   // the TTFT chunk's side of its riding step (one prompt or less, on its tiers): every batch's
-  private final CompiledStep.Riding chunkSide = new CompiledStep.Riding();
+  private final CompiledStep.Riding chunkSide;
   // the TTFT chunk's own prefill pass, its step at batch 1 (ColocatedDeployment.chunkStep)
   private final double chunkAlone;
   // what ColocatedDeployment.point composes a point with, fixed for the workload: chips per
@@ -52,13 +52,24 @@ final class CompiledColocated implements PointsAt {
   private PointBlock scratch;
 
   private CompiledColocated(
-      ColocatedDeployment d, Workload w, CompiledStep decode, CompiledStep prefill) {
+      ColocatedDeployment d,
+      Workload w,
+      CompiledStep decode,
+      CompiledStep prefill,
+      Prefills shared) {
     RooflineModel pool = d.pool();
     this.pool = pool;
     this.deployment = d;
     // the object path's hoisted part (it throws where the TTFT chunk's prefill fails): the chunk's
     // own prefill pass, its step at batch 1
-    chunkAlone = d.chunkAlone(w);
+    if (shared == null) {
+      chunkAlone = d.chunkAlone(w);
+    } else {
+      if (Double.isNaN(shared.chunkAlone)) {
+        shared.chunkAlone = d.chunkAlone(w);
+      }
+      chunkAlone = shared.chunkAlone;
+    }
     this.workload = w;
     this.decode = decode;
     this.prefill = prefill;
@@ -75,8 +86,20 @@ final class CompiledColocated implements PointsAt {
     decodeOverhead = one.overheadSeconds().seconds();
     largestFit = pool.maxBatch(w.finalContext());
     decodeOnMainTier = onMainTier(pool, context);
-    prefillOnMainTier = onMainTier(pool, prefillContext);
-    prefill.riding(chunkPrompts, tiers(prefillPrompts(chunkPrompts), prefillContext), chunkSide);
+    if (shared == null || shared.chunkSide == null) {
+      int onMain = onMainTier(pool, prefillContext);
+      CompiledStep.Riding side = new CompiledStep.Riding();
+      prefill.riding(chunkPrompts, tiers(prefillPrompts(chunkPrompts), prefillContext), side);
+      if (shared != null) {
+        shared.onMainTier = onMain;
+        shared.chunkSide = side;
+      }
+      prefillOnMainTier = onMain;
+      chunkSide = side;
+    } else {
+      prefillOnMainTier = shared.onMainTier;
+      chunkSide = shared.chunkSide;
+    }
     chips = pool.replicaChips();
     admissionSeconds = pool.efficiency().admission().seconds();
     // ⌈new tokens / chunk⌉ chunks of min(new tokens, 8192) tokens (ColocatedDeployment.ttftParts)
@@ -109,6 +132,47 @@ final class CompiledColocated implements PointsAt {
    *     fails, as {@link ColocatedDeployment#at} throws
    */
   static Optional<PointsAt> of(ColocatedDeployment d, Workload w) {
+    return of(d, w, null);
+  }
+
+  /**
+   * What the compiled points of a pool's workloads with the same new and cached prompt tokens share
+   * (a sweep's output lengths under one prompt length): the compiled prefill step, the TTFT chunk's
+   * own pass and its side of its riding step, and the largest prefill whose bytes stay on the main
+   * tier; all depend on the pool and those tokens only. A one-entry cache for {@link
+   * #of(ColocatedDeployment, Workload, Prefills)}, not shared between threads.
+   */
+  static final class Prefills {
+    private RooflineModel pool;
+    private int newTokens;
+    private int cachedAtPrefill;
+    private Optional<CompiledStep> step = Optional.empty();
+    private double chunkAlone = Double.NaN; // NaN: not evaluated yet
+    private int onMainTier;
+    private CompiledStep.Riding chunkSide; // null: not evaluated yet
+
+    private boolean holds(RooflineModel p, Workload w) {
+      return pool == p && newTokens == w.newTokens() && cachedAtPrefill == w.cachedAtPrefill();
+    }
+
+    private void hold(RooflineModel p, Workload w, Optional<CompiledStep> compiled) {
+      pool = p;
+      newTokens = w.newTokens();
+      cachedAtPrefill = w.cachedAtPrefill();
+      step = compiled;
+      chunkAlone = Double.NaN;
+      chunkSide = null;
+    }
+  }
+
+  /**
+   * {@link #of(ColocatedDeployment, Workload)}, with what workloads of the same pool, new and
+   * cached tokens share taken from {@code shared} when it holds them (and kept there otherwise);
+   * null: nothing shared.
+   *
+   * @throws IllegalArgumentException as {@link #of(ColocatedDeployment, Workload)} throws
+   */
+  static Optional<PointsAt> of(ColocatedDeployment d, Workload w, Prefills shared) {
     Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
     RooflineModel pool = d.pool();
     if (d.speculation().isPresent() || pool.kvOffload() != KvOffload.NONE) {
@@ -121,11 +185,19 @@ final class CompiledColocated implements PointsAt {
     if (decode.isEmpty()) {
       return Optional.empty();
     }
-    Optional<CompiledStep> prefill = CompiledSteps.prefill(pool, w);
+    Optional<CompiledStep> prefill;
+    if (shared != null && shared.holds(pool, w)) {
+      prefill = shared.step;
+    } else {
+      prefill = CompiledSteps.prefill(pool, w);
+      if (shared != null) {
+        shared.hold(pool, w, prefill);
+      }
+    }
     if (prefill.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new CompiledColocated(d, w, decode.get(), prefill.get()));
+    return Optional.of(new CompiledColocated(d, w, decode.get(), prefill.get(), shared));
   }
 
   /**

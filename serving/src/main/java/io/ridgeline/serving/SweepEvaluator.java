@@ -62,6 +62,8 @@ final class SweepEvaluator {
   private int cached;
   private double hit;
   private PointsAt points;
+  // what the compiled points of one pool's prompt length share over its output lengths
+  private final CompiledColocated.Prefills prefills = new CompiledColocated.Prefills();
   // why one request does not fit the deployment, at the last isl and osl asked
   private int fitIsl = -1;
   private int fitOsl = -1;
@@ -245,7 +247,7 @@ final class SweepEvaluator {
   private PointsAt pointsAt(Workload w) {
     Deployment d = deployment;
     try {
-      return Deployments.at(d, w);
+      return Deployments.at(d, w, prefills);
     } catch (IllegalArgumentException e) {
       return batch -> d.point(batch, w);
     }
