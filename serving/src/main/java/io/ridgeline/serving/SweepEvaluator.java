@@ -195,12 +195,12 @@ final class SweepEvaluator {
     if (block.allFit()) {
       return null;
     }
-    int isl = this.isl + cached;
-    String oneRequest = doesNotFit(isl, osl);
+    int prompt = cached + isl; // tokens of history and prompt, as whyNot counts them
+    String oneRequest = doesNotFit(prompt, osl);
     if (oneRequest == null && fitMaxBatch < 0) {
-      fitMaxBatch = deployment.maxBatch(isl + osl);
+      fitMaxBatch = deployment.maxBatch(prompt + osl);
     }
-    return new RowErrors(oneRequest, isl + osl, fitMaxBatch);
+    return new RowErrors(oneRequest, prompt + osl, fitMaxBatch);
   }
 
   /**

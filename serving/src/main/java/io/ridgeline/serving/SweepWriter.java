@@ -252,7 +252,9 @@ public final class SweepWriter {
     if (points.points()) {
       String chips = Double.toString(points.chipsTotal());
       before[PointBlock.DOLLARS_PER_MILLION_TOKENS] =
-          csv ? "," + chips + "," : ",\"chips_total\":" + chips + before[4];
+          csv
+              ? "," + chips + ","
+              : ",\"chips_total\":" + chips + before[PointBlock.DOLLARS_PER_MILLION_TOKENS];
     }
     String batchKey = csv ? "" : ",\"batch\":";
     String noPoint = csv ? ",,,,,,," : NO_POINT_JSON;
