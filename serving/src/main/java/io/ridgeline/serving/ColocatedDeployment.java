@@ -72,6 +72,17 @@ public record ColocatedDeployment(
   }
 
   /**
+   * The TTFT chunk's own prefill pass of workload {@code w} (its step at batch 1, {@link
+   * #chunkStep}), seconds, with the checks of {@link #at}.
+   *
+   * @throws IllegalArgumentException as {@link #at} throws
+   */
+  double chunkAlone(Workload w) {
+    Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
+    return Riding.of(pool, chunkPrompts(w), w).alone();
+  }
+
+  /**
    * {@link #point} of {@code batch} with the TTFT chunk's prefill {@code chunk}, riding the batch's
    * decode step.
    */

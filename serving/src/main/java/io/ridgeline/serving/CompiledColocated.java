@@ -36,19 +36,40 @@ final class CompiledColocated implements PointsAt {
   private final RooflineModel pool;
   private final int decodeContext;
   private final int prefillContext;
-  // the TTFT chunk's tiers (one prompt or less), null on the main tier
-  private final CompiledStep.Tiers chunkTiers;
+  // the TTFT chunk's side of its riding step (one prompt or less, on its tiers): every batch's
+  private final CompiledStep.Riding chunkSide;
   // the TTFT chunk's own prefill pass, its step at batch 1 (ColocatedDeployment.chunkStep)
   private final double chunkAlone;
+  // what ColocatedDeployment.point composes a point with, fixed for the workload: chips per
+  // replica, the admission latency, the prompt's chunks, dollars per hour and watts of the replica
+  // (NaN when unknown)
+  private final double chips;
+  private final double admissionSeconds;
+  private final int chunks;
+  private final double dollarsPerHour;
+  private final double watts;
+  // point()'s working arrays
+  private PointBlock scratch;
 
   private CompiledColocated(
-      ColocatedDeployment d, Workload w, CompiledStep decode, CompiledStep prefill) {
+      ColocatedDeployment d,
+      Workload w,
+      CompiledStep decode,
+      CompiledStep prefill,
+      Prefills shared) {
     RooflineModel pool = d.pool();
     this.pool = pool;
     this.deployment = d;
-    // the object path's hoisted part, for its checks: it throws where the TTFT chunk's prefill
-    // fails
-    d.at(w);
+    // the object path's hoisted part (it throws where the TTFT chunk's prefill fails): the chunk's
+    // own prefill pass, its step at batch 1
+    if (shared == null) {
+      chunkAlone = d.chunkAlone(w);
+    } else {
+      if (Double.isNaN(shared.chunkAlone)) {
+        shared.chunkAlone = d.chunkAlone(w);
+      }
+      chunkAlone = shared.chunkAlone;
+    }
     this.workload = w;
     this.decode = decode;
     this.prefill = prefill;
@@ -65,10 +86,28 @@ final class CompiledColocated implements PointsAt {
     decodeOverhead = one.overheadSeconds().seconds();
     largestFit = pool.maxBatch(w.finalContext());
     decodeOnMainTier = onMainTier(pool, context);
-    prefillOnMainTier = onMainTier(pool, prefillContext);
-    chunkTiers = tiers(prefillPrompts(chunkPrompts), prefillContext);
-    chunkAlone =
-        pool.prefill(chunkPrompts, w.newTokens(), w.cachedAtPrefill(), 1).seconds().seconds();
+    if (shared == null || shared.chunkSide == null) {
+      int onMain = onMainTier(pool, prefillContext);
+      CompiledStep.Riding side = new CompiledStep.Riding();
+      prefill.riding(chunkPrompts, tiers(prefillPrompts(chunkPrompts), prefillContext), side);
+      if (shared != null) {
+        shared.onMainTier = onMain;
+        shared.chunkSide = side;
+      }
+      prefillOnMainTier = onMain;
+      chunkSide = side;
+    } else {
+      prefillOnMainTier = shared.onMainTier;
+      chunkSide = shared.chunkSide;
+    }
+    chips = pool.replicaChips();
+    admissionSeconds = pool.efficiency().admission().seconds();
+    // ⌈new tokens / chunk⌉ chunks of min(new tokens, 8192) tokens (ColocatedDeployment.ttftParts)
+    int newTokens = w.newTokens();
+    int chunk = Math.min(newTokens, RooflineModel.PREFILL_CHUNK_TOKENS);
+    chunks = (newTokens + chunk - 1) / chunk;
+    dollarsPerHour = ServingCosts.dollarsPerHour(d.price(), pool.chip(), chips);
+    watts = ServingCosts.watts(pool.chip(), chips);
   }
 
   /** The prompts a prefill of {@code prompts} (a mean) is placed for: at least one, rounded up. */
@@ -93,6 +132,47 @@ final class CompiledColocated implements PointsAt {
    *     fails, as {@link ColocatedDeployment#at} throws
    */
   static Optional<PointsAt> of(ColocatedDeployment d, Workload w) {
+    return of(d, w, null);
+  }
+
+  /**
+   * What the compiled points of a pool's workloads with the same new and cached prompt tokens share
+   * (a sweep's output lengths under one prompt length): the compiled prefill step, the TTFT chunk's
+   * own pass and its side of its riding step, and the largest prefill whose bytes stay on the main
+   * tier; all depend on the pool and those tokens only. A one-entry cache for {@link
+   * #of(ColocatedDeployment, Workload, Prefills)}, not shared between threads.
+   */
+  static final class Prefills {
+    private RooflineModel pool;
+    private int newTokens;
+    private int cachedAtPrefill;
+    private Optional<CompiledStep> step = Optional.empty();
+    private double chunkAlone = Double.NaN; // NaN: not evaluated yet
+    private int onMainTier;
+    private CompiledStep.Riding chunkSide; // null: not evaluated yet
+
+    private boolean holds(RooflineModel p, Workload w) {
+      return pool == p && newTokens == w.newTokens() && cachedAtPrefill == w.cachedAtPrefill();
+    }
+
+    private void hold(RooflineModel p, Workload w, Optional<CompiledStep> compiled) {
+      pool = p;
+      newTokens = w.newTokens();
+      cachedAtPrefill = w.cachedAtPrefill();
+      step = compiled;
+      chunkAlone = Double.NaN;
+      chunkSide = null;
+    }
+  }
+
+  /**
+   * {@link #of(ColocatedDeployment, Workload)}, with what workloads of the same pool, new and
+   * cached tokens share taken from {@code shared} when it holds them (and kept there otherwise);
+   * null: nothing shared.
+   *
+   * @throws IllegalArgumentException as {@link #of(ColocatedDeployment, Workload)} throws
+   */
+  static Optional<PointsAt> of(ColocatedDeployment d, Workload w, Prefills shared) {
     Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
     RooflineModel pool = d.pool();
     if (d.speculation().isPresent() || pool.kvOffload() != KvOffload.NONE) {
@@ -105,11 +185,19 @@ final class CompiledColocated implements PointsAt {
     if (decode.isEmpty()) {
       return Optional.empty();
     }
-    Optional<CompiledStep> prefill = CompiledSteps.prefill(pool, w);
+    Optional<CompiledStep> prefill;
+    if (shared != null && shared.holds(pool, w)) {
+      prefill = shared.step;
+    } else {
+      prefill = CompiledSteps.prefill(pool, w);
+      if (shared != null) {
+        shared.hold(pool, w, prefill);
+      }
+    }
     if (prefill.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new CompiledColocated(d, w, decode.get(), prefill.get()));
+    return Optional.of(new CompiledColocated(d, w, decode.get(), prefill.get(), shared));
   }
 
   /**
@@ -128,26 +216,200 @@ final class CompiledColocated implements PointsAt {
   @Override
   public FrontierPoint point(int batch) {
     Deployments.checkPoint(batch, isl, osl);
+    if (scratch == null) {
+      scratch = new PointBlock();
+    }
+    PointBlock s = scratch;
+    own(s);
+    evaluate(batch, s);
+    return deployment.point(
+        batch, workload, s.chunkSeconds, s.stepSeconds, s.shareSeconds, batch <= largestFit);
+  }
+
+  /**
+   * The points of {@code batches[from]} to {@code batches[to − 1]} into {@code out} (emptied
+   * first), as {@link #point} gives them, without an object per point: the same step times,
+   * composed as {@link ColocatedDeployment#point(int, Workload, double, double, double, boolean)}
+   * composes them (TTFT parts, tokens per second, costs), in the same order of operations so that
+   * every figure is the same double. Consecutive batches share the decode step of {@code batch − 1}
+   * sequences (the previous batch's step, which the TTFT chunk rides).
+   *
+   * @return {@code to}, or the index of the first batch whose point the object path rejects (a
+   *     batch out of range, or a figure that is negative or not finite): {@link #point} throws the
+   *     object path's exception for it, and the points before it are in {@code out}
+   */
+  int points(int[] batches, int from, int to, PointBlock out) {
+    out.start(to - from, chips);
+    own(out);
+    place(batches, from, to, out);
+    for (int k = from; k < to; k++) {
+      int batch = batches[k];
+      if (batch < 1 || batch > Limits.MAX_BATCH) {
+        return k;
+      }
+      try {
+        evaluate(batch, out);
+      } catch (IllegalArgumentException e) {
+        return k;
+      }
+      double tpot = out.stepSeconds + out.shareSeconds;
+      // TtftParts of admission, the mean wait for the running step (none at batch 1) and the
+      // prompt's chunks, each as Seconds holds it (+ 0.0: no negative zero), summed in that order
+      double wait = (batch == 1 ? 0 : tpot / 2) + 0.0;
+      double prefillPart = chunks * out.chunkSeconds + 0.0;
+      double ttft = admissionSeconds + wait + prefillPart + 0.0;
+      double perUser = 1 / tpot;
+      double perChip = batch / tpot / chips;
+      // ServingCosts.costs: $/Mtok = $/h / 3600 / (tokens/s) × 1e6, tokens/J = (tokens/s) / W
+      double tokensPerSecond = perChip * chips;
+      double dollars =
+          Double.isFinite(dollarsPerHour) && tokensPerSecond > 0
+              ? dollarsPerHour / 3600 / tokensPerSecond * 1e6
+              : Double.NaN;
+      double joules = Double.isFinite(watts) && watts > 0 ? tokensPerSecond / watts : Double.NaN;
+      // the checks of Seconds, TtftParts and FrontierPoint: finite and not negative
+      if (!(valid(wait)
+          && valid(prefillPart)
+          && valid(ttft)
+          && valid(tpot)
+          && valid(perUser)
+          && valid(perChip)
+          && (Double.isNaN(dollars) || valid(dollars))
+          && (Double.isNaN(joules) || valid(joules)))) {
+        return k;
+      }
+      out.add(batch, ttft, tpot + 0.0, perUser, perChip, dollars, joules, batch <= largestFit);
+    }
+    return to;
+  }
+
+  /** Makes {@code s} this workload's working arrays, emptied when they were another's. */
+  private void own(PointBlock s) {
+    if (s.owner != this) {
+      s.owner = this;
+      s.lastBatch = -1;
+      s.operations(decode.operations());
+      s.clearTiers();
+    }
+  }
+
+  /**
+   * Places the steps of {@code batches[from..to)} on the tiers ({@link #decodeTiers(int,
+   * PointBlock)}, {@link #shareTiers}) before their points are evaluated, so that the per-point
+   * loop only reads them (the object path that places them stays out of its compiled code); stops
+   * at a batch that cannot be placed, which the loop then meets itself.
+   */
+  private void place(int[] batches, int from, int to, PointBlock s) {
+    if (decodeOnMainTier == Integer.MAX_VALUE && prefillOnMainTier == Integer.MAX_VALUE) {
+      return; // one tier
+    }
+    try {
+      for (int k = from; k < to; k++) {
+        int batch = batches[k];
+        if (batch < 1 || batch > Limits.MAX_BATCH) {
+          return;
+        }
+        for (int sequences = Math.max(1, batch - 1); sequences <= batch; sequences++) {
+          if (sequences > decodeOnMainTier && s.decodeTiers(sequences) == null) {
+            placeDecode(sequences, s);
+          }
+        }
+        int prompts = prefillPrompts((double) batch / osl);
+        if (prompts > prefillOnMainTier && s.shareTiers(prompts) == null) {
+          placeShare(prompts, s);
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      // the point of this batch fails where the loop evaluates it
+    }
+  }
+
+  /**
+   * The tiers of a decode step of {@code batch} sequences (null: all on the main tier), kept in
+   * {@code s} for batches up to {@link PointBlock#TIERS_KEPT}.
+   */
+  private CompiledStep.Tiers decodeTiers(int batch, PointBlock s) {
+    if (batch <= decodeOnMainTier) {
+      return null;
+    }
+    CompiledStep.Tiers t = s.decodeTiers(batch);
+    return t != null ? t : placeDecode(batch, s);
+  }
+
+  /** Places a decode step of {@code batch} sequences ({@link #tiers}) and keeps its tiers. */
+  private CompiledStep.Tiers placeDecode(int batch, PointBlock s) {
+    CompiledStep.Tiers t = tiers(batch, decodeContext);
+    s.keepDecodeTiers(batch, t);
+    return t;
+  }
+
+  /**
+   * The tiers of a prefill share of {@code prompts} prompts (null: all on the main tier), kept in
+   * {@code s} as {@link #decodeTiers(int, PointBlock)} keeps a decode step's.
+   */
+  private CompiledStep.Tiers shareTiers(int prompts, PointBlock s) {
+    if (prompts <= prefillOnMainTier) {
+      return null;
+    }
+    CompiledStep.Tiers t = s.shareTiers(prompts);
+    return t != null ? t : placeShare(prompts, s);
+  }
+
+  /** Places a prefill share of {@code prompts} prompts ({@link #tiers}) and keeps its tiers. */
+  private CompiledStep.Tiers placeShare(int prompts, PointBlock s) {
+    CompiledStep.Tiers t = tiers(prompts, prefillContext);
+    s.keepShareTiers(prompts, t);
+    return t;
+  }
+
+  /** Finite and not negative. */
+  private static boolean valid(double v) {
+    return v >= 0 && v <= Double.MAX_VALUE;
+  }
+
+  /**
+   * The step times of {@code batch} into {@code s}: its decode step, the prefill share riding it
+   * and one step of the TTFT chunk, which rides the decode of the batch's other {@code batch − 1}
+   * sequences (taken from {@code s} when it holds that step, the previous batch's).
+   */
+  private void evaluate(int batch, PointBlock s) {
     double prompts = (double) batch / osl;
     int sharePrompts = prefillPrompts(prompts);
     // each step's bytes from the tiers the object path places them on (null: all on the main
     // tier): the decode step at its sequences, a prefill at its prompts
-    CompiledStep.Tiers decodeTiers = decodeTiers(batch);
-    CompiledStep.Tiers shareTiers =
-        sharePrompts <= prefillOnMainTier ? null : tiers(sharePrompts, prefillContext);
-    double step = decodeSeconds(batch, decodeTiers);
+    decode.operationTimes(batch, decodeTiers(batch, s), s.compute, s.memory);
+    double step = decodeSeconds(batch, s.compute, s.memory);
+    CompiledStep.Tiers shareTiers = shareTiers(sharePrompts, s);
     // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
-    double share = prefill.ridingSeconds(prompts, shareTiers, decode, batch, decodeTiers, pairs);
+    prefill.riding(prompts, shareTiers, s.share);
+    double share = prefill.ridingSeconds(s.share, s.compute, s.memory, pairs);
     // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
     int others = batch - 1;
     double chunk = chunkAlone;
     if (others > 0) {
-      CompiledStep.Tiers othersTiers = decodeTiers(others);
+      if (s.lastBatch != others) {
+        s.lastBatch = -1; // until the arrays hold the others' step
+        decode.operationTimes(others, decodeTiers(others, s), s.lastCompute, s.lastMemory);
+        s.lastDecodeSeconds = decodeSeconds(others, s.lastCompute, s.lastMemory);
+        s.lastBatch = others;
+      }
       chunk =
-          decodeSeconds(others, othersTiers)
-              + prefill.ridingSeconds(chunkPrompts, chunkTiers, decode, others, othersTiers, pairs);
+          s.lastDecodeSeconds
+              + prefill.ridingSeconds(chunkSide, s.lastCompute, s.lastMemory, pairs);
     }
-    return deployment.point(batch, workload, chunk, step, share, batch <= largestFit);
+    s.keep(batch, step);
+    s.stepSeconds = step;
+    s.shareSeconds = share;
+    s.chunkSeconds = chunk;
+  }
+
+  /**
+   * RooflineModel.decode's time from the stage's operation times at {@code batch}: passes × (stage
+   * + hand-off + overhead).
+   */
+  private double decodeSeconds(int batch, double[] compute, double[] memory) {
+    return decodePasses
+        * (decode.stageSeconds(batch, compute, memory) + decodeHandOff + decodeOverhead);
   }
 
   /** The tiers of a decode step of {@code batch} sequences; null when all are on the main tier. */

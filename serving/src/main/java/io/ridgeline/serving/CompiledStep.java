@@ -319,18 +319,62 @@ final class CompiledStep {
     }
   }
 
+  /** The step's operations (collectives apart): the length of {@link #operationTimes}' arrays. */
+  int operations() {
+    return ops;
+  }
+
+  /**
+   * Each operation's compute and memory time at {@code x} on one chip into {@code compute[i]} and
+   * {@code memory[i]}, the bytes read from the tiers of {@code tiers} (null: the main tier): the
+   * times {@link #stageSeconds(double, double[], double[])} adds and a riding prefill joins ({@link
+   * #ridingSeconds}), computed once per step size.
+   */
+  void operationTimes(double x, Tiers tiers, double[] compute, double[] memory) {
+    // each operation's FLOPs, weight bytes and memory bytes per chip in one pass over its kinds
+    double groupShards = split ? layout.workShards(true, x) : 1;
+    double stageShards = split ? layout.workShards(false, x) : 1;
+    for (int i = 0; i < ops; i++) {
+      double work = perGroup[i] ? groupShards : stageShards;
+      double weights = 0;
+      double bytes = 0;
+      for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
+        double v = perChip(i, k, x, work);
+        bytes += v;
+        if (kindDivisor[k] == WEIGHTS) {
+          weights = v;
+        }
+      }
+      double flops = flops0[i] + flops1[i] * x;
+      compute[i] = computeSeconds(i, split ? flops / work : flops, weights);
+      memory[i] = tiers == null ? opMemory(i, bytes) : opMemory(i, x, tiers);
+    }
+  }
+
   /**
    * One stage's time for {@code x} sequences per micro-batch: the sum of its phases (each the sum
    * of its operations' roofline times), the collectives' phase last, as {@link StepResult}'s stage
    * time, the bytes read from the tiers of {@code tiers} (null: the main tier).
    */
   double stageSeconds(double x, Tiers tiers) {
+    double[] compute = new double[ops];
+    double[] memory = new double[ops];
+    operationTimes(x, tiers, compute, memory);
+    return stageSeconds(x, compute, memory);
+  }
+
+  /**
+   * {@link #stageSeconds(double, Tiers)} from the operations' times at {@code x} ({@link
+   * #operationTimes}): each operation max(compute, memory), summed phase by phase, then the
+   * collectives' phase.
+   */
+  double stageSeconds(double x, double[] compute, double[] memory) {
     double stage = 0;
     int i = 0;
     for (int p = 0; p < phaseEnd.length; p++) {
       double phase = 0;
       for (; i < phaseEnd[p]; i++) {
-        phase += opSeconds(i, x, tiers);
+        phase += Roofline.operationSeconds(compute[i], memory[i], 0);
       }
       stage += phase;
     }
@@ -347,43 +391,59 @@ final class CompiledStep {
   }
 
   /**
-   * The time of {@code x} prompts' prefill riding a decode step, one stage ({@link
-   * ColocatedDeployment#prefillWithoutWeights} for one pipeline stage and pass), joining the
-   * kernels of {@code running} (the compiled decode step) at {@code runningX} sequences: operation
-   * i of this step shares the kernel of {@code running}'s operation {@code pairs[i]} ({@link
-   * #pairWith}; −1: none), this step's bytes read from the tiers of {@code tiers} and the running
-   * step's from those of {@code runningTiers} (null: the main tier).
+   * This step's side of a riding prefill at one size x ({@link #riding}): per operation its compute
+   * time, memory time, weight bytes and memory bytes on one chip, and per collective its riding
+   * time (its bandwidth time without the per-hop latency); a reused scratch, not shared between
+   * threads.
    */
-  double ridingSeconds(
-      double x,
-      Tiers tiers,
-      CompiledStep running,
-      double runningX,
-      Tiers runningTiers,
-      int[] pairs) {
-    double stage = 0;
-    for (int i = 0; i < ops; i++) {
-      int j = pairs[i];
-      double memoryBytes = perChipBytes(i, x);
-      double runningCompute = 0;
-      double runningMemory = 0;
-      if (j >= 0) {
-        runningCompute = running.opCompute(j, runningX);
-        runningMemory = running.opMemory(j, runningX, runningTiers);
+  static final class Riding {
+    private double[] compute = new double[0];
+    private double[] memory = new double[0];
+    private double[] weightBytes = new double[0];
+    private double[] memoryBytes = new double[0];
+    private double[] collective = new double[0];
+
+    private void size(int ops, int collectives) {
+      if (compute.length < ops) {
+        compute = new double[ops];
+        memory = new double[ops];
+        weightBytes = new double[ops];
+        memoryBytes = new double[ops];
       }
-      stage +=
-          ColocatedDeployment.ridingSeconds(
-              opCompute(i, x),
-              tiers == null ? opMemory(i, memoryBytes) : opMemory(i, x, tiers),
-              perChipWeightBytes(i, x),
-              memoryBytes,
-              0,
-              0,
-              runningCompute,
-              runningMemory);
+      if (collective.length < collectives) {
+        collective = new double[collectives];
+      }
+    }
+  }
+
+  /**
+   * Fills {@code out} with this step's side of {@code x} prompts' prefill riding a decode step, its
+   * bytes read from the tiers of {@code tiers} (null: the main tier), for {@link #ridingSeconds}.
+   */
+  void riding(double x, Tiers tiers, Riding out) {
+    out.size(ops, collectives);
+    // as operationTimes: each operation's FLOPs and bytes per chip in one pass over its kinds
+    double groupShards = split ? layout.workShards(true, x) : 1;
+    double stageShards = split ? layout.workShards(false, x) : 1;
+    for (int i = 0; i < ops; i++) {
+      double work = perGroup[i] ? groupShards : stageShards;
+      double weights = 0;
+      double bytes = 0;
+      for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
+        double v = perChip(i, k, x, work);
+        bytes += v;
+        if (kindDivisor[k] == WEIGHTS) {
+          weights = v;
+        }
+      }
+      double flops = flops0[i] + flops1[i] * x;
+      out.memoryBytes[i] = bytes;
+      out.weightBytes[i] = weights;
+      out.compute[i] = computeSeconds(i, split ? flops / work : flops, weights);
+      out.memory[i] = tiers == null ? opMemory(i, bytes) : opMemory(i, x, tiers);
     }
     for (int c = 0; c < collectives; c++) {
-      stage +=
+      out.collective[c] =
           ColocatedDeployment.ridingSeconds(
               compute0[c] + compute1[c] * x,
               0,
@@ -393,6 +453,39 @@ final class CompiledStep {
               latency[c],
               0,
               0);
+    }
+  }
+
+  /**
+   * The time of a prefill riding a decode step, one stage ({@link
+   * ColocatedDeployment#prefillWithoutWeights} for one pipeline stage and pass): this step's side
+   * {@code own} ({@link #riding}), operation i joining the kernel of the running step's operation
+   * {@code pairs[i]} ({@link #pairWith}; −1: none), whose times are {@code runningCompute} and
+   * {@code runningMemory} ({@link #operationTimes} of the running step at its size).
+   */
+  double ridingSeconds(Riding own, double[] runningCompute, double[] runningMemory, int[] pairs) {
+    double stage = 0;
+    for (int i = 0; i < ops; i++) {
+      int j = pairs[i];
+      double compute = 0;
+      double memory = 0;
+      if (j >= 0) {
+        compute = runningCompute[j];
+        memory = runningMemory[j];
+      }
+      stage +=
+          ColocatedDeployment.ridingSeconds(
+              own.compute[i],
+              own.memory[i],
+              own.weightBytes[i],
+              own.memoryBytes[i],
+              0,
+              0,
+              compute,
+              memory);
+    }
+    for (int c = 0; c < collectives; c++) {
+      stage += own.collective[c];
     }
     return stage;
   }
@@ -457,17 +550,6 @@ final class CompiledStep {
     return memoryBytes;
   }
 
-  /** Operation i's weight bytes at x on one chip (0 for an operation without weights). */
-  private double perChipWeightBytes(int i, double x) {
-    double weights = 0;
-    for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-      if (kindDivisor[k] == WEIGHTS) {
-        weights = perChip(i, k, x, 1);
-      }
-    }
-    return weights;
-  }
-
   /**
    * Byte kind k of operation i at x on one chip: weights over their shards, KV over its shards, the
    * rest over {@code work}, the operation's work shards (as {@link PoolOperations#perChip}).
@@ -485,11 +567,6 @@ final class CompiledStep {
       default:
         return v / work;
     }
-  }
-
-  /** Operation i's time at x on one chip, its bytes on {@code tiers} (null: the main tier). */
-  private double opSeconds(int i, double x, Tiers tiers) {
-    return Roofline.operationSeconds(opCompute(i, x), opMemory(i, x, tiers), 0);
   }
 
   /**
@@ -574,16 +651,18 @@ final class CompiledStep {
     }
   }
 
-  /** Operation i's compute time at x on one chip, at its kernel class's fraction. */
-  private double opCompute(int i, double x) {
-    double flops = perChipFlops(i, x);
+  /**
+   * Operation i's compute time of {@code flops} on one chip whose weight bytes are {@code
+   * weightBytes} (for a GEMM's rows), at its kernel class's fraction.
+   */
+  private double computeSeconds(int i, double flops, double weightBytes) {
     if (flops == 0) {
       return 0;
     }
     if (uniform) {
       return Roofline.computeSeconds(flops, peak[i], computeEfficiency);
     }
-    double rows = PoolOperations.gemmRows(flops, perChipWeightBytes(i, x), bytesEach[i]);
+    double rows = PoolOperations.gemmRows(flops, weightBytes, bytesEach[i]);
     return Roofline.computeSeconds(flops, peak[i], kernel[i].computeFraction(efficiency, rows));
   }
 

@@ -60,8 +60,18 @@ final class Deployments {
    * @throws IllegalArgumentException when a length is not positive, or what the hoisted part throws
    */
   static PointsAt at(Deployment d, Workload w) {
+    return at(d, w, null);
+  }
+
+  /**
+   * {@link #at(Deployment, Workload)}, colocated points compiled with what they share with the
+   * workloads before ({@link CompiledColocated.Prefills}; null: nothing shared).
+   *
+   * @throws IllegalArgumentException as {@link #at(Deployment, Workload)} throws
+   */
+  static PointsAt at(Deployment d, Workload w, CompiledColocated.Prefills shared) {
     if (d instanceof ColocatedDeployment c) {
-      return CompiledColocated.of(c, w).orElseGet(() -> c.at(w));
+      return CompiledColocated.of(c, w, shared).orElseGet(() -> c.at(w));
     }
     checkPoint(1, w.inputTokens(), w.outputTokens());
     return batch -> d.point(batch, w);

@@ -56,8 +56,14 @@ final class SweepEvaluator {
   private DeploymentSpec spec;
   private Deployment deployment;
   private String deploymentError;
-  // the deployment's points at the row's isl and osl
+  // the row's lengths, and the deployment's points at them
+  private int isl;
+  private int osl;
+  private int cached;
+  private double hit;
   private PointsAt points;
+  // what the compiled points of one pool's prompt length share over its output lengths
+  private final CompiledColocated.Prefills prefills = new CompiledColocated.Prefills();
   // why one request does not fit the deployment, at the last isl and osl asked
   private int fitIsl = -1;
   private int fitOsl = -1;
@@ -103,10 +109,109 @@ final class SweepEvaluator {
 
   /** The row at {@code index}; digits outside {@code changed..} are those of the last row. */
   Sweep.Row row(int[] index, int changed) {
-    int isl = isls[index[ISL]];
-    int osl = osls[index[OSL]];
-    int cached = cacheds[index[CACHED]];
-    double hit = prefixHits[index[Sweep.PREFIX_HIT]];
+    prepare(index, changed);
+    return row(batches[index[BATCH]]);
+  }
+
+  /**
+   * Receives runs of points that {@link #run} evaluated without objects, with the combination they
+   * belong to.
+   */
+  interface BlockSink {
+    /**
+     * Takes the points of {@code block}, rows of the combination of {@code first} (the row object
+     * of the run's first batch, without its point: what its rows have in common) in batch order;
+     * the block is overwritten once this returns.
+     */
+    void accept(Sweep.Row first, PointBlock block, RowErrors errors);
+  }
+
+  /**
+   * The error text of a run's rows whose batch does not fit ({@link #whyNot}): {@code oneRequest}
+   * when one request does not fit (or, for rows without points, why the combination is invalid),
+   * else "batch B exceeds memory at {@code sequenceTokens} tokens per sequence: the largest batch
+   * that fits is {@code largestBatch}".
+   */
+  record RowErrors(String oneRequest, int sequenceTokens, int largestBatch) {}
+
+  /**
+   * Evaluates rows {@code from} (inclusive) to {@code to} (exclusive) in odometer order, as {@link
+   * Sweep#run} numbers them: the batches of a combination whose points compile ({@link
+   * CompiledColocated}) go to {@code blocks} as runs of primitive points, with the rows the object
+   * path would give, and so do the batches of an invalid combination (without points); every other
+   * row (a point the compiled path does not give, another strategy) goes to {@code rows} as {@link
+   * Sweep.Row} objects, in order.
+   */
+  void run(long from, long to, Sweep.RowSink rows, BlockSink blocks) {
+    int[] length = lengths();
+    int[] index = new int[DIGITS];
+    long rest = from;
+    for (int d = DIGITS - 1; d >= 0; d--) {
+      index[d] = (int) (rest % length[d]);
+      rest /= length[d];
+    }
+    PointBlock block = new PointBlock();
+    int changed = 0;
+    for (long row = from; row < to; ) {
+      // the batches of one combination left in this slice
+      int start = index[BATCH];
+      int end = (int) Math.min(length[BATCH], start + (to - row));
+      prepare(index, changed);
+      if (deployment == null) {
+        // an invalid combination: its rows have no point and the deployment's error
+        block.missing(batches, start, end);
+        blocks.accept(row(batches[start], null, null), block, new RowErrors(deploymentError, 0, 0));
+      } else if (points instanceof CompiledColocated c) {
+        for (int k = start; k < end; ) {
+          int reached = c.points(batches, k, end, block);
+          if (block.size() > 0) {
+            blocks.accept(row(batches[k], null, null), block, errors(block));
+          }
+          if (reached < end) {
+            // the object path gives this row (its exception as the row's error)
+            rows.accept(row(batches[reached]));
+            reached++;
+          }
+          k = reached;
+        }
+      } else {
+        for (int k = start; k < end; k++) {
+          rows.accept(row(batches[k]));
+        }
+      }
+      row += end - start;
+      index[BATCH] = end - 1;
+      int d = DIGITS - 1;
+      while (d >= 0 && ++index[d] == length[d]) {
+        index[d] = 0;
+        d--;
+      }
+      changed = Math.max(d, 0);
+    }
+  }
+
+  /** The error text of {@code block}'s rows that do not fit; null when all fit. */
+  private RowErrors errors(PointBlock block) {
+    if (block.allFit()) {
+      return null;
+    }
+    int prompt = cached + isl; // tokens of history and prompt, as whyNot counts them
+    String oneRequest = doesNotFit(prompt, osl);
+    if (oneRequest == null && fitMaxBatch < 0) {
+      fitMaxBatch = deployment.maxBatch(prompt + osl);
+    }
+    return new RowErrors(oneRequest, prompt + osl, fitMaxBatch);
+  }
+
+  /**
+   * Sets up the combination, deployment and points of the row at {@code index}; digits outside
+   * {@code changed..} are those of the last row.
+   */
+  private void prepare(int[] index, int changed) {
+    isl = isls[index[ISL]];
+    osl = osls[index[OSL]];
+    cached = cacheds[index[CACHED]];
+    hit = prefixHits[index[Sweep.PREFIX_HIT]];
     if (changed <= KV) {
       combination(index);
       deployment(cached + isl, osl);
@@ -116,20 +221,21 @@ final class SweepEvaluator {
       // searched at the lengths
       deployment(cached + isl, osl);
     }
-    int batch = batches[index[BATCH]];
-    if (deployment == null) {
-      return row(batch, isl, osl, cached, hit, null, deploymentError);
+    if (deployment != null && changed <= OSL) {
+      points = pointsAt(Workload.of(isl, osl).withCachedTokens(cached).withPrefixHitRate(hit));
     }
-    Workload w = Workload.of(isl, osl).withCachedTokens(cached).withPrefixHitRate(hit);
-    if (changed <= OSL) {
-      points = pointsAt(w);
+  }
+
+  /** The row of {@code batch} at the prepared combination and lengths. */
+  private Sweep.Row row(int batch) {
+    if (deployment == null) {
+      return row(batch, null, deploymentError);
     }
     try {
       FrontierPoint p = points.point(batch);
-      return row(
-          batch, isl, osl, cached, hit, p, p.fits() ? null : whyNot(batch, cached + isl, osl));
+      return row(batch, p, p.fits() ? null : whyNot(batch, cached + isl, osl));
     } catch (IllegalArgumentException e) {
-      return row(batch, isl, osl, cached, hit, null, oneLine(e));
+      return row(batch, null, oneLine(e));
     }
   }
 
@@ -141,14 +247,13 @@ final class SweepEvaluator {
   private PointsAt pointsAt(Workload w) {
     Deployment d = deployment;
     try {
-      return Deployments.at(d, w);
+      return Deployments.at(d, w, prefills);
     } catch (IllegalArgumentException e) {
       return batch -> d.point(batch, w);
     }
   }
 
-  private Sweep.Row row(
-      int batch, int isl, int osl, int cached, double hit, FrontierPoint p, String error) {
+  private Sweep.Row row(int batch, FrontierPoint p, String error) {
     return new Sweep.Row(
         model,
         chip,

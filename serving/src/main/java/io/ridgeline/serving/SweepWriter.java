@@ -127,23 +127,21 @@ public final class SweepWriter {
     ForkJoinPool pool = new ForkJoinPool(threads);
     try {
       ArrayDeque<Future<StringBuilder>> inFlight = new ArrayDeque<>();
+      // the buffers of written blocks, reused by the next ones (grown once to a block's text)
+      ArrayDeque<StringBuilder> free = new ArrayDeque<>();
       long next = 0;
       for (long i = 0; i < blocks; i++) {
         while (next < blocks && inFlight.size() < 2 * threads) {
           long block = next++;
+          StringBuilder buffer = free.isEmpty() ? new StringBuilder(BLOCK_ROWS * 256) : free.pop();
+          buffer.setLength(0);
           inFlight.add(
               pool.submit(
-                  () ->
-                      SweepWriter.block(
-                          grid,
-                          efficiency,
-                          format,
-                          cached,
-                          hit,
-                          block,
-                          new StringBuilder(BLOCK_ROWS * 256))));
+                  () -> SweepWriter.block(grid, efficiency, format, cached, hit, block, buffer)));
         }
-        o.write(take(inFlight.remove()));
+        StringBuilder written = take(inFlight.remove());
+        o.write(written);
+        free.push(written);
         progress.accept(Math.min(size, (i + 1) * BLOCK_ROWS));
       }
       return size;
@@ -179,17 +177,134 @@ public final class SweepWriter {
       long block,
       StringBuilder b) {
     long from = block * BLOCK_ROWS;
-    long to = Math.min(grid.size(), from + BLOCK_ROWS);
-    Sweep.run(
-        grid,
-        efficiency,
-        from,
-        to,
-        format == Format.CSV
-            ? row -> csv(row, b, cached, hit).append('\n')
-            : row -> json(row, b).append('\n'));
+    text(grid, efficiency, format, cached, hit, from, Math.min(grid.size(), from + BLOCK_ROWS), b);
     return b;
   }
+
+  /**
+   * Appends the lines of rows {@code from} to {@code to} of {@code grid} to {@code b}: the points
+   * the compiled path gives written from their primitive figures ({@link SweepEvaluator#run}), the
+   * others from their {@link Sweep.Row} objects; the text is that of {@link #csv(Sweep.Row,
+   * StringBuilder, boolean, boolean)} and {@link #json} for every row.
+   *
+   * @return the rows written from primitive figures
+   */
+  static long text(
+      Sweep.Grid grid,
+      Efficiency efficiency,
+      Format format,
+      boolean cached,
+      boolean hit,
+      long from,
+      long to,
+      StringBuilder b) {
+    long[] primitive = {0};
+    // the text every row of a run shares: the columns before the batch
+    StringBuilder prefix = new StringBuilder(256);
+    new SweepEvaluator(grid, efficiency)
+        .run(
+            from,
+            to,
+            format == Format.CSV
+                ? row -> csv(row, b, cached, hit).append('\n')
+                : row -> json(row, b).append('\n'),
+            (first, points, errors) -> {
+              prefix.setLength(0);
+              if (format == Format.CSV) {
+                csvPrefix(first, prefix, cached, hit);
+              } else {
+                jsonPrefix(first, prefix);
+              }
+              rows(prefix.toString(), points, errors, format, b);
+              primitive[0] += points.size();
+            });
+    return primitive[0];
+  }
+
+  // the text before each figure of a point (PointBlock.TTFT ... TOKENS_PER_JOULE) after its batch,
+  // the chips' figure (a constant of the run) before $/Mtok; and the text of an absent figure
+  private static final String[] CSV_BEFORE = {",", ",", ",", ",", ",", ","};
+  private static final String[] JSON_BEFORE = {
+    ",\"ttft_seconds\":",
+    ",\"tpot_seconds\":",
+    ",\"tokens_per_second_per_user\":",
+    ",\"tokens_per_second_per_chip\":",
+    ",\"dollars_per_million_tokens\":",
+    ",\"tokens_per_joule\":"
+  };
+
+  /**
+   * The lines of {@code points}, each {@code prefix} (the columns or keys before the batch), the
+   * batch, the point's figures as {@link #csv(Sweep.Row, StringBuilder, boolean, boolean)} and
+   * {@link #json} write those of its {@link FrontierPoint} (one {@link
+   * StringBuilder#append(double)} for all of them: {@link Double#toString} text), whether it fits
+   * and the error of one that does not ({@code errors}), appended to {@code b}.
+   */
+  private static void rows(
+      String prefix,
+      PointBlock points,
+      SweepEvaluator.RowErrors errors,
+      Format format,
+      StringBuilder b) {
+    boolean csv = format == Format.CSV;
+    String[] before = (csv ? CSV_BEFORE : JSON_BEFORE).clone();
+    String absent = csv ? "" : "null";
+    if (points.points()) {
+      String chips = Double.toString(points.chipsTotal());
+      before[PointBlock.DOLLARS_PER_MILLION_TOKENS] =
+          csv
+              ? "," + chips + ","
+              : ",\"chips_total\":" + chips + before[PointBlock.DOLLARS_PER_MILLION_TOKENS];
+    }
+    String batchKey = csv ? "" : ",\"batch\":";
+    String noPoint = csv ? ",,,,,,," : NO_POINT_JSON;
+    String fit = csv ? ",true,\n" : ",\"fits\":true,\"error\":null}\n";
+    String noFit = csv ? ",false," : ",\"fits\":false,\"error\":";
+    // a run's rows that do not fit share one error, or differ only in their batch
+    String oneRequest = null;
+    if (errors != null && errors.oneRequest() != null) {
+      StringBuilder e = new StringBuilder();
+      oneRequest = (csv ? cell(errors.oneRequest(), e) : string(errors.oneRequest(), e)).toString();
+    }
+    for (int r = 0; r < points.size(); r++) {
+      b.append(prefix).append(batchKey).append(points.batch(r));
+      if (points.points()) {
+        for (int f = 0; f < PointBlock.FIGURES; f++) {
+          b.append(before[f]);
+          double v = points.figure(r, f);
+          if (Double.isNaN(v)) {
+            b.append(absent);
+          } else {
+            b.append(v);
+          }
+        }
+      } else {
+        b.append(noPoint);
+      }
+      if (points.fits(r)) {
+        b.append(fit);
+        continue;
+      }
+      b.append(noFit);
+      if (oneRequest != null) {
+        b.append(oneRequest);
+      } else {
+        if (!csv) {
+          b.append('"');
+        }
+        batchError(points.batch(r), errors, b);
+        if (!csv) {
+          b.append('"');
+        }
+      }
+      b.append(csv ? "\n" : "}\n");
+    }
+  }
+
+  private static final String NO_POINT_JSON =
+      ",\"ttft_seconds\":null,\"tpot_seconds\":null,\"tokens_per_second_per_user\":null"
+          + ",\"tokens_per_second_per_chip\":null,\"chips_total\":null"
+          + ",\"dollars_per_million_tokens\":null,\"tokens_per_joule\":null";
 
   /** Writes buffers through one reused char array (no String per block). */
   private static final class Output {
@@ -252,22 +367,10 @@ public final class SweepWriter {
 
   /** Appends one CSV line in {@link #columns(boolean, boolean)} order to {@code b}. */
   static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached, boolean prefixHit) {
-    cell(r.model().id(), b).append(',');
-    cell(r.chip().id(), b).append(',');
-    b.append(r.count()).append(',').append(r.tp()).append(',').append(r.ep()).append(',');
-    b.append(STRATEGY_IDS[r.strategy().ordinal()]).append(',');
-    cell(r.weights(), b).append(',');
-    b.append(PRECISION_IDS[r.precisions().kvCache().ordinal()]).append(',');
-    b.append(r.isl()).append(',').append(r.osl()).append(',');
-    if (cached) {
-      b.append(r.cached()).append(',');
-    }
-    if (prefixHit) {
-      b.append(r.prefixHit()).append(',');
-    }
-    b.append(r.batch()).append(',');
+    csvPrefix(r, b, cached, prefixHit);
     if (r.point().isPresent()) {
       FrontierPoint p = r.point().get();
+      b.append(r.batch()).append(',');
       b.append(p.ttft().seconds()).append(',');
       b.append(p.tpot().seconds()).append(',');
       b.append(p.tokensPerSecondPerUser()).append(',');
@@ -282,11 +385,47 @@ public final class SweepWriter {
       }
       b.append(',');
     } else {
-      b.append(",,,,,,,");
+      b.append(r.batch()).append(",,,,,,,,");
     }
     b.append(r.fits()).append(',');
     if (r.error().isPresent()) {
       cell(r.error().get(), b);
+    }
+    return b;
+  }
+
+  /**
+   * The error of a batch that exceeds memory ({@link SweepEvaluator}'s text): "batch B exceeds
+   * memory at T tokens per sequence: the largest batch that fits is M" (no character a CSV cell or
+   * a JSON string escapes).
+   */
+  private static void batchError(int batch, SweepEvaluator.RowErrors errors, StringBuilder b) {
+    b.append("batch ")
+        .append(batch)
+        .append(" exceeds memory at ")
+        .append(errors.sequenceTokens())
+        .append(" tokens per sequence: the largest batch that fits is ")
+        .append(errors.largestBatch());
+  }
+
+  /**
+   * The CSV columns before the batch, each followed by its comma: model to osl, then cached and
+   * prefix_hit when {@code cached} and {@code prefixHit}.
+   */
+  private static StringBuilder csvPrefix(
+      Sweep.Row r, StringBuilder b, boolean cached, boolean prefixHit) {
+    cell(r.model().id(), b).append(',');
+    cell(r.chip().id(), b).append(',');
+    b.append(r.count()).append(',').append(r.tp()).append(',').append(r.ep()).append(',');
+    b.append(STRATEGY_IDS[r.strategy().ordinal()]).append(',');
+    cell(r.weights(), b).append(',');
+    b.append(PRECISION_IDS[r.precisions().kvCache().ordinal()]).append(',');
+    b.append(r.isl()).append(',').append(r.osl()).append(',');
+    if (cached) {
+      b.append(r.cached()).append(',');
+    }
+    if (prefixHit) {
+      b.append(r.prefixHit()).append(',');
     }
     return b;
   }
@@ -312,24 +451,7 @@ public final class SweepWriter {
    * as Jackson writes it without indentation.
    */
   static StringBuilder json(Sweep.Row r, StringBuilder b) {
-    b.append("{\"model\":");
-    string(r.model().id(), b).append(",\"chip\":");
-    string(r.chip().id(), b);
-    b.append(",\"count\":").append(r.count());
-    b.append(",\"tp\":").append(r.tp());
-    b.append(",\"ep\":").append(r.ep());
-    b.append(",\"strategy\":\"").append(STRATEGY_IDS[r.strategy().ordinal()]);
-    b.append("\",\"weights\":");
-    string(r.weights(), b);
-    b.append(",\"kv\":\"").append(PRECISION_IDS[r.precisions().kvCache().ordinal()]);
-    b.append("\",\"isl\":").append(r.isl());
-    b.append(",\"osl\":").append(r.osl());
-    if (r.cached() != 0) {
-      b.append(",\"cached\":").append(r.cached());
-    }
-    if (r.prefixHit() != 0) {
-      b.append(",\"prefix_hit\":").append(r.prefixHit());
-    }
+    jsonPrefix(r, b);
     b.append(",\"batch\":").append(r.batch());
     FrontierPoint p = r.point().orElse(null);
     b.append(",\"ttft_seconds\":");
@@ -362,6 +484,29 @@ public final class SweepWriter {
       b.append("null");
     }
     return b.append('}');
+  }
+
+  /** The JSON keys before the batch: {@code {"model":…} to {@code "osl"}, cached and prefix_hit. */
+  private static StringBuilder jsonPrefix(Sweep.Row r, StringBuilder b) {
+    b.append("{\"model\":");
+    string(r.model().id(), b).append(",\"chip\":");
+    string(r.chip().id(), b);
+    b.append(",\"count\":").append(r.count());
+    b.append(",\"tp\":").append(r.tp());
+    b.append(",\"ep\":").append(r.ep());
+    b.append(",\"strategy\":\"").append(STRATEGY_IDS[r.strategy().ordinal()]);
+    b.append("\",\"weights\":");
+    string(r.weights(), b);
+    b.append(",\"kv\":\"").append(PRECISION_IDS[r.precisions().kvCache().ordinal()]);
+    b.append("\",\"isl\":").append(r.isl());
+    b.append(",\"osl\":").append(r.osl());
+    if (r.cached() != 0) {
+      b.append(",\"cached\":").append(r.cached());
+    }
+    if (r.prefixHit() != 0) {
+      b.append(",\"prefix_hit\":").append(r.prefixHit());
+    }
+    return b;
   }
 
   /**

@@ -63,6 +63,86 @@ final class SweepWriterTest {
     }
   }
 
+  /**
+   * A sample of systems for the primitive rows: dense and MoE models, one- and two-tier chips
+   * (GB200 spills weights into LPDDR5X as the batch grows), chips with and without a catalog price,
+   * one chip (DeepSeek-V3 does not hold one request, Llama-3.1-70B's large batches exceed memory),
+   * tp 3 (invalid rows), pd (the object path), a cached history and a prefix hit, batches in and
+   * out of order (the step of the previous batch reused or not).
+   */
+  private static Sweep.Grid primitiveGrid(boolean history) {
+    SweepGridBuilder b =
+        Sweep.Grid.builder()
+            .models(
+                Models.byId("llama-3.1-8b"),
+                Models.byId("llama-3.1-70b"),
+                Models.byId("mixtral-8x7b"),
+                Models.byId("deepseek-v3"))
+            .chips(Chips.byId("h100-sxm"), Chips.byId("gb200"), Chips.byId("mi300x"))
+            .counts(1, 3, 8)
+            .strategies(Deployment.Strategy.COLOCATED, Deployment.Strategy.PD)
+            .batches(1, 2, 3, 4, 64, 65, 63, 500, 1024, 2000, 4096)
+            .isls(128, 8192)
+            .osls(128, 1024);
+    return history ? b.cached(0, 2048).prefixHit(0.0, 0.5).build() : b.build();
+  }
+
+  /** The object path's lines of {@code grid}: Sweep.run, each row formatted from its objects. */
+  private static List<String> objectLines(
+      Sweep.Grid grid, Efficiency e, SweepWriter.Format format, boolean cached, boolean hit) {
+    List<String> lines = new ArrayList<>();
+    Sweep.run(
+        grid,
+        e,
+        row -> {
+          StringBuilder line = new StringBuilder();
+          if (format == SweepWriter.Format.CSV) {
+            SweepWriter.csv(row, line, cached, hit);
+          } else {
+            SweepWriter.json(row, line);
+          }
+          lines.add(line.toString());
+        });
+    return lines;
+  }
+
+  @Test
+  void text_compiledPoints_primitiveRowsEqualTheObjectRowsText() {
+    for (boolean history : List.of(false, true)) {
+      Sweep.Grid grid = primitiveGrid(history);
+      for (Efficiency e : List.of(Efficiency.standard(), Efficiency.ideal())) {
+        for (SweepWriter.Format format : SweepWriter.Format.values()) {
+          StringBuilder b = new StringBuilder();
+          long primitive = SweepWriter.text(grid, e, format, history, history, 0, grid.size(), b);
+          List<String> lines = b.toString().lines().toList();
+          assertThat(lines).isEqualTo(objectLines(grid, e, format, history, history));
+          // most rows came from primitives (not the object path against itself): colocated's,
+          // and the invalid tp 3 rows (no point); pd's did not
+          assertThat(primitive).isGreaterThan(grid.size() / 4).isLessThan(grid.size());
+          // the sample holds rows with and without a price, and errors of both kinds
+          String text = b.toString();
+          assertThat(text).contains("exceeds memory at").contains("true").contains("false");
+        }
+      }
+    }
+  }
+
+  @Test
+  void text_sliceStartingMidCombination_sameLinesAsTheWholeGrid() {
+    Sweep.Grid grid = primitiveGrid(false);
+    StringBuilder whole = new StringBuilder();
+    SweepWriter.text(
+        grid, Efficiency.standard(), SweepWriter.Format.CSV, false, false, 0, grid.size(), whole);
+    StringBuilder slice = new StringBuilder();
+    long from = 5 * 11 + 4; // inside a run of batches, at batch 64
+    long primitive =
+        SweepWriter.text(
+            grid, Efficiency.standard(), SweepWriter.Format.CSV, false, false, from, 700, slice);
+    assertThat(primitive).isPositive();
+    assertThat(slice.toString().lines().toList())
+        .isEqualTo(whole.toString().lines().toList().subList((int) from, 700));
+  }
+
   @Test
   void write_oneThread_sameTextAsTwo() {
     Sweep.Grid grid = grid();

@@ -1,0 +1,212 @@
+package io.ridgeline.serving;
+
+/**
+ * The points of a run of batch sizes of one deployment and workload as primitive figures, filled by
+ * {@link CompiledColocated#points} and written as rows by {@link SweepWriter} without an object per
+ * point: for row r its batch and its {@value #FIGURES} figures ({@link #TTFT} … {@link
+ * #TOKENS_PER_JOULE}) as the {@link FrontierPoint} of that batch holds them, NaN for an absent
+ * price or energy figure; or a run of batches without points (an invalid combination, {@link
+ * #missing}).
+ *
+ * <p>A reused scratch, not a value: the arrays grow to the longest run asked and are overwritten by
+ * the next one, and it holds the evaluator's working arrays (the decode step's operation times at
+ * the last two batch sizes); one instance per thread.
+ */
+final class PointBlock {
+  /** Figures per point, in output order. */
+  static final int FIGURES = 6;
+
+  /** {@link FrontierPoint#ttft()}, seconds. */
+  static final int TTFT = 0;
+
+  /** {@link FrontierPoint#tpot()}, seconds. */
+  static final int TPOT = 1;
+
+  /** {@link FrontierPoint#tokensPerSecondPerUser()}. */
+  static final int TOKENS_PER_SECOND_PER_USER = 2;
+
+  /** {@link FrontierPoint#tokensPerSecondPerChip()}. */
+  static final int TOKENS_PER_SECOND_PER_CHIP = 3;
+
+  /** {@link FrontierPoint#dollarsPerMillionTokens()}, NaN where the price is not known. */
+  static final int DOLLARS_PER_MILLION_TOKENS = 4;
+
+  /** {@link FrontierPoint#tokensPerJoule()}, NaN where the TDP is not known. */
+  static final int TOKENS_PER_JOULE = 5;
+
+  private int size;
+  private boolean points;
+  private int[] batch = new int[0];
+  // row r's figures at [r * FIGURES, (r + 1) * FIGURES)
+  private double[] figures = new double[0];
+  private boolean[] fits = new boolean[0];
+  private boolean allFit = true;
+  private double chipsTotal;
+
+  // CompiledColocated's working arrays: the decode step's operation times at batch `lastBatch`
+  // (compute, memory, its decode time) and at the batch being evaluated, and the prefill share's
+  // side of its riding step
+  CompiledColocated owner;
+  int lastBatch = -1;
+  double lastDecodeSeconds;
+  double[] lastCompute = new double[0];
+  double[] lastMemory = new double[0];
+  double[] compute = new double[0];
+  double[] memory = new double[0];
+  final CompiledStep.Riding share = new CompiledStep.Riding();
+  // where the owner's steps read their bytes (CompiledStep.Tiers): decode steps by sequences and
+  // prefill shares by prompts, up to TIERS_KEPT; null: not placed yet
+  private CompiledStep.Tiers[] decodeTiers = new CompiledStep.Tiers[0];
+  private CompiledStep.Tiers[] shareTiers = new CompiledStep.Tiers[0];
+  // the last batch's step times: its decode step, its prefill share and one TTFT chunk step
+  double stepSeconds;
+  double shareSeconds;
+  double chunkSeconds;
+
+  /** The largest batch (or prompts) whose tiers are kept. */
+  static final int TIERS_KEPT = 1 << 16;
+
+  /** Forgets the tiers kept (another owner's). */
+  void clearTiers() {
+    java.util.Arrays.fill(decodeTiers, null);
+    java.util.Arrays.fill(shareTiers, null);
+  }
+
+  /** The tiers kept for a decode step of {@code batch} sequences; null when not kept. */
+  CompiledStep.Tiers decodeTiers(int batch) {
+    return batch < decodeTiers.length ? decodeTiers[batch] : null;
+  }
+
+  /** The tiers kept for a prefill share of {@code prompts} prompts; null when not kept. */
+  CompiledStep.Tiers shareTiers(int prompts) {
+    return prompts < shareTiers.length ? shareTiers[prompts] : null;
+  }
+
+  /** Keeps the tiers {@code t} of a decode step of {@code batch} sequences. */
+  void keepDecodeTiers(int batch, CompiledStep.Tiers t) {
+    decodeTiers = kept(decodeTiers, batch, t);
+  }
+
+  /** Keeps the tiers {@code t} of a prefill share of {@code prompts} prompts. */
+  void keepShareTiers(int prompts, CompiledStep.Tiers t) {
+    shareTiers = kept(shareTiers, prompts, t);
+  }
+
+  private static CompiledStep.Tiers[] kept(CompiledStep.Tiers[] all, int i, CompiledStep.Tiers t) {
+    if (i > TIERS_KEPT) {
+      return all;
+    }
+    CompiledStep.Tiers[] out =
+        i < all.length ? all : java.util.Arrays.copyOf(all, Math.max(i + 1, 2 * all.length));
+    out[i] = t;
+    return out;
+  }
+
+  /** Empties the block for a run of up to {@code rows} points of {@code chips} chips each. */
+  void start(int rows, double chips) {
+    capacity(rows);
+    size = 0;
+    points = true;
+    allFit = true;
+    chipsTotal = chips;
+  }
+
+  /** Fills the block with the batches {@code batches[from..to)}, none with a point. */
+  void missing(int[] batches, int from, int to) {
+    capacity(to - from);
+    System.arraycopy(batches, from, batch, 0, to - from);
+    java.util.Arrays.fill(fits, 0, to - from, false);
+    size = to - from;
+    points = false;
+    allFit = false;
+  }
+
+  private void capacity(int rows) {
+    if (batch.length < rows) {
+      int n = Math.max(rows, 2 * batch.length);
+      batch = new int[n];
+      figures = new double[n * FIGURES];
+      fits = new boolean[n];
+    }
+  }
+
+  /** Sizes the working arrays for a decode step of {@code ops} operations. */
+  void operations(int ops) {
+    if (compute.length < ops) {
+      lastCompute = new double[ops];
+      lastMemory = new double[ops];
+      compute = new double[ops];
+      memory = new double[ops];
+    }
+  }
+
+  /** Swaps the current batch's operation times into the last batch's. */
+  void keep(int batchSize, double decodeSeconds) {
+    double[] c = lastCompute;
+    double[] m = lastMemory;
+    lastCompute = compute;
+    lastMemory = memory;
+    compute = c;
+    memory = m;
+    lastBatch = batchSize;
+    lastDecodeSeconds = decodeSeconds;
+  }
+
+  /** Appends one point. */
+  void add(
+      int batchSize,
+      double ttft,
+      double tpot,
+      double perUser,
+      double perChip,
+      double dollars,
+      double joules,
+      boolean fit) {
+    int r = size++;
+    batch[r] = batchSize;
+    int f = r * FIGURES;
+    figures[f + TTFT] = ttft;
+    figures[f + TPOT] = tpot;
+    figures[f + TOKENS_PER_SECOND_PER_USER] = perUser;
+    figures[f + TOKENS_PER_SECOND_PER_CHIP] = perChip;
+    figures[f + DOLLARS_PER_MILLION_TOKENS] = dollars;
+    figures[f + TOKENS_PER_JOULE] = joules;
+    fits[r] = fit;
+    allFit &= fit;
+  }
+
+  /** The points held. */
+  int size() {
+    return size;
+  }
+
+  /** Whether the rows have points; false for a run of {@link #missing} ones. */
+  boolean points() {
+    return points;
+  }
+
+  /** Whether every point held fits in memory. */
+  boolean allFit() {
+    return allFit;
+  }
+
+  /** Chips per replica of every point, {@link FrontierPoint#chipsTotal()}. */
+  double chipsTotal() {
+    return chipsTotal;
+  }
+
+  /** Requests per replica of point r. */
+  int batch(int r) {
+    return batch[r];
+  }
+
+  /** Figure {@code figure} ({@link #TTFT} … {@link #TOKENS_PER_JOULE}) of point r. */
+  double figure(int r, int figure) {
+    return figures[r * FIGURES + figure];
+  }
+
+  /** Whether point r's batch fits in memory. */
+  boolean fits(int r) {
+    return fits[r];
+  }
+}
