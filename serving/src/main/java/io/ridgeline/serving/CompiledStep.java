@@ -331,6 +331,21 @@ final class CompiledStep {
    * #ridingSeconds}), computed once per step size.
    */
   void operationTimes(double x, Tiers tiers, double[] compute, double[] memory) {
+    operationTimes(x, tiers, compute, memory, null, null);
+  }
+
+  /**
+   * As {@link #operationTimes(double, Tiers, double[], double[])}, also keeping each operation's
+   * per-chip memory bytes and weight bytes when {@code memoryBytes} and {@code weightBytes} are not
+   * null (a riding prefill's side, {@link #riding}).
+   */
+  private void operationTimes(
+      double x,
+      Tiers tiers,
+      double[] compute,
+      double[] memory,
+      double[] memoryBytes,
+      double[] weightBytes) {
     // each operation's FLOPs, weight bytes and memory bytes per chip in one pass over its kinds
     double groupShards = split ? layout.workShards(true, x) : 1;
     double stageShards = split ? layout.workShards(false, x) : 1;
@@ -346,6 +361,10 @@ final class CompiledStep {
         }
       }
       double flops = flops0[i] + flops1[i] * x;
+      if (memoryBytes != null) {
+        memoryBytes[i] = bytes;
+        weightBytes[i] = weights;
+      }
       compute[i] = computeSeconds(i, split ? flops / work : flops, weights);
       memory[i] = tiers == null ? opMemory(i, bytes) : opMemory(i, x, tiers);
     }
@@ -422,26 +441,7 @@ final class CompiledStep {
    */
   void riding(double x, Tiers tiers, Riding out) {
     out.size(ops, collectives);
-    // as operationTimes: each operation's FLOPs and bytes per chip in one pass over its kinds
-    double groupShards = split ? layout.workShards(true, x) : 1;
-    double stageShards = split ? layout.workShards(false, x) : 1;
-    for (int i = 0; i < ops; i++) {
-      double work = perGroup[i] ? groupShards : stageShards;
-      double weights = 0;
-      double bytes = 0;
-      for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-        double v = perChip(i, k, x, work);
-        bytes += v;
-        if (kindDivisor[k] == WEIGHTS) {
-          weights = v;
-        }
-      }
-      double flops = flops0[i] + flops1[i] * x;
-      out.memoryBytes[i] = bytes;
-      out.weightBytes[i] = weights;
-      out.compute[i] = computeSeconds(i, split ? flops / work : flops, weights);
-      out.memory[i] = tiers == null ? opMemory(i, bytes) : opMemory(i, x, tiers);
-    }
+    operationTimes(x, tiers, out.compute, out.memory, out.memoryBytes, out.weightBytes);
     for (int c = 0; c < collectives; c++) {
       out.collective[c] =
           ColocatedDeployment.ridingSeconds(
