@@ -220,15 +220,22 @@ public record ColocatedDeployment(
     return (double) chunk / isl;
   }
 
-  private TtftParts ttftParts(int batch, double tpot, Workload w, double chunkStep) {
-    double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
+  /**
+   * The TTFT chunks of a prompt: {@code ⌈new tokens / c⌉} of {@code c = min(new tokens, 8192)}
+   * tokens ({@link RooflineModel#PREFILL_CHUNK_TOKENS}).
+   */
+  static int chunks(Workload w) {
     int isl = w.newTokens();
     int chunk = Math.min(isl, RooflineModel.PREFILL_CHUNK_TOKENS);
-    int chunks = (isl + chunk - 1) / chunk;
+    return (isl + chunk - 1) / chunk;
+  }
+
+  private TtftParts ttftParts(int batch, double tpot, Workload w, double chunkStep) {
+    double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     return TtftParts.of(
         pool.efficiency().admission().seconds(),
         TtftParts.stepWait(batch, perStep * tpot),
-        chunks * chunkStep,
+        chunks(w) * chunkStep,
         0);
   }
 

@@ -62,14 +62,10 @@ final class CompiledColocated implements PointsAt {
     this.deployment = d;
     // the object path's hoisted part (it throws where the TTFT chunk's prefill fails): the chunk's
     // own prefill pass, its step at batch 1
-    if (shared == null) {
-      chunkAlone = d.chunkAlone(w);
-    } else {
-      if (Double.isNaN(shared.chunkAlone)) {
-        shared.chunkAlone = d.chunkAlone(w);
-      }
-      chunkAlone = shared.chunkAlone;
+    if (Double.isNaN(shared.chunkAlone)) {
+      shared.chunkAlone = d.chunkAlone(w);
     }
+    chunkAlone = shared.chunkAlone;
     this.workload = w;
     this.decode = decode;
     this.prefill = prefill;
@@ -86,26 +82,17 @@ final class CompiledColocated implements PointsAt {
     decodeOverhead = one.overheadSeconds().seconds();
     largestFit = pool.maxBatch(w.finalContext());
     decodeOnMainTier = onMainTier(pool, context);
-    if (shared == null || shared.chunkSide == null) {
-      int onMain = onMainTier(pool, prefillContext);
+    if (shared.chunkSide == null) {
+      shared.onMainTier = onMainTier(pool, prefillContext);
       CompiledStep.Riding side = new CompiledStep.Riding();
       prefill.riding(chunkPrompts, tiers(prefillPrompts(chunkPrompts), prefillContext), side);
-      if (shared != null) {
-        shared.onMainTier = onMain;
-        shared.chunkSide = side;
-      }
-      prefillOnMainTier = onMain;
-      chunkSide = side;
-    } else {
-      prefillOnMainTier = shared.onMainTier;
-      chunkSide = shared.chunkSide;
+      shared.chunkSide = side;
     }
+    prefillOnMainTier = shared.onMainTier;
+    chunkSide = shared.chunkSide;
     chips = pool.replicaChips();
     admissionSeconds = pool.efficiency().admission().seconds();
-    // ⌈new tokens / chunk⌉ chunks of min(new tokens, 8192) tokens (ColocatedDeployment.ttftParts)
-    int newTokens = w.newTokens();
-    int chunk = Math.min(newTokens, RooflineModel.PREFILL_CHUNK_TOKENS);
-    chunks = (newTokens + chunk - 1) / chunk;
+    chunks = ColocatedDeployment.chunks(w);
     dollarsPerHour = ServingCosts.dollarsPerHour(d.price(), pool.chip(), chips);
     watts = ServingCosts.watts(pool.chip(), chips);
   }
@@ -174,6 +161,7 @@ final class CompiledColocated implements PointsAt {
    */
   static Optional<PointsAt> of(ColocatedDeployment d, Workload w, Prefills shared) {
     Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
+    Prefills kept = shared == null ? new Prefills() : shared;
     RooflineModel pool = d.pool();
     if (d.speculation().isPresent() || pool.kvOffload() != KvOffload.NONE) {
       // speculation's verify passes and offloaded KV (its fetch, its reads from a slower tier) are
@@ -185,19 +173,14 @@ final class CompiledColocated implements PointsAt {
     if (decode.isEmpty()) {
       return Optional.empty();
     }
-    Optional<CompiledStep> prefill;
-    if (shared != null && shared.holds(pool, w)) {
-      prefill = shared.step;
-    } else {
-      prefill = CompiledSteps.prefill(pool, w);
-      if (shared != null) {
-        shared.hold(pool, w, prefill);
-      }
+    if (!kept.holds(pool, w)) {
+      kept.hold(pool, w, CompiledSteps.prefill(pool, w));
     }
+    Optional<CompiledStep> prefill = kept.step;
     if (prefill.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new CompiledColocated(d, w, decode.get(), prefill.get(), shared));
+    return Optional.of(new CompiledColocated(d, w, decode.get(), prefill.get(), kept));
   }
 
   /**
@@ -260,13 +243,10 @@ final class CompiledColocated implements PointsAt {
       double ttft = admissionSeconds + wait + prefillPart + 0.0;
       double perUser = 1 / tpot;
       double perChip = batch / tpot / chips;
-      // ServingCosts.costs: $/Mtok = $/h / 3600 / (tokens/s) × 1e6, tokens/J = (tokens/s) / W
+      // ServingCosts.costs of perChip × chips tokens per second
       double tokensPerSecond = perChip * chips;
-      double dollars =
-          Double.isFinite(dollarsPerHour) && tokensPerSecond > 0
-              ? dollarsPerHour / 3600 / tokensPerSecond * 1e6
-              : Double.NaN;
-      double joules = Double.isFinite(watts) && watts > 0 ? tokensPerSecond / watts : Double.NaN;
+      double dollars = ServingCosts.dollarsPerMillionTokens(dollarsPerHour, tokensPerSecond);
+      double joules = ServingCosts.tokensPerJoule(tokensPerSecond, watts);
       // the checks of Seconds, TtftParts and FrontierPoint: finite and not negative
       if (!(valid(wait)
           && valid(prefillPart)
@@ -295,9 +275,9 @@ final class CompiledColocated implements PointsAt {
 
   /**
    * Places the steps of {@code batches[from..to)} on the tiers ({@link #decodeTiers(int,
-   * PointBlock)}, {@link #shareTiers}) before their points are evaluated, so that the per-point
-   * loop only reads them (the object path that places them stays out of its compiled code); stops
-   * at a batch that cannot be placed, which the loop then meets itself.
+   * PointBlock)}, {@link #shareTiers}, each kept in {@code s}) before their points are evaluated,
+   * so that the per-point loop only reads them (the object path that places them stays out of its
+   * compiled code); stops at a batch that cannot be placed, which the loop then meets itself.
    */
   private void place(int[] batches, int from, int to, PointBlock s) {
     if (decodeOnMainTier == Integer.MAX_VALUE && prefillOnMainTier == Integer.MAX_VALUE) {
@@ -310,14 +290,9 @@ final class CompiledColocated implements PointsAt {
           return;
         }
         for (int sequences = Math.max(1, batch - 1); sequences <= batch; sequences++) {
-          if (sequences > decodeOnMainTier && s.decodeTiers(sequences) == null) {
-            placeDecode(sequences, s);
-          }
+          decodeTiers(sequences, s);
         }
-        int prompts = prefillPrompts((double) batch / osl);
-        if (prompts > prefillOnMainTier && s.shareTiers(prompts) == null) {
-          placeShare(prompts, s);
-        }
+        shareTiers(prefillPrompts((double) batch / osl), s);
       }
     } catch (IllegalArgumentException e) {
       // the point of this batch fails where the loop evaluates it
@@ -325,41 +300,30 @@ final class CompiledColocated implements PointsAt {
   }
 
   /**
-   * The tiers of a decode step of {@code batch} sequences (null: all on the main tier), kept in
-   * {@code s} for batches up to {@link PointBlock#TIERS_KEPT}.
+   * The tiers of a step of size {@code n} (sequences of a decode step, prompts of a prefill share)
+   * at {@code context} tokens ({@link #tiers(int, int)}): null when {@code n ≤ onMainTier} (all on
+   * the main tier), else as kept in {@code cache}, placed and kept when it holds none.
    */
+  private CompiledStep.Tiers tiers(int n, int onMainTier, int context, PointBlock.TierCache cache) {
+    if (n <= onMainTier) {
+      return null;
+    }
+    CompiledStep.Tiers t = cache.get(n);
+    if (t == null) {
+      t = tiers(n, context);
+      cache.keep(n, t);
+    }
+    return t;
+  }
+
+  /** The tiers of a decode step of {@code batch} sequences, kept in {@code s}. */
   private CompiledStep.Tiers decodeTiers(int batch, PointBlock s) {
-    if (batch <= decodeOnMainTier) {
-      return null;
-    }
-    CompiledStep.Tiers t = s.decodeTiers(batch);
-    return t != null ? t : placeDecode(batch, s);
+    return tiers(batch, decodeOnMainTier, decodeContext, s.decodeTiers);
   }
 
-  /** Places a decode step of {@code batch} sequences ({@link #tiers}) and keeps its tiers. */
-  private CompiledStep.Tiers placeDecode(int batch, PointBlock s) {
-    CompiledStep.Tiers t = tiers(batch, decodeContext);
-    s.keepDecodeTiers(batch, t);
-    return t;
-  }
-
-  /**
-   * The tiers of a prefill share of {@code prompts} prompts (null: all on the main tier), kept in
-   * {@code s} as {@link #decodeTiers(int, PointBlock)} keeps a decode step's.
-   */
+  /** The tiers of a prefill share of {@code prompts} prompts, kept in {@code s}. */
   private CompiledStep.Tiers shareTiers(int prompts, PointBlock s) {
-    if (prompts <= prefillOnMainTier) {
-      return null;
-    }
-    CompiledStep.Tiers t = s.shareTiers(prompts);
-    return t != null ? t : placeShare(prompts, s);
-  }
-
-  /** Places a prefill share of {@code prompts} prompts ({@link #tiers}) and keeps its tiers. */
-  private CompiledStep.Tiers placeShare(int prompts, PointBlock s) {
-    CompiledStep.Tiers t = tiers(prompts, prefillContext);
-    s.keepShareTiers(prompts, t);
-    return t;
+    return tiers(prompts, prefillOnMainTier, prefillContext, s.shareTiers);
   }
 
   /** Finite and not negative. */

@@ -55,51 +55,49 @@ final class PointBlock {
   double[] memory = new double[0];
   final CompiledStep.Riding share = new CompiledStep.Riding();
   // where the owner's steps read their bytes (CompiledStep.Tiers): decode steps by sequences and
-  // prefill shares by prompts, up to TIERS_KEPT; null: not placed yet
-  private CompiledStep.Tiers[] decodeTiers = new CompiledStep.Tiers[0];
-  private CompiledStep.Tiers[] shareTiers = new CompiledStep.Tiers[0];
+  // prefill shares by prompts
+  final TierCache decodeTiers = new TierCache();
+  final TierCache shareTiers = new TierCache();
   // the last batch's step times: its decode step, its prefill share and one TTFT chunk step
   double stepSeconds;
   double shareSeconds;
   double chunkSeconds;
 
-  /** The largest batch (or prompts) whose tiers are kept. */
-  static final int TIERS_KEPT = 1 << 16;
-
   /** Forgets the tiers kept (another owner's). */
   void clearTiers() {
-    java.util.Arrays.fill(decodeTiers, null);
-    java.util.Arrays.fill(shareTiers, null);
+    decodeTiers.clear();
+    shareTiers.clear();
   }
 
-  /** The tiers kept for a decode step of {@code batch} sequences; null when not kept. */
-  CompiledStep.Tiers decodeTiers(int batch) {
-    return batch < decodeTiers.length ? decodeTiers[batch] : null;
-  }
+  /**
+   * The tiers of a step by its size (sequences of a decode step, or prompts of a prefill share), up
+   * to {@link #KEPT}; null where none is kept.
+   */
+  static final class TierCache {
+    /** The largest size whose tiers are kept. */
+    static final int KEPT = 1 << 16;
 
-  /** The tiers kept for a prefill share of {@code prompts} prompts; null when not kept. */
-  CompiledStep.Tiers shareTiers(int prompts) {
-    return prompts < shareTiers.length ? shareTiers[prompts] : null;
-  }
+    private CompiledStep.Tiers[] kept = new CompiledStep.Tiers[0];
 
-  /** Keeps the tiers {@code t} of a decode step of {@code batch} sequences. */
-  void keepDecodeTiers(int batch, CompiledStep.Tiers t) {
-    decodeTiers = kept(decodeTiers, batch, t);
-  }
-
-  /** Keeps the tiers {@code t} of a prefill share of {@code prompts} prompts. */
-  void keepShareTiers(int prompts, CompiledStep.Tiers t) {
-    shareTiers = kept(shareTiers, prompts, t);
-  }
-
-  private static CompiledStep.Tiers[] kept(CompiledStep.Tiers[] all, int i, CompiledStep.Tiers t) {
-    if (i > TIERS_KEPT) {
-      return all;
+    /** The tiers kept for size {@code n}; null when not kept. */
+    CompiledStep.Tiers get(int n) {
+      return n < kept.length ? kept[n] : null;
     }
-    CompiledStep.Tiers[] out =
-        i < all.length ? all : java.util.Arrays.copyOf(all, Math.max(i + 1, 2 * all.length));
-    out[i] = t;
-    return out;
+
+    /** Keeps the tiers {@code t} of size {@code n} (beyond {@link #KEPT}: not kept). */
+    void keep(int n, CompiledStep.Tiers t) {
+      if (n > KEPT) {
+        return;
+      }
+      if (n >= kept.length) {
+        kept = java.util.Arrays.copyOf(kept, Math.max(n + 1, 2 * kept.length));
+      }
+      kept[n] = t;
+    }
+
+    void clear() {
+      java.util.Arrays.fill(kept, null);
+    }
   }
 
   /** Empties the block for a run of up to {@code rows} points of {@code chips} chips each. */

@@ -47,8 +47,8 @@ final class ServingCosts {
       double perChip,
       double chips,
       String note) {
-    double dollars = pricePerHour(price, pool.chip()).map(p -> p * chips).orElse(Double.NaN);
-    double watts = pool.chip().tdp().map(w -> w.watts() * chips).orElse(Double.NaN);
+    double dollars = dollarsPerHour(price, pool.chip(), chips);
+    double watts = watts(pool.chip(), chips);
     return costs(
         b.strategy(strategy.id()).chipsTotal(chips).note(note), perChip * chips, dollars, watts);
   }
@@ -62,12 +62,32 @@ final class ServingCosts {
       double tokensPerSecond,
       double dollarsPerHour,
       double watts) {
-    if (Double.isFinite(dollarsPerHour) && tokensPerSecond > 0) {
-      b.dollarsPerMillionTokens(dollarsPerHour / 3600 / tokensPerSecond * 1e6);
+    double dollars = dollarsPerMillionTokens(dollarsPerHour, tokensPerSecond);
+    if (!Double.isNaN(dollars)) {
+      b.dollarsPerMillionTokens(dollars);
     }
-    if (Double.isFinite(watts) && watts > 0) {
-      b.tokensPerJoule(tokensPerSecond / watts);
+    double joules = tokensPerJoule(tokensPerSecond, watts);
+    if (!Double.isNaN(joules)) {
+      b.tokensPerJoule(joules);
     }
     return b.build();
+  }
+
+  /**
+   * Dollars per million tokens at {@code dollarsPerHour} serving {@code tokensPerSecond}: $/h /
+   * 3600 / (tokens/s) × 1e6; NaN when the price is unknown (not finite) or no token is served.
+   */
+  static double dollarsPerMillionTokens(double dollarsPerHour, double tokensPerSecond) {
+    return Double.isFinite(dollarsPerHour) && tokensPerSecond > 0
+        ? dollarsPerHour / 3600 / tokensPerSecond * 1e6
+        : Double.NaN;
+  }
+
+  /**
+   * Tokens per joule at {@code watts} serving {@code tokensPerSecond}: (tokens/s) / W; NaN when the
+   * power is unknown (not finite) or not positive.
+   */
+  static double tokensPerJoule(double tokensPerSecond, double watts) {
+    return Double.isFinite(watts) && watts > 0 ? tokensPerSecond / watts : Double.NaN;
   }
 }

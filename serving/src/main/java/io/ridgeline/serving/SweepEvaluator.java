@@ -132,7 +132,21 @@ final class SweepEvaluator {
    * else "batch B exceeds memory at {@code sequenceTokens} tokens per sequence: the largest batch
    * that fits is {@code largestBatch}".
    */
-  record RowErrors(String oneRequest, int sequenceTokens, int largestBatch) {}
+  record RowErrors(String oneRequest, int sequenceTokens, int largestBatch) {
+    /**
+     * Appends the error of {@code batch} when it exceeds memory: "batch B exceeds memory at T
+     * tokens per sequence: the largest batch that fits is M" (no character a CSV cell or a JSON
+     * string escapes).
+     */
+    StringBuilder exceedsMemory(int batch, StringBuilder b) {
+      return b.append("batch ")
+          .append(batch)
+          .append(" exceeds memory at ")
+          .append(sequenceTokens)
+          .append(" tokens per sequence: the largest batch that fits is ")
+          .append(largestBatch);
+    }
+  }
 
   /**
    * Evaluates rows {@code from} (inclusive) to {@code to} (exclusive) in odometer order, as {@link
@@ -361,12 +375,9 @@ final class SweepEvaluator {
     if (fitMaxBatch < 0) {
       fitMaxBatch = deployment.maxBatch(isl + osl);
     }
-    return "batch "
-        + batch
-        + " exceeds memory at "
-        + (isl + osl)
-        + " tokens per sequence: the largest batch that fits is "
-        + fitMaxBatch;
+    return new RowErrors(null, isl + osl, fitMaxBatch)
+        .exceedsMemory(batch, new StringBuilder())
+        .toString();
   }
 
   private static String weightsLabel(Precisions p) {

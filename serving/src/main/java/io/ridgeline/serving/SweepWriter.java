@@ -292,7 +292,7 @@ public final class SweepWriter {
         if (!csv) {
           b.append('"');
         }
-        batchError(points.batch(r), errors, b);
+        errors.exceedsMemory(points.batch(r), b);
         if (!csv) {
           b.append('"');
         }
@@ -392,20 +392,6 @@ public final class SweepWriter {
       cell(r.error().get(), b);
     }
     return b;
-  }
-
-  /**
-   * The error of a batch that exceeds memory ({@link SweepEvaluator}'s text): "batch B exceeds
-   * memory at T tokens per sequence: the largest batch that fits is M" (no character a CSV cell or
-   * a JSON string escapes).
-   */
-  private static void batchError(int batch, SweepEvaluator.RowErrors errors, StringBuilder b) {
-    b.append("batch ")
-        .append(batch)
-        .append(" exceeds memory at ")
-        .append(errors.sequenceTokens())
-        .append(" tokens per sequence: the largest batch that fits is ")
-        .append(errors.largestBatch());
   }
 
   /**
