@@ -52,8 +52,7 @@ public class CompiledBenchmark {
   @Setup
   public void setUp() {
     points =
-        Deployment.of(
-                Deployment.Strategy.COLOCATED, FrontierBenchmark.pool(system, efficiency))
+        Deployment.of(Deployment.Strategy.COLOCATED, FrontierBenchmark.pool(system, efficiency))
             .pointsAt(Workload.of(1024, 1024));
   }
 

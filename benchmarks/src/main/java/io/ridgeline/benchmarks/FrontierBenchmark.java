@@ -7,7 +7,9 @@ import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ParetoFrontier;
+import io.ridgeline.serving.PointsAt;
 import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +32,8 @@ import org.openjdk.jmh.annotations.State;
  * <ul>
  *   <li>{@link #buildFrontier1024Batches}: {@code ParetoFrontier.builder(deployment).batches(1 …
  *       1024).build()}, which evaluates the 1,024 points and marks the Pareto-optimal ones.
+ *   <li>{@link #compileWorkload}: {@code deployment.pointsAt(workload)}, the frontier's part that
+ *       does not depend on the batch (the compiled steps, the TTFT chunk, the largest batch).
  *   <li>{@link #markFrontierOf1024Points}: {@code ParetoFrontier.of(points)} over 1,024 points
  *       computed once in setup: the Pareto marking alone.
  * </ul>
@@ -99,6 +103,15 @@ public class FrontierBenchmark {
         .outputTokens(1024)
         .batches(batches)
         .build();
+  }
+
+  /**
+   * Compiles the deployment's points at the workload ({@code Deployment.pointsAt}), the part of a
+   * frontier that does not depend on the batch; ns per compilation.
+   */
+  @Benchmark
+  public PointsAt compileWorkload() {
+    return colocated.pointsAt(Workload.of(1024, 1024));
   }
 
   /** Marks the frontier of 1,024 precomputed points; ns per frontier. */

@@ -1,6 +1,9 @@
 package io.ridgeline.serving;
 
 import io.ridgeline.core.ComputeTarget;
+import io.ridgeline.core.Seconds;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -263,6 +266,61 @@ final class CompiledColocated implements PointsAt {
     return to;
   }
 
+  /**
+   * The points of {@code batches}, each as {@code point(b).withUtilisation(decodeUtilisation(b))}
+   * gives it, Pareto flags marked as {@link ParetoFrontier#of} marks them: evaluated as one block
+   * ({@link #points}) and built once each, with no per-point copies. Empty when a batch's point
+   * fails; {@link #point} throws the object path's exception for it.
+   */
+  Optional<List<FrontierPoint>> frontier(int[] batches) {
+    PointBlock block = new PointBlock();
+    block.utilisation = true;
+    int n = batches.length;
+    if (points(batches, 0, n, block) != n) {
+      return Optional.empty();
+    }
+    double[] chip = new double[n];
+    double[] user = new double[n];
+    boolean[] fit = new boolean[n];
+    for (int r = 0; r < n; r++) {
+      chip[r] = block.figure(r, PointBlock.TOKENS_PER_SECOND_PER_CHIP);
+      user[r] = block.figure(r, PointBlock.TOKENS_PER_SECOND_PER_USER);
+      fit[r] = block.fits(r);
+    }
+    boolean[] pareto = ParetoFrontier.paretoFlags(chip, user, fit);
+    String strategy = deployment.strategy().id();
+    List<FrontierPoint> out = new ArrayList<>(n);
+    for (int r = 0; r < n; r++) {
+      int batch = block.batch(r);
+      // the decode step's utilisation over its own time (decodeUtilisation)
+      Utilisation u = block.utilisation(r);
+      ImmutableFrontierPoint.Builder p =
+          ImmutableFrontierPoint.builder()
+              .batch(batch)
+              .ttft(Seconds.of(block.figure(r, PointBlock.TTFT)))
+              .tpot(Seconds.of(block.figure(r, PointBlock.TPOT)))
+              .tokensPerSecondPerUser(user[r])
+              .tokensPerSecondPerChip(chip[r])
+              .fits(fit[r])
+              .strategy(strategy)
+              .chipsTotal(chips)
+              .note("") // not compiled: speculation, the one note of a colocated point
+              .mfu(u.mfu())
+              .bandwidthUtilisation(u.bandwidth())
+              .pareto(pareto[r]);
+      double dollars = block.figure(r, PointBlock.DOLLARS_PER_MILLION_TOKENS);
+      if (!Double.isNaN(dollars)) {
+        p.dollarsPerMillionTokens(dollars);
+      }
+      double joules = block.figure(r, PointBlock.TOKENS_PER_JOULE);
+      if (!Double.isNaN(joules)) {
+        p.tokensPerJoule(joules);
+      }
+      out.add(p.build());
+    }
+    return Optional.of(out);
+  }
+
   /** Makes {@code s} this workload's working arrays, emptied when they were another's. */
   private void own(PointBlock s) {
     if (s.owner != this) {
@@ -341,8 +399,16 @@ final class CompiledColocated implements PointsAt {
     int sharePrompts = prefillPrompts(prompts);
     // each step's bytes from the tiers the object path places them on (null: all on the main
     // tier): the decode step at its sequences, a prefill at its prompts
-    decode.operationTimes(batch, decodeTiers(batch, s), s.compute, s.memory);
-    double step = decodeSeconds(batch, s.compute, s.memory);
+    double step;
+    if (s.utilisation) {
+      decode.operationTimes(
+          batch, decodeTiers(batch, s), s.compute, s.memory, s.memoryBytes, s.flops);
+      step = decodeSeconds(batch, s.compute, s.memory);
+      s.stepUtilisation = decode.utilisation(batch, s.memoryBytes, s.flops, step);
+    } else {
+      decode.operationTimes(batch, decodeTiers(batch, s), s.compute, s.memory);
+      step = decodeSeconds(batch, s.compute, s.memory);
+    }
     CompiledStep.Tiers shareTiers = shareTiers(sharePrompts, s);
     // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
     prefill.riding(prompts, shareTiers, s.share);

@@ -331,21 +331,38 @@ final class CompiledStep {
    * #ridingSeconds}), computed once per step size.
    */
   void operationTimes(double x, Tiers tiers, double[] compute, double[] memory) {
-    operationTimes(x, tiers, compute, memory, null, null);
+    times(x, tiers, compute, memory, null, null, null);
   }
 
   /**
    * As {@link #operationTimes(double, Tiers, double[], double[])}, also keeping each operation's
-   * per-chip memory bytes and weight bytes when {@code memoryBytes} and {@code weightBytes} are not
-   * null (a riding prefill's side, {@link #riding}).
+   * per-chip memory bytes and FLOPs in {@code memoryBytes} and {@code flops}, from which {@link
+   * #utilisation(double, double[], double[], double)} sums the step's utilisation.
    */
-  private void operationTimes(
+  void operationTimes(
       double x,
       Tiers tiers,
       double[] compute,
       double[] memory,
       double[] memoryBytes,
-      double[] weightBytes) {
+      double[] flops) {
+    times(x, tiers, compute, memory, memoryBytes, null, flops);
+  }
+
+  /**
+   * As {@link #operationTimes(double, Tiers, double[], double[])}, also keeping each operation's
+   * per-chip memory bytes, weight bytes and FLOPs in each of {@code memoryBytes}, {@code
+   * weightBytes} and {@code perChipFlops} that is not null (weight bytes: a riding prefill's side,
+   * {@link #riding}).
+   */
+  private void times(
+      double x,
+      Tiers tiers,
+      double[] compute,
+      double[] memory,
+      double[] memoryBytes,
+      double[] weightBytes,
+      double[] perChipFlops) {
     // each operation's FLOPs, weight bytes and memory bytes per chip in one pass over its kinds
     double groupShards = split ? layout.workShards(true, x) : 1;
     double stageShards = split ? layout.workShards(false, x) : 1;
@@ -361,11 +378,17 @@ final class CompiledStep {
         }
       }
       double flops = flops0[i] + flops1[i] * x;
+      double chipFlops = split ? flops / work : flops;
       if (memoryBytes != null) {
         memoryBytes[i] = bytes;
+      }
+      if (weightBytes != null) {
         weightBytes[i] = weights;
       }
-      compute[i] = computeSeconds(i, split ? flops / work : flops, weights);
+      if (perChipFlops != null) {
+        perChipFlops[i] = chipFlops;
+      }
+      compute[i] = computeSeconds(i, chipFlops, weights);
       memory[i] = tiers == null ? opMemory(i, bytes) : opMemory(i, x, tiers);
     }
   }
@@ -441,7 +464,7 @@ final class CompiledStep {
    */
   void riding(double x, Tiers tiers, Riding out) {
     out.size(ops, collectives);
-    operationTimes(x, tiers, out.compute, out.memory, out.memoryBytes, out.weightBytes);
+    times(x, tiers, out.compute, out.memory, out.memoryBytes, out.weightBytes, null);
     for (int c = 0; c < collectives; c++) {
       out.collective[c] =
           ColocatedDeployment.ridingSeconds(
@@ -515,20 +538,33 @@ final class CompiledStep {
    * precisions' peaks and its memory bytes, collectives included.
    */
   Utilisation utilisation(double x, double seconds) {
+    double[] memoryBytes = new double[ops];
+    double[] flops = new double[ops];
+    for (int i = 0; i < ops; i++) {
+      flops[i] = perChipFlops(i, x);
+      memoryBytes[i] = perChipBytes(i, x);
+    }
+    return utilisation(x, memoryBytes, flops, seconds);
+  }
+
+  /**
+   * {@link #utilisation(double, double)} from each operation's per-chip memory bytes and FLOPs at
+   * {@code x} ({@link #operationTimes(double, Tiers, double[], double[], double[], double[])}).
+   */
+  Utilisation utilisation(double x, double[] memoryBytes, double[] flops, double seconds) {
     double peakSeconds = 0;
     double bytes = 0;
     for (int i = 0; i < ops; i++) {
-      double flops = perChipFlops(i, x);
-      if (flops > 0) {
-        peakSeconds += flops / peak[i];
+      if (flops[i] > 0) {
+        peakSeconds += flops[i] / peak[i];
       }
-      bytes += perChipBytes(i, x);
+      bytes += memoryBytes[i];
     }
     // collectives add their reductions' FLOPs; their bytes cross the link, not memory
     for (int c = 0; c < collectives; c++) {
-      double flops = collectiveFlops0[c] + collectiveFlops1[c] * x;
-      if (flops > 0) {
-        peakSeconds += flops / collectivePeak[c];
+      double reduction = collectiveFlops0[c] + collectiveFlops1[c] * x;
+      if (reduction > 0) {
+        peakSeconds += reduction / collectivePeak[c];
       }
     }
     return Utilisation.over(peakSeconds, bytes, seconds, mainBandwidth);

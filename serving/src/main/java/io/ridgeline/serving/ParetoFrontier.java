@@ -8,6 +8,7 @@ import io.ridgeline.core.Seconds;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -71,12 +72,25 @@ public final class ParetoFrontier {
     int n = points.size();
     double[] chip = new double[n];
     double[] user = new double[n];
-    List<Integer> fitting = new ArrayList<>(n);
+    boolean[] fits = new boolean[n];
     for (int i = 0; i < n; i++) {
       FrontierPoint p = points.get(i);
       chip[i] = p.tokensPerSecondPerChip();
       user[i] = p.tokensPerSecondPerUser();
-      if (p.fits() && !Double.isNaN(chip[i]) && !Double.isNaN(user[i])) {
+      fits[i] = p.fits();
+    }
+    return paretoFlags(chip, user, fits);
+  }
+
+  /**
+   * {@link #paretoFlags(List)} of the points whose throughputs, interactivities and fits are {@code
+   * chip[i]}, {@code user[i]} and {@code fits[i]}.
+   */
+  static boolean[] paretoFlags(double[] chip, double[] user, boolean[] fits) {
+    int n = chip.length;
+    List<Integer> fitting = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      if (fits[i] && !Double.isNaN(chip[i]) && !Double.isNaN(user[i])) {
         fitting.add(i);
       }
     }
@@ -88,7 +102,7 @@ public final class ParetoFrontier {
     boolean[] pareto = new boolean[n];
     for (int i = 0; i < n; i++) {
       // a NaN compares false: such a fitting point is dominated by none and dominates none
-      pareto[i] = points.get(i).fits() && (Double.isNaN(chip[i]) || Double.isNaN(user[i]));
+      pareto[i] = fits[i] && (Double.isNaN(chip[i]) || Double.isNaN(user[i]));
     }
     double bestAbove = Double.NEGATIVE_INFINITY; // max interactivity at strictly higher throughput
     int g = 0;
@@ -271,8 +285,16 @@ public final class ParetoFrontier {
         set.add(largest);
         sizes = ImmutableList.copyOf(set);
       }
-      List<FrontierPoint> pts = new ArrayList<>();
       PointsAt at = deployment.pointsAt(w);
+      if (at instanceof CompiledColocated c) {
+        // one block, one object per point; when a point fails, the loop below throws its exception
+        Optional<List<FrontierPoint>> compiled =
+            c.frontier(sizes.stream().mapToInt(Integer::intValue).toArray());
+        if (compiled.isPresent()) {
+          return new ParetoFrontier(compiled.get());
+        }
+      }
+      List<FrontierPoint> pts = new ArrayList<>();
       for (int b : sizes) {
         Utilisation u =
             at instanceof CompiledColocated c

@@ -40,6 +40,9 @@ final class PointBlock {
   // row r's figures at [r * FIGURES, (r + 1) * FIGURES)
   private double[] figures = new double[0];
   private boolean[] fits = new boolean[0];
+  // row r's decode-step utilisation (mfu, bandwidth) when asked (utilisation)
+  private double[] mfu = new double[0];
+  private double[] bandwidth = new double[0];
   private boolean allFit = true;
   private double chipsTotal;
 
@@ -62,6 +65,13 @@ final class PointBlock {
   double stepSeconds;
   double shareSeconds;
   double chunkSeconds;
+  // whether the evaluator also gives each point's decode-step utilisation (a frontier's points
+  // carry it, a sweep's rows do not): the last batch's, and its operations' per-chip memory bytes
+  // and FLOPs
+  boolean utilisation;
+  Utilisation stepUtilisation;
+  double[] memoryBytes = new double[0];
+  double[] flops = new double[0];
 
   /** Forgets the tiers kept (another owner's). */
   void clearTiers() {
@@ -125,6 +135,8 @@ final class PointBlock {
       batch = new int[n];
       figures = new double[n * FIGURES];
       fits = new boolean[n];
+      mfu = new double[n];
+      bandwidth = new double[n];
     }
   }
 
@@ -135,6 +147,8 @@ final class PointBlock {
       lastMemory = new double[ops];
       compute = new double[ops];
       memory = new double[ops];
+      memoryBytes = new double[ops];
+      flops = new double[ops];
     }
   }
 
@@ -150,7 +164,7 @@ final class PointBlock {
     lastDecodeSeconds = decodeSeconds;
   }
 
-  /** Appends one point. */
+  /** Appends one point, with {@link #stepUtilisation} when {@link #utilisation} is asked. */
   void add(
       int batchSize,
       double ttft,
@@ -170,6 +184,10 @@ final class PointBlock {
     figures[f + DOLLARS_PER_MILLION_TOKENS] = dollars;
     figures[f + TOKENS_PER_JOULE] = joules;
     fits[r] = fit;
+    if (utilisation) {
+      mfu[r] = stepUtilisation.mfu();
+      bandwidth[r] = stepUtilisation.bandwidth();
+    }
     allFit &= fit;
   }
 
@@ -206,5 +224,10 @@ final class PointBlock {
   /** Whether point r's batch fits in memory. */
   boolean fits(int r) {
     return fits[r];
+  }
+
+  /** Point r's decode-step utilisation, when {@link #utilisation} was asked. */
+  Utilisation utilisation(int r) {
+    return new Utilisation(mfu[r], bandwidth[r]);
   }
 }

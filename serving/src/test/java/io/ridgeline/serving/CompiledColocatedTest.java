@@ -135,6 +135,63 @@ final class CompiledColocatedTest {
     }
   }
 
+  @Test
+  void frontier_block_equalsPerPointCompiledPoints() {
+    // ParetoFrontier.Builder evaluates a compiled colocated deployment's batches as one block
+    // (CompiledColocated.frontier); each point must equal, exactly, the per-point compiled point
+    // with its decode utilisation, and the flags ParetoFrontier.of marks on them: dense, tp 8, MoE,
+    // GB200 with weights spilling into LPDDR5X, calibrated and ideal
+    Object[][] systems = {
+      {"llama-3.1-8b", "h100-sxm", 1, 1024, 1024},
+      {"llama-3.1-70b", "h100-sxm", 8, 8192, 128},
+      {"deepseek-v3", "b200", 8, 1024, 1024},
+      {"mixtral-8x7b", "mi300x", 2, 128, 1024},
+      {"llama-3.1-70b", "gb200", 1, 2048, 1024}
+    };
+    int compiled = 0;
+    for (Efficiency e : List.of(Efficiency.standard(), Efficiency.ideal())) {
+      for (Object[] s : systems) {
+        Model m = Models.byId((String) s[0]);
+        ColocatedDeployment d =
+            colocated(m, Chips.byId((String) s[1]), (int) s[2], m.defaultPrecisions(), e);
+        Workload w = Workload.of((int) s[3], (int) s[4]);
+        CompiledColocated c = (CompiledColocated) CompiledColocated.of(d, w).orElseThrow();
+        int[] batches = new int[300];
+        for (int i = 0; i < batches.length; i++) {
+          batches[i] = i < 256 ? i + 1 : 256 + 37 * (i - 255); // 1..256, then up to 1,883
+        }
+        List<FrontierPoint> perPoint = new java.util.ArrayList<>();
+        for (int b : batches) {
+          perPoint.add(c.point(b).withUtilisation(c.decodeUtilisation(b)));
+        }
+        List<FrontierPoint> expected = ParetoFrontier.of(perPoint).points();
+        Optional<List<FrontierPoint>> block = c.frontier(batches);
+        assertThat(block).as("%s %s", d, w).isPresent();
+        assertThat(block.get()).as("%s %s", d, w).isEqualTo(expected);
+        assertThat(expected.stream().filter(FrontierPoint::pareto).count()).isPositive();
+        compiled++;
+        // and the builder takes that path
+        ParetoFrontier f =
+            ParetoFrontier.builder(d)
+                .workload(w)
+                .batches(java.util.Arrays.stream(batches).boxed().toList())
+                .build();
+        assertThat(f.points()).isEqualTo(expected);
+      }
+    }
+    assertThat(compiled).isEqualTo(10);
+  }
+
+  @Test
+  void frontier_failingBatch_isEmptySoTheObjectPathThrows() {
+    Model m = Models.byId("llama-3.1-8b");
+    ColocatedDeployment d =
+        colocated(m, Chips.byId("h100-sxm"), 1, m.defaultPrecisions(), Efficiency.standard());
+    CompiledColocated c =
+        (CompiledColocated) CompiledColocated.of(d, Workload.of(1024, 1024)).orElseThrow();
+    assertThat(c.frontier(new int[] {1, 2, Limits.MAX_BATCH + 1})).isEmpty();
+  }
+
   private static void compare(ColocatedDeployment d, Workload w, int... batches) {
     Optional<PointsAt> compiled;
     try {
