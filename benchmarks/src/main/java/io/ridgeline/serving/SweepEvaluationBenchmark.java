@@ -1,0 +1,88 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.Precision;
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Models;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Nanoseconds per point of the issue-12 reference sweep's evaluation alone, on one thread: {@link
+ * SweepEvaluator#run} over the reference grid's 589,824 points (as {@code
+ * benchmarks/grids/reference.json}; {@code io.ridgeline.benchmarks.ReferenceSweepBenchmark} has the
+ * grid), the compiled runs' primitive blocks and the object path's rows handed to a {@link
+ * Blackhole}: no text, no writer, no threads. What is left is the arithmetic and the compilation of
+ * each of the 576 workloads; the issue's target is 200 ns per point (5,000,000 points/s per core).
+ * In this package because {@link SweepEvaluator} is the library's internal engine of {@link
+ * SweepWriter}; calibrated and ideal.
+ *
+ * <pre>{@code
+ * mvn -B -q package -pl benchmarks -am -DskipTests
+ * java -jar benchmarks/target/benchmarks.jar SweepEvaluationBenchmark -f 1 -wi 3 -i 3 -prof gc
+ * }</pre>
+ */
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@State(Scope.Benchmark)
+public class SweepEvaluationBenchmark {
+  /** Points of the reference grid. */
+  static final int POINTS = 589_824;
+
+  /** {@code calibrated} (the default profile) or {@code ideal} (the roofline bound). */
+  @Param({"calibrated", "ideal"})
+  public String efficiency;
+
+  private Sweep.Grid grid;
+  private Efficiency eff;
+
+  /** Builds the grid once per trial. */
+  @Setup
+  public void setUp() {
+    grid =
+        Sweep.Grid.builder()
+            .models(
+                Models.byId("llama-3.1-8b"),
+                Models.byId("llama-3.1-70b"),
+                Models.byId("mixtral-8x7b"),
+                Models.byId("deepseek-v3"))
+            .chips(
+                Chips.byId("h100-sxm"),
+                Chips.byId("h200-sxm"),
+                Chips.byId("b200"),
+                Chips.byId("mi300x"),
+                Chips.byId("mi355x"),
+                Chips.byId("gb200"))
+            .counts(8, 16, 32, 64)
+            .batches(IntStream.rangeClosed(1, 1024).toArray())
+            .isls(128, 1024, 8192)
+            .osls(128, 1024)
+            .weights(Precision.FP8)
+            .build();
+    eff = efficiency.equals("ideal") ? Efficiency.ideal() : Efficiency.standard();
+  }
+
+  /** Evaluates every point of the grid on one thread, nothing written; ns per point. */
+  @Benchmark
+  @OperationsPerInvocation(POINTS)
+  public void evaluate(Blackhole sink) {
+    SweepEvaluator e = new SweepEvaluator(grid, eff);
+    e.run(
+        0,
+        POINTS,
+        sink::consume,
+        (first, block, errors) -> {
+          sink.consume(first);
+          sink.consume(block.size());
+        });
+  }
+}
