@@ -173,6 +173,7 @@ final class FrontierCommand implements Callable<Integer> {
     prices = PriceOption.parse(price);
     system.efficiency();
     Model m = system.model();
+    SystemOptions.warnContext(m, (long) workload.cached + isl + osl, spec);
     List<String> labels = new ArrayList<>();
     List<Deployment> deployments = deployments(m, labels, false);
     List<ParetoFrontier> frontiers = frontiers(deployments);

@@ -85,6 +85,7 @@ final class RooflineCommand implements Callable<Integer> {
     Workload w = workload.apply(Workload.of(promptTokens, 1));
     context = context != null ? context : w.promptContext();
     RooflineModel rm = system.build();
+    SystemOptions.warnContext(rm.model(), Math.max(context, w.promptContext()), spec);
     StepResult decode = rm.decode(batch, context);
     StepResult prefill = rm.prefill(batch, w);
     MemoryUse mem = rm.memory(batch, context);

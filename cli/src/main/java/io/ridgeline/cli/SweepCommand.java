@@ -95,6 +95,12 @@ final class SweepCommand implements Callable<Integer> {
     Sweep.Grid g = Sweep.Grid.fromJson(grid);
     // a config named in the grid warns about keys its model_type does not read, as --model does
     g.models().forEach(m -> SystemOptions.warn(m, spec));
+    // the longest sequence of the grid, for each model's context window
+    long longest =
+        (long) g.cached().stream().mapToInt(Integer::intValue).max().orElse(0)
+            + g.isls().stream().mapToInt(Integer::intValue).max().orElse(0)
+            + g.osls().stream().mapToInt(Integer::intValue).max().orElse(0);
+    g.models().forEach(m -> SystemOptions.warnContext(m, longest, spec));
     PrintWriter err = spec.commandLine().getErr();
     Progress progress = new Progress(err, g.size(), noProgress);
     long rows;

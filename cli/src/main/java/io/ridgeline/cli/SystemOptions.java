@@ -202,6 +202,18 @@ final class SystemOptions {
     return resolved;
   }
 
+  /**
+   * Prints a warning on the error stream of {@code command} when a sequence of {@code tokens}
+   * (history, prompt and output) is longer than {@code m}'s context window ({@link
+   * Model#contextWarning}).
+   */
+  static void warnContext(Model m, long tokens, picocli.CommandLine.Model.CommandSpec command) {
+    if (command != null) {
+      m.contextWarning(tokens)
+          .ifPresent(w -> command.commandLine().getErr().println("warning: " + w));
+    }
+  }
+
   /** Prints {@code m}'s configuration warnings on the error stream of {@code command}. */
   static void warn(Model m, picocli.CommandLine.Model.CommandSpec command) {
     if (command != null) {

@@ -78,6 +78,28 @@ public abstract class Model {
   /** The longest context the configuration declares, if it declares one. */
   public abstract Optional<Integer> maxContext();
 
+  /**
+   * A warning when a sequence of {@code tokens} (history, prompt and output together) is longer
+   * than the context the configuration declares ({@link #maxContext()}, its {@code
+   * max_position_embeddings}): engines refuse such a request (vLLM's and SGLang's maximum model
+   * length default to it), so an estimate there extrapolates the architecture. Empty within the
+   * window, or when the configuration declares none.
+   */
+  public Optional<String> contextWarning(long tokens) {
+    return maxContext()
+        .filter(max -> tokens > max)
+        .map(
+            max ->
+                String.format(
+                    java.util.Locale.ROOT,
+                    "%s: a sequence of %,d tokens is longer than its context window of %,d tokens"
+                        + " (max_position_embeddings); engines refuse such requests, and the"
+                        + " estimate extrapolates",
+                    id(),
+                    tokens,
+                    max));
+  }
+
   /** The precision the checkpoint's unquantised tensors ship in ({@code torch_dtype}). */
   @Value.Default
   public Precision nativePrecision() {

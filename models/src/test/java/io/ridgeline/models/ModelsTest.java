@@ -347,4 +347,17 @@ final class ModelsTest {
   private static Phase ffn(Model m, int batch) {
     return m.decodeStep(batch, 1024, Precisions.bf16()).get(2);
   }
+
+  @Test
+  void contextWarning_pastTheDeclaredWindowOnly() {
+    Model m = Models.byId("llama-3.1-8b");
+    // Llama-3.1's config declares max_position_embeddings 131,072
+    assertThat(m.maxContext()).contains(131_072);
+    assertThat(m.contextWarning(131_072)).isEmpty();
+    assertThat(m.contextWarning(131_073).orElseThrow())
+        .isEqualTo(
+            "llama-3.1-8b: a sequence of 131,073 tokens is longer than its context window of"
+                + " 131,072 tokens (max_position_embeddings); engines refuse such requests, and"
+                + " the estimate extrapolates");
+  }
 }

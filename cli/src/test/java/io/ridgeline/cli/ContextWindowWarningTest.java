@@ -1,0 +1,118 @@
+package io.ridgeline.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * A sequence longer than the model's context window (Llama-3.1's max_position_embeddings: 131,072
+ * tokens) gets one warning line on stderr from frontier, roofline, plan and sweep, and the estimate
+ * is still printed; within the window there is none.
+ */
+final class ContextWindowWarningTest {
+  private static final String WARNING =
+      "warning: llama-3.1-8b: a sequence of %s tokens is longer than its context window of 131,072"
+          + " tokens (max_position_embeddings)";
+
+  @Test
+  void frontier_historyPromptAndOutputPastTheWindow_warnsOnce() throws Exception {
+    // 2,000 cached + 129,000 prompt + 100 output = 131,100 > 131,072
+    CliRun r =
+        CliRun.of(
+            "frontier",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--count",
+            "8",
+            "--cached",
+            "2000",
+            "--isl",
+            "129000",
+            "--osl",
+            "100",
+            "--max-batch",
+            "2",
+            "--json");
+    assertThat(r.code()).isZero();
+    assertThat(r.err()).contains(String.format(WARNING, "131,100"));
+    assertThat(r.err().lines().filter(l -> l.contains("context window")).count()).isEqualTo(1);
+    assertThat(r.json().get("points").size()).isPositive();
+  }
+
+  @Test
+  void frontier_exactlyTheWindow_noWarning() {
+    // 130,048 + 1,024 = 131,072: the window itself is allowed
+    CliRun r =
+        CliRun.of(
+            "frontier",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--count",
+            "8",
+            "--isl",
+            "130048",
+            "--osl",
+            "1024",
+            "--max-batch",
+            "2");
+    assertThat(r.code()).isZero();
+    assertThat(r.err()).doesNotContain("context window");
+  }
+
+  @Test
+  void roofline_contextPastTheWindow_warns() {
+    CliRun r =
+        CliRun.of(
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--context",
+            "140000");
+    assertThat(r.code()).isZero();
+    assertThat(r.err()).contains(String.format(WARNING, "140,000"));
+  }
+
+  @Test
+  void plan_requestPastTheWindow_warns() {
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--model",
+            "llama-3.1-8b",
+            "--isl",
+            "140000",
+            "--osl",
+            "100",
+            "--rate",
+            "0.01",
+            "--ttft",
+            "100",
+            "--tpot",
+            "1",
+            "--chips",
+            "h100-sxm");
+    assertThat(r.err()).contains(String.format(WARNING, "140,100"));
+  }
+
+  @Test
+  void sweep_longestSequenceOfTheGridPastTheWindow_warns() throws Exception {
+    java.nio.file.Path grid = java.nio.file.Files.createTempFile("grid", ".json");
+    java.nio.file.Files.writeString(
+        grid,
+        "{\"model\": \"llama-3.1-8b\", \"chip\": \"h100-sxm\", \"count\": 8, \"batch\": 1,"
+            + " \"isl\": [1024, 131000], \"osl\": 128}");
+    CliRun r = CliRun.of("sweep", "--grid", grid.toString(), "--no-progress", "--out", "-");
+    assertThat(r.code()).isZero();
+    // the longest sequence: 131,000 + 128
+    assertThat(r.err()).contains(String.format(WARNING, "131,128"));
+    java.nio.file.Files.delete(grid);
+  }
+}
