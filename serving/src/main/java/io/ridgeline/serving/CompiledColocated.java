@@ -79,10 +79,11 @@ final class CompiledColocated implements PointsAt {
     int context = ColocatedDeployment.decodeContext(w);
     this.decodeContext = context;
     this.prefillContext = w.cachedAtPrefill() + w.newTokens();
-    StepResult one = pool.decode(1, context);
-    decodePasses = one.passes();
-    decodeHandOff = one.p2pSeconds().seconds();
-    decodeOverhead = one.overheadSeconds().seconds();
+    // RooflineModel.decode's passes (pp), pipeline hand-off (of one token) and fixed cost per pass,
+    // none of which depends on the batch or the context
+    decodePasses = pool.pipelineParallel();
+    decodeHandOff = Collectives.handOff(pool, 1).seconds();
+    decodeOverhead = pool.passOverhead().seconds();
     largestFit = pool.maxBatch(w.finalContext());
     decodeOnMainTier = onMainTier(pool, context);
     if (shared.chunkSide == null) {
@@ -196,7 +197,16 @@ final class CompiledColocated implements PointsAt {
       return Integer.MAX_VALUE;
     }
     ComputeTarget base = pool.baseTarget();
-    return BatchSearch.largest(b -> MemoryPlan.placed(pool, b, context) == base);
+    // start from where the weights, KV cache and workspace fill the main tier
+    int guess =
+        BatchSearch.guess(
+            b -> {
+              MemoryUse use = pool.memory(b, context);
+              return (use.weights().bytes() + use.kvCache().bytes() + use.workspace().bytes())
+                  / use.mainCapacity().bytes();
+            },
+            RooflineModel.fullChunkBatch(context));
+    return BatchSearch.largest(b -> MemoryPlan.placed(pool, b, context) == base, guess);
   }
 
   @Override

@@ -401,12 +401,26 @@ public abstract class RooflineModel {
     Efficiency e = efficiency();
     Kernels.Count k = kernels();
     double pp = pipelineParallel();
-    b.overheadSeconds(Seconds.of(e.overheadSeconds(k.total() / pp)))
+    b.overheadSeconds(passOverhead(k))
         .attentionOverheadSeconds(Seconds.of(e.overheadSeconds(k.mixer() / pp)))
         .ffnOverheadSeconds(Seconds.of(e.overheadSeconds(k.ffn() / pp)));
     if (prefill) {
       b.hostSeconds(Seconds.of(e.prefillHostSeconds(k.total() / pp)));
     }
+  }
+
+  /**
+   * The fixed cost of one pass through a stage of a step, {@link StepResult#overheadSeconds()} of
+   * {@link #decode} and {@link #prefill}: {@link Efficiency#overheadSeconds} of the stage's share
+   * of the forward pass's kernels ({@link #kernels()} / pp). It depends on the pool alone, not on
+   * the batch or the context.
+   */
+  Seconds passOverhead() {
+    return passOverhead(kernels());
+  }
+
+  private Seconds passOverhead(Kernels.Count k) {
+    return Seconds.of(efficiency().overheadSeconds(k.total() / (double) pipelineParallel()));
   }
 
   // ---- memory ----
@@ -429,7 +443,25 @@ public abstract class RooflineModel {
    * sequence fits.
    */
   public int maxBatch(int context) {
-    return BatchSearch.largest(b -> memory(b, context).fits());
+    return BatchSearch.largest(b -> memory(b, context).fits(), maxBatchGuess(context));
+  }
+
+  /**
+   * Where {@link #maxBatch} starts looking ({@link BatchSearch#guess}): {@link
+   * MemoryUse#pressure()} grows by about the same step per sequence once a prefill chunk's
+   * workspace is full, from the first batch whose tokens (batch × context) reach {@value
+   * #PREFILL_CHUNK_TOKENS}.
+   */
+  int maxBatchGuess(int context) {
+    return BatchSearch.guess(b -> memory(b, context).pressure(), fullChunkBatch(context));
+  }
+
+  /**
+   * The first batch whose tokens at {@code context} fill a prefill chunk ({@value
+   * #PREFILL_CHUNK_TOKENS} tokens), the workspace's size from then on; at least 1.
+   */
+  static int fullChunkBatch(int context) {
+    return (int) Math.max(1, ((long) PREFILL_CHUNK_TOKENS + context - 1) / context);
   }
 
   @Value.Check
