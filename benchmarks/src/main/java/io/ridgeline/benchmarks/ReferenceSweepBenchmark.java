@@ -58,7 +58,7 @@ public class ReferenceSweepBenchmark {
   Efficiency eff;
 
   /** The reference grid, as {@code benchmarks/grids/reference.json} has it. */
-  static Sweep.Grid referenceGrid() {
+  public static Sweep.Grid referenceGrid() {
     return Sweep.Grid.builder()
         .models(
             Models.byId("llama-3.1-8b"),

@@ -1,10 +1,6 @@
 package io.ridgeline.serving;
 
-import io.ridgeline.core.Precision;
-import io.ridgeline.hardware.Chips;
-import io.ridgeline.models.Models;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -48,26 +44,7 @@ public class SweepEvaluationBenchmark {
   /** Builds the grid once per trial. */
   @Setup
   public void setUp() {
-    grid =
-        Sweep.Grid.builder()
-            .models(
-                Models.byId("llama-3.1-8b"),
-                Models.byId("llama-3.1-70b"),
-                Models.byId("mixtral-8x7b"),
-                Models.byId("deepseek-v3"))
-            .chips(
-                Chips.byId("h100-sxm"),
-                Chips.byId("h200-sxm"),
-                Chips.byId("b200"),
-                Chips.byId("mi300x"),
-                Chips.byId("mi355x"),
-                Chips.byId("gb200"))
-            .counts(8, 16, 32, 64)
-            .batches(IntStream.rangeClosed(1, 1024).toArray())
-            .isls(128, 1024, 8192)
-            .osls(128, 1024)
-            .weights(Precision.FP8)
-            .build();
+    grid = io.ridgeline.benchmarks.ReferenceSweepBenchmark.referenceGrid();
     eff = efficiency.equals("ideal") ? Efficiency.ideal() : Efficiency.standard();
   }
 
