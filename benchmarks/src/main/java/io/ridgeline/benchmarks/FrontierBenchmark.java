@@ -82,7 +82,7 @@ public class FrontierBenchmark {
   }
 
   /** The pool {@code model/chip/count} at {@code efficiency} ("ideal" or "calibrated"). */
-  static RooflineModel pool(String system, String efficiency) {
+  public static RooflineModel pool(String system, String efficiency) {
     String[] f = system.split("/");
     int count = Integer.parseInt(f[2]);
     Chip chip = Chips.byId(f[1]);

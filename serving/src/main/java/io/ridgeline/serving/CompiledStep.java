@@ -1,5 +1,7 @@
 package io.ridgeline.serving;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Operation;
@@ -71,7 +73,10 @@ final class CompiledStep {
   private final double[] flops1;
   private final KernelClass[] kernel;
   private final boolean[] perGroup;
-  private final int[] kvShards;
+  // operation i's KV shards within a tensor-parallel group, min(tp, its KV shards)
+  // (ParallelLayout.kvShards), and the pipeline stages
+  private final int[] kvSplit;
+  private final int stages;
   private final double[] weightShards;
   private final double[] peak;
   private final double[] bytesEach;
@@ -132,7 +137,8 @@ final class CompiledStep {
     flops1 = new double[ops];
     kernel = new KernelClass[ops];
     perGroup = new boolean[ops];
-    kvShards = new int[ops];
+    kvSplit = new int[ops];
+    stages = layout.pipelineParallel();
     weightShards = new double[ops];
     peak = new double[ops];
     bytesEach = new double[ops];
@@ -189,7 +195,9 @@ final class CompiledStep {
     OperationRole role = o1.role();
     kernel[i] = KernelClass.of(role);
     perGroup[i] = layout.runsPerGroup(role);
-    kvShards[i] = o1.kvShards();
+    int shards = o1.kvShards();
+    checkArgument(shards > 0, "kv shards must be positive: %s", shards);
+    kvSplit[i] = Math.min(layout.tensorParallel(), shards);
     weightShards[i] =
         layout.shards(
             perGroup[i] ? ParallelLayout.Sharding.ATTENTION_GROUP : ParallelLayout.Sharding.STAGE);
@@ -366,12 +374,13 @@ final class CompiledStep {
     // each operation's FLOPs, weight bytes and memory bytes per chip in one pass over its kinds
     double groupShards = split ? layout.workShards(true, x) : 1;
     double stageShards = split ? layout.workShards(false, x) : 1;
+    double busy = split ? layout.busyAttentionGroups(x) : 1;
     for (int i = 0; i < ops; i++) {
       double work = perGroup[i] ? groupShards : stageShards;
       double weights = 0;
       double bytes = 0;
       for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-        double v = perChip(i, k, x, work);
+        double v = perChip(i, k, x, work, busy);
         bytes += v;
         if (kindDivisor[k] == WEIGHTS) {
           weights = v;
@@ -579,18 +588,21 @@ final class CompiledStep {
   /** Operation i's memory bytes at x on one chip: their sum in the operation's order. */
   private double perChipBytes(int i, double x) {
     double work = split ? layout.workShards(perGroup[i], x) : 1;
+    double busy = split ? layout.busyAttentionGroups(x) : 1;
     double memoryBytes = 0;
     for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-      memoryBytes += perChip(i, k, x, work);
+      memoryBytes += perChip(i, k, x, work, busy);
     }
     return memoryBytes;
   }
 
   /**
    * Byte kind k of operation i at x on one chip: weights over their shards, KV over its shards, the
-   * rest over {@code work}, the operation's work shards (as {@link PoolOperations#perChip}).
+   * rest over {@code work}, the operation's work shards (as {@link PoolOperations#perChip}); {@code
+   * busy} is {@link ParallelLayout#busyAttentionGroups} at x, so that the KV's shards are {@link
+   * ParallelLayout#kvShards}' product, busy × min(tp, the op's KV shards) × pp.
    */
-  private double perChip(int i, int k, double x, double work) {
+  private double perChip(int i, int k, double x, double work, double busy) {
     double v = bytes(k, x);
     if (!split) {
       return v;
@@ -599,7 +611,7 @@ final class CompiledStep {
       case WEIGHTS:
         return v / weightShards[i];
       case KV:
-        return v / layout.kvShards(kvShards[i], x);
+        return v / (busy * kvSplit[i] * stages);
       default:
         return v / work;
     }
@@ -616,11 +628,12 @@ final class CompiledStep {
       return opMemory(i, perChipBytes(i, x));
     }
     double work = split ? layout.workShards(perGroup[i], x) : 1;
+    double busy = split ? layout.busyAttentionGroups(x) : 1;
     int seen = 0;
     java.util.Arrays.fill(tiers.bytes, 0);
     java.util.Arrays.fill(tiers.used, false);
     for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-      double v = perChip(i, k, x, work);
+      double v = perChip(i, k, x, work, busy);
       int kind = kindOf[k].ordinal();
       int[] slots = tiers.slot[kind];
       double[] shares = tiers.share[kind];
