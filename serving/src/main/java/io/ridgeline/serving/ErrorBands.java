@@ -237,7 +237,7 @@ public final class ErrorBands {
     String vendor = chip.vendor().toLowerCase(Locale.ROOT);
     if (!vendor.isEmpty() && !seen(Dimension.VENDOR).contains(vendor)) {
       out.add(
-          "no fitted measurement on a " + chip.vendor() + " chip: the error may exceed the band");
+          "no fitted measurement on " + chip.vendor() + " chips: the error may exceed the band");
     }
     for (String a : attentionKinds(model)) {
       if (!seen(Dimension.ATTENTION).contains(a)) {
