@@ -209,6 +209,8 @@ final class FrontierOutput {
     o.put("isl", isl);
     o.put("osl", osl);
     workload.ifPresent(x -> WorkloadOptions.put(o, x));
+    Json.putContextWarning(
+        o, first().model(), (long) workload.map(Workload::cachedTokens).orElse(0) + isl + osl);
     if (first().kvOffload() != KvOffload.NONE) {
       // where the offloaded KV lives (the deployment lines name the policy too)
       o.put("kv_offload", first().kvOffload().id());

@@ -51,6 +51,15 @@ final class Json {
   }
 
   /**
+   * Adds {@code m}'s context-window warning for a sequence of {@code tokens} ({@link
+   * io.ridgeline.models.Model#contextWarning}) to {@code o}'s {@code warnings} array, created when
+   * absent; nothing within the window.
+   */
+  static void putContextWarning(ObjectNode o, io.ridgeline.models.Model m, long tokens) {
+    m.contextWarning(tokens).ifPresent(w -> o.withArray("warnings").add(w));
+  }
+
+  /**
    * The pretty-printed JSON of {@code node}.
    *
    * @throws IllegalStateException when a number in a JSON tree is NaN or infinite: the last line of

@@ -200,6 +200,8 @@ final class PlanOutput {
     }
     o.put("efficiency", efficiency.description());
     efficiency.putBand(o, q.model(), q.chips());
+    Json.putContextWarning(
+        o, q.model(), (long) q.cachedTokens() + q.inputTokens() + q.outputTokens());
     o.put("candidates", r.candidates());
     o.put("meeting", r.meeting());
     configurations(r, o.putArray("configurations"));

@@ -61,6 +61,9 @@ final class RooflineCommand implements Callable<Integer> {
   @Option(names = "--plot", description = "Write a roofline chart (.png or .svg).")
   Path plot;
 
+  // the longest sequence of the command, for the context-window warning
+  private int sequenceTokens;
+
   /** The convention of the phase figures, named in the text header and the JSON. */
   static final String TOTALS = "FLOPs and bytes are totals across all chips";
 
@@ -85,7 +88,8 @@ final class RooflineCommand implements Callable<Integer> {
     Workload w = workload.apply(Workload.of(promptTokens, 1));
     context = context != null ? context : w.promptContext();
     RooflineModel rm = system.build();
-    SystemOptions.warnContext(rm.model(), Math.max(context, w.promptContext()), spec);
+    sequenceTokens = Math.max(context, w.promptContext());
+    SystemOptions.warnContext(rm.model(), sequenceTokens, spec);
     StepResult decode = rm.decode(batch, context);
     StepResult prefill = rm.prefill(batch, w);
     MemoryUse mem = rm.memory(batch, context);
@@ -119,6 +123,7 @@ final class RooflineCommand implements Callable<Integer> {
     o.put("batch", batch);
     o.put("context", context);
     o.put("prompt", promptTokens);
+    Json.putContextWarning(o, rm.model(), sequenceTokens);
     o.put("phase_totals", TOTALS);
     ArrayNode arr = o.putArray("phases");
     // per-chip figures describe one micro-batch in one stage: × chips × micro-batches = totals

@@ -39,6 +39,8 @@ final class ContextWindowWarningTest {
     assertThat(r.err()).contains(String.format(WARNING, "131,100"));
     assertThat(r.err().lines().filter(l -> l.contains("context window")).count()).isEqualTo(1);
     assertThat(r.json().get("points").size()).isPositive();
+    // and in the JSON's warnings
+    assertThat(r.json().get("warnings").toString()).contains("a sequence of 131,100 tokens");
   }
 
   @Test
@@ -81,7 +83,30 @@ final class ContextWindowWarningTest {
   }
 
   @Test
-  void plan_requestPastTheWindow_warns() {
+  void roofline_idealJson_carriesTheWarning() throws Exception {
+    // the roofline bound has no error band, so the warnings array holds this line alone
+    CliRun r =
+        CliRun.of(
+            "roofline",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--context",
+            "140000",
+            "--efficiency",
+            "ideal",
+            "--json");
+    assertThat(r.code()).isZero();
+    assertThat(r.json().get("warnings")).hasSize(1);
+    assertThat(r.json().get("warnings").get(0).asText())
+        .startsWith(String.format(WARNING, "140,000").substring("warning: ".length()));
+  }
+
+  @Test
+  void plan_requestPastTheWindow_warns() throws Exception {
     CliRun r =
         CliRun.of(
             "plan",
@@ -98,8 +123,10 @@ final class ContextWindowWarningTest {
             "--tpot",
             "1",
             "--chips",
-            "h100-sxm");
+            "h100-sxm",
+            "--json");
     assertThat(r.err()).contains(String.format(WARNING, "140,100"));
+    assertThat(r.json().get("warnings").toString()).contains("a sequence of 140,100 tokens");
   }
 
   @Test
