@@ -197,13 +197,12 @@ final class CompiledColocated implements PointsAt {
       return Integer.MAX_VALUE;
     }
     ComputeTarget base = pool.baseTarget();
-    // start from where the weights, KV cache and workspace fill the main tier
+    // start from where the weights, KV cache and workspace (MemoryUse.total) fill the main tier
     int guess =
         BatchSearch.guess(
             b -> {
               MemoryUse use = pool.memory(b, context);
-              return (use.weights().bytes() + use.kvCache().bytes() + use.workspace().bytes())
-                  / use.mainCapacity().bytes();
+              return use.total().bytes() / use.mainCapacity().bytes();
             },
             RooflineModel.fullChunkBatch(context));
     return BatchSearch.largest(b -> MemoryPlan.placed(pool, b, context) == base, guess);
@@ -458,20 +457,18 @@ final class CompiledColocated implements PointsAt {
   }
 
   /**
-   * RooflineModel.decode's time: passes × (stage + hand-off + overhead), the stage's bytes on
-   * {@code tiers} (null: the main tier).
-   */
-  private double decodeSeconds(int batch, CompiledStep.Tiers tiers) {
-    return decodePasses * (decode.stageSeconds(batch, tiers) + decodeHandOff + decodeOverhead);
-  }
-
-  /**
    * The decode step's utilisation at {@code batch} ({@link Deployment#decodeUtilisation} at the
    * workload's prompt context).
    */
   Utilisation decodeUtilisation(int batch) {
     Deployments.checkPoint(batch, isl, osl);
-    // a step's FLOPs and bytes do not depend on their tiers, its time does
-    return decode.utilisation(batch, decodeSeconds(batch, decodeTiers(batch)));
+    // one pass over the operations gives the step's time (on its tiers) and its FLOPs and bytes
+    int n = decode.operations();
+    double[] compute = new double[n];
+    double[] memory = new double[n];
+    double[] memoryBytes = new double[n];
+    double[] flops = new double[n];
+    decode.operationTimes(batch, decodeTiers(batch), compute, memory, memoryBytes, flops);
+    return decode.utilisation(batch, memoryBytes, flops, decodeSeconds(batch, compute, memory));
   }
 }

@@ -403,20 +403,9 @@ final class CompiledStep {
   }
 
   /**
-   * One stage's time for {@code x} sequences per micro-batch: the sum of its phases (each the sum
-   * of its operations' roofline times), the collectives' phase last, as {@link StepResult}'s stage
-   * time, the bytes read from the tiers of {@code tiers} (null: the main tier).
-   */
-  double stageSeconds(double x, Tiers tiers) {
-    double[] compute = new double[ops];
-    double[] memory = new double[ops];
-    operationTimes(x, tiers, compute, memory);
-    return stageSeconds(x, compute, memory);
-  }
-
-  /**
-   * {@link #stageSeconds(double, Tiers)} from the operations' times at {@code x} ({@link
-   * #operationTimes}): each operation max(compute, memory), summed phase by phase, then the
+   * One stage's time for {@code x} sequences per micro-batch, as {@link StepResult}'s stage time,
+   * from the operations' times at {@code x} ({@link #operationTimes}): each operation max(compute,
+   * memory), summed phase by phase (each the sum of its operations' roofline times), then the
    * collectives' phase.
    */
   double stageSeconds(double x, double[] compute, double[] memory) {
@@ -544,21 +533,9 @@ final class CompiledStep {
   /**
    * The decode step's utilisation of one chip over {@code seconds} ({@link
    * Utilisation#of(StepResult, RooflineModel)} of a step of one micro-batch): its FLOPs at their
-   * precisions' peaks and its memory bytes, collectives included.
-   */
-  Utilisation utilisation(double x, double seconds) {
-    double[] memoryBytes = new double[ops];
-    double[] flops = new double[ops];
-    for (int i = 0; i < ops; i++) {
-      flops[i] = perChipFlops(i, x);
-      memoryBytes[i] = perChipBytes(i, x);
-    }
-    return utilisation(x, memoryBytes, flops, seconds);
-  }
-
-  /**
-   * {@link #utilisation(double, double)} from each operation's per-chip memory bytes and FLOPs at
-   * {@code x} ({@link #operationTimes(double, Tiers, double[], double[], double[], double[])}).
+   * precisions' peaks and its memory bytes, collectives included, from each operation's per-chip
+   * memory bytes and FLOPs at {@code x} ({@link #operationTimes(double, Tiers, double[], double[],
+   * double[], double[])}).
    */
   Utilisation utilisation(double x, double[] memoryBytes, double[] flops, double seconds) {
     double peakSeconds = 0;
@@ -577,23 +554,6 @@ final class CompiledStep {
       }
     }
     return Utilisation.over(peakSeconds, bytes, seconds, mainBandwidth);
-  }
-
-  /** Operation i's FLOPs at x on one chip. */
-  private double perChipFlops(int i, double x) {
-    double flops = flops0[i] + flops1[i] * x;
-    return split ? flops / layout.workShards(perGroup[i], x) : flops;
-  }
-
-  /** Operation i's memory bytes at x on one chip: their sum in the operation's order. */
-  private double perChipBytes(int i, double x) {
-    double work = split ? layout.workShards(perGroup[i], x) : 1;
-    double busy = split ? layout.busyAttentionGroups(x) : 1;
-    double memoryBytes = 0;
-    for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-      memoryBytes += perChip(i, k, x, work, busy);
-    }
-    return memoryBytes;
   }
 
   /**
@@ -618,15 +578,13 @@ final class CompiledStep {
   }
 
   /**
-   * Operation i's memory time at x on one chip with its bytes read from {@code tiers} (null: all
-   * from the main tier): each byte kind's per-chip bytes split over its tiers in their shares,
-   * accumulated per tier in the order the tiers first appear, each tier's sum at its bandwidth, the
-   * tiers' times added in that order ({@link Roofline#evaluate}'s arithmetic).
+   * Operation i's memory time at x on one chip with its bytes read from {@code tiers} (not null; on
+   * the main tier alone, {@link #opMemory(int, double)}): each byte kind's per-chip bytes split
+   * over its tiers in their shares, accumulated per tier in the order the tiers first appear, each
+   * tier's sum at its bandwidth, the tiers' times added in that order ({@link Roofline#evaluate}'s
+   * arithmetic).
    */
   private double opMemory(int i, double x, Tiers tiers) {
-    if (tiers == null) {
-      return opMemory(i, perChipBytes(i, x));
-    }
     double work = split ? layout.workShards(perGroup[i], x) : 1;
     double busy = split ? layout.busyAttentionGroups(x) : 1;
     int seen = 0;

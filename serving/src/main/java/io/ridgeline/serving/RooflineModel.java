@@ -452,7 +452,7 @@ public abstract class RooflineModel {
    * workspace is full, from the first batch whose tokens (batch × context) reach {@value
    * #PREFILL_CHUNK_TOKENS}.
    */
-  int maxBatchGuess(int context) {
+  private int maxBatchGuess(int context) {
     return BatchSearch.guess(b -> memory(b, context).pressure(), fullChunkBatch(context));
   }
 
