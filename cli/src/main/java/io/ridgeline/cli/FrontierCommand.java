@@ -173,10 +173,10 @@ final class FrontierCommand implements Callable<Integer> {
     prices = PriceOption.parse(price);
     system.efficiency();
     Model m = system.model();
-    SystemOptions.warnContext(m, (long) workload.cached + isl + osl, spec);
     List<String> labels = new ArrayList<>();
     List<Deployment> deployments = deployments(m, labels, false);
     List<ParetoFrontier> frontiers = frontiers(deployments);
+    SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
     anchorFactor = AnchorOption.factor(anchor, system.efficiency());
     if (anchorFactor.isPresent()) {
       frontiers = anchorFactor.get().apply(frontiers);

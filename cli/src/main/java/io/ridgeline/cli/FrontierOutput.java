@@ -210,7 +210,7 @@ final class FrontierOutput {
     o.put("osl", osl);
     workload.ifPresent(x -> WorkloadOptions.put(o, x));
     Json.putContextWarning(
-        o, first().model(), (long) workload.map(Workload::cachedTokens).orElse(0) + isl + osl);
+        o, first().model(), workload.orElse(Workload.of(isl, osl)).finalContext());
     if (first().kvOffload() != KvOffload.NONE) {
       // where the offloaded KV lives (the deployment lines name the policy too)
       o.put("kv_offload", first().kvOffload().id());

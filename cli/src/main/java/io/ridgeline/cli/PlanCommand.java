@@ -235,7 +235,7 @@ final class PlanCommand implements Callable<Integer> {
     Optional<AnchorOption.Factor> anchored = AnchorOption.factor(anchor, efficiency);
     Model m = SystemOptions.resolveModels(List.of(model), architecture).get(0);
     SystemOptions.warn(m, spec);
-    SystemOptions.warnContext(m, (long) workload.cached + isl + osl, spec);
+    SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
     ImmutablePlanRequest.Builder b =
         PlanRequest.builder()
             .model(m)

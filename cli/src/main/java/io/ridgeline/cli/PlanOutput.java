@@ -200,8 +200,7 @@ final class PlanOutput {
     }
     o.put("efficiency", efficiency.description());
     efficiency.putBand(o, q.model(), q.chips());
-    Json.putContextWarning(
-        o, q.model(), (long) q.cachedTokens() + q.inputTokens() + q.outputTokens());
+    Json.putContextWarning(o, q.model(), q.workload().finalContext());
     o.put("candidates", r.candidates());
     o.put("meeting", r.meeting());
     configurations(r, o.putArray("configurations"));

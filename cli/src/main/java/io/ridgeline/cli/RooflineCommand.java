@@ -61,9 +61,6 @@ final class RooflineCommand implements Callable<Integer> {
   @Option(names = "--plot", description = "Write a roofline chart (.png or .svg).")
   Path plot;
 
-  // the longest sequence of the command, for the context-window warning
-  private int sequenceTokens;
-
   /** The convention of the phase figures, named in the text header and the JSON. */
   static final String TOTALS = "FLOPs and bytes are totals across all chips";
 
@@ -88,7 +85,8 @@ final class RooflineCommand implements Callable<Integer> {
     Workload w = workload.apply(Workload.of(promptTokens, 1));
     context = context != null ? context : w.promptContext();
     RooflineModel rm = system.build();
-    sequenceTokens = Math.max(context, w.promptContext());
+    // the longest sequence of the command, for the context-window warning
+    int sequenceTokens = Math.max(context, w.promptContext());
     SystemOptions.warnContext(rm.model(), sequenceTokens, spec);
     StepResult decode = rm.decode(batch, context);
     StepResult prefill = rm.prefill(batch, w);
@@ -97,7 +95,7 @@ final class RooflineCommand implements Callable<Integer> {
     phases.addAll(decode.phases());
     PrintWriter out = spec.commandLine().getOut();
     if (system.json) {
-      ObjectNode o = json(rm, decode, prefill, mem, promptTokens);
+      ObjectNode o = json(rm, decode, prefill, mem, promptTokens, sequenceTokens);
       if (w.hasCache()) {
         WorkloadOptions.put(o, w);
       }
@@ -115,9 +113,17 @@ final class RooflineCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The JSON report: system, phases with totals across chips, step times and memory. */
+  /**
+   * The JSON report: system, phases with totals across chips, step times and memory, and the
+   * context-window warning for a sequence of {@code sequenceTokens}.
+   */
   private ObjectNode json(
-      RooflineModel rm, StepResult decode, StepResult prefill, MemoryUse mem, int promptTokens) {
+      RooflineModel rm,
+      StepResult decode,
+      StepResult prefill,
+      MemoryUse mem,
+      int promptTokens,
+      int sequenceTokens) {
     ObjectNode o = Json.system(rm, system.efficiency());
     o.put("replicas", rm.replicas());
     o.put("batch", batch);
