@@ -1,13 +1,11 @@
-package io.ridgeline.benchmarks;
+package io.ridgeline.serving;
 
-import io.ridgeline.serving.Deployment;
-import io.ridgeline.serving.FrontierPoint;
-import io.ridgeline.serving.PointsAt;
-import io.ridgeline.serving.Workload;
+import io.ridgeline.benchmarks.FrontierBenchmark;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -16,14 +14,22 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Nanoseconds and bytes allocated per point of the compiled colocated evaluator ({@link
- * Deployment#pointsAt}): the system compiled once per trial (ISL 1024, OSL 1024), then one {@link
- * PointsAt#point} per call, the batch cycling through 1 … 1,024. Systems as {@link
+ * Deployment#pointsAt}): the system compiled once per trial (ISL 1024, OSL 1024). Systems as {@link
  * FrontierBenchmark}'s: dense on one chip, dense at tp 8, MoE at tp 8, a two-tier chip (GB200);
- * calibrated and ideal.
+ * calibrated and ideal. In this package because {@link #block} drives the evaluator's internal
+ * block API, as a sweep does.
+ *
+ * <ul>
+ *   <li>{@link #point}: one {@link PointsAt#point} per call, the batch cycling through 1 … 1,024: a
+ *       {@link FrontierPoint} per point.
+ *   <li>{@link #block}: batches 1 … 1,024 evaluated into a reused {@link PointBlock} per call
+ *       ({@link CompiledColocated#points}), the sweep's inner loop: the arithmetic alone, no
+ *       compilation, object or text.
+ * </ul>
  *
  * <pre>{@code
  * mvn -B -q package -pl benchmarks -am -DskipTests
- * java -jar benchmarks/target/benchmarks.jar CompiledBenchmark -f 1 -wi 2 -i 3 -prof gc
+ * java -jar benchmarks/target/benchmarks.jar CompiledBenchmark -f 1 -wi 3 -i 5 -prof gc
  * }</pre>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -45,15 +51,21 @@ public class CompiledBenchmark {
   @Param({"calibrated", "ideal"})
   public String efficiency;
 
-  private PointsAt points;
+  private CompiledColocated points;
   private int next;
+  private final int[] batches = new int[BATCHES];
+  private final PointBlock block = new PointBlock();
 
   /** Compiles the deployment's points once per trial. */
   @Setup
   public void setUp() {
     points =
-        Deployment.of(Deployment.Strategy.COLOCATED, FrontierBenchmark.pool(system, efficiency))
-            .pointsAt(Workload.of(1024, 1024));
+        (CompiledColocated)
+            Deployment.of(Deployment.Strategy.COLOCATED, FrontierBenchmark.pool(system, efficiency))
+                .pointsAt(Workload.of(1024, 1024));
+    for (int b = 0; b < BATCHES; b++) {
+      batches[b] = b + 1;
+    }
   }
 
   /** One compiled point; ns (and with -prof gc bytes) per point. */
@@ -62,5 +74,12 @@ public class CompiledBenchmark {
     int batch = next + 1;
     next = (next + 1) & (BATCHES - 1);
     return points.point(batch);
+  }
+
+  /** The 1,024 points of the workload into the block; ns (and bytes) per point. */
+  @Benchmark
+  @OperationsPerInvocation(BATCHES)
+  public int block() {
+    return points.points(batches, 0, BATCHES, block);
   }
 }
