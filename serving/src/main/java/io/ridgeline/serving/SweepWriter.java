@@ -32,11 +32,13 @@ import java.util.function.LongConsumer;
  * fork/join pool into its own text buffer, and the calling thread writes the buffers in block
  * order. At most {@code 2 × threads} blocks are in flight, a few MB of text whatever the grid.
  *
- * <p><b>Format.</b> One row per line in {@link #COLUMNS} order; numbers in SI base units written as
- * {@link Double#toString(double)} and {@link Integer#toString(int)} write them (so a row reads the
- * same as the object API's values); CSV has a header line, absent numbers and no error are empty
- * cells, and a cell with a comma, quote or line break is quoted with quotes doubled; JSON lines
- * have absent numbers and no error as {@code null}, strings escaped as JSON requires.
+ * <p><b>Format.</b> One row per line in {@link #COLUMNS} order; numbers in SI base units, a double
+ * as the shortest decimal that reads back as the same double (the text of Java 19's {@link
+ * Double#toString(double)}, written without allocating by {@code ShortestDecimal}; Java 17's is
+ * longer for a few doubles) and an integer as {@link Integer#toString(int)} (so a row reads back as
+ * the object API's values); CSV has a header line, absent numbers and no error are empty cells, and
+ * a cell with a comma, quote or line break is quoted with quotes doubled; JSON lines have absent
+ * numbers and no error as {@code null}, strings escaped as JSON requires.
  */
 public final class SweepWriter {
   /** Rows per block: the unit of parallel work and of output buffering. */
@@ -236,9 +238,9 @@ public final class SweepWriter {
   /**
    * The lines of {@code points}, each {@code prefix} (the columns or keys before the batch), the
    * batch, the point's figures as {@link #csv(Sweep.Row, StringBuilder, boolean, boolean)} and
-   * {@link #json} write those of its {@link FrontierPoint} (one {@link
-   * StringBuilder#append(double)} for all of them: {@link Double#toString} text), whether it fits
-   * and the error of one that does not ({@code errors}), appended to {@code b}.
+   * {@link #json} write those of its {@link FrontierPoint} (each as its shortest round-trip
+   * decimal, {@code ShortestDecimal}), whether it fits and the error of one that does not ({@code
+   * errors}), appended to {@code b}.
    */
   private static void rows(
       String prefix,
@@ -250,7 +252,7 @@ public final class SweepWriter {
     String[] before = (csv ? CSV_BEFORE : JSON_BEFORE).clone();
     String absent = csv ? "" : "null";
     if (points.points()) {
-      String chips = Double.toString(points.chipsTotal());
+      String chips = ShortestDecimal.append(new StringBuilder(), points.chipsTotal()).toString();
       before[PointBlock.DOLLARS_PER_MILLION_TOKENS] =
           csv
               ? "," + chips + ","
@@ -275,7 +277,7 @@ public final class SweepWriter {
           if (Double.isNaN(v)) {
             b.append(absent);
           } else {
-            b.append(v);
+            ShortestDecimal.append(b, v);
           }
         }
       } else {
@@ -371,17 +373,17 @@ public final class SweepWriter {
     if (r.point().isPresent()) {
       FrontierPoint p = r.point().get();
       b.append(r.batch()).append(',');
-      b.append(p.ttft().seconds()).append(',');
-      b.append(p.tpot().seconds()).append(',');
-      b.append(p.tokensPerSecondPerUser()).append(',');
-      b.append(p.tokensPerSecondPerChip()).append(',');
-      b.append(p.chipsTotal()).append(',');
+      ShortestDecimal.append(b, p.ttft().seconds()).append(',');
+      ShortestDecimal.append(b, p.tpot().seconds()).append(',');
+      ShortestDecimal.append(b, p.tokensPerSecondPerUser()).append(',');
+      ShortestDecimal.append(b, p.tokensPerSecondPerChip()).append(',');
+      ShortestDecimal.append(b, p.chipsTotal()).append(',');
       if (p.dollarsPerMillionTokens().isPresent()) {
-        b.append(p.dollarsPerMillionTokens().get().doubleValue());
+        ShortestDecimal.append(b, p.dollarsPerMillionTokens().get().doubleValue());
       }
       b.append(',');
       if (p.tokensPerJoule().isPresent()) {
-        b.append(p.tokensPerJoule().get().doubleValue());
+        ShortestDecimal.append(b, p.tokensPerJoule().get().doubleValue());
       }
       b.append(',');
     } else {
@@ -411,7 +413,7 @@ public final class SweepWriter {
       b.append(r.cached()).append(',');
     }
     if (prefixHit) {
-      b.append(r.prefixHit()).append(',');
+      ShortestDecimal.append(b, r.prefixHit()).append(',');
     }
     return b;
   }
@@ -434,7 +436,8 @@ public final class SweepWriter {
 
   /**
    * Appends one JSON object (without its line break) with the {@link #COLUMNS} keys to {@code b},
-   * as Jackson writes it without indentation.
+   * as Jackson writes it without indentation and with its shortest double writer ({@code
+   * StreamWriteFeature.USE_FAST_DOUBLE_WRITER}).
    */
   static StringBuilder json(Sweep.Row r, StringBuilder b) {
     jsonPrefix(r, b);
@@ -442,19 +445,20 @@ public final class SweepWriter {
     FrontierPoint p = r.point().orElse(null);
     b.append(",\"ttft_seconds\":");
     if (p != null) {
-      b.append(p.ttft().seconds()).append(",\"tpot_seconds\":").append(p.tpot().seconds());
-      b.append(",\"tokens_per_second_per_user\":").append(p.tokensPerSecondPerUser());
-      b.append(",\"tokens_per_second_per_chip\":").append(p.tokensPerSecondPerChip());
-      b.append(",\"chips_total\":").append(p.chipsTotal());
-      b.append(",\"dollars_per_million_tokens\":");
+      ShortestDecimal.append(b, p.ttft().seconds()).append(",\"tpot_seconds\":");
+      ShortestDecimal.append(b, p.tpot().seconds()).append(",\"tokens_per_second_per_user\":");
+      ShortestDecimal.append(b, p.tokensPerSecondPerUser())
+          .append(",\"tokens_per_second_per_chip\":");
+      ShortestDecimal.append(b, p.tokensPerSecondPerChip()).append(",\"chips_total\":");
+      ShortestDecimal.append(b, p.chipsTotal()).append(",\"dollars_per_million_tokens\":");
       if (p.dollarsPerMillionTokens().isPresent()) {
-        b.append(p.dollarsPerMillionTokens().get().doubleValue());
+        ShortestDecimal.append(b, p.dollarsPerMillionTokens().get().doubleValue());
       } else {
         b.append("null");
       }
       b.append(",\"tokens_per_joule\":");
       if (p.tokensPerJoule().isPresent()) {
-        b.append(p.tokensPerJoule().get().doubleValue());
+        ShortestDecimal.append(b, p.tokensPerJoule().get().doubleValue());
       } else {
         b.append("null");
       }
@@ -490,7 +494,7 @@ public final class SweepWriter {
       b.append(",\"cached\":").append(r.cached());
     }
     if (r.prefixHit() != 0) {
-      b.append(",\"prefix_hit\":").append(r.prefixHit());
+      ShortestDecimal.append(b.append(",\"prefix_hit\":"), r.prefixHit());
     }
     return b;
   }
