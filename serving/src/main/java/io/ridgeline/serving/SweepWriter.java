@@ -268,18 +268,21 @@ public final class SweepWriter {
       StringBuilder e = new StringBuilder();
       oneRequest = (csv ? cell(errors.oneRequest(), e) : string(errors.oneRequest(), e)).toString();
     }
-    for (int r = 0; r < points.size(); r++) {
+    int n = points.size();
+    int r = 0;
+    if (points.points()) {
+      // the leading rows that fit (most rows): figures and the fit only, a loop whose branches the
+      // JIT sees taken from the start (one general loop was compiled by C2 five times in a cold
+      // sweep, after deoptimisations at the first rows that do not fit)
+      for (; r < n && points.fits(r); r++) {
+        b.append(prefix).append(batchKey).append(points.batch(r));
+        figures(points, r, before, absent, b).append(fit);
+      }
+    }
+    for (; r < n; r++) {
       b.append(prefix).append(batchKey).append(points.batch(r));
       if (points.points()) {
-        for (int f = 0; f < PointBlock.FIGURES; f++) {
-          b.append(before[f]);
-          double v = points.figure(r, f);
-          if (Double.isNaN(v)) {
-            b.append(absent);
-          } else {
-            ShortestDecimal.append(b, v);
-          }
-        }
+        figures(points, r, before, absent, b);
       } else {
         b.append(noPoint);
       }
@@ -301,6 +304,21 @@ public final class SweepWriter {
       }
       b.append(csv ? "\n" : "}\n");
     }
+  }
+
+  /** Row {@code r}'s figures, each after its text in {@code before} ({@code absent} for NaN). */
+  private static StringBuilder figures(
+      PointBlock points, int r, String[] before, String absent, StringBuilder b) {
+    for (int f = 0; f < PointBlock.FIGURES; f++) {
+      b.append(before[f]);
+      double v = points.figure(r, f);
+      if (Double.isNaN(v)) {
+        b.append(absent);
+      } else {
+        ShortestDecimal.append(b, v);
+      }
+    }
+    return b;
   }
 
   private static final String NO_POINT_JSON =
