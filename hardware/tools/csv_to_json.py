@@ -151,6 +151,36 @@ TIER3_OVERRIDES = {
     ),
 }
 
+# Maximum achievable matmul FLOP/s (MAMF) over the dense BF16 peak, from the MAMF comparison table
+# of Stas Bekman's "Machine Learning Engineering" (github.com/stas00/ml-engineering,
+# compute/accelerator/README.md, commit 744d01e, August 2026): a brute-force search of torch.matmul
+# shapes, mean of 100 iterations after 50 warm-up ones; the table's "Efficiency" column (MAMF /
+# its theoretical peak), which is the figure that transfers when the table's theoretical peak and
+# this catalog's differ (MI355X 2,300 vs 2,500, Gaudi 3 1,677 vs 1,835 TFLOP/s). Chips of the same
+# silicon share a row: H200 and H800 the H100 SXM's ("H200 is the same"), the A100 40 GB the A100
+# SXM's. (fraction, text of the source).
+MAMF_SOURCE = (
+    "MAMF / peak from the BF16 MAMF comparison table of S. Bekman, Machine Learning Engineering "
+    "(github.com/stas00/ml-engineering, compute/accelerator/README.md, commit 744d01e, 2026-08-22): "
+)
+MATMUL_FRACTIONS = {
+    "a100-sxm-80gb": (0.869, "A100 SXM 271.2 of 312 TFLOP/s, torch 2.6.0+cu126"),
+    "a100-sxm-40gb": (0.869, "A100 SXM 271.2 of 312 TFLOP/s, torch 2.6.0+cu126 (the 80 GB part's row)"),
+    "a100-pcie-80gb": (0.811, "A100 PCIe 252.9 of 312 TFLOP/s, torch 2.5.1+cu124"),
+    "h100-sxm": (0.803, "H100 SXM 794.5 of 989 TFLOP/s, torch 2.7.0+cu126"),
+    "h200-sxm": (0.803, "H100 SXM 794.5 of 989 TFLOP/s, torch 2.7.0+cu126 ('H200 is the same')"),
+    "h800": (0.803, "H100 SXM 794.5 of 989 TFLOP/s (same silicon)"),
+    "gh200": (0.838, "GH200 SXM 828.6 of 989 TFLOP/s, 900 W 141 GiB version, torch 2.6.0+cu126"),
+    "b200": (0.776, "B200 SXM 1,745.0 of 2,250 TFLOP/s, torch 2.7.1+cu128"),
+    "b300": (0.786, "B300 SXM 1,769.0 of 2,250 TFLOP/s, torch 2.9.1+cu130"),
+    "gb200": (0.729, "GB200 SXM 1,822.0 of 2,500 TFLOP/s, torch 2.10.0.dev20250916+cu130"),
+    "mi300x": (0.514, "MI300X 668.4 of 1,300 TFLOP/s, torch 2.5.1+ROCm 6.3, PYTORCH_TUNABLEOP_ENABLED=1"),
+    "mi325x": (0.604, "MI325X 784.9 of 1,300 TFLOP/s, torch 2.6.0+ROCm 6.2.4, TunableOp, 1000 W"),
+    "mi355x": (0.680, "MI355X 1,565.0 of 2,300 TFLOP/s, torch 2.8.0+ROCm 7.0.2"),
+    "gaudi2": (0.969, "Gaudi 2 418.7 of 432 TFLOP/s, torch 2.6.0+hpu 1.21.2, lazy mode"),
+    "gaudi3": (0.741, "Gaudi 3 1,243.0 of 1,677 TFLOP/s, torch 2.6.0+hpu 1.21.4, lazy mode"),
+}
+
 # Latency of the main SRAM tier of SRAM-only chips (estimates; the table gives none): (ns, text
 # appended to the tier's source, the chip's estimated_or_thirdparty_fields entry in full).
 SRAM_LATENCY_ESTIMATES = {
@@ -393,6 +423,10 @@ def convert(row):
             text += "; proxy: p4d carries the 40 GB A100, not this 80 GB part"
         sources["price_per_hour_usd"] = text
 
+    if cid in MATMUL_FRACTIONS:
+        fraction, text = MATMUL_FRACTIONS[cid]
+        chip["achievable_matmul_fraction"] = fraction
+        sources["achievable_matmul_fraction"] = MAMF_SOURCE + text
     sources["source_keys"] = ref + " (defined in reference/chips.md)"
     for column in ("derived_fields", "estimated_or_thirdparty_fields", "conflicts"):
         if row[column]:

@@ -1,9 +1,11 @@
 package io.ridgeline.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.core.PhaseResult;
@@ -11,9 +13,18 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Optional;
 
-/** JSON output helpers: pretty-printed, numbers in SI base units. */
+/**
+ * JSON output helpers: pretty-printed, numbers in SI base units, each double as the shortest
+ * decimal that reads back as it (Jackson's Schubfach writer, the text of Java 19's {@code
+ * Double.toString} and of the sweep's rows; JDK 17's {@code Double.toString} is longer for a few
+ * doubles, e.g. {@code 9.999999999999999E22} for 1.0E23).
+ */
 final class Json {
-  static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
+          .build();
 
   private Json() {}
 

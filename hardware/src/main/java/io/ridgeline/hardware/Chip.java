@@ -82,6 +82,32 @@ public abstract class Chip {
   public abstract Optional<DollarsPerHour> pricePerHour();
 
   /**
+   * The share of the dense BF16 peak that the best dense matrix product measured on this chip
+   * reaches, its maximum achievable matmul FLOP/s (MAMF) over its peak, in (0, 1]; empty when
+   * unmeasured, where {@link #matmulFraction()} uses {@value #TYPICAL_MATMUL_FRACTION}. The
+   * built-in figures are those of the MAMF table in Stas Bekman's "Machine Learning Engineering"
+   * ({@code compute/accelerator/README.md} of github.com/stas00/ml-engineering, August 2026: a
+   * brute-force search of {@code torch.matmul} shapes, mean of 100 runs after 50 warm-up runs; H100
+   * SXM 794.5 of 989 TFLOP/s = 0.803, B200 0.776, GB200 0.729, MI300X 0.514). Calibrated
+   * efficiencies scale their compute fraction by it (the same software runs a GEMM at a smaller
+   * share of a faster or less mature chip's peak); the roofline bound does not.
+   */
+  public abstract Optional<Double> achievableMatmulFraction();
+
+  /**
+   * {@value} : the median of the twelve accelerators of the MAMF table (Gaudi 2 0.969, A100 SXM
+   * 0.869, GH200 0.838, A100 PCIe 0.811, H100 SXM 0.803, B300 0.786, B200 0.776, Gaudi 3 0.741,
+   * GB200 0.729, MI355X 0.680, MI325X 0.604, MI300X 0.514): what a chip without a measurement is
+   * assumed to reach.
+   */
+  public static final double TYPICAL_MATMUL_FRACTION = 0.781;
+
+  /** {@link #achievableMatmulFraction()}, else {@link #TYPICAL_MATMUL_FRACTION}. */
+  public double matmulFraction() {
+    return achievableMatmulFraction().orElse(TYPICAL_MATMUL_FRACTION);
+  }
+
+  /**
    * Where each figure comes from: field name (for example {@code "peak_tflops"}, {@code "tdp_w"})
    * to source text. Built-in chips also carry {@code "reference_row"} and the reference table's
    * {@code "derived_fields"}, {@code "estimated_or_thirdparty_fields"} and {@code "conflicts"}.
@@ -217,6 +243,14 @@ public abstract class Chip {
                     l.scope()));
     tdp()
         .ifPresent(w -> checkArgument(w.watts() > 0, "chip %s: tdp must be positive: %s", id(), w));
+    achievableMatmulFraction()
+        .ifPresent(
+            f ->
+                checkArgument(
+                    f > 0 && f <= 1,
+                    "chip %s: achievable matmul fraction must be in (0, 1]: %s",
+                    id(),
+                    f));
   }
 
   /**

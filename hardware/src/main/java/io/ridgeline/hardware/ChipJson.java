@@ -78,6 +78,9 @@ import java.util.function.Supplier;
  *   <tr><td>{@code tdp_w}</td><td>no</td><td>thermal design power in W; positive</td></tr>
  *   <tr><td>{@code price_per_hour_usd}</td><td>no</td><td>US dollars per chip-hour; not
  *       negative</td></tr>
+ *   <tr><td>{@code achievable_matmul_fraction}</td><td>no</td><td>the share of the BF16 peak
+ *       the best dense matmul measured on the chip reaches (MAMF / peak), in [0.001, 1]; without
+ *       it calibrated estimates assume {@value Chip#TYPICAL_MATMUL_FRACTION}</td></tr>
  *   <tr><td>{@code sources}</td><td>no</td><td>object of strings: field name to source
  *       text</td></tr>
  *   <tr><td>{@code notes}</td><td>no</td><td>free text</td></tr>
@@ -120,6 +123,7 @@ final class ChipJson {
           "scale_out",
           "tdp_w",
           "price_per_hour_usd",
+          "achievable_matmul_fraction",
           "sources",
           "notes");
   private static final List<String> TIER_KEYS =
@@ -235,6 +239,9 @@ final class ChipJson {
             n ->
                 chip.pricePerHour(
                     DollarsPerHour.of(nonNegative(n, prefix + "price_per_hour_usd"))));
+    present(node, "achievable_matmul_fraction")
+        .ifPresent(
+            n -> chip.achievableMatmulFraction(positive(n, prefix + "achievable_matmul_fraction")));
     present(node, "sources").ifPresent(sources -> sources(sources, prefix, chip));
     optionalText(node, prefix, "notes").ifPresent(chip::notes);
     return build(
@@ -471,7 +478,8 @@ final class ChipJson {
           "bandwidth_gbps_per_direction", new double[] {1e-3, 1e7},
           "latency_us", new double[] {0, 1e6},
           "tdp_w", new double[] {1e-3, 1e7},
-          "price_per_hour_usd", new double[] {0, 1e6});
+          "price_per_hour_usd", new double[] {0, 1e6},
+          "achievable_matmul_fraction", new double[] {1e-3, 1});
 
   /** The largest scale-up or scale-out domain, chips (2^20). */
   static final int MAX_DOMAIN = 1 << 20;

@@ -129,6 +129,53 @@ final class ChipJsonTest {
   }
 
   @Test
+  void fromJson_achievableMatmulFraction_readAndElseTheTypicalOne() throws IOException {
+    Path file =
+        HardwareFixtures.write(
+            dir,
+            "my.json",
+            """
+            [{"id": "x", "name": "X", "peak_tflops": {"bf16": 1}, "achievable_matmul_fraction": 0.6,
+              "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": 1}]},
+             {"id": "y", "name": "Y", "peak_tflops": {"bf16": 1},
+              "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": 1}]}]
+            """);
+    List<Chip> chips = Chips.fromJson(file);
+    assertThat(chips.get(0).achievableMatmulFraction()).hasValue(0.6);
+    assertThat(chips.get(0).matmulFraction()).isEqualTo(0.6);
+    // unmeasured: the median of the MAMF table's twelve accelerators
+    assertThat(chips.get(1).achievableMatmulFraction()).isEmpty();
+    assertThat(chips.get(1).matmulFraction()).isEqualTo(Chip.TYPICAL_MATMUL_FRACTION);
+  }
+
+  @Test
+  void fromJson_achievableMatmulFractionAboveOne_namesFieldRuleAndValue() throws IOException {
+    IllegalArgumentException e =
+        failure(
+            """
+            {"id": "x", "name": "X", "peak_tflops": {"bf16": 1}, "achievable_matmul_fraction": 1.2,
+             "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": 1}]}
+            """);
+
+    assertThat(e.getMessage())
+        .isEqualTo(file() + ": achievable_matmul_fraction must be in [0.001, 1]: 1.2");
+  }
+
+  @Test
+  void builtInCatalog_achievableMatmulFractions_fromTheMamfTable() {
+    // MAMF / peak of the BF16 table (stas00/ml-engineering): H100 794.5 / 989 = 0.803, H200 the
+    // same silicon, B200 0.776, GB200 0.729, MI300X 668.4 / 1,300 = 0.514; L40S unmeasured
+    assertThat(Chips.byId("h100-sxm").achievableMatmulFraction()).hasValue(0.803);
+    assertThat(Chips.byId("h200-sxm").achievableMatmulFraction()).hasValue(0.803);
+    assertThat(Chips.byId("b200").achievableMatmulFraction()).hasValue(0.776);
+    assertThat(Chips.byId("gb200").achievableMatmulFraction()).hasValue(0.729);
+    assertThat(Chips.byId("mi300x").achievableMatmulFraction()).hasValue(0.514);
+    assertThat(Chips.byId("h100-sxm").sources()).containsKey("achievable_matmul_fraction");
+    assertThat(Chips.byId("l40s").achievableMatmulFraction()).isEmpty();
+    assertThat(Chips.byId("l40s").matmulFraction()).isEqualTo(0.781);
+  }
+
+  @Test
   void fromJson_bandwidthAsString_isRejected() throws IOException {
     IllegalArgumentException e =
         failure(

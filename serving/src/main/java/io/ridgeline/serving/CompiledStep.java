@@ -115,7 +115,7 @@ final class CompiledStep {
     this.layout = pool.layout();
     this.split = layout.replicaChips() > 1;
     this.uniform = PoolOperations.uniformKernels(pool);
-    this.efficiency = pool.efficiency();
+    this.efficiency = pool.kernelEfficiency();
     this.tokensPerX = tokensPerX;
     this.vocab = pool.model().vocabSize();
     this.routing = pool.routing();

@@ -19,9 +19,9 @@ import org.immutables.value.Value;
  * cores; prefill GEMMs of thousands do). Fixed costs: each pass through a pipeline stage adds
  * {@code stepOverhead + kernels × kernelOverhead} ({@link #overheadSeconds}), the stage's kernels
  * counted from the architecture by {@link io.ridgeline.models.Kernels} (9 for a Llama layer, 22 for
- * a DeepSeek-V3 MoE layer). Attention kernels reach {@link #attention()} of the other kernels'
- * fractions; each collective hop pays {@link #collectiveLatency()} on top of the link's latency;
- * {@link #moeOverlap()} of the MoE all-to-all hides under compute.
+ * a DeepSeek-V3 MoE layer). Attention kernels stream the KV cache at their own {@link #attention()}
+ * fraction of bandwidth; each collective hop pays {@link #collectiveLatency()} on top of the link's
+ * latency; {@link #moeOverlap()} of the MoE all-to-all hides under compute.
  */
 @Value.Immutable
 @RidgelineStyle
@@ -45,18 +45,19 @@ public abstract class Efficiency {
   }
 
   /**
-   * Fraction of the roofline that attention kernels reach relative to other kernels, in (0, 1]: the
-   * operations that read the KV cache (attention over the cache, sliding-window attention, the DSA
-   * indexer), in decode and in prefill, run at {@code compute × attention} of peak FLOP/s (the
-   * large-GEMM fraction: no small-M curve, since their tiles' M is the query heads sharing a KV
-   * head, or thousands of prefill queries, not the step's tokens) and at {@code memory × attention}
-   * of bandwidth (see {@code KernelClass}). FlashAttention-style decode kernels split the cache
-   * over thread blocks and reduce the partial results, and reach less of HBM bandwidth than a
-   * weight-streaming GEMV at short contexts and few heads per chip.
+   * Fraction of memory bandwidth that the kernels reading the KV cache reach, in (0, 1], their own
+   * rather than the weight kernels' {@link #memory()} (which it defaults to): attention over the
+   * cache, sliding-window attention, the DSA indexer, in decode and in prefill, stream their KV
+   * bytes at {@code attention} of bandwidth and compute at the large-GEMM {@link #compute()} (no
+   * small-M curve, since their tiles' M is the query heads sharing a KV head, or thousands of
+   * prefill queries, not the step's tokens; see {@code KernelClass}). FlashMLA's README reports
+   * 3,000 GB/s memory-bound on an H800 (0.90 of 3,350 GB/s); FlashAttention-style decode kernels
+   * split the cache over thread blocks and reduce the partial results, and reach less at short
+   * contexts and few heads per chip.
    */
   @Value.Default
   public double attention() {
-    return 1;
+    return memory();
   }
 
   /**

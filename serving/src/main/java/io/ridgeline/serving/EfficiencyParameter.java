@@ -31,20 +31,23 @@ import java.util.stream.Collectors;
  */
 public enum EfficiencyParameter {
   /**
-   * Fraction of dense peak FLOP/s a large GEMM reaches ({@link Efficiency#compute()}). Range
-   * 0.35–0.9: cuBLAS/CUTLASS large BF16 and FP8 GEMMs reach about 70–85% of the dense peak on H100
-   * and B200 (NVIDIA's CUTLASS profiler figures and the "NVIDIA H100 Tensor Core GPU Architecture"
-   * white paper's achievable rates), no kernel sustains more than 90%; 35% is a whole-model prefill
-   * with unfused non-GEMM work (MLPerf Inference offline submissions run near 40–60% of peak
-   * FLOP/s). Start 0.6.
+   * Fraction of the chip's achievable matmul FLOP/s that a large GEMM in an engine reaches ({@link
+   * Efficiency#compute()}); a pool computes at {@code compute ×} {@link
+   * io.ridgeline.hardware.Chip#matmulFraction()} of its dense peak ({@code
+   * RooflineModel.kernelEfficiency}). The achievable rate (MAMF) is the best dense {@code
+   * torch.matmul} found by a shape search: 80.3% of the peak on an H100, 77.6% on a B200, 72.9% on
+   * a GB200, 51.4% on an MI300X (the chip's {@code achievable_matmul_fraction}). Range 0.45–1.0: an
+   * engine's GEMMs at their best shapes reach the MAMF (1.0); 0.45 of it (about 35% of an H100's
+   * peak) is a whole-model prefill with unfused non-GEMM work (MLPerf Inference offline submissions
+   * run near 40–60% of peak FLOP/s). Start 0.75.
    */
   COMPUTE(
       "compute",
       Unit.FRACTION,
       true,
-      0.35,
-      0.9,
-      0.6,
+      0.45,
+      1.0,
+      0.75,
       Efficiency::compute,
       ImmutableEfficiency.Builder::compute,
       new Column("compute", 8, 3),
@@ -95,19 +98,28 @@ public enum EfficiencyParameter {
       new Column("network", 8, 3),
       2,
       e -> Optional.of(percent("network", e.network()))),
-  /** Attention kernels' fraction relative to the other kernels ({@link Efficiency#attention()}). */
+  /**
+   * Fraction of memory bandwidth the kernels that read the KV cache reach ({@link
+   * Efficiency#attention()}), their own, not relative to the other kernels'. Range 0.5–0.92, the
+   * memory fraction's: FlashMLA's README reports 3,000 GB/s memory-bound on an H800 SXM5 (0.90 of
+   * 3,350 GB/s), and split-KV decode kernels at short contexts and few heads per chip reach about
+   * half. Start 0.8.
+   */
   ATTENTION(
       "attention",
       Unit.FRACTION,
       false,
-      0.3,
-      1,
+      0.5,
+      0.92,
       0.8,
       Efficiency::attention,
       ImmutableEfficiency.Builder::attention,
       new Column("attn", 8, 3),
       4,
-      e -> e.attention() < 1 ? Optional.of(percent("attention", e.attention())) : Optional.empty()),
+      e ->
+          e.attention() != e.memory()
+              ? Optional.of(percent("attention", e.attention()))
+              : Optional.empty()),
   /**
    * Rows (tokens) at which a GEMM reaches half of its large-M efficiency: {@code compute × M / (M +
    * half)}. Range 4–64 rows: tensor-core tiles are 64–128 rows (CUTLASS tile shapes), and published

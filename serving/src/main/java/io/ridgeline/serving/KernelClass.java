@@ -17,16 +17,17 @@ import java.util.Optional;
  *       tokens per expert read for routed experts (1 multiply-add = 2 FLOPs).
  *   <li>{@link #ATTENTION}: the kernels that read the KV cache ({@link
  *       OperationRole#readsKvCache()}: attention, sliding-window attention, the DSA indexer):
- *       compute at {@code compute × attention}, memory at {@code memory × attention}, with no
- *       small-M penalty. Decode kernels (FlashAttention-2/3 and FlashInfer decode, FlashMLA) put
- *       the query heads that share a KV head on the M dimension of their tiles (a GQA group of 4–16
- *       heads; all 128 heads of DeepSeek-V3's MLA against its one latent) and are bound by their KV
- *       reads, not by the step's token count; prefill attention (causal FlashAttention) tiles
- *       thousands of queries and is a large GEMM-like kernel. A small-M penalty on M = heads per KV
- *       head × query tokens is left out: for GQA (M = 4–16) decode attention's intensity (≈ the
- *       group size, FLOP/B) stays far below even a penalised ridge point, and for MLA the FlashMLA
- *       tile of 64 query rows is filled by 128 heads (FlashMLA README: 3,000 GB/s memory-bound and
- *       580 TFLOP/s compute-bound on H800 SXM5, the loss that {@code attention} carries).
+ *       compute at the large-GEMM {@code compute} with no small-M penalty, memory at {@code
+ *       attention}, their own fraction of bandwidth (a KV-streaming kernel's, not the weight
+ *       GEMVs'). Decode kernels (FlashAttention-2/3 and FlashInfer decode, FlashMLA) put the query
+ *       heads that share a KV head on the M dimension of their tiles (a GQA group of 4–16 heads;
+ *       all 128 heads of DeepSeek-V3's MLA against its one latent) and are bound by their KV reads,
+ *       not by the step's token count; prefill attention (causal FlashAttention) tiles thousands of
+ *       queries and is a large GEMM-like kernel. A small-M penalty on M = heads per KV head × query
+ *       tokens is left out: for GQA (M = 4–16) decode attention's intensity (≈ the group size,
+ *       FLOP/B) stays far below even a penalised ridge point, and for MLA the FlashMLA tile of 64
+ *       query rows is filled by 128 heads (FlashMLA README: 3,000 GB/s memory-bound and 580 TFLOP/s
+ *       compute-bound on H800 SXM5: 0.90 of the bandwidth, within the range of {@code attention}).
  *   <li>{@link #ELEMENTWISE}: everything else (norms, embedding gather, a linear mixer's state
  *       update or scan): compute at {@code compute} with no GEMM curve, memory at the memory
  *       fraction.
@@ -72,15 +73,18 @@ enum KernelClass {
       case GEMM:
         return rows > 0 ? e.computeAt(rows) : e.compute();
       case ATTENTION:
-        return e.compute() * e.attention();
+        return e.compute();
       default:
         return e.compute();
     }
   }
 
-  /** The fraction of memory bandwidth of this class, given the other kernels' {@code memory}. */
+  /**
+   * The fraction of memory bandwidth of this class: {@link Efficiency#attention()} for attention,
+   * else the other kernels' {@code memory}.
+   */
   double memoryFraction(Efficiency e, double memory) {
-    return this == ATTENTION ? memory * e.attention() : memory;
+    return this == ATTENTION ? e.attention() : memory;
   }
 
   /**

@@ -37,7 +37,7 @@ final class PoolOperations {
    */
   static PhaseResult phase(
       RooflineModel pool, PhaseKind kind, List<Operation> ops, ComputeTarget t) {
-    Efficiency e = pool.efficiency();
+    Efficiency e = pool.kernelEfficiency();
     if (uniformKernels(pool)) {
       return Roofline.phase(kind, ops, t);
     }
@@ -63,7 +63,7 @@ final class PoolOperations {
    */
   static boolean uniformKernels(RooflineModel pool) {
     Efficiency e = pool.efficiency();
-    return e.attention() == 1 && e.gemmHalfTokens() == 0;
+    return e.attention() == e.memory() && e.gemmHalfTokens() == 0;
   }
 
   /**

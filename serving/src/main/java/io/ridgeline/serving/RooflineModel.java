@@ -255,9 +255,28 @@ public abstract class RooflineModel {
     return Collectives.LayerCounts.of(this);
   }
 
+  /**
+   * The efficiency this pool's kernels run at: {@link #efficiency()} with its compute fraction
+   * scaled by the chip's achievable matmul fraction ({@link Chip#matmulFraction()}: the best dense
+   * matmul's share of peak measured on the chip, since a profile's compute fraction is a share of
+   * what the chip's best GEMM reaches, not of its datasheet peak). Unscaled for the roofline bound
+   * ({@link Efficiency#isIdeal()}) and on SRAM-only chips, whose floor is the ideal roofline plus
+   * latencies ({@link Efficiency#sramFloor}). For example a compute fraction of 0.5 on an H100
+   * (0.803) computes at 0.5 × 0.803 = 0.40 of its 989 TFLOP/s BF16 peak, on an MI300X (0.514) at
+   * 0.26 of its 1,307.
+   */
+  @Value.Lazy
+  Efficiency kernelEfficiency() {
+    Efficiency e = efficiency();
+    if (e.isIdeal() || Efficiency.sramOnly(chip())) {
+      return e;
+    }
+    return Efficiency.builder().from(e).compute(e.compute() * chip().matmulFraction()).build();
+  }
+
   @Value.Lazy
   ComputeTarget baseTarget() {
-    Efficiency e = efficiency();
+    Efficiency e = kernelEfficiency();
     return ImmutableComputeTarget.builder()
         .from(chip().toComputeTarget())
         .computeEfficiency(e.compute())

@@ -22,7 +22,8 @@ final class ColocatedDeploymentTest {
   private static final Model LLAMA70 = Models.byId("llama-3.1-70b");
   private static final Model LLAMA8 = Models.byId("llama-3.1-8b");
   private static final Chip H100 = Chips.byId("h100-sxm");
-  private static final RooflineModel TP8 = IdealPools.of(LLAMA70, H100, 8);
+  // the chip at its peak matmul: the ideal-but-one efficiencies below compute at their own fraction
+  private static final RooflineModel TP8 = IdealPools.of(LLAMA70, IdealPools.atPeakMatmul(H100), 8);
 
   /**
    * The former prefill share: every operation at max(compute, memory without weights, network), the

@@ -12,8 +12,9 @@ import io.ridgeline.models.Models;
 import org.junit.jupiter.api.Test;
 
 final class EfficiencyTest {
+  // the chip at its peak matmul: the ideal-but-one efficiencies below compute at their own fraction
   private static final RooflineModel IDEAL =
-      IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
+      IdealPools.of(Models.byId("llama-3.1-8b"), IdealPools.atPeakMatmul(Chips.byId("h100-sxm")));
 
   @Test
   void computeAt_smallM_saturates() {

@@ -16,6 +16,15 @@ final class IdealPools {
     return RooflineModel.builder().model(model).chip(chip).efficiency(Efficiency.ideal()).build();
   }
 
+  /**
+   * {@code chip} with an achievable matmul fraction of 1 ({@link Chip#matmulFraction()}): its best
+   * GEMM reaches the peak, so that an efficiency that is ideal but for one parameter computes at
+   * its own compute fraction of the peak, as these tests' worked examples assume.
+   */
+  static Chip atPeakMatmul(Chip chip) {
+    return Chip.builder().from(chip).achievableMatmulFraction(1.0).build();
+  }
+
   /** {@code model} on {@code count} chips in one tensor-parallel group, at the roofline bound. */
   static RooflineModel of(Model model, Chip chip, int count) {
     return RooflineModel.builder()

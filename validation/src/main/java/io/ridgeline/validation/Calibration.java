@@ -25,18 +25,19 @@ import java.util.stream.Collectors;
  * <p><b>Parameters and starting values.</b>
  *
  * <ul>
- *   <li>compute fraction, start 0.6: large dense BF16/FP8 GEMMs reach 60–80% of the tensor-core
- *       peak (cuBLAS and CUTLASS profiles on H100; MLPerf submissions sit near 60% of peak FLOP/s
- *       once attention and non-GEMM work are counted).
+ *   <li>compute fraction, start 0.75, a share of the chip's achievable matmul rate (MAMF, {@link
+ *       io.ridgeline.hardware.Chip#matmulFraction()}: 80% of the peak on an H100, 51% on an
+ *       MI300X): large dense BF16/FP8 GEMMs reach 60–80% of the tensor-core peak (cuBLAS and
+ *       CUTLASS profiles on H100; MLPerf submissions sit near 60% of peak FLOP/s once attention and
+ *       non-GEMM work are counted).
  *   <li>memory fraction, start 0.8: streaming kernels reach 80–90% of HBM bandwidth (STREAM-like
  *       copies on H100 and MI300X), decode kernels somewhat less.
  *   <li>network fraction, held at 0.8 (not searched, {@link EfficiencyParameter#NETWORK}): NCCL
  *       all-reduce bus bandwidth on NVLink reaches 80–87% of the link's per-direction bandwidth at
  *       large messages (nccl-tests).
- *   <li>attention fraction, start 0.8 (relative to the other kernels' fractions, {@link
- *       Efficiency#attention()}): FlashAttention/FlashMLA decode kernels reach 70–90% of the
- *       bandwidth a weight-streaming GEMV reaches, less at short contexts where the split-KV
- *       reduction and launch dominate.
+ *   <li>attention fraction, start 0.8 (the KV-reading kernels' own fraction of bandwidth, {@link
+ *       Efficiency#attention()}): FlashMLA reaches 0.90 of an H800's bandwidth memory-bound,
+ *       split-KV decode kernels less at short contexts where the reduction and launch dominate.
  *   <li>GEMM half tokens, start 32: a GEMM with M rows reaches {@code compute × M / (M + half)};
  *       tensor-core tiles are 64–128 rows, so a decode GEMM of a few tokens uses a small share of
  *       each tile, and half efficiency near M = 32 matches published small-M GEMM sweeps.
@@ -80,13 +81,14 @@ import java.util.stream.Collectors;
  * defined here ({@link #START_MAX_RUNNING}, {@link #MIN_MAX_RUNNING} to {@link #MAX_MAX_RUNNING}).
  *
  * <p><b>Ranges.</b> Each parameter's plausible range, with its source, is in {@link
- * EfficiencyParameter}'s javadoc (compute 0.35–0.9 of peak, memory 0.5–0.92, collective bus
- * bandwidth 0.3–0.9, GEMM half point 4–64 rows, 1–10 µs per kernel, 0.05–3 ms per step, 0.5–5 µs
- * per collective hop, 5–50 ms of admission, 0–0.9 of the MoE all-to-all hidden, 10–260 ms of pd
- * hand-over); the search stays inside them (see <b>Search</b>), and {@code ridgeline calibrate}
- * lists the parameters that end on a bound. Running requests per replica from 8 (a latency-tuned
- * deployment) to 4,096 (beyond every engine's default; in effect no cap). Without ranges the fit
- * trades parameters against each other into corners no engine occupies.
+ * EfficiencyParameter}'s javadoc (compute 0.45–1.0 of the chip's achievable matmul rate, memory
+ * 0.5–0.92, attention 0.5–0.92, collective bus bandwidth 0.3–0.9, GEMM half point 4–64 rows, 1–10
+ * µs per kernel, 0.05–3 ms per step, 0.5–5 µs per collective hop, 5–50 ms of admission, 0–0.9 of
+ * the MoE all-to-all hidden, 10–260 ms of pd hand-over); the search stays inside them (see
+ * <b>Search</b>), and {@code ridgeline calibrate} lists the parameters that end on a bound. Running
+ * requests per replica from 8 (a latency-tuned deployment) to 4,096 (beyond every engine's default;
+ * in effect no cap). Without ranges the fit trades parameters against each other into corners no
+ * engine occupies.
  *
  * <p><b>Loss.</b> {@link FitObjective}: the sum over the predicted rows of the Huber loss (δ =
  * {@value #HUBER_DELTA}) of each row's ln slowdown (ln(predicted / measured) for times, its

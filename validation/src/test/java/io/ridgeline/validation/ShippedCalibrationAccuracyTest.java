@@ -12,25 +12,27 @@ import org.junit.jupiter.api.Test;
  */
 final class ShippedCalibrationAccuracyTest {
   /**
-   * Median APE measured with the built-in profiles on 2026-12-01 (validate), in-sample: the pooled
+   * Median APE measured with the built-in profiles on 2026-12-02 (validate), in-sample: the pooled
    * profile refitted after the base-model fixes of the accuracy issue, with the network fraction
    * held at its sourced 0.8, the InferenceX rows' median TTFTs, a chunk's prefill joining the
    * decode step's kernels, eager prefill launches overlapping the device and the intercepts' prior
-   * at the measured variance ratio (1 row, FitObjective). The held-out figures are pinned by {@link
+   * at the measured variance ratio (1 row, FitObjective), GEMMs at a share of each chip's
+   * achievable matmul rate and decode attention at its own bandwidth fraction. The held-out
+   * figures are pinned by {@link
    * ShippedCrossValidationTest}.
    */
   private static final Map<Metric, Double> MEASURED =
       Map.of(
-          Metric.E2E_S, 0.6056,
-          Metric.INPUT_TOK_S_PER_CHIP, 0.0997,
-          Metric.MEDIAN_TTFT_MS, 0.2990,
-          Metric.OUT_TOK_S_PER_CHIP, 0.1893,
-          Metric.OUT_TOK_S_PER_USER, 0.1522,
-          Metric.TOTAL_TOK_S_PER_CHIP, 0.1010,
-          Metric.TPOT_MS, 0.2999,
-          Metric.TTFT_MS, 0.5393);
+          Metric.E2E_S, 0.5990,
+          Metric.INPUT_TOK_S_PER_CHIP, 0.0949,
+          Metric.MEDIAN_TTFT_MS, 0.3661,
+          Metric.OUT_TOK_S_PER_CHIP, 0.2119,
+          Metric.OUT_TOK_S_PER_USER, 0.1829,
+          Metric.TOTAL_TOK_S_PER_CHIP, 0.1147,
+          Metric.TPOT_MS, 0.3478,
+          Metric.TTFT_MS, 0.5421);
 
-  private static final double OVERALL = 0.2293;
+  private static final double OVERALL = 0.2328;
 
   private static final double SLACK = 0.02;
 

@@ -1,0 +1,77 @@
+package io.ridgeline.serving;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+import io.ridgeline.core.PhaseKind;
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Models;
+import org.junit.jupiter.api.Test;
+
+/** A calibrated pool computes at its compute fraction × the chip's achievable matmul fraction. */
+final class MatmulFractionTest {
+  private static final Efficiency HALF = Efficiency.of(0.5, 1, 1);
+
+  private static RooflineModel pool(String chip, Efficiency e) {
+    return RooflineModel.builder()
+        .model(Models.byId("llama-3.1-8b"))
+        .chip(Chips.byId(chip))
+        .efficiency(e)
+        .build();
+  }
+
+  @Test
+  void kernelEfficiency_scalesComputeByTheChipsMatmulFraction() {
+    // compute 0.5 of the achievable matmul: 0.5 × 0.803 = 0.4015 of an H100's peak, 0.5 × 0.514 =
+    // 0.257 of an MI300X's, 0.5 × 0.781 (the typical fraction) of an L40S's
+    assertThat(pool("h100-sxm", HALF).kernelEfficiency().compute())
+        .isCloseTo(0.4015, withPercentage(1e-9));
+    assertThat(pool("mi300x", HALF).kernelEfficiency().compute())
+        .isCloseTo(0.257, withPercentage(1e-9));
+    assertThat(pool("l40s", HALF).kernelEfficiency().compute())
+        .isCloseTo(0.3905, withPercentage(1e-9));
+    // the other parameters are the efficiency's own
+    assertThat(pool("h100-sxm", HALF).kernelEfficiency().memory()).isEqualTo(1);
+  }
+
+  @Test
+  void prefill_computeBound_takesOneOverTheFractionLonger() {
+    // a 4,096-token prefill of the 8b is compute-bound: at compute 0.5 of the H100's achievable
+    // matmul its GEMMs take 1 / (0.5 × 0.803) = 2.49× the bound's time, not 2× (the LM head's
+    // one row per prompt and the memory-bound operations keep the whole phase a little under)
+    double bound =
+        pool("h100-sxm", Efficiency.ideal())
+            .prefill(1, 4096)
+            .phase(PhaseKind.PREFILL)
+            .seconds()
+            .seconds();
+    double half =
+        pool("h100-sxm", HALF).prefill(1, 4096).phase(PhaseKind.PREFILL).seconds().seconds();
+    assertThat(half / bound).isBetween(2.3, 2.5);
+  }
+
+  @Test
+  void roofLineBoundAndSramChips_unscaled() {
+    // the bound is the chip's datasheet peak; an SRAM-only chip's floor is the ideal roofline
+    assertThat(pool("h100-sxm", Efficiency.ideal()).kernelEfficiency())
+        .isEqualTo(Efficiency.ideal());
+    RooflineModel groq =
+        RooflineModel.builder()
+            .model(Models.byId("llama-3.1-8b"))
+            .chip(Chips.byId("groq-lpu"))
+            .chips(512)
+            .pipelineParallel(32)
+            .tensorParallel(16)
+            .efficiency(Efficiency.sramFloor(Chips.byId("groq-lpu")))
+            .build();
+    assertThat(groq.kernelEfficiency()).isEqualTo(groq.efficiency());
+  }
+
+  @Test
+  void attention_defaultsToTheMemoryFraction() {
+    // unset, the KV-reading kernels stream at the other kernels' fraction
+    assertThat(Efficiency.of(0.6, 0.7, 0.8).attention()).isEqualTo(0.7);
+    assertThat(Efficiency.of(0.6, 0.7, 0.8).toString()).doesNotContain("attention");
+    assertThat(Efficiency.ideal().attention()).isEqualTo(1);
+  }
+}
