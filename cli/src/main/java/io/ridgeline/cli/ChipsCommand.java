@@ -59,6 +59,16 @@ final class ChipsCommand implements Callable<Integer> {
           m.put("capacity_bytes", t.capacity().bytes());
           m.put("bandwidth_bytes_per_s", t.bandwidth().bytesPerSecond());
         }
+        // the share of the bf16 peak the chip's best matmul reaches, measured or the typical one
+        // that calibrated estimates assume where it is not
+        o.put("matmul_fraction", c.matmulFraction());
+        o.put("matmul_fraction_measured", c.achievableMatmulFraction().isPresent());
+        c.achievableMatmulFraction()
+            .ifPresent(
+                f ->
+                    o.put(
+                        "matmul_fraction_source",
+                        c.sources().getOrDefault("achievable_matmul_fraction", "")));
         // the rental price and where it comes from (provider, date), where a public one exists
         if (c.pricePerHour().isPresent()) {
           o.put("dollars_per_hour", c.pricePerHour().get().dollarsPerHour());

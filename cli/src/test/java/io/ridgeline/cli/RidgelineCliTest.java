@@ -35,6 +35,17 @@ final class RidgelineCliTest {
         .isEqualTo(3.35e12);
     // 989.4e12 / 3.35e12 = 295.34 FLOP/B
     assertThat(h100.get("ridge_point").get("bf16").asDouble()).isBetween(295.3, 295.4);
+    // the MAMF table's 794.5 of 989 TFLOP/s, with its source; an unmeasured chip the typical 0.781
+    assertThat(h100.get("matmul_fraction").asDouble()).isEqualTo(0.803);
+    assertThat(h100.get("matmul_fraction_measured").asBoolean()).isTrue();
+    assertThat(h100.get("matmul_fraction_source").asText()).contains("ml-engineering");
+    for (JsonNode c : r.json()) {
+      if (c.get("id").asText().equals("l40s")) {
+        assertThat(c.get("matmul_fraction").asDouble()).isEqualTo(0.781);
+        assertThat(c.get("matmul_fraction_measured").asBoolean()).isFalse();
+        assertThat(c.has("matmul_fraction_source")).isFalse();
+      }
+    }
   }
 
   @Test
