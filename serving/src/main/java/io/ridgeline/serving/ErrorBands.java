@@ -230,7 +230,9 @@ public final class ErrorBands {
 
   /**
    * One warning per property of {@code model} on {@code chip} served by {@code engine} that no
-   * fitted row had; empty when the profiles saw them all.
+   * fitted row had, and one when the chip has no measured achievable matmul rate (calibrated
+   * compute then assumes {@link Chip#TYPICAL_MATMUL_FRACTION} of its peak; not on SRAM-only chips,
+   * whose floor is not calibrated); empty when the profiles saw them all.
    */
   public List<String> warnings(Model model, Chip chip, String engine) {
     List<String> out = new ArrayList<>();
@@ -238,6 +240,15 @@ public final class ErrorBands {
     if (!vendor.isEmpty() && !seen(Dimension.VENDOR).contains(vendor)) {
       out.add(
           "no fitted measurement on " + chip.vendor() + " chips: the error may exceed the band");
+    }
+    if (chip.achievableMatmulFraction().isEmpty() && !Efficiency.sramOnly(chip)) {
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "%s has no measured achievable matmul rate (achievable_matmul_fraction): calibrated"
+                  + " compute assumes %.3f of its peak, the median of the measured chips",
+              chip.id(),
+              Chip.TYPICAL_MATMUL_FRACTION));
     }
     for (String a : attentionKinds(model)) {
       if (!seen(Dimension.ATTENTION).contains(a)) {

@@ -53,6 +53,14 @@ final class ErrorBandsTest {
                     .isEqualTo("no fitted measurement on AMD chips: the error may exceed the band"))
         .anySatisfy(w -> assertThat(w).contains("sliding attention"))
         .anySatisfy(w -> assertThat(w).contains("engine 'vllm'"));
+    // a chip without a measured achievable matmul rate says what calibrated compute assumes; an
+    // SRAM-only chip (not calibrated) does not
+    assertThat(b.warnings(Models.byId("llama-3.1-8b"), Chips.byId("l40s"), "trtllm"))
+        .containsExactly(
+            "l40s has no measured achievable matmul rate (achievable_matmul_fraction): calibrated"
+                + " compute assumes 0.781 of its peak, the median of the measured chips");
+    assertThat(b.warnings(Models.byId("llama-3.1-8b"), Chips.byId("groq-lpu"), "default"))
+        .noneSatisfy(w -> assertThat(w).contains("matmul"));
   }
 
   @Test
