@@ -2,7 +2,12 @@ package io.ridgeline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A sequence longer than the model's context window (Llama-3.1's max_position_embeddings: 131,072
@@ -13,6 +18,26 @@ final class ContextWindowWarningTest {
   private static final String WARNING =
       "warning: llama-3.1-8b: a sequence of %s tokens is longer than its context window of 131,072"
           + " tokens (max_position_embeddings)";
+
+  @TempDir Path dir;
+
+  /** roofline for llama-3.1-8b on one H100, batch 1, at a context of 140,000 tokens, plus extra. */
+  private static CliRun roofline140k(String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "roofline",
+                "--model",
+                "llama-3.1-8b",
+                "--chip",
+                "h100-sxm",
+                "--batch",
+                "1",
+                "--context",
+                "140000"));
+    args.addAll(List.of(extra));
+    return CliRun.of(args.toArray(String[]::new));
+  }
 
   @Test
   void frontier_historyPromptAndOutputPastTheWindow_warnsOnce() throws Exception {
@@ -67,17 +92,7 @@ final class ContextWindowWarningTest {
 
   @Test
   void roofline_contextPastTheWindow_warns() {
-    CliRun r =
-        CliRun.of(
-            "roofline",
-            "--model",
-            "llama-3.1-8b",
-            "--chip",
-            "h100-sxm",
-            "--batch",
-            "1",
-            "--context",
-            "140000");
+    CliRun r = roofline140k();
     assertThat(r.code()).isZero();
     assertThat(r.err()).contains(String.format(WARNING, "140,000"));
   }
@@ -85,20 +100,7 @@ final class ContextWindowWarningTest {
   @Test
   void roofline_idealJson_carriesTheWarning() throws Exception {
     // the roofline bound has no error band, so the warnings array holds this line alone
-    CliRun r =
-        CliRun.of(
-            "roofline",
-            "--model",
-            "llama-3.1-8b",
-            "--chip",
-            "h100-sxm",
-            "--batch",
-            "1",
-            "--context",
-            "140000",
-            "--efficiency",
-            "ideal",
-            "--json");
+    CliRun r = roofline140k("--efficiency", "ideal", "--json");
     assertThat(r.code()).isZero();
     assertThat(r.json().get("warnings")).hasSize(1);
     assertThat(r.json().get("warnings").get(0).asText())
@@ -131,8 +133,8 @@ final class ContextWindowWarningTest {
 
   @Test
   void sweep_longestSequenceOfTheGridPastTheWindow_warns() throws Exception {
-    java.nio.file.Path grid = java.nio.file.Files.createTempFile("grid", ".json");
-    java.nio.file.Files.writeString(
+    Path grid = dir.resolve("grid.json");
+    Files.writeString(
         grid,
         "{\"model\": \"llama-3.1-8b\", \"chip\": \"h100-sxm\", \"count\": 8, \"batch\": 1,"
             + " \"isl\": [1024, 131000], \"osl\": 128}");
@@ -140,6 +142,5 @@ final class ContextWindowWarningTest {
     assertThat(r.code()).isZero();
     // the longest sequence: 131,000 + 128
     assertThat(r.err()).contains(String.format(WARNING, "131,128"));
-    java.nio.file.Files.delete(grid);
   }
 }

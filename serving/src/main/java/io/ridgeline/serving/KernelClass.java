@@ -64,19 +64,12 @@ enum KernelClass {
   }
 
   /**
-   * The fraction of peak FLOP/s of this class in {@code e} for a kernel of {@code rows} rows (M;
-   * used by {@link #GEMM} only, whose fraction without weights to count rows by, {@code rows = 0},
-   * is the large-GEMM one).
+   * The fraction of peak FLOP/s of this class in {@code e} for a kernel of {@code rows} rows: the
+   * small-M curve for a {@link #GEMM} with rows to count ({@code rows = 0}: the large-GEMM one),
+   * the large-GEMM fraction for every other class.
    */
   double computeFraction(Efficiency e, double rows) {
-    switch (this) {
-      case GEMM:
-        return rows > 0 ? e.computeAt(rows) : e.compute();
-      case ATTENTION:
-        return e.compute();
-      default:
-        return e.compute();
-    }
+    return this == GEMM && rows > 0 ? e.computeAt(rows) : e.compute();
   }
 
   /**

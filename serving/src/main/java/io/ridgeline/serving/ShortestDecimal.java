@@ -215,9 +215,9 @@ final class ShortestDecimal {
 
   /**
    * floor((a + 1) 2^28 / 10^8) - 1 for a < 10^8: a as a 28-bit binary fraction of 10^8, from which
-   * each multiplication by 10 pushes out the next decimal digit (Cassio Neri's and Lorenz
-   * Schneider's digit extraction; floor(x / 10^8) = floor(x × 193_428_131_138_340_668 / 2^84) for x
-   * < 10^17).
+   * each multiplication by 10 pushes out the next decimal digit (the left-to-right extraction of
+   * the JDK's {@code DoubleToDecimal}; floor(x / 10^8) = floor(x × 193_428_131_138_340_668 / 2^84)
+   * for x < 10^17).
    */
   private static int y(int a) {
     return (int) (multiplyHigh((long) (a + 1) << 28, 193_428_131_138_340_668L) >>> 20) - 1;
@@ -268,15 +268,21 @@ final class ShortestDecimal {
   private static long[] table() {
     long[] g = new long[(K_MAX - K_MIN + 1) << 1];
     BigInteger mask63 = BigInteger.ONE.shiftLeft(63).subtract(BigInteger.ONE);
+    // 10^0 ... 10^-K_MIN, each from the one before
+    BigInteger[] tens = new BigInteger[-K_MIN + 1];
+    tens[0] = BigInteger.ONE;
+    for (int i = 1; i < tens.length; i++) {
+      tens[i] = tens[i - 1].multiply(BigInteger.TEN);
+    }
     for (int k = K_MIN; k <= K_MAX; k++) {
       // r such that 10^-k = β 2^r with 2^125 <= β < 2^126
       int r = flog2pow10(-k) - 125;
       BigInteger floor;
       if (k <= 0) {
-        BigInteger n = BigInteger.TEN.pow(-k);
+        BigInteger n = tens[-k];
         floor = r <= 0 ? n.shiftLeft(-r) : n.shiftRight(r);
       } else {
-        floor = BigInteger.ONE.shiftLeft(-r).divide(BigInteger.TEN.pow(k));
+        floor = BigInteger.ONE.shiftLeft(-r).divide(tens[k]);
       }
       BigInteger gk = floor.add(BigInteger.ONE);
       g[(k - K_MIN) << 1] = gk.shiftRight(63).longValueExact();
