@@ -65,6 +65,20 @@ final class ChipTest {
   }
 
   @Test
+  void build_achievableMatmulFractionOutsideZeroToOne_isRejected() {
+    for (double bad : new double[] {0, 1.5, Double.NaN}) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> chip().achievableMatmulFraction(bad).build());
+
+      assertThat(e.getMessage())
+          .isEqualTo("chip x: achievable matmul fraction must be in (0, 1]: " + bad);
+    }
+    // 1 is allowed: the best matmul reaches the peak
+    assertThat(chip().achievableMatmulFraction(1.0).build().matmulFraction()).isEqualTo(1.0);
+  }
+
+  @Test
   void build_mxfp4Key_isRejected() {
     IllegalArgumentException e =
         assertThrows(
