@@ -19,7 +19,8 @@ import java.util.Optional;
  * ({@link KvOffload}), pipeline parallelism, a MoE all-to-all across scale-up domains, and any step
  * whose coefficients do not reproduce the object path ({@link CompiledStep}). A batch whose weights
  * spill off the main tier (GB200's LPDDR5X as the KV cache grows) reads them from each tier in its
- * share ({@link CompiledStep.Tiers} of {@link MemoryPlan#placed}, as the object path places them).
+ * share, as the object path places them ({@link MemoryPlan#placed}); {@link WeightSpill} gives the
+ * shares batch by batch in primitives.
  */
 final class CompiledColocated implements PointsAt {
   private final ColocatedDeployment deployment;
@@ -39,6 +40,9 @@ final class CompiledColocated implements PointsAt {
   private final RooflineModel pool;
   private final int decodeContext;
   private final int prefillContext;
+  // where the weights of a decode step and of a prefill share sit batch by batch (null: one tier)
+  private final WeightSpill decodeSpill;
+  private final WeightSpill prefillSpill;
   // the TTFT chunk's side of its riding step (one prompt or less, on its tiers): every batch's
   private final CompiledStep.Riding chunkSide;
   // the TTFT chunk's own prefill pass, its step at batch 1 (ColocatedDeployment.chunkStep)
@@ -85,9 +89,12 @@ final class CompiledColocated implements PointsAt {
     decodeHandOff = Collectives.handOff(pool, 1).seconds();
     decodeOverhead = pool.passOverhead().seconds();
     largestFit = pool.maxBatch(w.finalContext());
-    decodeOnMainTier = onMainTier(pool, context);
+    boolean tiered = pool.chip().memory().size() > 1;
+    decodeSpill = tiered ? WeightSpill.of(pool, context) : null;
+    prefillSpill = tiered ? WeightSpill.of(pool, prefillContext) : null;
+    decodeOnMainTier = onMainTier(pool, context, decodeSpill);
     if (shared.chunkSide == null) {
-      shared.onMainTier = onMainTier(pool, prefillContext);
+      shared.onMainTier = onMainTier(pool, prefillContext, prefillSpill);
       CompiledStep.Riding side = new CompiledStep.Riding();
       prefill.riding(chunkPrompts, tiers(prefillPrompts(chunkPrompts), prefillContext), side);
       shared.chunkSide = side;
@@ -189,14 +196,16 @@ final class CompiledColocated implements PointsAt {
 
   /**
    * The largest batch whose step reads every byte from the main tier at {@code context} (the target
-   * {@link MemoryPlan#placed} gives is the pool's base target): all of them on a one-tier chip; on
-   * a tiered chip the weights spill as the KV cache grows with the batch.
+   * {@link MemoryPlan#placed} gives is the pool's base target, which {@code spill} answers with no
+   * tiers): all of them on a one-tier chip ({@code spill} null); on a tiered chip the weights spill
+   * as the KV cache grows with the batch.
    */
-  private static int onMainTier(RooflineModel pool, int context) {
-    if (pool.chip().memory().size() == 1) {
+  private static int onMainTier(RooflineModel pool, int context, WeightSpill spill) {
+    if (spill == null) {
       return Integer.MAX_VALUE;
     }
-    ComputeTarget base = pool.baseTarget();
+    int[] slots = new int[spill.tiers()];
+    double[] shares = new double[spill.tiers()];
     // start from where the weights, KV cache and workspace (MemoryUse.total) fill the main tier
     int guess =
         BatchSearch.guess(
@@ -205,7 +214,7 @@ final class CompiledColocated implements PointsAt {
               return use.total().bytes() / use.mainCapacity().bytes();
             },
             RooflineModel.fullChunkBatch(context));
-    return BatchSearch.largest(b -> MemoryPlan.placed(pool, b, context) == base, guess);
+    return BatchSearch.largest(b -> spill.place(b, slots, shares) == 0, guess);
   }
 
   @Override
@@ -236,7 +245,6 @@ final class CompiledColocated implements PointsAt {
   int points(int[] batches, int from, int to, PointBlock out) {
     out.start(to - from, chips);
     own(out);
-    place(batches, from, to, out);
     for (int k = from; k < to; k++) {
       int batch = batches[k];
       if (batch < 1 || batch > Limits.MAX_BATCH) {
@@ -336,61 +344,26 @@ final class CompiledColocated implements PointsAt {
       s.owner = this;
       s.lastBatch = -1;
       s.operations(decode.operations());
-      s.clearTiers();
+      ComputeTarget base = pool.baseTarget();
+      s.decodeTiers = decodeSpill == null ? null : CompiledStep.Tiers.view(base, decodeSpill);
+      s.shareTiers = prefillSpill == null ? null : CompiledStep.Tiers.view(base, prefillSpill);
     }
   }
 
   /**
-   * Places the steps of {@code batches[from..to)} on the tiers ({@link #decodeTiers(int,
-   * PointBlock)}, {@link #shareTiers}, each kept in {@code s}) before their points are evaluated,
-   * so that the per-point loop only reads them (the object path that places them stays out of its
-   * compiled code); stops at a batch that cannot be placed, which the loop then meets itself.
+   * The tiers of a decode step of {@code batch} sequences (null: all on the main tier), in {@code
+   * s}'s view, valid until the next call.
    */
-  private void place(int[] batches, int from, int to, PointBlock s) {
-    if (decodeOnMainTier == Integer.MAX_VALUE && prefillOnMainTier == Integer.MAX_VALUE) {
-      return; // one tier
-    }
-    try {
-      for (int k = from; k < to; k++) {
-        int batch = batches[k];
-        if (batch < 1 || batch > Limits.MAX_BATCH) {
-          return;
-        }
-        for (int sequences = Math.max(1, batch - 1); sequences <= batch; sequences++) {
-          decodeTiers(sequences, s);
-        }
-        shareTiers(prefillPrompts((double) batch / osl), s);
-      }
-    } catch (IllegalArgumentException e) {
-      // the point of this batch fails where the loop evaluates it
-    }
-  }
-
-  /**
-   * The tiers of a step of size {@code n} (sequences of a decode step, prompts of a prefill share)
-   * at {@code context} tokens ({@link #tiers(int, int)}): null when {@code n ≤ onMainTier} (all on
-   * the main tier), else as kept in {@code cache}, placed and kept when it holds none.
-   */
-  private CompiledStep.Tiers tiers(int n, int onMainTier, int context, PointBlock.TierCache cache) {
-    if (n <= onMainTier) {
-      return null;
-    }
-    CompiledStep.Tiers t = cache.get(n);
-    if (t == null) {
-      t = tiers(n, context);
-      cache.keep(n, t);
-    }
-    return t;
-  }
-
-  /** The tiers of a decode step of {@code batch} sequences, kept in {@code s}. */
   private CompiledStep.Tiers decodeTiers(int batch, PointBlock s) {
-    return tiers(batch, decodeOnMainTier, decodeContext, s.decodeTiers);
+    return batch <= decodeOnMainTier ? null : s.decodeTiers.at(decodeSpill, batch);
   }
 
-  /** The tiers of a prefill share of {@code prompts} prompts, kept in {@code s}. */
+  /**
+   * The tiers of a prefill share of {@code prompts} prompts (null: all on the main tier), in {@code
+   * s}'s view, valid until the next call.
+   */
   private CompiledStep.Tiers shareTiers(int prompts, PointBlock s) {
-    return tiers(prompts, prefillOnMainTier, prefillContext, s.shareTiers);
+    return prompts <= prefillOnMainTier ? null : s.shareTiers.at(prefillSpill, prompts);
   }
 
   /** Finite and not negative. */

@@ -595,7 +595,8 @@ final class CompiledStep {
       int kind = kindOf[k].ordinal();
       int[] slots = tiers.slot[kind];
       double[] shares = tiers.share[kind];
-      for (int j = 0; j < slots.length; j++) {
+      int count = tiers.count[kind];
+      for (int j = 0; j < count; j++) {
         int t = slots[j];
         if (!tiers.used[t]) {
           tiers.used[t] = true;
@@ -620,9 +621,12 @@ final class CompiledStep {
    * shared between threads).
    */
   static final class Tiers {
+    private static final int WEIGHTS_KIND = DataKind.WEIGHTS.ordinal();
+
     private final double[] bandwidth;
     private final int[][] slot;
     private final double[][] share;
+    private final int[] count; // kind k's tiers: slot[k][0..count[k]) with share[k][0..count[k])
     private final double[] bytes;
     private final boolean[] used;
     private final int[] order;
@@ -636,10 +640,12 @@ final class CompiledStep {
       DataKind[] kinds = DataKind.values();
       slot = new int[kinds.length][];
       share = new double[kinds.length][];
+      count = new int[kinds.length];
       for (DataKind kind : kinds) {
         Map<String, Double> shares = t.tierShares(kind);
         slot[kind.ordinal()] = new int[shares.size()];
         share[kind.ordinal()] = new double[shares.size()];
+        count[kind.ordinal()] = shares.size();
         int j = 0;
         for (Map.Entry<String, Double> e : shares.entrySet()) {
           slot[kind.ordinal()][j] = names.indexOf(e.getKey());
@@ -655,6 +661,51 @@ final class CompiledStep {
     /** The tiers of target {@code t} ({@link MemoryPlan#placed}). */
     static Tiers of(ComputeTarget t) {
       return new Tiers(t);
+    }
+
+    /**
+     * Reusable tiers of a pool whose base target is {@code base} and whose weights {@code spill}
+     * places batch by batch ({@link #at}); one per step evaluated at a time, not shared between
+     * threads.
+     */
+    static Tiers view(ComputeTarget base, WeightSpill spill) {
+      Tiers v = new Tiers(base);
+      v.slot[WEIGHTS_KIND] = new int[spill.tiers()];
+      v.share[WEIGHTS_KIND] = new double[spill.tiers()];
+      return v;
+    }
+
+    /**
+     * This view with the weights of {@code batch} sequences where {@code spill} places them, as
+     * {@link #of} of {@link MemoryPlan#placed} gives them; null when every byte is on the main tier
+     * (read at the base target's bandwidth, as a step without tiers).
+     */
+    Tiers at(WeightSpill spill, int batch) {
+      int n = spill.place(batch, slot[WEIGHTS_KIND], share[WEIGHTS_KIND]);
+      if (n == 0) {
+        return null;
+      }
+      count[WEIGHTS_KIND] = n;
+      return this;
+    }
+
+    /** Whether {@code o} reads each kind's bytes from the same tiers in the same shares. */
+    boolean samePlacement(Tiers o) {
+      if (!java.util.Arrays.equals(bandwidth, o.bandwidth)) {
+        return false;
+      }
+      for (int k = 0; k < slot.length; k++) {
+        if (count[k] != o.count[k]) {
+          return false;
+        }
+        for (int j = 0; j < count[k]; j++) {
+          if (slot[k][j] != o.slot[k][j]
+              || Double.doubleToLongBits(share[k][j]) != Double.doubleToLongBits(o.share[k][j])) {
+            return false;
+          }
+        }
+      }
+      return true;
     }
   }
 

@@ -177,7 +177,12 @@ final class MemoryPlan {
 
   /** Each tier's share of the bytes {@code byTier} places (1 for a tier holding them all). */
   private static ImmutableMap<String, Double> shares(Map<String, Bytes> byTier) {
-    double all = byTier.values().stream().mapToDouble(Bytes::bytes).sum();
+    // summed in placement order, as WeightSpill sums them
+    double sum = 0;
+    for (Bytes b : byTier.values()) {
+      sum += b.bytes();
+    }
+    double all = sum;
     ImmutableMap.Builder<String, Double> shares = ImmutableMap.builder();
     byTier.forEach(
         (tier, bytes) -> shares.put(tier, all > 0 ? bytes.bytes() / all : 1.0 / byTier.size()));

@@ -57,10 +57,11 @@ final class PointBlock {
   double[] compute = new double[0];
   double[] memory = new double[0];
   final CompiledStep.Riding share = new CompiledStep.Riding();
-  // where the owner's steps read their bytes (CompiledStep.Tiers): decode steps by sequences and
-  // prefill shares by prompts
-  final TierCache decodeTiers = new TierCache();
-  final TierCache shareTiers = new TierCache();
+  // where the owner's steps read their bytes on a chip of several tiers (null: one tier), views
+  // that WeightSpill sets for one step at a time: decode steps by sequences, prefill shares by
+  // prompts
+  CompiledStep.Tiers decodeTiers;
+  CompiledStep.Tiers shareTiers;
   // the last batch's step times: its decode step, its prefill share and one TTFT chunk step
   double stepSeconds;
   double shareSeconds;
@@ -72,43 +73,6 @@ final class PointBlock {
   Utilisation stepUtilisation;
   double[] memoryBytes = new double[0];
   double[] flops = new double[0];
-
-  /** Forgets the tiers kept (another owner's). */
-  void clearTiers() {
-    decodeTiers.clear();
-    shareTiers.clear();
-  }
-
-  /**
-   * The tiers of a step by its size (sequences of a decode step, or prompts of a prefill share), up
-   * to {@link #KEPT}; null where none is kept.
-   */
-  static final class TierCache {
-    /** The largest size whose tiers are kept. */
-    static final int KEPT = 1 << 16;
-
-    private CompiledStep.Tiers[] kept = new CompiledStep.Tiers[0];
-
-    /** The tiers kept for size {@code n}; null when not kept. */
-    CompiledStep.Tiers get(int n) {
-      return n < kept.length ? kept[n] : null;
-    }
-
-    /** Keeps the tiers {@code t} of size {@code n} (beyond {@link #KEPT}: not kept). */
-    void keep(int n, CompiledStep.Tiers t) {
-      if (n > KEPT) {
-        return;
-      }
-      if (n >= kept.length) {
-        kept = java.util.Arrays.copyOf(kept, Math.max(n + 1, 2 * kept.length));
-      }
-      kept[n] = t;
-    }
-
-    void clear() {
-      java.util.Arrays.fill(kept, null);
-    }
-  }
 
   /** Empties the block for a run of up to {@code rows} points of {@code chips} chips each. */
   void start(int rows, double chips) {
