@@ -38,8 +38,6 @@ final class CompiledColocated implements PointsAt {
   private final int decodeOnMainTier;
   private final int prefillOnMainTier;
   private final RooflineModel pool;
-  private final int decodeContext;
-  private final int prefillContext;
   // where the weights of a decode step and of a prefill share sit batch by batch (null: one tier)
   private final WeightSpill decodeSpill;
   private final WeightSpill prefillSpill;
@@ -81,8 +79,7 @@ final class CompiledColocated implements PointsAt {
     this.pairs = prefill.pairWith(decode);
     this.chunkPrompts = ColocatedDeployment.chunkPrompts(w);
     int context = ColocatedDeployment.decodeContext(w);
-    this.decodeContext = context;
-    this.prefillContext = w.cachedAtPrefill() + w.newTokens();
+    int prefillContext = w.cachedAtPrefill() + w.newTokens();
     // RooflineModel.decode's passes (pp), pipeline hand-off (of one token) and fixed cost per pass,
     // none of which depends on the batch or the context
     decodePasses = pool.pipelineParallel();
@@ -96,7 +93,7 @@ final class CompiledColocated implements PointsAt {
     if (shared.chunkSide == null) {
       shared.onMainTier = onMainTier(pool, prefillContext, prefillSpill);
       CompiledStep.Riding side = new CompiledStep.Riding();
-      prefill.riding(chunkPrompts, tiers(prefillPrompts(chunkPrompts), prefillContext), side);
+      prefill.riding(chunkPrompts, tiers(prefillSpill, prefillPrompts(chunkPrompts)), side);
       shared.chunkSide = side;
     }
     prefillOnMainTier = shared.onMainTier;
@@ -114,12 +111,12 @@ final class CompiledColocated implements PointsAt {
   }
 
   /**
-   * The tiers of {@code batch} sequences at {@code context} ({@link MemoryPlan#placed}), or null
-   * when every byte is on the main tier.
+   * The tiers of a step of {@code n} (sequences or prompts) whose weights {@code spill} places, in
+   * a view of their own, or null on a one-tier chip ({@code spill} null) or when every byte is on
+   * the main tier.
    */
-  private CompiledStep.Tiers tiers(int batch, int context) {
-    ComputeTarget t = MemoryPlan.placed(pool, batch, context);
-    return t == pool.baseTarget() ? null : CompiledStep.Tiers.of(t);
+  private CompiledStep.Tiers tiers(WeightSpill spill, int n) {
+    return spill == null ? null : CompiledStep.Tiers.view(pool.baseTarget(), spill).at(spill, n);
   }
 
   /**
@@ -426,7 +423,7 @@ final class CompiledColocated implements PointsAt {
 
   /** The tiers of a decode step of {@code batch} sequences; null when all are on the main tier. */
   private CompiledStep.Tiers decodeTiers(int batch) {
-    return batch <= decodeOnMainTier ? null : tiers(batch, decodeContext);
+    return batch <= decodeOnMainTier ? null : tiers(decodeSpill, batch);
   }
 
   /**

@@ -116,42 +116,39 @@ final class WeightSpill {
     double workspace =
         chunk * activationElements / stages * activationBytes
             + (double) batch * vocab / stageChips * Precision.FP32.bytesPerElement();
-    // MemoryUse.weightsByTier: the main tier holds the KV cache and the workspace first
+    // MemoryUse.weightsByTier: the main tier holds the KV cache and the workspace first, the
+    // weights that fit nowhere count on the last (slowest) tier
     double reserved = kv + workspace;
     double left = weights;
-    int last = 0;
-    int n = 0;
     for (int t = 0; t < capacity.length; t++) {
-      put[t] = 0;
       double room = Math.max(0, capacity[t] - (t == 0 ? reserved : 0));
       double here = Math.min(left, room);
+      put[t] = 0;
       if (here > 0) {
         put[t] = here;
         left -= here;
       }
-      last = t;
     }
     if (left > 0) {
-      put[last] += left;
+      put[capacity.length - 1] += left;
     }
+    int n = 0;
+    double all = 0;
     for (int t = 0; t < capacity.length; t++) {
       if (put[t] > 0) {
         n++;
       }
+      all += put[t];
     }
     if (n == 0 || (n == 1 && put[0] > 0)) {
       return 0; // all on the main tier (or none): the base target
     }
-    // MemoryPlan.placed: one tier holds them all, or each tier its share of their bytes
-    double all = 0;
-    for (int t = 0; t < capacity.length; t++) {
-      all += put[t];
-    }
+    // MemoryPlan.placed: each tier its share of the weights' bytes (1 for a tier holding them all)
     int j = 0;
     for (int t = 0; t < capacity.length; t++) {
       if (put[t] > 0) {
         slots[j] = slot[t];
-        shares[j] = n == 1 ? 1.0 : all > 0 ? put[t] / all : 1.0 / n;
+        shares[j] = put[t] / all;
         j++;
       }
     }
