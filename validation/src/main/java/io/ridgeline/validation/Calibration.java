@@ -38,9 +38,10 @@ import java.util.stream.Collectors;
  *   <li>attention fraction, start 0.8 (the KV-reading kernels' own fraction of bandwidth, {@link
  *       Efficiency#attention()}): FlashMLA reaches 0.90 of an H800's bandwidth memory-bound,
  *       split-KV decode kernels less at short contexts where the reduction and launch dominate.
- *   <li>GEMM half tokens, start 32: a GEMM with M rows reaches {@code compute × M / (M + half)};
+ *   <li>GEMM half tokens, start 16: a GEMM with M rows reaches {@code compute × M / (M + half)};
  *       tensor-core tiles are 64–128 rows, so a decode GEMM of a few tokens uses a small share of
- *       each tile, and half efficiency near M = 32 matches published small-M GEMM sweeps.
+ *       each tile, and published small-M GEMM sweeps reach half their large-M throughput at M of
+ *       about 8–64 (see {@link EfficiencyParameter#GEMM_HALF_TOKENS}).
  *   <li>per-kernel overhead, start 4 µs ({@link Efficiency#kernelOverhead()}), charged per kernel
  *       counted from the architecture ({@code io.ridgeline.models.Kernels}: 9 per Llama layer, 22
  *       per DeepSeek-V3 MoE layer): a CUDA-graph kernel's launch and tail, a few microseconds (see
@@ -48,7 +49,7 @@ import java.util.stream.Collectors;
  *   <li>per-step overhead, start 1000 µs: scheduling, sampling and host-device synchronisation per
  *       engine step, of the order of a millisecond in vLLM and SGLang profiles (see {@link
  *       EfficiencyParameter#STEP_OVERHEAD}).
- *   <li>collective latency per hop, start 10 µs ({@link Efficiency#collectiveLatency()}):
+ *   <li>collective latency per hop, start 2 µs ({@link Efficiency#collectiveLatency()}):
  *       small-message NCCL all-reduce on NVLink takes 10–30 µs over 8 GPUs (nccl-tests), a few hops
  *       of a few microseconds each beyond the wire latency; expert-parallel dispatch kernels
  *       (DeepEP low-latency mode) are of the same order per hop.

@@ -17,9 +17,8 @@ final class ShippedCalibrationAccuracyTest {
    * held at its sourced 0.8, the InferenceX rows' median TTFTs, a chunk's prefill joining the
    * decode step's kernels, eager prefill launches overlapping the device and the intercepts' prior
    * at the measured variance ratio (1 row, FitObjective), GEMMs at a share of each chip's
-   * achievable matmul rate and decode attention at its own bandwidth fraction. The held-out
-   * figures are pinned by {@link
-   * ShippedCrossValidationTest}.
+   * achievable matmul rate and decode attention at its own bandwidth fraction. The held-out figures
+   * are pinned by {@link ShippedCrossValidationTest}.
    */
   private static final Map<Metric, Double> MEASURED =
       Map.of(
