@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,20 +21,7 @@ final class ContextWindowWarningTest {
 
   /** roofline for llama-3.1-8b on one H100, batch 1, at a context of 140,000 tokens, plus extra. */
   private static CliRun roofline140k(String... extra) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "roofline",
-                "--model",
-                "llama-3.1-8b",
-                "--chip",
-                "h100-sxm",
-                "--batch",
-                "1",
-                "--context",
-                "140000"));
-    args.addAll(List.of(extra));
-    return CliRun.of(args.toArray(String[]::new));
+    return CliRun.roofline8b(new String[] {"--context", "140000"}, extra);
   }
 
   @Test

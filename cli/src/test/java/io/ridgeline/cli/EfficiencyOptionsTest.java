@@ -34,21 +34,7 @@ final class EfficiencyOptionsTest {
 
   /** roofline for llama-3.1-8b on one H100, batch 1, context 1024, JSON, plus {@code extra}. */
   private static CliRun roofline8b(String... extra) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "roofline",
-                "--model",
-                "llama-3.1-8b",
-                "--chip",
-                "h100-sxm",
-                "--batch",
-                "1",
-                "--context",
-                "1024",
-                "--json"));
-    args.addAll(List.of(extra));
-    return run(args.toArray(String[]::new));
+    return CliRun.roofline8b(new String[] {"--context", "1024", "--json"}, extra);
   }
 
   /** frontier for llama-3.1-8b on one H100, ISL 256, OSL 64, batches to 16, plus {@code extra}. */

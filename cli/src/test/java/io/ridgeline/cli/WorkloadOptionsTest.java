@@ -14,24 +14,8 @@ final class WorkloadOptionsTest {
   }
 
   private static CliRun roofline8b(String... extra) {
-    String[] base = {
-      "roofline",
-      "--model",
-      "llama-3.1-8b",
-      "--chip",
-      "h100-sxm",
-      "--batch",
-      "1",
-      "--prompt",
-      "256",
-      "--json",
-      "--efficiency",
-      "ideal"
-    };
-    String[] args = new String[base.length + extra.length];
-    System.arraycopy(base, 0, args, 0, base.length);
-    System.arraycopy(extra, 0, args, base.length, extra.length);
-    return CliRun.of(args);
+    return CliRun.roofline8b(
+        new String[] {"--prompt", "256", "--json", "--efficiency", "ideal"}, extra);
   }
 
   @Test
