@@ -74,16 +74,18 @@ final class MemoryPlan {
     Precisions p = pool.precisions();
     double weights = weights(m, p, layout, holding).bytes();
     Bytes kv = holding.kvCache ? kvCache(m, pool, p.kvCache(), batch, context) : Bytes.ZERO;
-    int tp = layout.tensorParallel();
-    double chunk =
-        pool.runsPrefill()
-            ? Math.min((double) batch * context, RooflineModel.PREFILL_CHUNK_TOKENS)
-            : batch;
     Bytes workspace =
         holding == Holding.ALL
-            ? p.activations()
-                .bytes(chunk * m.activationElementsPerToken(tp) / layout.pipelineParallel())
-                .plus(Precision.FP32.bytes((double) batch * m.vocabSize() / layout.stageChips()))
+            ? Bytes.of(
+                workspaceBytes(
+                    pool.runsPrefill(),
+                    batch,
+                    context,
+                    m.activationElementsPerToken(layout.tensorParallel()),
+                    layout.pipelineParallel(),
+                    p.activations().bytesPerElement(),
+                    m.vocabSize(),
+                    layout.stageChips()))
             : Bytes.ZERO;
     return ImmutableMemoryUse.builder()
         .weights(Bytes.of(weights))
@@ -118,6 +120,31 @@ final class MemoryPlan {
    * One chip's share of the cache of {@code batch} sequences of {@code model} at {@code context}
    * tokens in {@code pool}'s layout, at {@code kv} precision.
    */
+  /**
+   * Workspace bytes per chip for {@code batch} sequences of {@code context} tokens (the class
+   * comment's): the activations of a prefill chunk of min(batch × context, {@value
+   * RooflineModel#PREFILL_CHUNK_TOKENS}) tokens (the batch's tokens for a pool that does not
+   * prefill) through the widest layer, {@code elementsPerToken} each at {@code bytesPerElement},
+   * over the pipeline {@code stages}, plus fp32 logits of the batch over the stage's chips; {@link
+   * #use} and {@link WeightSpill} both take it from here.
+   */
+  static double workspaceBytes(
+      boolean runsPrefill,
+      int batch,
+      int context,
+      double elementsPerToken,
+      int stages,
+      double bytesPerElement,
+      int vocab,
+      int stageChips) {
+    double chunk =
+        runsPrefill
+            ? Math.min((double) batch * context, RooflineModel.PREFILL_CHUNK_TOKENS)
+            : batch;
+    return chunk * elementsPerToken / stages * bytesPerElement
+        + (double) batch * vocab / stageChips * Precision.FP32.bytesPerElement();
+  }
+
   static Bytes kvCache(Model model, RooflineModel pool, Precision kv, int batch, int context) {
     ParallelLayout layout = pool.layout();
     return model

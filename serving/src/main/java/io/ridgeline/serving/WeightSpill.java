@@ -2,7 +2,6 @@ package io.ridgeline.serving;
 
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
-import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.models.Model;
 import java.util.ArrayList;
@@ -18,11 +17,9 @@ import java.util.Map;
  *
  * <p>The arithmetic is {@link MemoryPlan#use}'s and {@link MemoryUse#weightsByTier}'s, operation
  * for operation, so that every share is the same double: the KV cache is the bytes of one sequence
- * × batch ÷ the KV shards beyond tensor parallelism; the workspace the activations of the largest
- * step, a prefill chunk of min(batch × context, 8,192) tokens (the batch's tokens for a pool that
- * does not prefill) through the widest layer over the pipeline stages, plus fp32 logits of the
- * batch over the stage's chips. {@code WeightSpillTest} checks the shares against {@link
- * CompiledStep.Tiers} of {@link MemoryPlan#placed}.
+ * × batch ÷ the KV shards beyond tensor parallelism; the workspace is {@link
+ * MemoryPlan#workspaceBytes}, the one formula both use. {@code WeightSpillTest} checks the shares
+ * against {@link CompiledStep.Tiers} of {@link MemoryPlan#placed}.
  *
  * <p>Worked example (the shape of {@link MemoryUse}'s class comment): 500 GB of weights, 150 GB of
  * KV and workspace on a chip of 186 GB HBM and 467.5 GB LPDDR5X: 36 GB of weights stay in HBM and
@@ -109,13 +106,16 @@ final class WeightSpill {
   int place(int batch, int[] slots, double[] shares) {
     // MemoryPlan.use: KV cache and workspace per chip
     double kv = kvPerSequence * batch / kvShards;
-    double chunk =
-        runsPrefill
-            ? Math.min((double) batch * context, RooflineModel.PREFILL_CHUNK_TOKENS)
-            : batch;
     double workspace =
-        chunk * activationElements / stages * activationBytes
-            + (double) batch * vocab / stageChips * Precision.FP32.bytesPerElement();
+        MemoryPlan.workspaceBytes(
+            runsPrefill,
+            batch,
+            context,
+            activationElements,
+            stages,
+            activationBytes,
+            vocab,
+            stageChips);
     // MemoryUse.weightsByTier: the main tier holds the KV cache and the workspace first, the
     // weights that fit nowhere count on the last (slowest) tier
     double reserved = kv + workspace;
