@@ -41,8 +41,9 @@ final class AfdPools {
 
   /**
    * The time of a step's attention side (ffn = false) or FFN side (ffn = true): each side's phases
-   * and hand-offs plus its own fixed costs ({@link StepResult#attentionOverheadSeconds()} or {@link
-   * StepResult#ffnOverheadSeconds()}: each pool's step overhead and its own kernels).
+   * and hand-offs plus its own kernels' fixed costs ({@link StepResult#attentionOverheadSeconds()}
+   * or {@link StepResult#ffnOverheadSeconds()}), or each pool's host work per step ({@link
+   * StepResult#hostSeconds()}) where that is longer.
    */
   static double side(StepResult step, boolean ffn) {
     double s = 0;
@@ -58,7 +59,10 @@ final class AfdPools {
       }
     }
     Seconds overhead = ffn ? step.ffnOverheadSeconds() : step.attentionOverheadSeconds();
-    return step.passes() * (s + step.p2pSeconds().seconds() + overhead.seconds());
+    // each pool's host work overlaps its device's pass, as StepResult.seconds takes a step
+    double device = s + step.p2pSeconds().seconds() + overhead.seconds();
+    double host = step.hostSeconds().seconds();
+    return step.passes() * (device >= host ? device : host);
   }
 
   /**

@@ -34,6 +34,7 @@ final class CompiledColocated implements PointsAt {
   private final double decodePasses;
   private final double decodeHandOff;
   private final double decodeOverhead;
+  private final double decodeHost; // the step's host work, overlapping the device's pass
   private final int largestFit;
   private final int decodeOnMainTier;
   private final int prefillOnMainTier;
@@ -85,6 +86,7 @@ final class CompiledColocated implements PointsAt {
     decodePasses = pool.pipelineParallel();
     decodeHandOff = Collectives.handOff(pool, 1).seconds();
     decodeOverhead = pool.passOverhead().seconds();
+    decodeHost = pool.efficiency().stepOverhead().seconds();
     largestFit = pool.maxBatch(w.finalContext());
     boolean tiered = pool.chip().memory().size() > 1;
     decodeSpill = tiered ? WeightSpill.of(pool, context) : null;
@@ -413,12 +415,13 @@ final class CompiledColocated implements PointsAt {
   }
 
   /**
-   * RooflineModel.decode's time from the stage's operation times at {@code batch}: passes × (stage
-   * + hand-off + overhead).
+   * RooflineModel.decode's time from the stage's operation times at {@code batch}, as {@link
+   * StepResult#seconds()} takes it: passes × the longer of the device's pass (stage + hand-off +
+   * kernels' overhead) and the host's step work.
    */
   private double decodeSeconds(int batch, double[] compute, double[] memory) {
-    return decodePasses
-        * (decode.stageSeconds(batch, compute, memory) + decodeHandOff + decodeOverhead);
+    double device = decode.stageSeconds(batch, compute, memory) + decodeHandOff + decodeOverhead;
+    return decodePasses * (device >= decodeHost ? device : decodeHost);
   }
 
   /** The tiers of a decode step of {@code batch} sequences; null when all are on the main tier. */

@@ -17,11 +17,13 @@ import org.immutables.value.Value;
  * <p>Small-M GEMMs: a matrix product over M tokens reaches {@code compute × M / (M +
  * gemmHalfTokens)} of peak, a saturating curve (decode GEMMs of a few tokens cannot fill the tensor
  * cores; prefill GEMMs of thousands do). Fixed costs: each pass through a pipeline stage adds
- * {@code stepOverhead + kernels × kernelOverhead} ({@link #overheadSeconds}), the stage's kernels
- * counted from the architecture by {@link io.ridgeline.models.Kernels} (9 for a Llama layer, 22 for
- * a DeepSeek-V3 MoE layer). Attention kernels stream the KV cache at their own {@link #attention()}
- * fraction of bandwidth; each collective hop pays {@link #collectiveLatency()} on top of the link's
- * latency; {@link #moeOverlap()} of the MoE all-to-all hides under compute.
+ * {@code kernels × kernelOverhead} to the device's time ({@link #deviceOverheadSeconds}), the
+ * stage's kernels counted from the architecture by {@link io.ridgeline.models.Kernels} (9 for a
+ * Llama layer, 22 for a DeepSeek-V3 MoE layer), and takes at least the host's {@code stepOverhead}
+ * of scheduling, which overlaps the device's work ({@link StepResult#seconds()}). Attention kernels
+ * stream the KV cache at their own {@link #attention()} fraction of bandwidth; each collective hop
+ * pays {@link #collectiveLatency()} on top of the link's latency; {@link #moeOverlap()} of the MoE
+ * all-to-all hides under compute.
  */
 @Value.Immutable
 @RidgelineStyle
@@ -139,9 +141,9 @@ public abstract class Efficiency {
    * The host's time for one prefill pass through a stage of {@code kernels} kernels: {@code
    * stepOverhead + kernels × prefillKernelOverhead}, the step's own host work and every kernel's
    * eager launch. The pass takes the longer of this and its device time plus {@link
-   * #overheadSeconds} ({@link StepResult#seconds()}): for example 291 kernels of Llama-3.1-8B at 40
-   * µs are 11.64 ms of launches, the wall time of a pass whose kernels run for less, hidden under a
-   * pass whose kernels run for more.
+   * #deviceOverheadSeconds} ({@link StepResult#seconds()}): for example 291 kernels of Llama-3.1-8B
+   * at 40 µs are 11.64 ms of launches, the wall time of a pass whose kernels run for less, hidden
+   * under a pass whose kernels run for more.
    */
   public double prefillHostSeconds(double kernels) {
     return stepOverhead().seconds() + kernels * prefillKernelOverhead().seconds();
@@ -200,12 +202,16 @@ public abstract class Efficiency {
   }
 
   /**
-   * Fixed seconds of one pass through a stage that launches {@code kernels} kernels: {@code
-   * stepOverhead + kernels × kernelOverhead}. For example Llama-3.1-8B at tp 1 launches 291 kernels
-   * per decode step; at 200 µs per step and 5 µs per kernel that is 200 + 291 × 5 = 1,655 µs.
+   * The device's fixed seconds of one pass through a stage of {@code kernels} kernels replayed from
+   * a CUDA graph: {@code kernels × kernelOverhead}, each kernel's launch gap and tail. The step's
+   * host work ({@link #stepOverhead}) is not in it: engines with an overlap scheduler (SGLang's
+   * zero-overhead batch scheduler, vLLM's asynchronous scheduling, TensorRT-LLM's overlap
+   * scheduler) prepare the next step on the host while the device runs this one, so a decode pass
+   * takes the longer of its device time and {@code stepOverhead} ({@link StepResult#seconds()}).
+   * For example 291 kernels at 5 µs are 1,455 µs of device time, which hides a 200 µs step.
    */
-  public double overheadSeconds(double kernels) {
-    return stepOverhead().seconds() + kernels * kernelOverhead().seconds();
+  public double deviceOverheadSeconds(double kernels) {
+    return kernels * kernelOverhead().seconds();
   }
 
   /**
@@ -234,13 +240,13 @@ public abstract class Efficiency {
    * operation of one token, its operands read from SRAM through the functional units and the result
    * written back, which the roofline's throughput terms do not see (0 when the chip file gives no
    * latency). Each pass through a stage then costs at least its kernels × that latency ({@link
-   * #overheadSeconds}), added to the bandwidth and compute time rather than max'ed with it: one
-   * token's operations form a dependent chain, and each operation's result is complete only after
-   * its operands have streamed through (fill latency + streaming time). The chip-to-chip term of
-   * the floor is not a parameter: every pipeline hand-off already pays the scale-up link's {@code
-   * latency_us} (a decode token crosses pp hops, the last one carrying the sampled token back to
-   * the first stage), and every tensor-parallel collective its hops. So a single-stream decode step
-   * is at least {@code kernels × latency + pp × hop latency + collective hops}.
+   * #deviceOverheadSeconds}), added to the bandwidth and compute time rather than max'ed with it:
+   * one token's operations form a dependent chain, and each operation's result is complete only
+   * after its operands have streamed through (fill latency + streaming time). The chip-to-chip term
+   * of the floor is not a parameter: every pipeline hand-off already pays the scale-up link's
+   * {@code latency_us} (a decode token crosses pp hops, the last one carrying the sampled token
+   * back to the first stage), and every tensor-parallel collective its hops. So a single-stream
+   * decode step is at least {@code kernels × latency + pp × hop latency + collective hops}.
    */
   public static Efficiency sramFloor(Chip chip) {
     checkArgument(sramOnly(chip), "chip %s is not SRAM-only", chip.id());

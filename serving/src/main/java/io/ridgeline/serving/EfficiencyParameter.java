@@ -173,12 +173,14 @@ public enum EfficiencyParameter {
       -1, // printed with the step overhead
       e -> Optional.empty()),
   /**
-   * Fixed cost per step per pipeline stage ({@link Efficiency#stepOverhead()}): the scheduler's
-   * batch assembly, sampling, the host synchronisation that reads the sampled tokens back, and the
-   * graph launch. Range 0.05–3 ms: SGLang's overlap ("zero-overhead") batch scheduler (SGLang v0.4
-   * blog, LMSYS, December 2024) and TensorRT-LLM hide the scheduler behind the GPU's work, leaving
-   * tens of microseconds of sampling and synchronisation; vLLM's v0.6.0 performance blog (vLLM
-   * team, September 2024) profiled Llama-3-8B on an H100 with the API server, scheduling and
+   * The host's work per step per pipeline stage ({@link Efficiency#stepOverhead()}): the
+   * scheduler's batch assembly, sampling, the host synchronisation that reads the sampled tokens
+   * back, and the graph launch. It overlaps the device's pass, which takes at least this long
+   * ({@link StepResult#seconds()}): the engines' overlap schedulers prepare step n + 1 while the
+   * device runs step n. Range 0.05–3 ms: SGLang's overlap ("zero-overhead") batch scheduler (SGLang
+   * v0.4 blog, LMSYS, December 2024) and TensorRT-LLM hide the scheduler behind the GPU's work,
+   * leaving tens of microseconds of sampling and synchronisation; vLLM's v0.6.0 performance blog
+   * (vLLM team, September 2024) profiled Llama-3-8B on an H100 with the API server, scheduling and
    * detokenisation taking most of the step, milliseconds per step, before its multi-step and
    * asynchronous fixes. Start 1 ms.
    */

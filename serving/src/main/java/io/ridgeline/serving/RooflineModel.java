@@ -410,36 +410,38 @@ public abstract class RooflineModel {
   }
 
   /**
-   * Sets a step's fixed costs per pass through a stage: {@link Efficiency#overheadSeconds} of the
-   * stage's share of the forward pass's kernels ({@link #kernels()} / pp), all of them, and the
-   * attention side's and FFN side's alone for attention-FFN disaggregated pools; a prefill pass,
-   * whose kernels are launched eagerly, also its host time ({@link Efficiency#prefillHostSeconds}),
-   * which overlaps the device's ({@link StepResult#seconds()}).
+   * Sets a step's fixed costs per pass through a stage: on the device {@link
+   * Efficiency#deviceOverheadSeconds} of the stage's share of the forward pass's kernels ({@link
+   * #kernels()} / pp), and of the attention side's and FFN side's alone for attention-FFN
+   * disaggregated pools; on the host, which overlaps the device ({@link StepResult#seconds()}), the
+   * step's own work ({@link Efficiency#stepOverhead}) and, for a prefill pass, whose kernels are
+   * launched eagerly, their launches ({@link Efficiency#prefillHostSeconds}).
    */
   private void chargeOverheads(ImmutableStepResult.Builder b, boolean prefill) {
     Efficiency e = efficiency();
     Kernels.Count k = kernels();
     double pp = pipelineParallel();
     b.overheadSeconds(passOverhead(k))
-        .attentionOverheadSeconds(Seconds.of(e.overheadSeconds(k.mixer() / pp)))
-        .ffnOverheadSeconds(Seconds.of(e.overheadSeconds(k.ffn() / pp)));
-    if (prefill) {
-      b.hostSeconds(Seconds.of(e.prefillHostSeconds(k.total() / pp)));
-    }
+        .attentionOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.mixer() / pp)))
+        .ffnOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.ffn() / pp)));
+    // the host's work per pass overlaps the device's (StepResult.seconds): a prefill's eager
+    // launches and step work, a decode pass's step work (its kernels replay from a graph)
+    b.hostSeconds(
+        Seconds.of(prefill ? e.prefillHostSeconds(k.total() / pp) : e.stepOverhead().seconds()));
   }
 
   /**
    * The fixed cost of one pass through a stage of a step, {@link StepResult#overheadSeconds()} of
-   * {@link #decode} and {@link #prefill}: {@link Efficiency#overheadSeconds} of the stage's share
-   * of the forward pass's kernels ({@link #kernels()} / pp). It depends on the pool alone, not on
-   * the batch or the context.
+   * {@link #decode} and {@link #prefill}, on the device: {@link Efficiency#deviceOverheadSeconds}
+   * of the stage's share of the forward pass's kernels ({@link #kernels()} / pp). It depends on the
+   * pool alone, not on the batch or the context.
    */
   Seconds passOverhead() {
     return passOverhead(kernels());
   }
 
   private Seconds passOverhead(Kernels.Count k) {
-    return Seconds.of(efficiency().overheadSeconds(k.total() / (double) pipelineParallel()));
+    return Seconds.of(efficiency().deviceOverheadSeconds(k.total() / (double) pipelineParallel()));
   }
 
   // ---- memory ----

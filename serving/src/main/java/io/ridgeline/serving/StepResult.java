@@ -49,9 +49,9 @@ public abstract class StepResult {
   }
 
   /**
-   * Fixed cost of one pass through a stage: {@link Efficiency#overheadSeconds} of the stage's
-   * kernels (the step overhead plus each kernel's launch and tail; on an SRAM-only chip each
-   * dependent operation's latency).
+   * The device's fixed cost of one pass through a stage: {@link Efficiency#deviceOverheadSeconds}
+   * of the stage's kernels (each kernel's launch and tail; on an SRAM-only chip each dependent
+   * operation's latency). The step's host work is in {@link #hostSeconds()}.
    */
   @Value.Default
   public Seconds overheadSeconds() {
@@ -60,8 +60,8 @@ public abstract class StepResult {
 
   /**
    * Fixed cost of the same pass for a pool that runs only the attention side of each layer
-   * (attention-FFN disaggregation): the step overhead plus the kernels of the norms, token mixers,
-   * head and their collectives. {@link #overheadSeconds()} when not set.
+   * (attention-FFN disaggregation): the kernels of the norms, token mixers, head and their
+   * collectives. {@link #overheadSeconds()} when not set.
    */
   @Value.Default
   public Seconds attentionOverheadSeconds() {
@@ -70,8 +70,8 @@ public abstract class StepResult {
 
   /**
    * Fixed cost of the same pass for a pool that runs only the FFN side of each layer (attention-FFN
-   * disaggregation): the step overhead plus the FFN kernels and their collectives. {@link
-   * #overheadSeconds()} when not set.
+   * disaggregation): the FFN kernels and their collectives. {@link #overheadSeconds()} when not
+   * set.
    */
   @Value.Default
   public Seconds ffnOverheadSeconds() {
@@ -89,10 +89,11 @@ public abstract class StepResult {
   }
 
   /**
-   * The host's time for one pass through a stage when it launches the pass's kernels one by one (an
-   * eager prefill pass, {@link Efficiency#prefillHostSeconds}): the step's host work and every
-   * kernel's launch, which run while the device executes the kernels already launched. Zero for a
-   * pass replayed from a CUDA graph (decode).
+   * The host's time for one pass through a stage, which runs while the device executes the kernels
+   * already launched: the step's host work ({@link Efficiency#stepOverhead}: an overlap scheduler
+   * prepares the next step during this one) and, for a pass that launches its kernels one by one
+   * (an eager prefill pass, {@link Efficiency#prefillHostSeconds}), every kernel's launch. A decode
+   * pass replays its kernels from a CUDA graph.
    */
   @Value.Default
   public Seconds hostSeconds() {
