@@ -61,8 +61,7 @@ final class AfdPools {
     Seconds overhead = ffn ? step.ffnOverheadSeconds() : step.attentionOverheadSeconds();
     // each pool's host work overlaps its device's pass, as StepResult.seconds takes a step
     double device = s + step.p2pSeconds().seconds() + overhead.seconds();
-    double host = step.hostSeconds().seconds();
-    return step.passes() * (device >= host ? device : host);
+    return step.passes() * StepResult.passSeconds(device, step.hostSeconds().seconds());
   }
 
   /**

@@ -86,7 +86,7 @@ final class CompiledColocated implements PointsAt {
     decodePasses = pool.pipelineParallel();
     decodeHandOff = Collectives.handOff(pool, 1).seconds();
     decodeOverhead = pool.passOverhead().seconds();
-    decodeHost = pool.efficiency().stepOverhead().seconds();
+    decodeHost = pool.decodeHost().seconds();
     largestFit = pool.maxBatch(w.finalContext());
     boolean tiered = pool.chip().memory().size() > 1;
     decodeSpill = tiered ? WeightSpill.of(pool, context) : null;
@@ -421,7 +421,7 @@ final class CompiledColocated implements PointsAt {
    */
   private double decodeSeconds(int batch, double[] compute, double[] memory) {
     double device = decode.stageSeconds(batch, compute, memory) + decodeHandOff + decodeOverhead;
-    return decodePasses * (device >= decodeHost ? device : decodeHost);
+    return decodePasses * StepResult.passSeconds(device, decodeHost);
   }
 
   /** The tiers of a decode step of {@code batch} sequences; null when all are on the main tier. */

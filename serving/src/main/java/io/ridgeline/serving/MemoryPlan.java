@@ -117,10 +117,6 @@ final class MemoryPlan {
   }
 
   /**
-   * One chip's share of the cache of {@code batch} sequences of {@code model} at {@code context}
-   * tokens in {@code pool}'s layout, at {@code kv} precision.
-   */
-  /**
    * Workspace bytes per chip for {@code batch} sequences of {@code context} tokens (the class
    * comment's): the activations of a prefill chunk of min(batch × context, {@value
    * RooflineModel#PREFILL_CHUNK_TOKENS}) tokens (the batch's tokens for a pool that does not
@@ -145,6 +141,10 @@ final class MemoryPlan {
         + (double) batch * vocab / stageChips * Precision.FP32.bytesPerElement();
   }
 
+  /**
+   * One chip's share of the cache of {@code batch} sequences of {@code model} at {@code context}
+   * tokens in {@code pool}'s layout, at {@code kv} precision.
+   */
   static Bytes kvCache(Model model, RooflineModel pool, Precision kv, int batch, int context) {
     ParallelLayout layout = pool.layout();
     return model

@@ -426,8 +426,16 @@ public abstract class RooflineModel {
         .ffnOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.ffn() / pp)));
     // the host's work per pass overlaps the device's (StepResult.seconds): a prefill's eager
     // launches and step work, a decode pass's step work (its kernels replay from a graph)
-    b.hostSeconds(
-        Seconds.of(prefill ? e.prefillHostSeconds(k.total() / pp) : e.stepOverhead().seconds()));
+    b.hostSeconds(prefill ? Seconds.of(e.prefillHostSeconds(k.total() / pp)) : decodeHost());
+  }
+
+  /**
+   * The host's time per pass of {@link #decode}, {@link StepResult#hostSeconds()}: the step's own
+   * work ({@link Efficiency#stepOverhead}), which overlaps the device's pass; its kernels replay
+   * from a CUDA graph. It depends on the pool alone.
+   */
+  Seconds decodeHost() {
+    return efficiency().stepOverhead();
   }
 
   /**

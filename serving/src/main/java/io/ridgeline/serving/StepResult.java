@@ -107,8 +107,16 @@ public abstract class StepResult {
    */
   public Seconds seconds() {
     double device = stageSeconds().seconds() + p2pSeconds().seconds() + overheadSeconds().seconds();
-    double host = hostSeconds().seconds();
-    return Seconds.of(passes() * (device >= host ? device : host));
+    return Seconds.of(passes() * passSeconds(device, hostSeconds().seconds()));
+  }
+
+  /**
+   * One pass's seconds from its device time and its host time, which overlap: the longer of the
+   * two. The one rule of {@link #seconds()}, the compiled colocated step and the attention-FFN
+   * sides.
+   */
+  static double passSeconds(double deviceSeconds, double hostSeconds) {
+    return deviceSeconds >= hostSeconds ? deviceSeconds : hostSeconds;
   }
 
   /**
