@@ -383,8 +383,36 @@ public record ColocatedDeployment(
       double latency,
       double runningCompute,
       double runningMemory) {
+    return joinedSeconds(
+        compute,
+        withoutWeights(memory, weightBytes, memoryBytes),
+        network,
+        latency,
+        runningCompute,
+        runningMemory);
+  }
+
+  /**
+   * An operation's memory time less the weights' share, {@code memory × (1 − weightBytes /
+   * memoryBytes)}: what it adds to a running decode kernel that reads the weights ({@link
+   * #ridingSeconds}).
+   */
+  static double withoutWeights(double memory, double weightBytes, double memoryBytes) {
     double weightShare = weightBytes / Math.max(1e-300, memoryBytes);
-    double withoutWeights = memory * (1 - weightShare);
+    return memory * (1 - weightShare);
+  }
+
+  /**
+   * {@link #ridingSeconds} of an operation whose memory time less the weights' share is {@code
+   * withoutWeights} ({@link #withoutWeights}).
+   */
+  static double joinedSeconds(
+      double compute,
+      double withoutWeights,
+      double network,
+      double latency,
+      double runningCompute,
+      double runningMemory) {
     double own = runningCompute >= runningMemory ? runningCompute : runningMemory;
     double joined = Math.max(runningCompute + compute, runningMemory + withoutWeights) - own;
     return Math.max(joined, Math.max(0, network - latency));

@@ -244,7 +244,21 @@ final class CompiledColocated implements PointsAt {
   int points(int[] batches, int from, int to, PointBlock out) {
     out.start(to - from, chips);
     own(out);
-    for (int k = from; k < to; k++) {
+    int k = from;
+    while (k < to) {
+      int n = out.utilisation ? 0 : blockRows(batches, k, Math.min(to, k + PointBlock.BLOCK_ROWS));
+      if (n > 1 && evaluateBlock(batches, k, n, out)) {
+        for (int r = 0; r < n; r++) {
+          out.stepSeconds = out.decodeTimes[out.ownStep[r]];
+          out.shareSeconds = out.blockShare[r];
+          out.chunkSeconds = out.blockChunk[r];
+          if (!add(batches[k + r], out)) {
+            return k + r;
+          }
+        }
+        k += n;
+        continue;
+      }
       int batch = batches[k];
       if (batch < 1 || batch > Limits.MAX_BATCH) {
         return k;
@@ -254,32 +268,125 @@ final class CompiledColocated implements PointsAt {
       } catch (IllegalArgumentException e) {
         return k;
       }
-      double tpot = out.stepSeconds + out.shareSeconds;
-      // TtftParts of admission, the mean wait for the running step (none at batch 1) and the
-      // prompt's chunks, each as Seconds holds it (+ 0.0: no negative zero), summed in that order
-      double wait = (batch == 1 ? 0 : tpot / 2) + 0.0;
-      double prefillPart = chunks * out.chunkSeconds + 0.0;
-      double ttft = admissionSeconds + wait + prefillPart + 0.0;
-      double perUser = 1 / tpot;
-      double perChip = batch / tpot / chips;
-      // ServingCosts.costs of perChip × chips tokens per second
-      double tokensPerSecond = perChip * chips;
-      double dollars = ServingCosts.dollarsPerMillionTokens(dollarsPerHour, tokensPerSecond);
-      double joules = ServingCosts.tokensPerJoule(tokensPerSecond, watts);
-      // the checks of Seconds, TtftParts and FrontierPoint: finite and not negative
-      if (!(valid(wait)
-          && valid(prefillPart)
-          && valid(ttft)
-          && valid(tpot)
-          && valid(perUser)
-          && valid(perChip)
-          && (Double.isNaN(dollars) || valid(dollars))
-          && (Double.isNaN(joules) || valid(joules)))) {
+      if (!add(batch, out)) {
         return k;
       }
-      out.add(batch, ttft, tpot + 0.0, perUser, perChip, dollars, joules, batch <= largestFit);
+      k++;
     }
     return to;
+  }
+
+  /**
+   * Composes the point of {@code batch} from the step times in {@code out} ({@link #evaluate}) and
+   * appends it, as {@link ColocatedDeployment#point(int, Workload, double, double, double,
+   * boolean)} composes it (TTFT parts, tokens per second, costs) in the same order of operations;
+   * false, appending nothing, when a figure is one the object path rejects (negative or not
+   * finite).
+   */
+  private boolean add(int batch, PointBlock out) {
+    double tpot = out.stepSeconds + out.shareSeconds;
+    // TtftParts of admission, the mean wait for the running step (none at batch 1) and the
+    // prompt's chunks, each as Seconds holds it (+ 0.0: no negative zero), summed in that order
+    double wait = (batch == 1 ? 0 : tpot / 2) + 0.0;
+    double prefillPart = chunks * out.chunkSeconds + 0.0;
+    double ttft = admissionSeconds + wait + prefillPart + 0.0;
+    double perUser = 1 / tpot;
+    double perChip = batch / tpot / chips;
+    // ServingCosts.costs of perChip × chips tokens per second
+    double tokensPerSecond = perChip * chips;
+    double dollars = ServingCosts.dollarsPerMillionTokens(dollarsPerHour, tokensPerSecond);
+    double joules = ServingCosts.tokensPerJoule(tokensPerSecond, watts);
+    // the checks of Seconds, TtftParts and FrontierPoint: finite and not negative
+    if (!(valid(wait)
+        && valid(prefillPart)
+        && valid(ttft)
+        && valid(tpot)
+        && valid(perUser)
+        && valid(perChip)
+        && (Double.isNaN(dollars) || valid(dollars))
+        && (Double.isNaN(joules) || valid(joules)))) {
+      return false;
+    }
+    out.add(batch, ttft, tpot + 0.0, perUser, perChip, dollars, joules, batch <= largestFit);
+    return true;
+  }
+
+  /**
+   * How many of the batches {@code batches[from..to)}, from the first, can be evaluated as one
+   * block ({@link #evaluateBlock}): each in range, its decode step (and its others') and its
+   * prefill share reading every byte from the main tier.
+   */
+  private int blockRows(int[] batches, int from, int to) {
+    boolean oneTier =
+        decodeOnMainTier == Integer.MAX_VALUE && prefillOnMainTier == Integer.MAX_VALUE;
+    int k = from;
+    while (k < to) {
+      int batch = batches[k];
+      if (batch < 1
+          || batch > Limits.MAX_BATCH
+          || !oneTier
+              && (batch > decodeOnMainTier
+                  || prefillPrompts((double) batch / osl) > prefillOnMainTier)) {
+        break;
+      }
+      k++;
+    }
+    return k - from;
+  }
+
+  /**
+   * The step times of the {@code n} batches {@code batches[from..from + n)} into {@code s} ({@link
+   * PointBlock#decodeTimes} at {@link PointBlock#ownStep}, {@link PointBlock#blockShare}, {@link
+   * PointBlock#blockChunk}), each the double {@link #evaluate} gives: the decode steps of the
+   * batches and of their others ({@code batch − 1}, shared with the previous row when that is its
+   * batch), the prefill shares and the TTFT chunks, evaluated operation by operation over the block
+   * ({@link CompiledStep#blockTimes}). All bytes on the main tier ({@link #blockRows}). False, with
+   * {@code s} unusable, when the arithmetic rejects a size; the rows then go point by point.
+   */
+  private boolean evaluateBlock(int[] batches, int from, int n, PointBlock s) {
+    double[] sizes = s.decodeSizes;
+    int m = 0;
+    for (int r = 0; r < n; r++) {
+      int batch = batches[from + r];
+      int others = batch - 1;
+      if (others < 1) {
+        s.othersStep[r] = -1;
+        s.othersRiding[r] = 0;
+      } else if (r > 0 && batches[from + r - 1] == others) {
+        s.othersStep[r] = s.ownStep[r - 1];
+        s.othersRiding[r] = s.othersStep[r];
+      } else {
+        sizes[m] = others;
+        s.othersStep[r] = m++;
+        s.othersRiding[r] = s.othersStep[r];
+      }
+      sizes[m] = batch;
+      s.ownStep[r] = m++;
+      s.prompts[r] = (double) batch / osl;
+    }
+    s.lastBatch = -1; // the per-point arrays no longer hold the previous batch's step
+    try {
+      decode.blockTimes(sizes, m, s.decodeBlock, false);
+      decode.blockStageSeconds(sizes, m, s.decodeBlock, s.decodeStage);
+      for (int j = 0; j < m; j++) {
+        s.decodeTimes[j] = decodeSeconds(s.decodeStage[j]);
+      }
+      // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
+      prefill.blockTimes(s.prompts, n, s.shareBlock, true);
+      prefill.blockRidingSeconds(
+          s.shareBlock, null, n, s.decodeBlock, s.ownStep, pairs, s.blockShare);
+      // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
+      // (a batch of one has no others: its row rides any size and takes chunkAlone below)
+      prefill.blockRidingSeconds(
+          null, chunkSide, n, s.decodeBlock, s.othersRiding, pairs, s.blockChunk);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    for (int r = 0; r < n; r++) {
+      int j = s.othersStep[r];
+      s.blockChunk[r] = j < 0 ? chunkAlone : s.decodeTimes[j] + s.blockChunk[r];
+    }
+    return true;
   }
 
   /**
@@ -420,7 +527,12 @@ final class CompiledColocated implements PointsAt {
    * kernels' overhead) and the host's step work.
    */
   private double decodeSeconds(int batch, double[] compute, double[] memory) {
-    double device = decode.stageSeconds(batch, compute, memory) + decodeHandOff + decodeOverhead;
+    return decodeSeconds(decode.stageSeconds(batch, compute, memory));
+  }
+
+  /** {@link #decodeSeconds(int, double[], double[])} of a stage that takes {@code stage}. */
+  private double decodeSeconds(double stage) {
+    double device = stage + decodeHandOff + decodeOverhead;
     return decodePasses * StepResult.passSeconds(device, decodeHost);
   }
 

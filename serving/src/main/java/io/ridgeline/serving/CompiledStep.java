@@ -92,6 +92,14 @@ final class CompiledStep {
   private final double computeEfficiency;
   private final double memoryEfficiency;
   private final double mainBandwidth;
+  // operation i's times as products (computeSeconds, opMemory): seconds per FLOP and per weight
+  // byte of compute, per byte read from the main tier; and the reciprocals of its weights' and
+  // KV's fixed shards (KV's without the busy attention groups)
+  private final double[] secondsPerFlop;
+  private final double[] secondsPerWeightByte;
+  private final double[] secondsPerByte;
+  private final double[] perWeightShard;
+  private final double[] perKvShard;
 
   // collectives: compute and network times affine in x, latency the time with no tokens
   private final int collectives;
@@ -143,6 +151,11 @@ final class CompiledStep {
     peak = new double[ops];
     bytesEach = new double[ops];
     memoryFraction = new double[ops];
+    secondsPerFlop = new double[ops];
+    secondsPerWeightByte = new double[ops];
+    secondsPerByte = new double[ops];
+    perWeightShard = new double[ops];
+    perKvShard = new double[ops];
     kindStart = new int[ops + 1];
     int kinds = 0;
     for (Operation op : a) {
@@ -204,6 +217,7 @@ final class CompiledStep {
     // zero FLOPs take no time even without a peak (Roofline.evaluate)
     peak[i] = f[0] == 0 && f[1] == 0 ? 0 : t.peak(o1.precision()).flopsPerSecond();
     memoryFraction[i] = kernel[i].memoryFraction(efficiency, t.memoryEfficiency());
+    products(i);
     kindStart[i] = k;
     require(o1.bytes().keySet().equals(o2.bytes().keySet()), "byte kinds differ");
     for (Map.Entry<DataKind, io.ridgeline.core.Bytes> e : o1.bytes().entrySet()) {
@@ -230,6 +244,35 @@ final class CompiledStep {
       k++;
     }
     return k;
+  }
+
+  /**
+   * Operation i's times as products of its per-chip FLOPs, weight bytes and memory bytes ({@link
+   * #computeSeconds}, {@link #opMemory(int, double)}), and the reciprocals of its shards ({@link
+   * #perChip}).
+   *
+   * <p>Compute: {@link Roofline#computeSeconds} {@code flops / (peak × fraction)}. For a GEMM on
+   * the small-M curve ({@link KernelClass#GEMM}, {@link Efficiency#computeAt}: {@code fraction =
+   * compute × M / (M + half)}, M = {@code flops × bytesEach / (2 × weightBytes)}, {@link
+   * PoolOperations#gemmRows}) that is {@code flops / (peak × compute) + weightBytes × 2 × half /
+   * (bytesEach × peak × compute)}: the large-GEMM time plus {@code half} rows' worth of the
+   * weights' GEMM time (1 multiply-add = 2 FLOPs per weight element and row). Every other kernel
+   * (and a GEMM without weight bytes, M = 0) computes at {@code flops / (peak × fraction)}. Memory:
+   * {@code bytes / (bandwidth × fraction)} ({@link Roofline#memorySeconds}). The products round
+   * differently from the object path's quotients by an ulp or two, within {@link CompiledStep}'s
+   * agreement.
+   */
+  private void products(int i) {
+    double large = uniform ? computeEfficiency : kernel[i].computeFraction(efficiency, 0);
+    double half = uniform || kernel[i] != KernelClass.GEMM ? 0 : efficiency.gemmHalfTokens();
+    secondsPerFlop[i] = peak[i] == 0 ? 0 : 1 / (peak[i] * large);
+    secondsPerWeightByte[i] =
+        half > 0 && bytesEach[i] > 0 && peak[i] > 0
+            ? 2 * half / (bytesEach[i] * peak[i] * large)
+            : 0;
+    secondsPerByte[i] = 1 / (mainBandwidth * (uniform ? memoryEfficiency : memoryFraction[i]));
+    perWeightShard[i] = 1 / weightShards[i];
+    perKvShard[i] = 1 / ((double) kvSplit[i] * stages);
   }
 
   /** Fills collective {@code i}'s coefficients from its results at x = 1, 2 and 0. */
@@ -372,22 +415,22 @@ final class CompiledStep {
       double[] weightBytes,
       double[] perChipFlops) {
     // each operation's FLOPs, weight bytes and memory bytes per chip in one pass over its kinds
-    double groupShards = split ? layout.workShards(true, x) : 1;
-    double stageShards = split ? layout.workShards(false, x) : 1;
-    double busy = split ? layout.busyAttentionGroups(x) : 1;
+    double perGroupShard = split ? 1 / layout.workShards(true, x) : 1;
+    double perStageShard = split ? 1 / layout.workShards(false, x) : 1;
+    double perBusy = split ? 1 / layout.busyAttentionGroups(x) : 1;
     for (int i = 0; i < ops; i++) {
-      double work = perGroup[i] ? groupShards : stageShards;
+      double perWork = perGroup[i] ? perGroupShard : perStageShard;
       double weights = 0;
       double bytes = 0;
       for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-        double v = perChip(i, k, x, work, busy);
+        double v = perChip(i, k, x, perWork, perBusy);
         bytes += v;
         if (kindDivisor[k] == WEIGHTS) {
           weights = v;
         }
       }
       double flops = flops0[i] + flops1[i] * x;
-      double chipFlops = split ? flops / work : flops;
+      double chipFlops = split ? flops * perWork : flops;
       if (memoryBytes != null) {
         memoryBytes[i] = bytes;
       }
@@ -421,9 +464,7 @@ final class CompiledStep {
     if (collectives > 0) {
       double phase = 0;
       for (int c = 0; c < collectives; c++) {
-        phase +=
-            Roofline.operationSeconds(
-                compute0[c] + compute1[c] * x, 0, network0[c] + network1[c] * x);
+        phase += collectiveSeconds(c, x);
       }
       stage += phase;
     }
@@ -432,20 +473,22 @@ final class CompiledStep {
 
   /**
    * This step's side of a riding prefill at one size x ({@link #riding}): per operation its compute
-   * time, memory time, weight bytes and memory bytes on one chip, and per collective its riding
-   * time (its bandwidth time without the per-hop latency); a reused scratch, not shared between
-   * threads.
+   * time and its memory time less the weights' share ({@link ColocatedDeployment#withoutWeights})
+   * on one chip, and per collective its riding time (its bandwidth time without the per-hop
+   * latency); a reused scratch, not shared between threads.
    */
   static final class Riding {
     private double[] compute = new double[0];
+    private double[] withoutWeights = new double[0];
+    private double[] collective = new double[0];
     private double[] memory = new double[0];
     private double[] weightBytes = new double[0];
     private double[] memoryBytes = new double[0];
-    private double[] collective = new double[0];
 
     private void size(int ops, int collectives) {
       if (compute.length < ops) {
         compute = new double[ops];
+        withoutWeights = new double[ops];
         memory = new double[ops];
         weightBytes = new double[ops];
         memoryBytes = new double[ops];
@@ -463,17 +506,15 @@ final class CompiledStep {
   void riding(double x, Tiers tiers, Riding out) {
     out.size(ops, collectives);
     times(x, tiers, out.compute, out.memory, out.memoryBytes, out.weightBytes, null);
+    for (int i = 0; i < ops; i++) {
+      out.withoutWeights[i] =
+          tiers == null
+              ? mainTierWithoutWeights(secondsPerByte[i], out.weightBytes[i], out.memoryBytes[i])
+              : ColocatedDeployment.withoutWeights(
+                  out.memory[i], out.weightBytes[i], out.memoryBytes[i]);
+    }
     for (int c = 0; c < collectives; c++) {
-      out.collective[c] =
-          ColocatedDeployment.ridingSeconds(
-              compute0[c] + compute1[c] * x,
-              0,
-              0,
-              0,
-              network0[c] + network1[c] * x,
-              latency[c],
-              0,
-              0);
+      out.collective[c] = ridingCollective(c, x);
     }
   }
 
@@ -495,15 +536,8 @@ final class CompiledStep {
         memory = runningMemory[j];
       }
       stage +=
-          ColocatedDeployment.ridingSeconds(
-              own.compute[i],
-              own.memory[i],
-              own.weightBytes[i],
-              own.memoryBytes[i],
-              0,
-              0,
-              compute,
-              memory);
+          ColocatedDeployment.joinedSeconds(
+              own.compute[i], own.withoutWeights[i], 0, 0, compute, memory);
     }
     for (int c = 0; c < collectives; c++) {
       stage += own.collective[c];
@@ -558,23 +592,267 @@ final class CompiledStep {
 
   /**
    * Byte kind k of operation i at x on one chip: weights over their shards, KV over its shards, the
-   * rest over {@code work}, the operation's work shards (as {@link PoolOperations#perChip}); {@code
-   * busy} is {@link ParallelLayout#busyAttentionGroups} at x, so that the KV's shards are {@link
+   * rest over the operation's work shards (as {@link PoolOperations#perChip}), each as a product
+   * with the shards' reciprocal; {@code perWork} is 1 / the work shards, {@code perBusy} 1 / {@link
+   * ParallelLayout#busyAttentionGroups} at x, so that the KV's shards are {@link
    * ParallelLayout#kvShards}' product, busy × min(tp, the op's KV shards) × pp.
    */
-  private double perChip(int i, int k, double x, double work, double busy) {
+  private double perChip(int i, int k, double x, double perWork, double perBusy) {
     double v = bytes(k, x);
-    if (!split) {
-      return v;
-    }
+    return split ? v * perShard(i, k, perWork, perBusy) : v;
+  }
+
+  /** 1 / the shards {@link #perChip} divides byte kind k of operation i into (a split replica). */
+  private double perShard(int i, int k, double perWork, double perBusy) {
     switch (kindDivisor[k]) {
       case WEIGHTS:
-        return v / weightShards[i];
+        return perWeightShard[i];
       case KV:
-        return v / (busy * kvSplit[i] * stages);
+        return perBusy * perKvShard[i];
       default:
-        return v / work;
+        return perWork;
     }
+  }
+
+  /**
+   * Op-major working arrays for a block of step sizes ({@link #blockTimes}): operation i's figure
+   * at size j in {@code [i × cap + j]}, collective c's riding time at size j in {@code [c × cap +
+   * j]}; a reused scratch, not shared between threads.
+   */
+  static final class Block {
+    private int cap;
+    private double[] compute = new double[0];
+    private double[] memory = new double[0];
+    private double[] withoutWeights = new double[0];
+    private double[] collective = new double[0];
+    // per size: 1 / the work shards of per-group and stage-wide operations, 1 / the busy
+    // attention groups, one operation's bytes and weight bytes, a byte kind's bytes, and a
+    // phase's running sum
+    private double[] perGroupShard = new double[0];
+    private double[] perStageShard = new double[0];
+    private double[] perBusy = new double[0];
+    private double[] bytes = new double[0];
+    private double[] weights = new double[0];
+    private double[] kind = new double[0];
+    private double[] phase = new double[0];
+
+    private void size(int ops, int collectives, int sizes) {
+      if (cap < sizes || compute.length < ops * cap || collective.length < collectives * cap) {
+        cap = Math.max(sizes, cap);
+        compute = new double[ops * cap];
+        memory = new double[ops * cap];
+        withoutWeights = new double[ops * cap];
+        collective = new double[collectives * cap];
+        perGroupShard = new double[cap];
+        perStageShard = new double[cap];
+        perBusy = new double[cap];
+        bytes = new double[cap];
+        weights = new double[cap];
+        kind = new double[cap];
+        phase = new double[cap];
+      }
+    }
+  }
+
+  /**
+   * {@link #operationTimes(double, Tiers, double[], double[])} (all bytes on the main tier) at each
+   * of the {@code m} sizes {@code xs[0..m)} into {@code out}, operation by operation, with the same
+   * arithmetic for each size, so that every time is the same double; {@code riding}: also each
+   * operation's memory time less the weights' share and each collective's riding time, as {@link
+   * #riding} keeps them.
+   */
+  void blockTimes(double[] xs, int m, Block out, boolean riding) {
+    out.size(ops, collectives, m);
+    int cap = out.cap;
+    double[] group = out.perGroupShard;
+    double[] stage = out.perStageShard;
+    double[] busy = out.perBusy;
+    for (int j = 0; j < m; j++) {
+      double x = xs[j];
+      group[j] = split ? 1 / layout.workShards(true, x) : 1;
+      stage[j] = split ? 1 / layout.workShards(false, x) : 1;
+      busy[j] = split ? 1 / layout.busyAttentionGroups(x) : 1;
+    }
+    double[] bytes = out.bytes;
+    double[] weights = out.weights;
+    double[] v = out.kind;
+    for (int i = 0; i < ops; i++) {
+      double[] work = perGroup[i] ? group : stage;
+      java.util.Arrays.fill(bytes, 0, m, 0);
+      java.util.Arrays.fill(weights, 0, m, 0);
+      for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
+        kindBytes(k, xs, m, v);
+        if (split) {
+          // perChip's product with perShard, its switch taken once per kind
+          switch (kindDivisor[k]) {
+            case WEIGHTS:
+              double shard = perWeightShard[i];
+              for (int j = 0; j < m; j++) {
+                v[j] = v[j] * shard;
+              }
+              break;
+            case KV:
+              double kv = perKvShard[i];
+              for (int j = 0; j < m; j++) {
+                v[j] = v[j] * (busy[j] * kv);
+              }
+              break;
+            default:
+              for (int j = 0; j < m; j++) {
+                v[j] = v[j] * work[j];
+              }
+          }
+        }
+        for (int j = 0; j < m; j++) {
+          bytes[j] += v[j];
+        }
+        if (kindDivisor[k] == WEIGHTS) {
+          System.arraycopy(v, 0, weights, 0, m);
+        }
+      }
+      int row = i * cap;
+      double f0 = flops0[i];
+      double f1 = flops1[i];
+      for (int j = 0; j < m; j++) {
+        double flops = f0 + f1 * xs[j];
+        double chipFlops = split ? flops * work[j] : flops;
+        out.compute[row + j] = computeSeconds(i, chipFlops, weights[j]);
+      }
+      for (int j = 0; j < m; j++) {
+        out.memory[row + j] = opMemory(i, bytes[j]);
+      }
+      if (riding) {
+        double perByte = secondsPerByte[i];
+        for (int j = 0; j < m; j++) {
+          out.withoutWeights[row + j] = mainTierWithoutWeights(perByte, weights[j], bytes[j]);
+        }
+      }
+    }
+    if (riding) {
+      for (int c = 0; c < collectives; c++) {
+        int row = c * cap;
+        for (int j = 0; j < m; j++) {
+          out.collective[row + j] = ridingCollective(c, xs[j]);
+        }
+      }
+    }
+  }
+
+  /**
+   * {@link #bytes} of kind entry {@code k} at each of the sizes {@code xs[0..m)} into {@code v}.
+   */
+  private void kindBytes(int k, double[] xs, int m, double[] v) {
+    if (kindForm[k] == AFFINE) {
+      double b0 = bytes0[k];
+      double b1 = bytes1[k];
+      for (int j = 0; j < m; j++) {
+        v[j] = b0 + b1 * xs[j];
+      }
+    } else {
+      for (int j = 0; j < m; j++) {
+        v[j] = bytes(k, xs[j]);
+      }
+    }
+  }
+
+  /**
+   * {@link #stageSeconds} at each of the {@code m} sizes {@code xs[0..m)} from {@code b}'s times
+   * ({@link #blockTimes}) into {@code seconds[0..m)}, phase by phase in the same order.
+   */
+  void blockStageSeconds(double[] xs, int m, Block b, double[] seconds) {
+    int cap = b.cap;
+    double[] phase = b.phase;
+    java.util.Arrays.fill(seconds, 0, m, 0);
+    int i = 0;
+    for (int p = 0; p < phaseEnd.length; p++) {
+      java.util.Arrays.fill(phase, 0, m, 0);
+      for (; i < phaseEnd[p]; i++) {
+        int row = i * cap;
+        for (int j = 0; j < m; j++) {
+          phase[j] += Roofline.operationSeconds(b.compute[row + j], b.memory[row + j], 0);
+        }
+      }
+      for (int j = 0; j < m; j++) {
+        seconds[j] += phase[j];
+      }
+    }
+    if (collectives > 0) {
+      java.util.Arrays.fill(phase, 0, m, 0);
+      for (int c = 0; c < collectives; c++) {
+        for (int j = 0; j < m; j++) {
+          phase[j] += collectiveSeconds(c, xs[j]);
+        }
+      }
+      for (int j = 0; j < m; j++) {
+        seconds[j] += phase[j];
+      }
+    }
+  }
+
+  /**
+   * {@link #ridingSeconds} for {@code n} rows into {@code seconds[0..n)}: row r's own side is size
+   * r of {@code own} ({@link #blockTimes} with riding), or, with {@code own} null, {@code chunk}
+   * for every row ({@link #riding}); the running step's operation times are size {@code running[r]}
+   * of {@code step} (a block of the running step's {@link #blockTimes}), each a size {@code step}
+   * holds.
+   */
+  void blockRidingSeconds(
+      Block own, Riding chunk, int n, Block step, int[] running, int[] pairs, double[] seconds) {
+    int ownCap = own == null ? 1 : own.cap;
+    int perRow = own == null ? 0 : 1;
+    double[] oc = own == null ? chunk.compute : own.compute;
+    double[] ow = own == null ? chunk.withoutWeights : own.withoutWeights;
+    double[] ocoll = own == null ? chunk.collective : own.collective;
+    int stepCap = step.cap;
+    java.util.Arrays.fill(seconds, 0, n, 0);
+    for (int i = 0; i < ops; i++) {
+      int j = pairs[i];
+      int row = i * ownCap;
+      if (j < 0) {
+        // no running kernel to join (ridingSeconds with both of its times 0)
+        for (int r = 0; r < n; r++) {
+          int q = row + perRow * r;
+          seconds[r] += ColocatedDeployment.joinedSeconds(oc[q], ow[q], 0, 0, 0, 0);
+        }
+        continue;
+      }
+      int there = j * stepCap;
+      for (int r = 0; r < n; r++) {
+        int q = row + perRow * r;
+        int t = there + running[r];
+        seconds[r] +=
+            ColocatedDeployment.joinedSeconds(oc[q], ow[q], 0, 0, step.compute[t], step.memory[t]);
+      }
+    }
+    for (int c = 0; c < collectives; c++) {
+      int row = c * ownCap;
+      for (int r = 0; r < n; r++) {
+        seconds[r] += ocoll[row + perRow * r];
+      }
+    }
+  }
+
+  /**
+   * {@link ColocatedDeployment#withoutWeights} of an operation reading its {@code memoryBytes} from
+   * the main tier at {@code perByte} seconds per byte ({@link #opMemory(int, double)}): {@code
+   * memory × (1 − weightBytes / memoryBytes)} with {@code memory = memoryBytes × perByte} is {@code
+   * (memoryBytes − weightBytes) × perByte}, the non-weight bytes' time.
+   */
+  private static double mainTierWithoutWeights(
+      double perByte, double weightBytes, double memoryBytes) {
+    return (memoryBytes - weightBytes) * perByte;
+  }
+
+  /** Collective c's time in a step of size x: the longer of its compute and network times. */
+  private double collectiveSeconds(int c, double x) {
+    return Roofline.operationSeconds(
+        compute0[c] + compute1[c] * x, 0, network0[c] + network1[c] * x);
+  }
+
+  /** Collective c's time riding a decode step at size x (its bandwidth time, no latency). */
+  private double ridingCollective(int c, double x) {
+    return ColocatedDeployment.ridingSeconds(
+        compute0[c] + compute1[c] * x, 0, 0, 0, network0[c] + network1[c] * x, latency[c], 0, 0);
   }
 
   /**
@@ -585,13 +863,13 @@ final class CompiledStep {
    * arithmetic).
    */
   private double opMemory(int i, double x, Tiers tiers) {
-    double work = split ? layout.workShards(perGroup[i], x) : 1;
-    double busy = split ? layout.busyAttentionGroups(x) : 1;
+    double perWork = split ? 1 / layout.workShards(perGroup[i], x) : 1;
+    double perBusy = split ? 1 / layout.busyAttentionGroups(x) : 1;
     int seen = 0;
     java.util.Arrays.fill(tiers.bytes, 0);
     java.util.Arrays.fill(tiers.used, false);
     for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-      double v = perChip(i, k, x, work, busy);
+      double v = perChip(i, k, x, perWork, perBusy);
       int kind = kindOf[k].ordinal();
       int[] slots = tiers.slot[kind];
       double[] shares = tiers.share[kind];
@@ -714,19 +992,12 @@ final class CompiledStep {
    * weightBytes} (for a GEMM's rows), at its kernel class's fraction.
    */
   private double computeSeconds(int i, double flops, double weightBytes) {
-    if (flops == 0) {
-      return 0;
-    }
-    if (uniform) {
-      return Roofline.computeSeconds(flops, peak[i], computeEfficiency);
-    }
-    double rows = PoolOperations.gemmRows(flops, weightBytes, bytesEach[i]);
-    return Roofline.computeSeconds(flops, peak[i], kernel[i].computeFraction(efficiency, rows));
+    // no FLOPs take no time (Roofline.evaluate); the small-M curve as a product (see products)
+    return flops == 0 ? 0 : flops * secondsPerFlop[i] + weightBytes * secondsPerWeightByte[i];
   }
 
-  /** The memory time of operation i's {@code memoryBytes} on one chip. */
+  /** The memory time of operation i's {@code memoryBytes} on one chip, from the main tier. */
   private double opMemory(int i, double memoryBytes) {
-    return Roofline.memorySeconds(
-        memoryBytes, mainBandwidth, uniform ? memoryEfficiency : memoryFraction[i]);
+    return memoryBytes * secondsPerByte[i];
   }
 }

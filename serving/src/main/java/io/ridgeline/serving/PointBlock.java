@@ -66,6 +66,22 @@ final class PointBlock {
   double stepSeconds;
   double shareSeconds;
   double chunkSeconds;
+  // CompiledColocated's block of up to BLOCK_ROWS batches evaluated operation by operation: the
+  // decode steps' sizes (each batch and its batch - 1) and their op-major times, each row's index
+  // of its own and its others' decode step (-1: none), its prompts, the prefill shares' op-major
+  // side, and per decode size and per row the step times
+  static final int BLOCK_ROWS = 64;
+  final CompiledStep.Block decodeBlock = new CompiledStep.Block();
+  final CompiledStep.Block shareBlock = new CompiledStep.Block();
+  final double[] decodeSizes = new double[2 * BLOCK_ROWS];
+  final double[] decodeStage = new double[2 * BLOCK_ROWS];
+  final double[] decodeTimes = new double[2 * BLOCK_ROWS];
+  final int[] ownStep = new int[BLOCK_ROWS];
+  final int[] othersStep = new int[BLOCK_ROWS];
+  final int[] othersRiding = new int[BLOCK_ROWS]; // othersStep, 0 for none
+  final double[] prompts = new double[BLOCK_ROWS];
+  final double[] blockShare = new double[BLOCK_ROWS];
+  final double[] blockChunk = new double[BLOCK_ROWS];
   // whether the evaluator also gives each point's decode-step utilisation (a frontier's points
   // carry it, a sweep's rows do not): the last batch's, and its operations' per-chip memory bytes
   // and FLOPs

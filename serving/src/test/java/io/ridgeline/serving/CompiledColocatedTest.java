@@ -183,6 +183,65 @@ final class CompiledColocatedTest {
   }
 
   @Test
+  void points_operationByOperationBlock_equalsPerPointCompiledPointsExactly() {
+    // CompiledColocated.points evaluates runs of batches whose bytes sit on the main tier as
+    // blocks, operation by operation (CompiledStep.blockTimes); every figure must be the very
+    // double of the per-point compiled point: consecutive and scattered batches, repeats, batch 1,
+    // batches past the largest that fits, GB200 batches spilling into LPDDR5X (point by point),
+    // dense, tp 8, MoE, calibrated and ideal
+    Object[][] systems = {
+      {"llama-3.1-8b", "h100-sxm", 1, 1024, 1024},
+      {"llama-3.1-70b", "h100-sxm", 8, 8192, 128},
+      {"deepseek-v3", "b200", 8, 1024, 1024},
+      {"mixtral-8x7b", "mi300x", 2, 128, 1024},
+      {"llama-3.1-70b", "gb200", 1, 2048, 1024},
+      {"deepseek-v3", "h200-sxm", 8, 128, 8192}
+    };
+    java.util.Random random = new java.util.Random(20261202L);
+    int rows = 0;
+    for (Efficiency e : List.of(Efficiency.standard(), Efficiency.ideal())) {
+      for (Object[] s : systems) {
+        Model m = Models.byId((String) s[0]);
+        ColocatedDeployment d =
+            colocated(m, Chips.byId((String) s[1]), (int) s[2], m.defaultPrecisions(), e);
+        Workload w = Workload.of((int) s[3], (int) s[4]);
+        CompiledColocated c = (CompiledColocated) CompiledColocated.of(d, w).orElseThrow();
+        int[] batches = new int[400];
+        for (int i = 0; i < batches.length; i++) {
+          batches[i] =
+              i < 150
+                  ? i + 1 // 1..150, blocks of consecutive batches
+                  : i < 300 ? 1 + random.nextInt(4096) : 300 + 7 * (i - 300) + random.nextInt(3);
+        }
+        PointBlock block = new PointBlock();
+        assertThat(c.points(batches, 0, batches.length, block)).isEqualTo(batches.length);
+        for (int r = 0; r < batches.length; r++) {
+          FrontierPoint p = c.point(batches[r]);
+          String what = d + " " + w + " batch " + batches[r];
+          assertThat(block.batch(r)).as(what).isEqualTo(batches[r]);
+          assertThat(block.fits(r)).as(what).isEqualTo(p.fits());
+          assertThat(block.figure(r, PointBlock.TTFT)).as(what).isEqualTo(p.ttft().seconds());
+          assertThat(block.figure(r, PointBlock.TPOT)).as(what).isEqualTo(p.tpot().seconds());
+          assertThat(block.figure(r, PointBlock.TOKENS_PER_SECOND_PER_USER))
+              .as(what)
+              .isEqualTo(p.tokensPerSecondPerUser());
+          assertThat(block.figure(r, PointBlock.TOKENS_PER_SECOND_PER_CHIP))
+              .as(what)
+              .isEqualTo(p.tokensPerSecondPerChip());
+          assertThat(block.figure(r, PointBlock.DOLLARS_PER_MILLION_TOKENS))
+              .as(what)
+              .isEqualTo(p.dollarsPerMillionTokens().orElse(Double.NaN));
+          assertThat(block.figure(r, PointBlock.TOKENS_PER_JOULE))
+              .as(what)
+              .isEqualTo(p.tokensPerJoule().orElse(Double.NaN));
+          rows++;
+        }
+      }
+    }
+    assertThat(rows).isEqualTo(2 * 6 * 400);
+  }
+
+  @Test
   void frontier_failingBatch_isEmptySoTheObjectPathThrows() {
     Model m = Models.byId("llama-3.1-8b");
     ColocatedDeployment d =
