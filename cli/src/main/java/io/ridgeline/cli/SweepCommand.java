@@ -115,8 +115,9 @@ final class SweepCommand implements Callable<Integer> {
     } else {
       // whole or absent: a failure or Ctrl-C mid-sweep leaves no truncated file (AtomicFiles)
       rows =
-          AtomicFiles.writeText(
-              file, w -> SweepWriter.write(g, efficiency.efficiency(), f, w, n, progress::update));
+          AtomicFiles.writeStream(
+              file,
+              out -> SweepWriter.write(g, efficiency.efficiency(), f, out, n, progress::update));
     }
     double seconds = progress.seconds();
     progress.end();

@@ -673,60 +673,10 @@ final class CompiledStep {
       stage[j] = split ? 1 / layout.workShards(false, x) : 1;
       busy[j] = split ? 1 / layout.busyAttentionGroups(x) : 1;
     }
-    double[] bytes = out.bytes;
-    double[] weights = out.weights;
-    double[] v = out.kind;
+    // one call per operation and per kind: short loops that the JIT compiles as methods, not as
+    // on-stack replacements of one long loop
     for (int i = 0; i < ops; i++) {
-      double[] work = perGroup[i] ? group : stage;
-      java.util.Arrays.fill(bytes, 0, m, 0);
-      java.util.Arrays.fill(weights, 0, m, 0);
-      for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
-        kindBytes(k, xs, m, v);
-        if (split) {
-          // perChip's product with perShard, its switch taken once per kind
-          switch (kindDivisor[k]) {
-            case WEIGHTS:
-              double shard = perWeightShard[i];
-              for (int j = 0; j < m; j++) {
-                v[j] = v[j] * shard;
-              }
-              break;
-            case KV:
-              double kv = perKvShard[i];
-              for (int j = 0; j < m; j++) {
-                v[j] = v[j] * (busy[j] * kv);
-              }
-              break;
-            default:
-              for (int j = 0; j < m; j++) {
-                v[j] = v[j] * work[j];
-              }
-          }
-        }
-        for (int j = 0; j < m; j++) {
-          bytes[j] += v[j];
-        }
-        if (kindDivisor[k] == WEIGHTS) {
-          System.arraycopy(v, 0, weights, 0, m);
-        }
-      }
-      int row = i * cap;
-      double f0 = flops0[i];
-      double f1 = flops1[i];
-      for (int j = 0; j < m; j++) {
-        double flops = f0 + f1 * xs[j];
-        double chipFlops = split ? flops * work[j] : flops;
-        out.compute[row + j] = computeSeconds(i, chipFlops, weights[j]);
-      }
-      for (int j = 0; j < m; j++) {
-        out.memory[row + j] = opMemory(i, bytes[j]);
-      }
-      if (riding) {
-        double perByte = secondsPerByte[i];
-        for (int j = 0; j < m; j++) {
-          out.withoutWeights[row + j] = mainTierWithoutWeights(perByte, weights[j], bytes[j]);
-        }
-      }
+      operationBlock(i, xs, m, out, riding);
     }
     if (riding) {
       for (int c = 0; c < collectives; c++) {
@@ -735,6 +685,73 @@ final class CompiledStep {
           out.collective[row + j] = ridingCollective(c, xs[j]);
         }
       }
+    }
+  }
+
+  /** Operation i's part of {@link #blockTimes}. */
+  private void operationBlock(int i, double[] xs, int m, Block out, boolean riding) {
+    double[] work = perGroup[i] ? out.perGroupShard : out.perStageShard;
+    double[] bytes = out.bytes;
+    double[] weights = out.weights;
+    java.util.Arrays.fill(bytes, 0, m, 0);
+    java.util.Arrays.fill(weights, 0, m, 0);
+    for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
+      kindBlock(i, k, xs, m, work, out);
+    }
+    int row = i * out.cap;
+    double f0 = flops0[i];
+    double f1 = flops1[i];
+    for (int j = 0; j < m; j++) {
+      double flops = f0 + f1 * xs[j];
+      double chipFlops = split ? flops * work[j] : flops;
+      out.compute[row + j] = computeSeconds(i, chipFlops, weights[j]);
+    }
+    for (int j = 0; j < m; j++) {
+      out.memory[row + j] = opMemory(i, bytes[j]);
+    }
+    if (riding) {
+      double perByte = secondsPerByte[i];
+      for (int j = 0; j < m; j++) {
+        out.withoutWeights[row + j] = mainTierWithoutWeights(perByte, weights[j], bytes[j]);
+      }
+    }
+  }
+
+  /**
+   * Byte kind k of operation i on one chip at each size ({@link #perChip}), added to the
+   * operation's bytes in {@code out} and kept as its weight bytes when it is the weights.
+   */
+  private void kindBlock(int i, int k, double[] xs, int m, double[] work, Block out) {
+    double[] v = out.kind;
+    kindBytes(k, xs, m, v);
+    if (split) {
+      // perChip's product with perShard, its switch taken once per kind
+      switch (kindDivisor[k]) {
+        case WEIGHTS:
+          double shard = perWeightShard[i];
+          for (int j = 0; j < m; j++) {
+            v[j] = v[j] * shard;
+          }
+          break;
+        case KV:
+          double kv = perKvShard[i];
+          double[] busy = out.perBusy;
+          for (int j = 0; j < m; j++) {
+            v[j] = v[j] * (busy[j] * kv);
+          }
+          break;
+        default:
+          for (int j = 0; j < m; j++) {
+            v[j] = v[j] * work[j];
+          }
+      }
+    }
+    double[] bytes = out.bytes;
+    for (int j = 0; j < m; j++) {
+      bytes[j] += v[j];
+    }
+    if (kindDivisor[k] == WEIGHTS) {
+      System.arraycopy(v, 0, out.weights, 0, m);
     }
   }
 

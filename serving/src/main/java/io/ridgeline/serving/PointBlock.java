@@ -70,7 +70,7 @@ final class PointBlock {
   // decode steps' sizes (each batch and its batch - 1) and their op-major times, each row's index
   // of its own and its others' decode step (-1: none), its prompts, the prefill shares' op-major
   // side, and per decode size and per row the step times
-  static final int BLOCK_ROWS = 64;
+  static final int BLOCK_ROWS = 128;
   final CompiledStep.Block decodeBlock = new CompiledStep.Block();
   final CompiledStep.Block shareBlock = new CompiledStep.Block();
   final double[] decodeSizes = new double[2 * BLOCK_ROWS];

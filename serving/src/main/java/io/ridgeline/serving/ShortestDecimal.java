@@ -51,8 +51,29 @@ final class ShortestDecimal {
    */
   private static final long[] G = table();
 
+  /** The most characters a double's text takes ({@code -2.2250738585072014E-308}). */
+  static final int MAX_CHARS = 24;
+
+  // append(StringBuilder, double)'s text, one per thread
+  private static final ThreadLocal<Utf8Text> SCRATCH =
+      ThreadLocal.withInitial(() -> new Utf8Text(MAX_CHARS));
+
   /** Appends the shortest decimal of {@code v} to {@code b} (see the class comment). */
   static StringBuilder append(StringBuilder b, double v) {
+    Utf8Text t = SCRATCH.get();
+    t.setLength(0);
+    append(t, v);
+    for (int i = 0; i < t.length(); i++) {
+      b.append((char) t.byteAt(i));
+    }
+    return b;
+  }
+
+  /**
+   * Appends the shortest decimal of {@code v} to {@code b}, ASCII bytes (see the class comment).
+   */
+  static Utf8Text append(Utf8Text b, double v) {
+    b.reserve(MAX_CHARS);
     long bits = Double.doubleToRawLongBits(v);
     long t = bits & T_MASK;
     int bq = (int) (bits >>> (P - 1)) & BQ_MASK;
@@ -60,7 +81,7 @@ final class ShortestDecimal {
       return b.append(t != 0 ? "NaN" : bits > 0 ? "Infinity" : "-Infinity");
     }
     if (bits < 0) {
-      b.append('-');
+      b.put('-');
     }
     if (bq != 0) {
       // normal: v = c 2^q with q = -mq
@@ -79,11 +100,14 @@ final class ShortestDecimal {
       // subnormal
       return t < C_TINY ? decimal(b, Q_MIN, 10 * t, -1) : decimal(b, Q_MIN, t, 0);
     }
-    return b.append("0.0");
+    b.put('0');
+    b.put('.');
+    b.put('0');
+    return b;
   }
 
   /** The decimal of c 2^q ({@code dk}: a tiny subnormal scaled by 10, one less in exponent). */
-  private static StringBuilder decimal(StringBuilder b, int q, long c, int dk) {
+  private static Utf8Text decimal(Utf8Text b, int q, long c, int dk) {
     int out = (int) c & 0x1;
     long cb = c << 2;
     long cbr = cb + 2;
@@ -137,7 +161,7 @@ final class ShortestDecimal {
   }
 
   /** Writes f 10^e, f's trailing zeros removed (keeping one digit after the point). */
-  private static StringBuilder chars(StringBuilder b, long f, int e) {
+  private static Utf8Text chars(Utf8Text b, long f, int e) {
     // len: 10^(len-1) <= f < 10^len
     int len = flog10pow2(Long.SIZE - Long.numberOfLeadingZeros(f));
     if (f >= POW10[len]) {
@@ -154,49 +178,51 @@ final class ShortestDecimal {
     int m = (int) (hm - 100_000_000 * h);
     if (0 < e && e <= 7) {
       // plain, no leading zeros: e digits before the point
-      b.append((char) ('0' + h));
+      b.put('0' + h);
       int y = y(m);
       int i = 1;
       for (; i < e; ++i) {
         int d = 10 * y;
-        b.append((char) ('0' + (d >>> 28)));
+        b.put('0' + (d >>> 28));
         y = d & MASK_28;
       }
-      b.append('.');
+      b.put('.');
       for (; i <= 8; ++i) {
         int d = 10 * y;
-        b.append((char) ('0' + (d >>> 28)));
+        b.put('0' + (d >>> 28));
         y = d & MASK_28;
       }
       return lowDigits(b, l);
     }
     if (-3 < e && e <= 0) {
       // plain with leading zeros: 0.00ddd
-      b.append('0').append('.');
+      b.put('0');
+      b.put('.');
       for (; e < 0; ++e) {
-        b.append('0');
+        b.put('0');
       }
-      b.append((char) ('0' + h));
+      b.put('0' + h);
       eightDigits(b, m);
       return lowDigits(b, l);
     }
     // scientific: d.ddddE±x
-    b.append((char) ('0' + h)).append('.');
+    b.put('0' + h);
+    b.put('.');
     eightDigits(b, m);
     lowDigits(b, l);
     return exponent(b, e - 1);
   }
 
-  private static StringBuilder lowDigits(StringBuilder b, int l) {
+  private static Utf8Text lowDigits(Utf8Text b, int l) {
     if (l != 0) {
       eightDigits(b, l);
     }
     // trailing zeros go, but not the digit right after the point
     int n = b.length();
-    while (b.charAt(n - 1) == '0') {
+    while (b.byteAt(n - 1) == '0') {
       n--;
     }
-    if (b.charAt(n - 1) == '.') {
+    if (b.byteAt(n - 1) == '.') {
       n++;
     }
     b.setLength(n);
@@ -204,11 +230,11 @@ final class ShortestDecimal {
   }
 
   /** The 8 digits of {@code m < 10^8}, left to right, with leading zeros. */
-  private static void eightDigits(StringBuilder b, int m) {
+  private static void eightDigits(Utf8Text b, int m) {
     int y = y(m);
     for (int i = 0; i < 8; ++i) {
       int d = 10 * y;
-      b.append((char) ('0' + (d >>> 28)));
+      b.put('0' + (d >>> 28));
       y = d & MASK_28;
     }
   }
@@ -223,24 +249,29 @@ final class ShortestDecimal {
     return (int) (multiplyHigh((long) (a + 1) << 28, 193_428_131_138_340_668L) >>> 20) - 1;
   }
 
-  private static StringBuilder exponent(StringBuilder b, int e) {
-    b.append('E');
+  private static Utf8Text exponent(Utf8Text b, int e) {
+    b.put('E');
     if (e < 0) {
-      b.append('-');
+      b.put('-');
       e = -e;
     }
     if (e >= 100) {
       int d = e * 1_311 >>> 17; // e / 100 for e < 1000
-      b.append((char) ('0' + d));
+      b.put('0' + d);
       e -= 100 * d;
       int t = e * 103 >>> 10; // e / 10 for e < 100
-      return b.append((char) ('0' + t)).append((char) ('0' + e - 10 * t));
+      b.put('0' + t);
+      b.put('0' + e - 10 * t);
+      return b;
     }
     if (e >= 10) {
       int t = e * 103 >>> 10;
-      return b.append((char) ('0' + t)).append((char) ('0' + e - 10 * t));
+      b.put('0' + t);
+      b.put('0' + e - 10 * t);
+      return b;
     }
-    return b.append((char) ('0' + e));
+    b.put('0' + e);
+    return b;
   }
 
   // floor(e log10 2), floor(e log10(3/4 × 2)), floor(e log2 10), exact for |e| <= 2^14 or so

@@ -7,6 +7,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.ridgeline.core.Precision;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.ArrayDeque;
@@ -102,23 +103,51 @@ public final class SweepWriter {
       Writer out,
       int threads,
       LongConsumer progress) {
+    checkNotNull(out, "out");
+    return write(grid, efficiency, format, new Output(out, null), threads, progress);
+  }
+
+  /**
+   * {@link #write(Sweep.Grid, Efficiency, Format, Writer, int, LongConsumer)} as UTF-8 bytes to
+   * {@code out}, each block's text written as it was built (the faster form: no conversion to
+   * {@code char}s and back).
+   *
+   * @throws UncheckedIOException when {@code out} fails, which ends the sweep
+   */
+  @CanIgnoreReturnValue
+  public static long write(
+      Sweep.Grid grid,
+      Efficiency efficiency,
+      Format format,
+      OutputStream out,
+      int threads,
+      LongConsumer progress) {
+    checkNotNull(out, "out");
+    return write(grid, efficiency, format, new Output(null, out), threads, progress);
+  }
+
+  private static long write(
+      Sweep.Grid grid,
+      Efficiency efficiency,
+      Format format,
+      Output o,
+      int threads,
+      LongConsumer progress) {
     checkNotNull(grid, "grid");
     checkNotNull(efficiency, "efficiency");
     checkNotNull(format, "format");
-    checkNotNull(out, "out");
     checkNotNull(progress, "progress");
     checkArgument(threads > 0, "threads must be positive: %s", threads);
-    Output o = new Output(out);
     // cached and prefix_hit columns only when the grid sets them, so plain grids keep their columns
     boolean cached = !grid.cached().equals(List.of(0));
     boolean hit = !grid.prefixHit().equals(List.of(0.0));
     if (format == Format.CSV) {
-      o.write(new StringBuilder(String.join(",", columns(cached, hit))).append('\n'));
+      o.write(new Utf8Text(256).append(String.join(",", columns(cached, hit))).ascii('\n'));
     }
     long size = grid.size();
     long blocks = (size + BLOCK_ROWS - 1) / BLOCK_ROWS;
     if (threads == 1 || blocks == 1) {
-      StringBuilder b = new StringBuilder(BLOCK_ROWS * 256);
+      Utf8Text b = new Utf8Text(BLOCK_ROWS * 256);
       for (long i = 0; i < blocks; i++) {
         b.setLength(0);
         o.write(block(grid, efficiency, format, cached, hit, i, b));
@@ -128,20 +157,20 @@ public final class SweepWriter {
     }
     ForkJoinPool pool = new ForkJoinPool(threads);
     try {
-      ArrayDeque<Future<StringBuilder>> inFlight = new ArrayDeque<>();
+      ArrayDeque<Future<Utf8Text>> inFlight = new ArrayDeque<>();
       // the buffers of written blocks, reused by the next ones (grown once to a block's text)
-      ArrayDeque<StringBuilder> free = new ArrayDeque<>();
+      ArrayDeque<Utf8Text> free = new ArrayDeque<>();
       long next = 0;
       for (long i = 0; i < blocks; i++) {
         while (next < blocks && inFlight.size() < 2 * threads) {
           long block = next++;
-          StringBuilder buffer = free.isEmpty() ? new StringBuilder(BLOCK_ROWS * 256) : free.pop();
+          Utf8Text buffer = free.isEmpty() ? new Utf8Text(BLOCK_ROWS * 256) : free.pop();
           buffer.setLength(0);
           inFlight.add(
               pool.submit(
                   () -> SweepWriter.block(grid, efficiency, format, cached, hit, block, buffer)));
         }
-        StringBuilder written = take(inFlight.remove());
+        Utf8Text written = take(inFlight.remove());
         o.write(written);
         free.push(written);
         progress.accept(Math.min(size, (i + 1) * BLOCK_ROWS));
@@ -152,7 +181,7 @@ public final class SweepWriter {
     }
   }
 
-  private static StringBuilder take(Future<StringBuilder> f) {
+  private static <T> T take(Future<T> f) {
     try {
       return f.get();
     } catch (InterruptedException e) {
@@ -170,14 +199,14 @@ public final class SweepWriter {
   }
 
   /** The text of block {@code block} of the grid, appended to {@code b}. */
-  private static StringBuilder block(
+  private static Utf8Text block(
       Sweep.Grid grid,
       Efficiency efficiency,
       Format format,
       boolean cached,
       boolean hit,
       long block,
-      StringBuilder b) {
+      Utf8Text b) {
     long from = block * BLOCK_ROWS;
     text(grid, efficiency, format, cached, hit, from, Math.min(grid.size(), from + BLOCK_ROWS), b);
     return b;
@@ -200,16 +229,39 @@ public final class SweepWriter {
       long from,
       long to,
       StringBuilder b) {
+    Utf8Text t = new Utf8Text(256);
+    long primitive = text(grid, efficiency, format, cached, hit, from, to, t);
+    b.append(t);
+    return primitive;
+  }
+
+  /**
+   * {@link #text(Sweep.Grid, Efficiency, Format, boolean, boolean, long, long, StringBuilder)} as
+   * UTF-8 bytes appended to {@code b}: the rows of the object path (and each run's columns before
+   * the batch) built as text and encoded, the compiled path's rows written as bytes.
+   */
+  static long text(
+      Sweep.Grid grid,
+      Efficiency efficiency,
+      Format format,
+      boolean cached,
+      boolean hit,
+      long from,
+      long to,
+      Utf8Text b) {
     long[] primitive = {0};
-    // the text every row of a run shares: the columns before the batch
+    // the text of an object-path row, and the text every row of a run shares: the columns
+    // before the batch
+    StringBuilder row = new StringBuilder(256);
     StringBuilder prefix = new StringBuilder(256);
     new SweepEvaluator(grid, efficiency)
         .run(
             from,
             to,
-            format == Format.CSV
-                ? row -> csv(row, b, cached, hit).append('\n')
-                : row -> json(row, b).append('\n'),
+            r -> {
+              row.setLength(0);
+              b.append(format == Format.CSV ? csv(r, row, cached, hit) : json(r, row)).ascii('\n');
+            },
             (first, points, errors) -> {
               prefix.setLength(0);
               if (format == Format.CSV) {
@@ -217,7 +269,7 @@ public final class SweepWriter {
               } else {
                 jsonPrefix(first, prefix);
               }
-              rows(prefix.toString(), points, errors, format, b);
+              rows(Utf8Text.encode(prefix.toString()), points, errors, format, b, row);
               primitive[0] += points.size();
             });
     return primitive[0];
@@ -225,8 +277,8 @@ public final class SweepWriter {
 
   // the text before each figure of a point (PointBlock.TTFT ... TOKENS_PER_JOULE) after its batch,
   // the chips' figure (a constant of the run) before $/Mtok; and the text of an absent figure
-  private static final String[] CSV_BEFORE = {",", ",", ",", ",", ",", ","};
-  private static final String[] JSON_BEFORE = {
+  private static final byte[][] CSV_BEFORE = encodeAll(",", ",", ",", ",", ",", ",");
+  private static final String[] JSON_BEFORE_TEXT = {
     ",\"ttft_seconds\":",
     ",\"tpot_seconds\":",
     ",\"tokens_per_second_per_user\":",
@@ -243,30 +295,36 @@ public final class SweepWriter {
    * errors}), appended to {@code b}.
    */
   private static void rows(
-      String prefix,
+      byte[] prefix,
       PointBlock points,
       SweepEvaluator.RowErrors errors,
       Format format,
-      StringBuilder b) {
+      Utf8Text b,
+      StringBuilder scratch) {
     boolean csv = format == Format.CSV;
-    String[] before = (csv ? CSV_BEFORE : JSON_BEFORE).clone();
-    String absent = csv ? "" : "null";
+    byte[][] before = (csv ? CSV_BEFORE : JSON_BEFORE).clone();
+    byte[] absent = csv ? EMPTY : NULL;
     if (points.points()) {
       String chips = ShortestDecimal.append(new StringBuilder(), points.chipsTotal()).toString();
       before[PointBlock.DOLLARS_PER_MILLION_TOKENS] =
-          csv
-              ? "," + chips + ","
-              : ",\"chips_total\":" + chips + before[PointBlock.DOLLARS_PER_MILLION_TOKENS];
+          Utf8Text.encode(
+              csv
+                  ? "," + chips + ","
+                  : ",\"chips_total\":"
+                      + chips
+                      + JSON_BEFORE_TEXT[PointBlock.DOLLARS_PER_MILLION_TOKENS]);
     }
-    String batchKey = csv ? "" : ",\"batch\":";
-    String noPoint = csv ? ",,,,,,," : NO_POINT_JSON;
-    String fit = csv ? ",true,\n" : ",\"fits\":true,\"error\":null}\n";
-    String noFit = csv ? ",false," : ",\"fits\":false,\"error\":";
+    byte[] batchKey = csv ? EMPTY : BATCH_JSON;
+    byte[] noPoint = csv ? NO_POINT_CSV : NO_POINT_JSON;
+    byte[] fit = csv ? FIT_CSV : FIT_JSON;
+    byte[] noFit = csv ? NO_FIT_CSV : NO_FIT_JSON;
     // a run's rows that do not fit share one error, or differ only in their batch
-    String oneRequest = null;
+    byte[] oneRequest = null;
     if (errors != null && errors.oneRequest() != null) {
       StringBuilder e = new StringBuilder();
-      oneRequest = (csv ? cell(errors.oneRequest(), e) : string(errors.oneRequest(), e)).toString();
+      oneRequest =
+          Utf8Text.encode(
+              (csv ? cell(errors.oneRequest(), e) : string(errors.oneRequest(), e)).toString());
     }
     int n = points.size();
     int r = 0;
@@ -295,20 +353,21 @@ public final class SweepWriter {
         b.append(oneRequest);
       } else {
         if (!csv) {
-          b.append('"');
+          b.ascii('"');
         }
-        errors.exceedsMemory(points.batch(r), b);
+        scratch.setLength(0);
+        b.append(errors.exceedsMemory(points.batch(r), scratch));
         if (!csv) {
-          b.append('"');
+          b.ascii('"');
         }
       }
-      b.append(csv ? "\n" : "}\n");
+      b.append(csv ? NEWLINE : BRACE_NEWLINE);
     }
   }
 
   /** Row {@code r}'s figures, each after its text in {@code before} ({@code absent} for NaN). */
-  private static StringBuilder figures(
-      PointBlock points, int r, String[] before, String absent, StringBuilder b) {
+  private static Utf8Text figures(
+      PointBlock points, int r, byte[][] before, byte[] absent, Utf8Text b) {
     for (int f = 0; f < PointBlock.FIGURES; f++) {
       b.append(before[f]);
       double v = points.figure(r, f);
@@ -321,28 +380,54 @@ public final class SweepWriter {
     return b;
   }
 
-  private static final String NO_POINT_JSON =
-      ",\"ttft_seconds\":null,\"tpot_seconds\":null,\"tokens_per_second_per_user\":null"
-          + ",\"tokens_per_second_per_chip\":null,\"chips_total\":null"
-          + ",\"dollars_per_million_tokens\":null,\"tokens_per_joule\":null";
+  private static final byte[][] JSON_BEFORE = encodeAll(JSON_BEFORE_TEXT);
+  // the text of a row's parts as UTF-8 bytes: an empty cell, JSON null, the batch's key, the
+  // figures of a row without a point, a row that fits, one that does not (its error follows),
+  // and a row's end
+  private static final byte[] EMPTY = new byte[0];
+  private static final byte[] NULL = Utf8Text.encode("null");
+  private static final byte[] BATCH_JSON = Utf8Text.encode(",\"batch\":");
+  private static final byte[] NO_POINT_CSV = Utf8Text.encode(",,,,,,,");
+  private static final byte[] NO_POINT_JSON =
+      Utf8Text.encode(
+          ",\"ttft_seconds\":null,\"tpot_seconds\":null,\"tokens_per_second_per_user\":null"
+              + ",\"tokens_per_second_per_chip\":null,\"chips_total\":null"
+              + ",\"dollars_per_million_tokens\":null,\"tokens_per_joule\":null");
+  private static final byte[] FIT_CSV = Utf8Text.encode(",true,\n");
+  private static final byte[] FIT_JSON = Utf8Text.encode(",\"fits\":true,\"error\":null}\n");
+  private static final byte[] NO_FIT_CSV = Utf8Text.encode(",false,");
+  private static final byte[] NO_FIT_JSON = Utf8Text.encode(",\"fits\":false,\"error\":");
+  private static final byte[] NEWLINE = Utf8Text.encode("\n");
+  private static final byte[] BRACE_NEWLINE = Utf8Text.encode("}\n");
 
-  /** Writes buffers through one reused char array (no String per block). */
+  private static byte[][] encodeAll(String... texts) {
+    byte[][] out = new byte[texts.length][];
+    for (int i = 0; i < texts.length; i++) {
+      out[i] = Utf8Text.encode(texts[i]);
+    }
+    return out;
+  }
+
+  /**
+   * Writes block buffers to a byte stream as they are, or to a {@code Writer} as their decoded text
+   * (one of the two is null).
+   */
   private static final class Output {
-    private final Writer out;
-    private char[] chars = new char[0];
+    private final Writer writer;
+    private final OutputStream stream;
 
-    Output(Writer out) {
-      this.out = out;
+    Output(Writer writer, OutputStream stream) {
+      this.writer = writer;
+      this.stream = stream;
     }
 
-    void write(StringBuilder b) {
-      int n = b.length();
-      if (chars.length < n) {
-        chars = new char[n];
-      }
-      b.getChars(0, n, chars, 0);
+    void write(Utf8Text b) {
       try {
-        out.write(chars, 0, n);
+        if (stream != null) {
+          b.writeTo(stream);
+        } else {
+          writer.write(b.toString());
+        }
       } catch (IOException e) {
         throw new UncheckedIOException("cannot write the sweep: " + e.getMessage(), e);
       }

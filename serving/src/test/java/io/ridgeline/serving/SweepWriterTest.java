@@ -144,6 +144,36 @@ final class SweepWriterTest {
   }
 
   @Test
+  void write_toAByteStream_theUtf8OfTheWritersText() {
+    // the byte form (the command line's --out FILE) writes each block's UTF-8 bytes as built: the
+    // same text as the Writer form, CSV and JSON lines, rows with errors (DeepSeek-V3 does not fit
+    // on "2× h100-sxm", beyond ASCII; batches beyond memory) and object-path (pd) rows included,
+    // one and two threads
+    Sweep.Grid grid =
+        Sweep.Grid.builder()
+            .models(Models.byId("llama-3.1-8b"), Models.byId("deepseek-v3"))
+            .chips(Chips.byId("h100-sxm"))
+            .counts(2)
+            .strategies(Deployment.Strategy.COLOCATED, Deployment.Strategy.PD)
+            .batches(IntStream.rangeClosed(1, 1024).filter(b -> b % 3 == 1).toArray())
+            .isls(128, 8192)
+            .build();
+    for (SweepWriter.Format format : SweepWriter.Format.values()) {
+      for (int threads : new int[] {1, 2}) {
+        StringWriter text = new StringWriter();
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        SweepWriter.write(grid, Efficiency.standard(), format, text, threads, done -> {});
+        long rows =
+            SweepWriter.write(grid, Efficiency.standard(), format, bytes, threads, done -> {});
+        assertThat(rows).isEqualTo(grid.size());
+        assertThat(bytes.toByteArray())
+            .isEqualTo(text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(text.toString()).contains("×");
+      }
+    }
+  }
+
+  @Test
   void write_oneThread_sameTextAsTwo() {
     Sweep.Grid grid = grid();
     StringWriter one = new StringWriter();
