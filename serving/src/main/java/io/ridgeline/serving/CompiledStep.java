@@ -701,16 +701,21 @@ final class CompiledStep {
     int row = i * out.cap;
     double f0 = flops0[i];
     double f1 = flops1[i];
+    // computeSeconds and opMemory, their per-operation factors read once
+    double perFlop = secondsPerFlop[i];
+    double perWeightByte = secondsPerWeightByte[i];
+    double perByte = secondsPerByte[i];
+    double[] compute = out.compute;
+    double[] memory = out.memory;
     for (int j = 0; j < m; j++) {
       double flops = f0 + f1 * xs[j];
       double chipFlops = split ? flops * work[j] : flops;
-      out.compute[row + j] = computeSeconds(i, chipFlops, weights[j]);
+      compute[row + j] = computeSeconds(chipFlops, weights[j], perFlop, perWeightByte);
     }
     for (int j = 0; j < m; j++) {
-      out.memory[row + j] = opMemory(i, bytes[j]);
+      memory[row + j] = bytes[j] * perByte;
     }
     if (riding) {
-      double perByte = secondsPerByte[i];
       for (int j = 0; j < m; j++) {
         out.withoutWeights[row + j] = mainTierWithoutWeights(perByte, weights[j], bytes[j]);
       }
@@ -722,52 +727,47 @@ final class CompiledStep {
    * operation's bytes in {@code out} and kept as its weight bytes when it is the weights.
    */
   private void kindBlock(int i, int k, double[] xs, int m, double[] work, Block out) {
-    double[] v = out.kind;
-    kindBytes(k, xs, m, v);
-    if (split) {
-      // perChip's product with perShard, its switch taken once per kind
+    // perChip's product with perShard at each size (1 on one chip: a product that changes
+    // nothing), its switch taken once per kind
+    double[] factor = out.kind;
+    if (!split) {
+      java.util.Arrays.fill(factor, 0, m, 1);
+    } else {
       switch (kindDivisor[k]) {
         case WEIGHTS:
-          double shard = perWeightShard[i];
-          for (int j = 0; j < m; j++) {
-            v[j] = v[j] * shard;
-          }
+          java.util.Arrays.fill(factor, 0, m, perWeightShard[i]);
           break;
         case KV:
           double kv = perKvShard[i];
           double[] busy = out.perBusy;
           for (int j = 0; j < m; j++) {
-            v[j] = v[j] * (busy[j] * kv);
+            factor[j] = busy[j] * kv;
           }
           break;
         default:
-          for (int j = 0; j < m; j++) {
-            v[j] = v[j] * work[j];
-          }
+          factor = work;
       }
     }
     double[] bytes = out.bytes;
-    for (int j = 0; j < m; j++) {
-      bytes[j] += v[j];
-    }
-    if (kindDivisor[k] == WEIGHTS) {
-      System.arraycopy(v, 0, out.weights, 0, m);
-    }
-  }
-
-  /**
-   * {@link #bytes} of kind entry {@code k} at each of the sizes {@code xs[0..m)} into {@code v}.
-   */
-  private void kindBytes(int k, double[] xs, int m, double[] v) {
+    double[] weights = kindDivisor[k] == WEIGHTS ? out.weights : null;
     if (kindForm[k] == AFFINE) {
+      // bytes(k, x), its affine form
       double b0 = bytes0[k];
       double b1 = bytes1[k];
       for (int j = 0; j < m; j++) {
-        v[j] = b0 + b1 * xs[j];
+        double v = (b0 + b1 * xs[j]) * factor[j];
+        bytes[j] += v;
+        if (weights != null) {
+          weights[j] = v;
+        }
       }
     } else {
       for (int j = 0; j < m; j++) {
-        v[j] = bytes(k, xs[j]);
+        double v = bytes(k, xs[j]) * factor[j];
+        bytes[j] += v;
+        if (weights != null) {
+          weights[j] = v;
+        }
       }
     }
   }
@@ -1009,8 +1009,17 @@ final class CompiledStep {
    * weightBytes} (for a GEMM's rows), at its kernel class's fraction.
    */
   private double computeSeconds(int i, double flops, double weightBytes) {
+    return computeSeconds(flops, weightBytes, secondsPerFlop[i], secondsPerWeightByte[i]);
+  }
+
+  /**
+   * {@link #computeSeconds(int, double, double)} of an operation with {@code perFlop} seconds per
+   * FLOP and {@code perWeightByte} per weight byte (see {@link #products}).
+   */
+  private static double computeSeconds(
+      double flops, double weightBytes, double perFlop, double perWeightByte) {
     // no FLOPs take no time (Roofline.evaluate); the small-M curve as a product (see products)
-    return flops == 0 ? 0 : flops * secondsPerFlop[i] + weightBytes * secondsPerWeightByte[i];
+    return flops == 0 ? 0 : flops * perFlop + weightBytes * perWeightByte;
   }
 
   /** The memory time of operation i's {@code memoryBytes} on one chip, from the main tier. */

@@ -162,6 +162,16 @@ final class ShortestDecimal {
 
   /** Writes f 10^e, f's trailing zeros removed (keeping one digit after the point). */
   private static Utf8Text chars(Utf8Text b, long f, int e) {
+    b.end(chars(b.array(), b.length(), f, e));
+    return b;
+  }
+
+  /**
+   * {@link #chars(Utf8Text, long, int)} into {@code a} from index {@code n}, in room made by {@link
+   * Utf8Text#reserve}; returns the index after the last character (digits stored in local
+   * variables, one array store each).
+   */
+  private static int chars(byte[] a, int n, long f, int e) {
     // len: 10^(len-1) <= f < 10^len
     int len = flog10pow2(Long.SIZE - Long.numberOfLeadingZeros(f));
     if (f >= POW10[len]) {
@@ -178,65 +188,65 @@ final class ShortestDecimal {
     int m = (int) (hm - 100_000_000 * h);
     if (0 < e && e <= 7) {
       // plain, no leading zeros: e digits before the point
-      b.put('0' + h);
+      a[n++] = (byte) ('0' + h);
       int y = y(m);
       int i = 1;
       for (; i < e; ++i) {
         int d = 10 * y;
-        b.put('0' + (d >>> 28));
+        a[n++] = (byte) ('0' + (d >>> 28));
         y = d & MASK_28;
       }
-      b.put('.');
+      a[n++] = '.';
       for (; i <= 8; ++i) {
         int d = 10 * y;
-        b.put('0' + (d >>> 28));
+        a[n++] = (byte) ('0' + (d >>> 28));
         y = d & MASK_28;
       }
-      return lowDigits(b, l);
+      return lowDigits(a, n, l);
     }
     if (-3 < e && e <= 0) {
       // plain with leading zeros: 0.00ddd
-      b.put('0');
-      b.put('.');
+      a[n++] = '0';
+      a[n++] = '.';
       for (; e < 0; ++e) {
-        b.put('0');
+        a[n++] = '0';
       }
-      b.put('0' + h);
-      eightDigits(b, m);
-      return lowDigits(b, l);
+      a[n++] = (byte) ('0' + h);
+      n = eightDigits(a, n, m);
+      return lowDigits(a, n, l);
     }
     // scientific: d.ddddE±x
-    b.put('0' + h);
-    b.put('.');
-    eightDigits(b, m);
-    lowDigits(b, l);
-    return exponent(b, e - 1);
+    a[n++] = (byte) ('0' + h);
+    a[n++] = '.';
+    n = eightDigits(a, n, m);
+    n = lowDigits(a, n, l);
+    return exponent(a, n, e - 1);
   }
 
-  private static Utf8Text lowDigits(Utf8Text b, int l) {
+  /** The last 8 digits {@code l} after index {@code n}, then trailing zeros removed. */
+  private static int lowDigits(byte[] a, int n, int l) {
     if (l != 0) {
-      eightDigits(b, l);
+      n = eightDigits(a, n, l);
     }
     // trailing zeros go, but not the digit right after the point
-    int n = b.length();
-    while (b.byteAt(n - 1) == '0') {
+    while (a[n - 1] == '0') {
       n--;
     }
-    if (b.byteAt(n - 1) == '.') {
+    if (a[n - 1] == '.') {
       n++;
     }
-    b.setLength(n);
-    return b;
+    return n;
   }
 
-  /** The 8 digits of {@code m < 10^8}, left to right, with leading zeros. */
-  private static void eightDigits(Utf8Text b, int m) {
+  /** The 8 digits of {@code m < 10^8}, left to right, with leading zeros, from index {@code n}. */
+  private static int eightDigits(byte[] a, int n, int m) {
     int y = y(m);
     for (int i = 0; i < 8; ++i) {
       int d = 10 * y;
-      b.put('0' + (d >>> 28));
+      a[n + i] = (byte) ('0' + (d >>> 28));
       y = d & MASK_28;
     }
+    return n + 8;
   }
 
   /**
@@ -249,29 +259,30 @@ final class ShortestDecimal {
     return (int) (multiplyHigh((long) (a + 1) << 28, 193_428_131_138_340_668L) >>> 20) - 1;
   }
 
-  private static Utf8Text exponent(Utf8Text b, int e) {
-    b.put('E');
+  /** The exponent {@code E±x} from index {@code n}. */
+  private static int exponent(byte[] a, int n, int e) {
+    a[n++] = 'E';
     if (e < 0) {
-      b.put('-');
+      a[n++] = '-';
       e = -e;
     }
     if (e >= 100) {
       int d = e * 1_311 >>> 17; // e / 100 for e < 1000
-      b.put('0' + d);
+      a[n++] = (byte) ('0' + d);
       e -= 100 * d;
       int t = e * 103 >>> 10; // e / 10 for e < 100
-      b.put('0' + t);
-      b.put('0' + e - 10 * t);
-      return b;
+      a[n++] = (byte) ('0' + t);
+      a[n++] = (byte) ('0' + e - 10 * t);
+      return n;
     }
     if (e >= 10) {
       int t = e * 103 >>> 10;
-      b.put('0' + t);
-      b.put('0' + e - 10 * t);
-      return b;
+      a[n++] = (byte) ('0' + t);
+      a[n++] = (byte) ('0' + e - 10 * t);
+      return n;
     }
-    b.put('0' + e);
-    return b;
+    a[n++] = (byte) ('0' + e);
+    return n;
   }
 
   // floor(e log10 2), floor(e log10(3/4 × 2)), floor(e log2 10), exact for |e| <= 2^14 or so

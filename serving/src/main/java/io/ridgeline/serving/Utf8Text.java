@@ -46,6 +46,22 @@ final class Utf8Text {
     }
   }
 
+  /**
+   * The buffer itself, for a writer that stores characters from index {@link #length()} in room
+   * made by {@link #reserve} and then sets the end ({@link #end}).
+   */
+  byte[] array() {
+    return bytes;
+  }
+
+  /** Ends the text at index {@code n}, after characters stored into {@link #array()}. */
+  void end(int n) {
+    if (n < 0 || n > bytes.length) {
+      throw new IndexOutOfBoundsException("end " + n + " outside [0, " + bytes.length + "]");
+    }
+    length = n;
+  }
+
   /** Appends the ASCII character {@code c} (below 0x80) in room made by {@link #reserve}. */
   void put(int c) {
     bytes[length++] = (byte) c;
