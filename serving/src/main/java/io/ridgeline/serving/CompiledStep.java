@@ -39,11 +39,17 @@ import java.util.Map;
  * those of {@link RooflineModel}'s phases ({@link PoolOperations#gemmRows}, {@link KernelClass}),
  * and their times the shared roofline formulas ({@link Roofline#computeSeconds}, {@link
  * Roofline#memorySeconds}, {@link Roofline#operationSeconds}, {@link
- * ColocatedDeployment#ridingSeconds}). Bytes are read from the chip's main tier, or, given a {@link
- * Tiers} (a batch whose weights spill off the main tier: {@link MemoryPlan#placed}), from each tier
- * in its share, summed tier by tier as {@link Roofline#evaluate} sums them. Results agree with the
- * object path to the last digit or two: an affine coefficient times x may round differently from
- * the object's product taken in another order.
+ * ColocatedDeployment#ridingSeconds}), the quotients written as products with per-operation factors
+ * ({@link #products}). Bytes are read from the chip's main tier, or, given a {@link Tiers} (a batch
+ * whose weights spill off the main tier: {@link MemoryPlan#placed}), from each tier in its share,
+ * summed tier by tier as {@link Roofline#evaluate} sums them. Results agree with the object path to
+ * the last digit or two: an affine coefficient times x, or a product in place of a quotient, may
+ * round differently from the object's arithmetic.
+ *
+ * <p>A block of sizes ({@link #blockTimes}, {@link #blockStageSeconds}, {@link
+ * #blockRidingSeconds}: the batches of a sweep's or a frontier's run whose bytes all sit on the
+ * main tier) is evaluated operation by operation, each size with the per-point arithmetic in the
+ * same order, so that its times are the very doubles of the per-point methods.
  */
 final class CompiledStep {
   private static final double TOLERANCE = 1e-9;

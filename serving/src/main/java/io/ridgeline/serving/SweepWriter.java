@@ -213,32 +213,13 @@ public final class SweepWriter {
   }
 
   /**
-   * Appends the lines of rows {@code from} to {@code to} of {@code grid} to {@code b}: the points
-   * the compiled path gives written from their primitive figures ({@link SweepEvaluator#run}), the
-   * others from their {@link Sweep.Row} objects; the text is that of {@link #csv(Sweep.Row,
+   * Appends the lines of rows {@code from} to {@code to} of {@code grid} to {@code b} as UTF-8
+   * bytes: the points the compiled path gives written from their primitive figures ({@link
+   * SweepEvaluator#run}), the others (and each run's columns before the batch) built as text from
+   * their {@link Sweep.Row} objects and encoded; the text is that of {@link #csv(Sweep.Row,
    * StringBuilder, boolean, boolean)} and {@link #json} for every row.
    *
    * @return the rows written from primitive figures
-   */
-  static long text(
-      Sweep.Grid grid,
-      Efficiency efficiency,
-      Format format,
-      boolean cached,
-      boolean hit,
-      long from,
-      long to,
-      StringBuilder b) {
-    Utf8Text t = new Utf8Text(256);
-    long primitive = text(grid, efficiency, format, cached, hit, from, to, t);
-    b.append(t);
-    return primitive;
-  }
-
-  /**
-   * {@link #text(Sweep.Grid, Efficiency, Format, boolean, boolean, long, long, StringBuilder)} as
-   * UTF-8 bytes appended to {@code b}: the rows of the object path (and each run's columns before
-   * the batch) built as text and encoded, the compiled path's rows written as bytes.
    */
   static long text(
       Sweep.Grid grid,

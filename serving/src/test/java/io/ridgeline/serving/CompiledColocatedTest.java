@@ -135,25 +135,35 @@ final class CompiledColocatedTest {
     }
   }
 
+  /**
+   * Systems evaluated as blocks: model, chip, tp, ISL, OSL (dense, tp 8, MoE, GB200 with weights
+   * spilling into LPDDR5X).
+   */
+  private static final Object[][] BLOCK_SYSTEMS = {
+    {"llama-3.1-8b", "h100-sxm", 1, 1024, 1024},
+    {"llama-3.1-70b", "h100-sxm", 8, 8192, 128},
+    {"deepseek-v3", "b200", 8, 1024, 1024},
+    {"mixtral-8x7b", "mi300x", 2, 128, 1024},
+    {"llama-3.1-70b", "gb200", 1, 2048, 1024}
+  };
+
+  /** The colocated deployment of a {@link #BLOCK_SYSTEMS} row at {@code e}. */
+  private static ColocatedDeployment blockSystem(Object[] s, Efficiency e) {
+    Model m = Models.byId((String) s[0]);
+    return colocated(m, Chips.byId((String) s[1]), (int) s[2], m.defaultPrecisions(), e);
+  }
+
   @Test
   void frontier_block_equalsPerPointCompiledPoints() {
     // ParetoFrontier.Builder evaluates a compiled colocated deployment's batches as one block
     // (CompiledColocated.frontier); each point must equal, exactly, the per-point compiled point
     // with its decode utilisation, and the flags ParetoFrontier.of marks on them: dense, tp 8, MoE,
     // GB200 with weights spilling into LPDDR5X, calibrated and ideal
-    Object[][] systems = {
-      {"llama-3.1-8b", "h100-sxm", 1, 1024, 1024},
-      {"llama-3.1-70b", "h100-sxm", 8, 8192, 128},
-      {"deepseek-v3", "b200", 8, 1024, 1024},
-      {"mixtral-8x7b", "mi300x", 2, 128, 1024},
-      {"llama-3.1-70b", "gb200", 1, 2048, 1024}
-    };
+    Object[][] systems = BLOCK_SYSTEMS;
     int compiled = 0;
     for (Efficiency e : List.of(Efficiency.standard(), Efficiency.ideal())) {
       for (Object[] s : systems) {
-        Model m = Models.byId((String) s[0]);
-        ColocatedDeployment d =
-            colocated(m, Chips.byId((String) s[1]), (int) s[2], m.defaultPrecisions(), e);
+        ColocatedDeployment d = blockSystem(s, e);
         Workload w = Workload.of((int) s[3], (int) s[4]);
         CompiledColocated c = (CompiledColocated) CompiledColocated.of(d, w).orElseThrow();
         int[] batches = new int[300];
@@ -189,21 +199,14 @@ final class CompiledColocatedTest {
     // double of the per-point compiled point: consecutive and scattered batches, repeats, batch 1,
     // batches past the largest that fits, GB200 batches spilling into LPDDR5X (point by point),
     // dense, tp 8, MoE, calibrated and ideal
-    Object[][] systems = {
-      {"llama-3.1-8b", "h100-sxm", 1, 1024, 1024},
-      {"llama-3.1-70b", "h100-sxm", 8, 8192, 128},
-      {"deepseek-v3", "b200", 8, 1024, 1024},
-      {"mixtral-8x7b", "mi300x", 2, 128, 1024},
-      {"llama-3.1-70b", "gb200", 1, 2048, 1024},
-      {"deepseek-v3", "h200-sxm", 8, 128, 8192}
-    };
+    Object[][] systems = new Object[BLOCK_SYSTEMS.length + 1][];
+    System.arraycopy(BLOCK_SYSTEMS, 0, systems, 0, BLOCK_SYSTEMS.length);
+    systems[BLOCK_SYSTEMS.length] = new Object[] {"deepseek-v3", "h200-sxm", 8, 128, 8192};
     java.util.Random random = new java.util.Random(20261202L);
     int rows = 0;
     for (Efficiency e : List.of(Efficiency.standard(), Efficiency.ideal())) {
       for (Object[] s : systems) {
-        Model m = Models.byId((String) s[0]);
-        ColocatedDeployment d =
-            colocated(m, Chips.byId((String) s[1]), (int) s[2], m.defaultPrecisions(), e);
+        ColocatedDeployment d = blockSystem(s, e);
         Workload w = Workload.of((int) s[3], (int) s[4]);
         CompiledColocated c = (CompiledColocated) CompiledColocated.of(d, w).orElseThrow();
         int[] batches = new int[400];
@@ -238,7 +241,7 @@ final class CompiledColocatedTest {
         }
       }
     }
-    assertThat(rows).isEqualTo(2 * 6 * 400);
+    assertThat(rows).isEqualTo(2 * systems.length * 400);
   }
 
   @Test

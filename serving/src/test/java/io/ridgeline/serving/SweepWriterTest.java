@@ -112,7 +112,7 @@ final class SweepWriterTest {
       Sweep.Grid grid = primitiveGrid(history);
       for (Efficiency e : List.of(Efficiency.standard(), Efficiency.ideal())) {
         for (SweepWriter.Format format : SweepWriter.Format.values()) {
-          StringBuilder b = new StringBuilder();
+          Utf8Text b = new Utf8Text(256);
           long primitive = SweepWriter.text(grid, e, format, history, history, 0, grid.size(), b);
           List<String> lines = b.toString().lines().toList();
           assertThat(lines).isEqualTo(objectLines(grid, e, format, history, history));
@@ -130,10 +130,10 @@ final class SweepWriterTest {
   @Test
   void text_sliceStartingMidCombination_sameLinesAsTheWholeGrid() {
     Sweep.Grid grid = primitiveGrid(false);
-    StringBuilder whole = new StringBuilder();
+    Utf8Text whole = new Utf8Text(256);
     SweepWriter.text(
         grid, Efficiency.standard(), SweepWriter.Format.CSV, false, false, 0, grid.size(), whole);
-    StringBuilder slice = new StringBuilder();
+    Utf8Text slice = new Utf8Text(256);
     long from = 5 * 11 + 4; // inside a run of batches, at batch 64
     long primitive =
         SweepWriter.text(
