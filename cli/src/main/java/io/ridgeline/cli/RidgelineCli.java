@@ -1,6 +1,7 @@
 package io.ridgeline.cli;
 
 import io.ridgeline.core.Precision;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.NoSuchElementException;
 import picocli.CommandLine;
@@ -32,6 +33,19 @@ import picocli.CommandLine.Command;
 public final class RidgelineCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  // the process's standard output as bytes, under the command line's PrintWriter (main's; null
+  // when a caller gives its own writer): sweep writes its UTF-8 rows straight to it
+  private PrintStream bytesOut;
+
+  /**
+   * The standard output stream under {@code spec}'s command line's writer, when it writes to the
+   * process's standard output ({@link #main}); null otherwise.
+   */
+  static PrintStream bytesOut(CommandLine.Model.CommandSpec spec) {
+    Object root = spec.root().userObject();
+    return root instanceof RidgelineCli r ? r.bytesOut : null;
+  }
+
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());
@@ -42,7 +56,7 @@ public final class RidgelineCli implements Runnable {
     PrintWriter err = new PrintWriter(System.err, true);
     int code;
     try {
-      code = execute(args, new PrintWriter(System.out, true), err);
+      code = execute(args, new PrintWriter(System.out, true), err, System.out);
     } catch (OutOfMemoryError | StackOverflowError e) {
       // bounds on every input make this a bug, but it still ends as one line
       err.println(
@@ -61,7 +75,18 @@ public final class RidgelineCli implements Runnable {
    * java.io.UncheckedIOException}) is a bug and says so: {@code ridgeline: internal error: …}.
    */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cl = new CommandLine(new RidgelineCli());
+    return execute(args, out, err, null);
+  }
+
+  /**
+   * {@link #execute(String[], PrintWriter, PrintWriter)} where {@code out} writes to {@code
+   * bytesOut} (null: unknown), which a command may write bytes to directly once {@code out} is
+   * flushed ({@link #bytesOut(CommandLine.Model.CommandSpec)}).
+   */
+  static int execute(String[] args, PrintWriter out, PrintWriter err, PrintStream bytesOut) {
+    RidgelineCli root = new RidgelineCli();
+    root.bytesOut = bytesOut;
+    CommandLine cl = new CommandLine(root);
     cl.setOut(out);
     cl.setErr(err);
     cl.registerConverter(

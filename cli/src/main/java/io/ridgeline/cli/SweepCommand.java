@@ -3,6 +3,8 @@ package io.ridgeline.cli;
 import io.ridgeline.serving.Sweep;
 import io.ridgeline.serving.SweepWriter;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -104,7 +106,18 @@ final class SweepCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     Progress progress = new Progress(err, g.size(), noProgress);
     long rows;
-    if (file == null) {
+    PrintStream bytes = RidgelineCli.bytesOut(spec);
+    if (file == null && bytes != null) {
+      // the process's standard output: the rows' UTF-8 bytes straight to it, as to a file (no
+      // decoding and re-encoding through the PrintWriter), after what the writer holds
+      spec.commandLine().getOut().flush();
+      rows = SweepWriter.write(g, efficiency.efficiency(), f, checked(bytes), n, progress::update);
+      bytes.flush();
+      if (bytes.checkError()) {
+        throw new UncheckedIOException(
+            "cannot write to standard output", new IOException("stream error"));
+      }
+    } else if (file == null) {
       PrintWriter stdout = spec.commandLine().getOut();
       rows = SweepWriter.write(g, efficiency.efficiency(), f, checked(stdout), n, progress::update);
       stdout.flush();
@@ -195,6 +208,33 @@ final class SweepCommand implements Callable<Integer> {
       @Override
       public void close() {
         w.flush();
+      }
+    };
+  }
+
+  /**
+   * {@link #checked(PrintWriter)} for the process's standard output as bytes: a PrintStream also
+   * only records its errors.
+   */
+  private static OutputStream checked(PrintStream s) {
+    return new OutputStream() {
+      @Override
+      public void write(int b) {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] buf, int off, int len) {
+        s.write(buf, off, len);
+        if (s.checkError()) {
+          throw new UncheckedIOException(
+              "cannot write to standard output", new IOException("stream error"));
+        }
+      }
+
+      @Override
+      public void flush() {
+        s.flush();
       }
     };
   }

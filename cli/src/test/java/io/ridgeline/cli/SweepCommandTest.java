@@ -292,6 +292,56 @@ final class SweepCommandTest {
   }
 
   @Test
+  void sweep_processStdout_writesTheWritersTextAsUtf8Bytes(@TempDir Path dir) throws Exception {
+    // from main, the rows go to the process's standard output as UTF-8 bytes (after what its
+    // PrintWriter holds); the text is the Writer's, rows with errors ("×") included, CSV and JSONL
+    Path g =
+        grid(
+            dir,
+            "{\"model\": [\"llama-3.1-8b\", \"deepseek-v3\"], \"count\": [2],"
+                + " \"strategy\": [\"colocated\", \"pd\"], \"batch\": [1, 64, 4096]}");
+    for (String format : new String[] {"csv", "jsonl"}) {
+      String[] args = {"sweep", "--grid", g.toString(), "--format", format, "--no-progress"};
+      StringWriter text = new StringWriter();
+      assertThat(
+              RidgelineCli.execute(
+                  args, new PrintWriter(text), new PrintWriter(new StringWriter())))
+          .isZero();
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      java.io.PrintStream stdout = new java.io.PrintStream(bytes, true, StandardCharsets.UTF_8);
+      PrintWriter out =
+          new PrintWriter(new java.io.OutputStreamWriter(stdout, StandardCharsets.UTF_8));
+      int code = RidgelineCli.execute(args, out, new PrintWriter(new StringWriter()), stdout);
+      out.flush();
+      assertThat(code).isZero();
+      assertThat(bytes.toByteArray()).isEqualTo(text.toString().getBytes(StandardCharsets.UTF_8));
+      assertThat(text.toString()).contains("×").contains("pd");
+    }
+  }
+
+  @Test
+  void sweep_processStdoutFails_stopsWithOneLineError(@TempDir Path dir) throws Exception {
+    Path g = grid(dir, "{\"batch\": [1, 2, 3]}");
+    java.io.PrintStream broken =
+        new java.io.PrintStream(
+            new OutputStream() {
+              @Override
+              public void write(int b) throws IOException {
+                throw new IOException("broken pipe");
+              }
+            });
+    StringWriter err = new StringWriter();
+    int code =
+        RidgelineCli.execute(
+            new String[] {"sweep", "--grid", g.toString()},
+            new PrintWriter(broken),
+            new PrintWriter(err),
+            broken);
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString().strip()).isEqualTo("ridgeline: cannot write to standard output");
+  }
+
+  @Test
   void sweep_configInTheGrid_warnsAboutKeysItsModelTypeDoesNotRead(@TempDir Path dir)
       throws Exception {
     // a Llama config with an expert count: llama does not read num_local_experts, so the estimate
