@@ -114,16 +114,14 @@ final class SweepCommand implements Callable<Integer> {
       rows = SweepWriter.write(g, efficiency.efficiency(), f, checked(bytes), n, progress::update);
       bytes.flush();
       if (bytes.checkError()) {
-        throw new UncheckedIOException(
-            "cannot write to standard output", new IOException("stream error"));
+        throw stdoutFailed();
       }
     } else if (file == null) {
       PrintWriter stdout = spec.commandLine().getOut();
       rows = SweepWriter.write(g, efficiency.efficiency(), f, checked(stdout), n, progress::update);
       stdout.flush();
       if (stdout.checkError()) {
-        throw new UncheckedIOException(
-            "cannot write to standard output", new IOException("stream error"));
+        throw stdoutFailed();
       }
     } else {
       // whole or absent: a failure or Ctrl-C mid-sweep leaves no truncated file (AtomicFiles)
@@ -195,8 +193,7 @@ final class SweepCommand implements Callable<Integer> {
       public void write(char[] buf, int off, int len) {
         w.write(buf, off, len);
         if (w.checkError()) {
-          throw new UncheckedIOException(
-              "cannot write to standard output", new IOException("stream error"));
+          throw stdoutFailed();
         }
       }
 
@@ -210,6 +207,12 @@ final class SweepCommand implements Callable<Integer> {
         w.flush();
       }
     };
+  }
+
+  /** The one error of a standard output that failed (a PrintWriter or PrintStream recorded it). */
+  private static UncheckedIOException stdoutFailed() {
+    return new UncheckedIOException(
+        "cannot write to standard output", new IOException("stream error"));
   }
 
   /**
@@ -227,8 +230,7 @@ final class SweepCommand implements Callable<Integer> {
       public void write(byte[] buf, int off, int len) {
         s.write(buf, off, len);
         if (s.checkError()) {
-          throw new UncheckedIOException(
-              "cannot write to standard output", new IOException("stream error"));
+          throw stdoutFailed();
         }
       }
 

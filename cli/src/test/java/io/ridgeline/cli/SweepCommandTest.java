@@ -42,6 +42,16 @@ final class SweepCommandTest {
     return CliRun.of(args);
   }
 
+  /** A stream whose every write fails, as a closed pipe's does. */
+  private static OutputStream brokenPipe() {
+    return new OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        throw new IOException("broken pipe");
+      }
+    };
+  }
+
   private static Path grid(Path dir, String json) throws Exception {
     Path p = dir.resolve("grid.json");
     Files.writeString(p, json, StandardCharsets.UTF_8);
@@ -274,13 +284,7 @@ final class SweepCommandTest {
       batches.append(b == 1 ? "" : ",").append(b);
     }
     Path g = grid(dir, "{\"batch\": [" + batches + "]}");
-    OutputStream broken =
-        new OutputStream() {
-          @Override
-          public void write(int b) throws IOException {
-            throw new IOException("broken pipe");
-          }
-        };
+    OutputStream broken = brokenPipe();
     StringWriter err = new StringWriter();
     int code =
         RidgelineCli.execute(
@@ -322,14 +326,7 @@ final class SweepCommandTest {
   @Test
   void sweep_processStdoutFails_stopsWithOneLineError(@TempDir Path dir) throws Exception {
     Path g = grid(dir, "{\"batch\": [1, 2, 3]}");
-    java.io.PrintStream broken =
-        new java.io.PrintStream(
-            new OutputStream() {
-              @Override
-              public void write(int b) throws IOException {
-                throw new IOException("broken pipe");
-              }
-            });
+    java.io.PrintStream broken = new java.io.PrintStream(brokenPipe());
     StringWriter err = new StringWriter();
     int code =
         RidgelineCli.execute(

@@ -351,15 +351,13 @@ final class CompiledColocated implements PointsAt {
       int others = batch - 1;
       if (others < 1) {
         s.othersStep[r] = -1;
-        s.othersRiding[r] = 0;
       } else if (r > 0 && batches[from + r - 1] == others) {
         s.othersStep[r] = s.ownStep[r - 1];
-        s.othersRiding[r] = s.othersStep[r];
       } else {
         sizes[m] = others;
         s.othersStep[r] = m++;
-        s.othersRiding[r] = s.othersStep[r];
       }
+      s.othersRiding[r] = Math.max(0, s.othersStep[r]);
       sizes[m] = batch;
       s.ownStep[r] = m++;
       s.prompts[r] = (double) batch / osl;

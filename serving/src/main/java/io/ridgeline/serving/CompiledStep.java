@@ -421,9 +421,9 @@ final class CompiledStep {
       double[] weightBytes,
       double[] perChipFlops) {
     // each operation's FLOPs, weight bytes and memory bytes per chip in one pass over its kinds
-    double perGroupShard = split ? 1 / layout.workShards(true, x) : 1;
-    double perStageShard = split ? 1 / layout.workShards(false, x) : 1;
-    double perBusy = split ? 1 / layout.busyAttentionGroups(x) : 1;
+    double perGroupShard = perWorkShard(true, x);
+    double perStageShard = perWorkShard(false, x);
+    double perBusy = perBusy(x);
     for (int i = 0; i < ops; i++) {
       double perWork = perGroup[i] ? perGroupShard : perStageShard;
       double weights = 0;
@@ -608,6 +608,19 @@ final class CompiledStep {
     return split ? v * perShard(i, k, perWork, perBusy) : v;
   }
 
+  /**
+   * 1 / the work shards ({@link ParallelLayout#workShards}) of the per-group operations ({@code
+   * perGroup}) or the stage-wide ones at size x; 1 when the replica is one chip.
+   */
+  private double perWorkShard(boolean perGroup, double x) {
+    return split ? 1 / layout.workShards(perGroup, x) : 1;
+  }
+
+  /** 1 / {@link ParallelLayout#busyAttentionGroups} at size x; 1 when the replica is one chip. */
+  private double perBusy(double x) {
+    return split ? 1 / layout.busyAttentionGroups(x) : 1;
+  }
+
   /** 1 / the shards {@link #perChip} divides byte kind k of operation i into (a split replica). */
   private double perShard(int i, int k, double perWork, double perBusy) {
     switch (kindDivisor[k]) {
@@ -675,9 +688,9 @@ final class CompiledStep {
     double[] busy = out.perBusy;
     for (int j = 0; j < m; j++) {
       double x = xs[j];
-      group[j] = split ? 1 / layout.workShards(true, x) : 1;
-      stage[j] = split ? 1 / layout.workShards(false, x) : 1;
-      busy[j] = split ? 1 / layout.busyAttentionGroups(x) : 1;
+      group[j] = perWorkShard(true, x);
+      stage[j] = perWorkShard(false, x);
+      busy[j] = perBusy(x);
     }
     // one call per operation and per kind: short loops that the JIT compiles as methods, not as
     // on-stack replacements of one long loop
@@ -707,21 +720,18 @@ final class CompiledStep {
     int row = i * out.cap;
     double f0 = flops0[i];
     double f1 = flops1[i];
-    // computeSeconds and opMemory, their per-operation factors read once
-    double perFlop = secondsPerFlop[i];
-    double perWeightByte = secondsPerWeightByte[i];
-    double perByte = secondsPerByte[i];
     double[] compute = out.compute;
     double[] memory = out.memory;
     for (int j = 0; j < m; j++) {
       double flops = f0 + f1 * xs[j];
       double chipFlops = split ? flops * work[j] : flops;
-      compute[row + j] = computeSeconds(chipFlops, weights[j], perFlop, perWeightByte);
+      compute[row + j] = computeSeconds(i, chipFlops, weights[j]);
     }
     for (int j = 0; j < m; j++) {
-      memory[row + j] = bytes[j] * perByte;
+      memory[row + j] = opMemory(i, bytes[j]);
     }
     if (riding) {
+      double perByte = secondsPerByte[i];
       for (int j = 0; j < m; j++) {
         out.withoutWeights[row + j] = mainTierWithoutWeights(perByte, weights[j], bytes[j]);
       }
@@ -886,8 +896,8 @@ final class CompiledStep {
    * arithmetic).
    */
   private double opMemory(int i, double x, Tiers tiers) {
-    double perWork = split ? 1 / layout.workShards(perGroup[i], x) : 1;
-    double perBusy = split ? 1 / layout.busyAttentionGroups(x) : 1;
+    double perWork = perWorkShard(perGroup[i], x);
+    double perBusy = perBusy(x);
     int seen = 0;
     java.util.Arrays.fill(tiers.bytes, 0);
     java.util.Arrays.fill(tiers.used, false);
@@ -1015,17 +1025,8 @@ final class CompiledStep {
    * weightBytes} (for a GEMM's rows), at its kernel class's fraction.
    */
   private double computeSeconds(int i, double flops, double weightBytes) {
-    return computeSeconds(flops, weightBytes, secondsPerFlop[i], secondsPerWeightByte[i]);
-  }
-
-  /**
-   * {@link #computeSeconds(int, double, double)} of an operation with {@code perFlop} seconds per
-   * FLOP and {@code perWeightByte} per weight byte (see {@link #products}).
-   */
-  private static double computeSeconds(
-      double flops, double weightBytes, double perFlop, double perWeightByte) {
     // no FLOPs take no time (Roofline.evaluate); the small-M curve as a product (see products)
-    return flops == 0 ? 0 : flops * perFlop + weightBytes * perWeightByte;
+    return flops == 0 ? 0 : flops * secondsPerFlop[i] + weightBytes * secondsPerWeightByte[i];
   }
 
   /** The memory time of operation i's {@code memoryBytes} on one chip, from the main tier. */
