@@ -8,11 +8,12 @@ import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --efficiency}, {@code --engine} and {@code --profile}: the efficiency every pool of {@code
- * roofline}, {@code frontier}, {@code crossover}, {@code intensity}, {@code plan} and {@code sweep}
- * is built with. Calibrated (an engine profile's {@link Efficiency}) by default; {@code ideal} is
- * the roofline bound. The profile's {@code max_running_requests} is not applied: batches are
- * limited by memory (and the commands' own batch options) only.
+ * {@code --efficiency}, {@code --engine}, {@code --profile} and {@code --eager-decode}: the
+ * efficiency every pool of {@code roofline}, {@code frontier}, {@code crossover}, {@code
+ * intensity}, {@code plan} and {@code sweep} is built with. Calibrated (an engine profile's {@link
+ * Efficiency}) by default; {@code ideal} is the roofline bound. The profile's {@code
+ * max_running_requests} is not applied: batches are limited by memory (and the commands' own batch
+ * options) only.
  */
 final class EfficiencyOptions {
   @Option(
@@ -41,11 +42,21 @@ final class EfficiencyOptions {
               + " built-in ones; implies calibrated.")
   Path profile;
 
+  @Option(
+      names = "--eager-decode",
+      description =
+          "The engine runs decode without CUDA graphs (vLLM --enforce-eager; TensorRT-LLM's"
+              + " PyTorch backend before July 2025): each decode pass launches every kernel from"
+              + " the host at the profile's eager launch cost, as prefill passes do; calibrated"
+              + " only.")
+  boolean eagerDecode;
+
   /**
    * The efficiency the options ask for.
    *
-   * @throws IllegalArgumentException for a mode other than ideal or calibrated, for --profile or
-   *     --engine with --efficiency ideal, and for a profile file that cannot be read
+   * @throws IllegalArgumentException for a mode other than ideal or calibrated, for --profile,
+   *     --engine or --eager-decode with --efficiency ideal, and for a profile file that cannot be
+   *     read
    */
   Choice resolve() {
     String mode = efficiency == null ? "calibrated" : efficiency.trim().toLowerCase(Locale.ROOT);
@@ -66,6 +77,11 @@ final class EfficiencyOptions {
                 + engine
                 + "' with --efficiency ideal");
       }
+      if (eagerDecode) {
+        throw new IllegalArgumentException(
+            "--eager-decode needs --efficiency calibrated (or no --efficiency): the roofline bound"
+                + " launches no kernels");
+      }
       return Choice.IDEAL;
     }
     String asked = engine == null ? Profiles.DEFAULT : engine.trim();
@@ -81,7 +97,11 @@ final class EfficiencyOptions {
     if (!p.name().equalsIgnoreCase(asked)) {
       label.append(", no '").append(asked).append("' profile");
     }
-    return new Choice(p.efficiency(), label + " (" + p.efficiency() + ")", asked);
+    Efficiency e =
+        eagerDecode
+            ? Efficiency.builder().from(p.efficiency()).eagerDecode(true).build()
+            : p.efficiency();
+    return new Choice(e, label + " (" + e + ")", asked);
   }
 
   /**

@@ -21,10 +21,11 @@ import java.util.regex.Pattern;
 /**
  * A plan configuration in the engines' own terms, one command per pool, so a user can try it: the
  * sizes (tensor, pipeline, expert, attention data parallelism), the batch cap, KV and weight
- * precision and speculation as flags of vLLM ({@code vllm serve}), SGLang ({@code
- * sglang.launch_server}) and TensorRT-LLM ({@code trtllm-serve}). A sketch, not a tuned recipe: the
- * flags are those the engines document for these settings (vLLM and SGLang 0.4+/0.5 CLI,
- * TensorRT-LLM 0.20+ {@code trtllm-serve}), and engine versions rename them.
+ * precision, speculation and decode without CUDA graphs ({@code --eager-decode}) as flags of vLLM
+ * ({@code vllm serve}), SGLang ({@code sglang.launch_server}) and TensorRT-LLM ({@code
+ * trtllm-serve}). A sketch, not a tuned recipe: the flags are those the engines document for these
+ * settings (vLLM and SGLang 0.4+/0.5 CLI, TensorRT-LLM 0.20+ {@code trtllm-serve}), and engine
+ * versions rename them.
  */
 final class LaunchSketch {
   private static final Pattern REPO = Pattern.compile("^([\\w.-]+/[\\w.-]+) config\\.json");
@@ -104,6 +105,9 @@ final class LaunchSketch {
       b.append(" --enable-expert-parallel");
     }
     b.append(" --max-num-seqs ").append(batch);
+    if (p.efficiency().eagerDecode()) {
+      b.append(" --enforce-eager");
+    }
     if (fp8Kv(p.precisions())) {
       b.append(" --kv-cache-dtype fp8");
     }
@@ -145,6 +149,9 @@ final class LaunchSketch {
       b.append(" --pp-size ").append(p.pipelineParallel());
     }
     b.append(" --max-running-requests ").append(batch);
+    if (p.efficiency().eagerDecode()) {
+      b.append(" --disable-cuda-graph");
+    }
     if (fp8Kv(p.precisions())) {
       b.append(" --kv-cache-dtype fp8_e4m3");
     }
@@ -182,6 +189,9 @@ final class LaunchSketch {
     }
     if (fp8Kv(p.precisions())) {
       yaml.add("kv_cache_config: {dtype: fp8}");
+    }
+    if (p.efficiency().eagerDecode()) {
+      yaml.add("cuda_graph_config: null");
     }
     spec.ifPresent(
         s ->

@@ -1,6 +1,7 @@
 package io.ridgeline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -334,6 +335,31 @@ final class EfficiencyOptionsTest {
     assertOneLineError(
         roofline8b("--engine", "vllm", "--efficiency", "ideal"),
         "--engine needs --efficiency calibrated (or no --efficiency): 'vllm' with --efficiency ideal");
+  }
+
+  @Test
+  void eagerDecode_hostLaunchesEveryDecodeKernel_calibratedOnly() throws Exception {
+    // Llama-3.1-8B on one H100 at batch 1: the decode step's host is the profile's step work plus
+    // its 291 kernels' eager launches (Efficiency#decodeHostSeconds); the step takes the longer of
+    // that and the device's pass, which is the graphed step (or shorter, when the graphed step
+    // waits on its own step work, which the eager host exceeds)
+    Efficiency e = Profiles.builtIn().forEngine(Profiles.DEFAULT).efficiency();
+    double host = e.stepOverhead().seconds() + 291 * e.prefillKernelOverhead().seconds();
+    CliRun graphed = roofline8b();
+    CliRun eager = roofline8b("--eager-decode");
+    assertThat(eager.code()).as(eager.err()).isZero();
+    assertThat(eager.json().get("efficiency").asText()).endsWith(", eager decode)");
+    double graphStep = graphed.json().get("decode_step_seconds").asDouble();
+    double eagerStep = eager.json().get("decode_step_seconds").asDouble();
+    assertThat(host).isGreaterThan(e.stepOverhead().seconds());
+    assertThat(eagerStep).isCloseTo(Math.max(graphStep, host), within(1e-12));
+    // prefill passes launch eagerly either way
+    assertThat(eager.json().get("prefill_seconds").asDouble())
+        .isEqualTo(graphed.json().get("prefill_seconds").asDouble());
+    assertOneLineError(
+        roofline8b("--eager-decode", "--efficiency", "ideal"),
+        "--eager-decode needs --efficiency calibrated (or no --efficiency): the roofline bound"
+            + " launches no kernels");
   }
 
   @Test

@@ -51,35 +51,68 @@ final class PlanLeversCommandTest {
         .contains("trtllm: trtllm-serve");
   }
 
+  /**
+   * plan for llama-3.1-8b on H100 at ISL 1024, OSL 256, 1 request/s, TTFT 1 s, the best
+   * configuration only, plus {@code extra}.
+   */
+  private static String[] plan8b(String... extra) {
+    java.util.List<String> args =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "plan",
+                "--model",
+                "llama-3.1-8b",
+                "--isl",
+                "1024",
+                "--osl",
+                "256",
+                "--rate",
+                "1",
+                "--ttft",
+                "1",
+                "--chips",
+                "h100-sxm",
+                "--top",
+                "1"));
+    args.addAll(java.util.List.of(extra));
+    return args.toArray(String[]::new);
+  }
+
+  @Test
+  void plan_eagerDecode_sketchesTurnCudaGraphsOff() {
+    String[] args = plan8b("--tpot", "0.1", "--strategies", "colocated");
+    CliRun graphed = CliRun.of(args);
+    assertThat(graphed.code()).as(graphed.err()).isZero();
+    assertThat(graphed.out())
+        .contains("vllm serve")
+        .doesNotContain("--enforce-eager")
+        .doesNotContain("--disable-cuda-graph")
+        .doesNotContain("cuda_graph_config");
+    String[] eagerArgs = java.util.Arrays.copyOf(args, args.length + 1);
+    eagerArgs[args.length] = "--eager-decode";
+    CliRun eager = CliRun.of(eagerArgs);
+    assertThat(eager.code()).as(eager.err()).isZero();
+    assertThat(eager.out())
+        .contains("eager decode")
+        .contains("--enforce-eager")
+        .contains("--disable-cuda-graph")
+        .contains("cuda_graph_config: null");
+  }
+
   @Test
   void plan_speculationWithAfd_saysWhyAfdIsTriedWithoutIt() throws Exception {
-    String[] args = {
-      "plan",
-      "--model",
-      "llama-3.1-8b",
-      "--isl",
-      "1024",
-      "--osl",
-      "256",
-      "--rate",
-      "1",
-      "--ttft",
-      "1",
-      "--tpot",
-      "0.05",
-      "--chips",
-      "h100-sxm",
-      "--strategies",
-      "colocated,afd",
-      "--spec-draft",
-      "mtp",
-      "--spec-length",
-      "2",
-      "--spec-acceptance",
-      "0.7",
-      "--top",
-      "1"
-    };
+    String[] args =
+        plan8b(
+            "--tpot",
+            "0.05",
+            "--strategies",
+            "colocated,afd",
+            "--spec-draft",
+            "mtp",
+            "--spec-length",
+            "2",
+            "--spec-acceptance",
+            "0.7");
     CliRun text = CliRun.of(args);
     assertThat(text.code()).as(text.err()).isZero();
     assertThat(text.out()).contains(PlanOutput.AFD_SPECULATION);

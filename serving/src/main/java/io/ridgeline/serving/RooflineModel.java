@@ -430,12 +430,17 @@ public abstract class RooflineModel {
   }
 
   /**
-   * The host's time per pass of {@link #decode}, {@link StepResult#hostSeconds()}: the step's own
-   * work ({@link Efficiency#stepOverhead}), which overlaps the device's pass; its kernels replay
-   * from a CUDA graph. It depends on the pool alone.
+   * The host's time per pass of {@link #decode}, {@link StepResult#hostSeconds()}, which overlaps
+   * the device's pass: {@link Efficiency#decodeHostSeconds} of the stage's share of the forward
+   * pass's kernels ({@link #kernels()} / pp), the step's own work ({@link Efficiency#stepOverhead})
+   * when the kernels replay from a CUDA graph, and their eager launches too under {@link
+   * Efficiency#eagerDecode}. It depends on the pool alone.
    */
   Seconds decodeHost() {
-    return efficiency().stepOverhead();
+    Efficiency e = efficiency();
+    return e.eagerDecode()
+        ? Seconds.of(e.decodeHostSeconds(kernels().total() / (double) pipelineParallel()))
+        : e.stepOverhead();
   }
 
   /**

@@ -50,7 +50,7 @@ final class CompiledColocatedTest {
     qt().withFixedSeed(20261202L)
         .withExamples(150)
         .forAll(
-            integers().between(0, MODELS.size() * CHIPS.size() * TPS.length * 4 - 1),
+            integers().between(0, MODELS.size() * CHIPS.size() * TPS.length * 6 - 1),
             integers().between(0, LENGTHS.length * LENGTHS.length * CACHED.length - 1),
             integers().between(1, 1024),
             integers().between(1, 4096))
@@ -63,7 +63,16 @@ final class CompiledColocatedTest {
               int tp = TPS[rest % TPS.length];
               rest /= TPS.length;
               boolean fp8 = rest % 2 == 1;
-              Efficiency efficiency = rest / 2 == 0 ? Efficiency.ideal() : Efficiency.standard();
+              // ideal, calibrated, calibrated with decode launched eagerly (its host time)
+              Efficiency efficiency =
+                  rest / 2 == 0
+                      ? Efficiency.ideal()
+                      : rest / 2 == 1
+                          ? Efficiency.standard()
+                          : Efficiency.builder()
+                              .from(Efficiency.standard())
+                              .eagerDecode(true)
+                              .build();
               int isl = LENGTHS[lengths % LENGTHS.length];
               int osl = LENGTHS[lengths / LENGTHS.length % LENGTHS.length];
               int cached = CACHED[lengths / (LENGTHS.length * LENGTHS.length)];

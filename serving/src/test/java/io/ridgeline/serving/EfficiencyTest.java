@@ -230,4 +230,46 @@ final class EfficiencyTest {
     assertThat(longPass.stageSeconds().seconds()).isGreaterThan(60e-3);
     assertThat(longPass.seconds()).isEqualTo(longPass.stageSeconds());
   }
+
+  @Test
+  void eagerDecode_hostLaunchesEveryKernel_whateverTheTensorParallelDegree() {
+    // Llama-2-70B at tp 4 and tp 8: 80 layers of 7 attention-side and 4 FFN-side kernels (each
+    // side's all-reduce included) and 4 for the embedding and head, 884 kernels either way; eager
+    // at 34 µs per launch and a 1 ms step: 1 + 884 × 0.034 = 31.056 ms
+    // per decode pass, longer than the device's batch-1 pass (weights 138 GB over 4 or 8 chips at
+    // 60% of 3.35 TB/s: 17.8 ms, 9.5 ms), so the step waits on the host; replayed from a graph
+    // the same pass takes the device's time
+    Efficiency graphed =
+        Efficiency.builder()
+            .from(Efficiency.of(0.5, 0.6, 0.8))
+            .stepOverhead(Seconds.ofMicros(1000))
+            .prefillKernelOverhead(Seconds.ofMicros(34))
+            .build();
+    Efficiency eager = Efficiency.builder().from(graphed).eagerDecode(true).build();
+    assertThat(graphed.decodeHostSeconds(884)).isEqualTo(1e-3);
+    assertThat(eager.decodeHostSeconds(884)).isCloseTo(31.056e-3, within(1e-12));
+    assertThat(eager.toString()).endsWith(", eager decode");
+    for (int tp : new int[] {4, 8}) {
+      RooflineModel g =
+          RooflineModel.builder()
+              .model(io.ridgeline.models.Models.byId("llama-2-70b"))
+              .chip(io.ridgeline.hardware.Chips.byId("h100-sxm"))
+              .chips(tp)
+              .tensorParallel(tp)
+              .efficiency(graphed)
+              .build();
+      RooflineModel x = RooflineModel.builder().from(g).efficiency(eager).build();
+      assertThat(g.kernels().total()).isEqualTo(884);
+      StepResult graphStep = g.decode(1, 1024);
+      StepResult eagerStep = x.decode(1, 1024);
+      assertThat(graphStep.seconds().seconds()).isLessThan(20e-3);
+      assertThat(eagerStep.hostSeconds().seconds()).isCloseTo(31.056e-3, within(1e-12));
+      assertThat(eagerStep.seconds().seconds()).isCloseTo(31.056e-3, within(1e-12));
+      // the device's own work is the same: only the host's launches differ
+      assertThat(eagerStep.stageSeconds()).isEqualTo(graphStep.stageSeconds());
+    }
+    // the roofline bound launches nothing
+    Efficiency idealEager = Efficiency.builder().from(Efficiency.ideal()).eagerDecode(true).build();
+    assertThat(idealEager.decodeHostSeconds(884)).isZero();
+  }
 }

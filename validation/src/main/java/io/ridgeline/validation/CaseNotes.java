@@ -11,7 +11,9 @@ import java.util.regex.Pattern;
  * What the free-text {@code notes} of a case state that the {@link Predictor} uses, parsed once:
  * the benchmark's length range ratio ("range ratio 0.5"), its prompt count ("1280 prompts"), the
  * latency bounds of a server-mode row ("SLO TTFT 2 s / TPOT 200 ms", or "constraints TTFT …"), and
- * whether the load is per chip ("per chip", any case). The first match of each counts.
+ * whether the load is per chip ("per chip", any case), and whether the engine ran decode without
+ * CUDA graphs ("eager decode", any case: {@link io.ridgeline.serving.Efficiency#eagerDecode}). The
+ * first match of each counts.
  *
  * <pre>{@code
  * CaseNotes n = CaseNotes.parse("range ratio 1.0; 640 prompts");
@@ -23,9 +25,14 @@ import java.util.regex.Pattern;
  * @param prompts the stated number of prompts the benchmark sends; empty when not stated
  * @param slo the stated latency bounds; empty when not stated
  * @param loadPerChip whether the notes say the load is per chip
+ * @param eagerDecode whether the notes say the engine launched its decode kernels eagerly
  */
 public record CaseNotes(
-    OptionalDouble rangeRatio, OptionalInt prompts, Optional<Slo> slo, boolean loadPerChip) {
+    OptionalDouble rangeRatio,
+    OptionalInt prompts,
+    Optional<Slo> slo,
+    boolean loadPerChip,
+    boolean eagerDecode) {
   /** Length range ratio of closed-loop benchmarks whose notes do not state one (InferenceMAX). */
   public static final double DEFAULT_RANGE_RATIO = 0.8;
 
@@ -75,8 +82,9 @@ public record CaseNotes(
                   Double.parseDouble(s.group(1)) * (s.group(2).equals("ms") ? 1e-3 : 1),
                   Double.parseDouble(s.group(3)) * (s.group(4).equals("ms") ? 1e-3 : 1)));
     }
-    boolean perChip = text.toLowerCase(Locale.ROOT).contains("per chip");
-    return new CaseNotes(ratio, prompts, slo, perChip);
+    String lower = text.toLowerCase(Locale.ROOT);
+    return new CaseNotes(
+        ratio, prompts, slo, lower.contains("per chip"), lower.contains("eager decode"));
   }
 
   /** The stated range ratio, else {@value #DEFAULT_RANGE_RATIO}. */

@@ -206,6 +206,17 @@ public final class Predictor {
               + floor.kernelOverhead()
               + " per dependent operation), no engine profile is fitted on such chips");
     }
+    if (stated.eagerDecode() && !engine.efficiency().isIdeal()) {
+      // the row's engine ran decode without CUDA graphs: each decode pass launches its kernels
+      // from the host at the profile's eager launch cost (Efficiency#eagerDecode)
+      engine =
+          new EngineProfile(
+              engine.name(),
+              Efficiency.builder().from(engine.efficiency()).eagerDecode(true).build(),
+              engine.maxRunningRequests(),
+              engine.source());
+      notes.add("eager decode: each decode kernel launched from the host (no CUDA graph)");
+    }
     CaseSystems systems = new CaseSystems(c, model, chip, engine.efficiency(), notes);
     return new CaseContext(c, stated, notes, engine, systems);
   }

@@ -50,4 +50,11 @@ final class CaseNotesTest {
   void parse_perChip_anyCase() {
     assertThat(CaseNotes.parse("load is concurrency Per Chip").loadPerChip()).isTrue();
   }
+
+  @Test
+  void parse_eagerDecode_anyCase() {
+    assertThat(CaseNotes.parse("PyTorch backend, Eager decode: no CUDA graphs").eagerDecode())
+        .isTrue();
+    assertThat(CaseNotes.parse("CUDA graphs for decode; eager prefill").eagerDecode()).isFalse();
+  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
+import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.Efficiency;
@@ -56,6 +57,46 @@ final class PredictorTest {
     double expected = 1e3 * rm.decode(1, 576).seconds().seconds();
     assertThat(((Prediction) o).predicted()).isCloseTo(expected, within(1e-9));
     assertThat(((Prediction) o).ratio()).isCloseTo(expected / 54.86, within(1e-12));
+  }
+
+  @Test
+  void predict_eagerDecodeStated_launchesEveryDecodeKernelFromTheHost() {
+    // the same row twice, one stating "eager decode": Llama-2-70B on 8 H100 at tp 8, batch 1,
+    // with a profile of 1 ms per step and 34 µs per eager launch; the eager row's TPOT is the
+    // host's 1 + 884 × 0.034 = 31.056 ms per pass, the graphed one's the device's pass
+    Efficiency e =
+        Efficiency.builder()
+            .from(Efficiency.of(0.5, 0.6, 0.8))
+            .stepOverhead(Seconds.ofMicros(1000))
+            .prefillKernelOverhead(Seconds.ofMicros(34))
+            .build();
+    Predictor predictor = Predictor.of(e);
+    double[] tpot = new double[2];
+    String[] notes = {"", "eager decode: no CUDA graphs"};
+    for (int i = 0; i < 2; i++) {
+      ValidationCase c =
+          one(
+              CaseFileTest.row(
+                  "P145-tpot",
+                  "llama-2-70b",
+                  "h100-sxm",
+                  "8",
+                  "8",
+                  "fp16",
+                  "fp16",
+                  "512",
+                  "128",
+                  "static",
+                  "1",
+                  "tpot_ms",
+                  "29.76",
+                  notes[i]));
+      Outcome o = predictor.predict(c);
+      assertThat(o).isInstanceOf(Prediction.class);
+      tpot[i] = ((Prediction) o).predicted();
+    }
+    assertThat(tpot[0]).isLessThan(15);
+    assertThat(tpot[1]).isCloseTo(31.056, within(1e-9));
   }
 
   @Test
