@@ -18,22 +18,22 @@ final class ShippedCalibrationAccuracyTest {
    * decode step's kernels, eager prefill launches overlapping the device and the intercepts' prior
    * at the measured variance ratio (1 row, FitObjective), GEMMs at a share of each chip's
    * achievable matmul rate, decode attention at its own bandwidth fraction, the step's host work
-   * overlapping the device's decode pass and decode launched eagerly where a row's notes say so
-   * (Efficiency#eagerDecode). The held-out figures are pinned by {@link
-   * ShippedCrossValidationTest}.
+   * overlapping the device's decode pass, decode launched eagerly where a row's notes say so
+   * (Efficiency#eagerDecode) and a prior of two logit units on each parameter (Calibration). The
+   * held-out figures are pinned by {@link ShippedCrossValidationTest}.
    */
   private static final Map<Metric, Double> MEASURED =
       Map.of(
-          Metric.E2E_S, 0.6347,
-          Metric.INPUT_TOK_S_PER_CHIP, 0.1362,
-          Metric.MEDIAN_TTFT_MS, 0.2589,
-          Metric.OUT_TOK_S_PER_CHIP, 0.1482,
-          Metric.OUT_TOK_S_PER_USER, 0.0993,
-          Metric.TOTAL_TOK_S_PER_CHIP, 0.0975,
-          Metric.TPOT_MS, 0.2898,
-          Metric.TTFT_MS, 0.4830);
+          Metric.E2E_S, 0.6432,
+          Metric.INPUT_TOK_S_PER_CHIP, 0.1405,
+          Metric.MEDIAN_TTFT_MS, 0.2221,
+          Metric.OUT_TOK_S_PER_CHIP, 0.1744,
+          Metric.OUT_TOK_S_PER_USER, 0.1244,
+          Metric.TOTAL_TOK_S_PER_CHIP, 0.1401,
+          Metric.TPOT_MS, 0.3137,
+          Metric.TTFT_MS, 0.4792);
 
-  private static final double OVERALL = 0.2048;
+  private static final double OVERALL = 0.1953;
 
   private static final double SLACK = 0.02;
 
