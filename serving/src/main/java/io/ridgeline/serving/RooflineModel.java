@@ -426,7 +426,7 @@ public abstract class RooflineModel {
         .ffnOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.ffn() / pp)));
     // the host's work per pass overlaps the device's (StepResult.seconds): a prefill's eager
     // launches and step work, a decode pass's step work (its kernels replay from a graph)
-    b.hostSeconds(prefill ? Seconds.of(e.prefillHostSeconds(k.total() / pp)) : decodeHost());
+    b.hostSeconds(prefill ? Seconds.of(e.prefillHostSeconds(k.total() / pp)) : decodeHost(k));
   }
 
   /**
@@ -437,10 +437,11 @@ public abstract class RooflineModel {
    * Efficiency#eagerDecode}. It depends on the pool alone.
    */
   Seconds decodeHost() {
-    Efficiency e = efficiency();
-    return e.eagerDecode()
-        ? Seconds.of(e.decodeHostSeconds(kernels().total() / (double) pipelineParallel()))
-        : e.stepOverhead();
+    return decodeHost(kernels());
+  }
+
+  private Seconds decodeHost(Kernels.Count k) {
+    return Seconds.of(efficiency().decodeHostSeconds(k.total() / (double) pipelineParallel()));
   }
 
   /**
