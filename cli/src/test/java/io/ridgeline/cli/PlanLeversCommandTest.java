@@ -80,17 +80,15 @@ final class PlanLeversCommandTest {
 
   @Test
   void plan_eagerDecode_sketchesTurnCudaGraphsOff() {
-    String[] args = plan8b("--tpot", "0.1", "--strategies", "colocated");
-    CliRun graphed = CliRun.of(args);
+    CliRun graphed = CliRun.of(plan8b("--tpot", "0.1", "--strategies", "colocated"));
     assertThat(graphed.code()).as(graphed.err()).isZero();
     assertThat(graphed.out())
         .contains("vllm serve")
         .doesNotContain("--enforce-eager")
         .doesNotContain("--disable-cuda-graph")
         .doesNotContain("cuda_graph_config");
-    String[] eagerArgs = java.util.Arrays.copyOf(args, args.length + 1);
-    eagerArgs[args.length] = "--eager-decode";
-    CliRun eager = CliRun.of(eagerArgs);
+    CliRun eager =
+        CliRun.of(plan8b("--tpot", "0.1", "--strategies", "colocated", "--eager-decode"));
     assertThat(eager.code()).as(eager.err()).isZero();
     assertThat(eager.out())
         .contains("eager decode")

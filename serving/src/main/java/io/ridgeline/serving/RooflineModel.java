@@ -415,7 +415,8 @@ public abstract class RooflineModel {
    * #kernels()} / pp), and of the attention side's and FFN side's alone for attention-FFN
    * disaggregated pools; on the host, which overlaps the device ({@link StepResult#seconds()}), the
    * step's own work ({@link Efficiency#stepOverhead}) and, for a prefill pass, whose kernels are
-   * launched eagerly, their launches ({@link Efficiency#prefillHostSeconds}).
+   * launched eagerly, their launches ({@link Efficiency#prefillHostSeconds}); a decode pass's
+   * kernels too under {@link Efficiency#eagerDecode} ({@link #decodeHost}).
    */
   private void chargeOverheads(ImmutableStepResult.Builder b, boolean prefill) {
     Efficiency e = efficiency();
@@ -425,7 +426,7 @@ public abstract class RooflineModel {
         .attentionOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.mixer() / pp)))
         .ffnOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.ffn() / pp)));
     // the host's work per pass overlaps the device's (StepResult.seconds): a prefill's eager
-    // launches and step work, a decode pass's step work (its kernels replay from a graph)
+    // launches and step work, a decode pass's step work (and its launches when not graphed)
     b.hostSeconds(prefill ? Seconds.of(e.prefillHostSeconds(k.total() / pp)) : decodeHost(k));
   }
 
