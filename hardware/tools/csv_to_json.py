@@ -181,6 +181,27 @@ MATMUL_FRACTIONS = {
     "gaudi3": (0.741, "Gaudi 3 1,243.0 of 1,677 TFLOP/s, torch 2.6.0+hpu 1.21.4, lazy mode"),
 }
 
+# The same table's FP8 (float8_e4m3fn) rows: MAMF over the dense FP8 peak, each FP8 matmul's share
+# of its own doubled peak (lower than BF16's on every chip measured); FP4, which no row measures,
+# takes the FP8 figure at run time (Chip.matmulFraction(Precision)). H800 shares the H100 SXM's row.
+# (fraction, text of the source).
+MAMF_FP8_SOURCE = (
+    "MAMF / peak from the FP8 (float8_e4m3fn) MAMF comparison table of S. Bekman, Machine Learning "
+    "Engineering (github.com/stas00/ml-engineering, compute/accelerator/README.md, commit 744d01e, "
+    "2026-08-22): "
+)
+FP8_MATMUL_FRACTIONS = {
+    "h100-sxm": (0.709, "H100 SXM 1,402.6 of 1,979 TFLOP/s, torch 2.7.0+cu126"),
+    "h200-sxm": (0.734, "H200 SXM 1,453.4 of 1,979 TFLOP/s, torch 2.7.1+cu128"),
+    "h800": (0.709, "H100 SXM 1,402.6 of 1,979 TFLOP/s (same silicon)"),
+    "gh200": (0.776, "GH200 SXM 1,535.0 of 1,979 TFLOP/s, 900 W 141 GiB version, torch 2.6.0+cu126"),
+    "b200": (0.763, "B200 SXM 3,432.5 of 4,500 TFLOP/s, torch 2.7.1+cu128"),
+    "b300": (0.745, "B300 SXM 3,353.3 of 4,500 TFLOP/s, torch 2.9.1+cu130"),
+    "gb200": (0.723, "GB200 SXM 3,615.6 of 5,000 TFLOP/s, torch 2.10.0.dev20250916+cu130"),
+    "gaudi2": (0.955, "Gaudi 2 826.5 of 865 TFLOP/s, torch 2.6.0+hpu 1.21.2, lazy mode"),
+    "gaudi3": (0.769, "Gaudi 3 1,289.5 of 1,677 TFLOP/s, torch 2.6.0+hpu 1.21.4, lazy mode"),
+}
+
 # Latency of the main SRAM tier of SRAM-only chips (estimates; the table gives none): (ns, text
 # appended to the tier's source, the chip's estimated_or_thirdparty_fields entry in full).
 SRAM_LATENCY_ESTIMATES = {
@@ -427,6 +448,10 @@ def convert(row):
         fraction, text = MATMUL_FRACTIONS[cid]
         chip["achievable_matmul_fraction"] = fraction
         sources["achievable_matmul_fraction"] = MAMF_SOURCE + text
+    if cid in FP8_MATMUL_FRACTIONS:
+        fraction, text = FP8_MATMUL_FRACTIONS[cid]
+        chip["narrow_matmul_fractions"] = {"fp8": fraction}
+        sources["narrow_matmul_fractions"] = MAMF_FP8_SOURCE + text
     sources["source_keys"] = ref + " (defined in reference/chips.md)"
     for column in ("derived_fields", "estimated_or_thirdparty_fields", "conflicts"):
         if row[column]:

@@ -69,6 +69,15 @@ final class ChipsCommand implements Callable<Integer> {
                     o.put(
                         "matmul_fraction_source",
                         c.sources().getOrDefault("achievable_matmul_fraction", "")));
+        // each narrower precision's share of its own peak (FP8 on Hopper reaches less of its
+        // doubled peak), where measured
+        if (!c.narrowMatmulFractions().isEmpty()) {
+          ObjectNode narrow = o.putObject("narrow_matmul_fractions");
+          c.narrowMatmulFractions().forEach((p, f) -> narrow.put(p.id(), f));
+          o.put(
+              "narrow_matmul_fractions_source",
+              c.sources().getOrDefault("narrow_matmul_fractions", ""));
+        }
         // the rental price and where it comes from (provider, date), where a public one exists
         if (c.pricePerHour().isPresent()) {
           o.put("dollars_per_hour", c.pricePerHour().get().dollarsPerHour());

@@ -39,6 +39,9 @@ final class RidgelineCliTest {
     assertThat(h100.get("matmul_fraction").asDouble()).isEqualTo(0.803);
     assertThat(h100.get("matmul_fraction_measured").asBoolean()).isTrue();
     assertThat(h100.get("matmul_fraction_source").asText()).contains("ml-engineering");
+    // FP8's own share of its peak, 1,402.6 of 1,979 TFLOP/s, from the FP8 table
+    assertThat(h100.get("narrow_matmul_fractions").get("fp8").asDouble()).isEqualTo(0.709);
+    assertThat(h100.get("narrow_matmul_fractions_source").asText()).contains("FP8");
     for (JsonNode c : r.json()) {
       if (c.get("id").asText().equals("l40s")) {
         assertThat(c.get("matmul_fraction").asDouble()).isEqualTo(0.781);

@@ -80,6 +80,30 @@ public abstract class ComputeTarget {
     return 1.0;
   }
 
+  /**
+   * Each peak key's compute efficiency relative to {@link #computeEfficiency()}, for a precision
+   * whose matrix products reach a different share of its own peak than the one the compute
+   * efficiency describes: math in that precision runs at {@code computeEfficiency × scale} of its
+   * peak ({@link #computeScale}). For example an H100's best FP8 matmul reaches 0.709 of its FP8
+   * peak against 0.803 of its BF16 peak for BF16, a scale of 0.709 / 0.803 = 0.883 on the FP8 key.
+   * Keys not listed scale by 1; each {@code computeEfficiency × scale} must lie in (0, 1].
+   */
+  public abstract Map<Precision, Double> precisionScales();
+
+  /**
+   * The scale of {@link #precisionScales()} for math in {@code precision}: that of the peak key it
+   * runs at ({@link #effectivePrecision}), 1 where none is listed.
+   *
+   * @throws IllegalArgumentException when no precision the target has can run it
+   */
+  public double computeScale(Precision precision) {
+    if (precisionScales().isEmpty()) {
+      return 1;
+    }
+    Double scale = precisionScales().get(effectivePrecision(precision));
+    return scale == null ? 1 : scale;
+  }
+
   /** Achieved fraction of memory bandwidth, in (0, 1]; 1 is ideal. */
   @Value.Default
   public double memoryEfficiency() {
@@ -149,7 +173,7 @@ public abstract class ComputeTarget {
    */
   public FlopsPerByte ridgePoint(Precision precision) {
     return peak(precision)
-        .times(computeEfficiency())
+        .times(computeEfficiency() * computeScale(precision))
         .per(mainBandwidth().times(memoryEfficiency()));
   }
 
@@ -158,7 +182,7 @@ public abstract class ComputeTarget {
    * bandwidth)}, efficiency applied.
    */
   public FlopsPerSecond attainable(FlopsPerByte intensity, Precision precision) {
-    double roof = peak(precision).flopsPerSecond() * computeEfficiency();
+    double roof = peak(precision).flopsPerSecond() * computeEfficiency() * computeScale(precision);
     double slope = intensity.flopsPerByte() * mainBandwidth().bytesPerSecond() * memoryEfficiency();
     return FlopsPerSecond.of(Math.min(roof, slope));
   }
@@ -180,6 +204,19 @@ public abstract class ComputeTarget {
     checkEfficiency("compute efficiency", computeEfficiency());
     checkEfficiency("memory efficiency", memoryEfficiency());
     checkEfficiency("network efficiency", networkEfficiency());
+    for (Map.Entry<Precision, Double> e : precisionScales().entrySet()) {
+      checkArgument(
+          peaks().containsKey(e.getKey()),
+          "target %s: precision scale of %s names a precision without a peak; peaks: %s",
+          name(),
+          e.getKey().id(),
+          peaks().keySet());
+      // a scale of a ratio of fractions may round a product of 1 up by an ulp
+      double product = computeEfficiency() * e.getValue();
+      checkEfficiency(
+          "compute efficiency x precision scale of " + e.getKey().id(),
+          product > 1 && product < 1 + 1e-12 ? 1 : product);
+    }
   }
 
   /** The main tier and every placed tier must be among the tiers. */
@@ -305,6 +342,11 @@ public abstract class ComputeTarget {
               100 * computeEfficiency(),
               100 * memoryEfficiency(),
               100 * networkEfficiency()));
+    }
+    for (Map.Entry<Precision, Double> e : precisionScales().entrySet()) {
+      b.append(
+          String.format(
+              java.util.Locale.ROOT, "; %s compute x%.3f", e.getKey().id(), e.getValue()));
     }
     return b.toString();
   }

@@ -30,7 +30,8 @@ public final class Roofline {
   /**
    * The roofline time of {@code op} on {@code target} at the fractions {@code computeEfficiency} of
    * peak FLOP/s and {@code memoryEfficiency} of every tier's bandwidth in place of the target's own
-   * (an operation's kernel class), without a copy of the target.
+   * (an operation's kernel class), without a copy of the target; the compute fraction is scaled by
+   * the target's {@link ComputeTarget#computeScale} of the operation's precision.
    *
    * @throws IllegalArgumentException as {@link #evaluate(Operation, ComputeTarget)}
    */
@@ -41,7 +42,9 @@ public final class Roofline {
         flops == 0
             ? 0
             : computeSeconds(
-                flops, target.peak(op.precision()).flopsPerSecond(), computeEfficiency);
+                flops,
+                target.peak(op.precision()).flopsPerSecond(),
+                computeEfficiency * target.computeScale(op.precision()));
     double memory = 0;
     Map<String, Bytes> tiers;
     if (target.placement().isEmpty() && target.splitPlacement().isEmpty()) {

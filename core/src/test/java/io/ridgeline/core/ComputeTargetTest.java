@@ -171,6 +171,67 @@ final class ComputeTargetTest {
     assertThat(t.peaks()).isEqualTo(h100().peaks());
   }
 
+  // ---- precision scales ------------------------------------------------------------------------
+
+  @Test
+  void computeScale_ofThePeakKeyMathRunsAt_elseOne() {
+    // FP8 at 0.883 of the BF16 share: INT8 on a target without an INT8 peak runs at the FP8 peak,
+    // so its scale too; BF16 is unlisted
+    ComputeTarget t =
+        ComputeTarget.builder().from(h100()).putPrecisionScale(Precision.FP8, 0.883).build();
+    assertThat(t.computeScale(Precision.FP8)).isEqualTo(0.883);
+    assertThat(t.computeScale(Precision.INT8)).isEqualTo(0.883);
+    assertThat(t.computeScale(Precision.BF16)).isEqualTo(1);
+    assertThat(h100().computeScale(Precision.FP8)).isEqualTo(1);
+  }
+
+  @Test
+  void precisionScale_appliesToAttainableRidgeAndEvaluate() {
+    // compute 0.8 × scale 0.5 on the FP8 key: the roof is 1,978.9e12 × 0.4 = 791.56e12 FLOP/s,
+    // the ridge 791.56e12 / 3.35e12 = 236.287 FLOP/B, an 8192³ FP8 GEMM 2·8192³ / 791.56e12 =
+    // 1.38904 ms; BF16 keeps 0.8 of its peak
+    ComputeTarget t =
+        ComputeTarget.builder()
+            .from(h100())
+            .computeEfficiency(0.8)
+            .putPrecisionScale(Precision.FP8, 0.5)
+            .build();
+    assertThat(t.attainable(FlopsPerByte.of(1e6), Precision.FP8).flopsPerSecond())
+        .isCloseTo(791.56e12, within(1e6));
+    assertThat(t.ridgePoint(Precision.FP8).flopsPerByte()).isCloseTo(236.287, within(1e-3));
+    assertThat(Roofline.evaluate(CoreFixtures.gemm(Precision.FP8), t).computeSeconds().seconds())
+        .isCloseTo(1.38904e-3, within(1e-8));
+    assertThat(Roofline.evaluate(CoreFixtures.gemm(), t).computeSeconds().seconds())
+        .isEqualTo(2 * Math.pow(8192, 3) / (H100_BF16 * 0.8));
+    assertThat(t.toString()).contains("fp8 compute x0.500");
+  }
+
+  @Test
+  void precisionScale_productAboveOneOrWithoutPeak_rejectedNamingField() {
+    IllegalArgumentException above =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ComputeTarget.builder()
+                    .from(h100())
+                    .computeEfficiency(0.8)
+                    .putPrecisionScale(Precision.FP8, 1.5)
+                    .build());
+    assertThat(above)
+        .hasMessage(
+            "target h100-like: compute efficiency x precision scale of fp8 must be in (0, 1]:"
+                + " 1.2000000000000002");
+    IllegalArgumentException noPeak =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ComputeTarget.builder().from(h100()).putPrecisionScale(Precision.FP4, 0.9).build());
+    assertThat(noPeak)
+        .hasMessage(
+            "target h100-like: precision scale of fp4 names a precision without a peak; peaks:"
+                + " [bf16, fp8]");
+  }
+
   // ---- validation ------------------------------------------------------------------------------
 
   @ParameterizedTest(name = "compute efficiency {0} is rejected")

@@ -108,6 +108,37 @@ public abstract class Chip {
   }
 
   /**
+   * The measured achievable matmul share at precisions narrower than BF16, each of that precision's
+   * own dense peak, in (0, 1], by peak key; empty unless measured. The built-in figures are the FP8
+   * ({@code float8_e4m3fn}) rows of the same MAMF table as {@link #achievableMatmulFraction()}: FP8
+   * matmuls reach a smaller share of their doubled peak (H100 SXM 1,402.6 of 1,978.9 TFLOP/s =
+   * 0.709 against 0.803 for BF16; H200 0.734, B200 0.763, GB200 0.723).
+   */
+  public abstract Map<Precision, Double> narrowMatmulFractions();
+
+  /**
+   * The achievable matmul share of {@code precision}'s own peak: its {@link
+   * #narrowMatmulFractions()} figure; else, for a format narrower than 16 bits, that of the
+   * narrowest measured format wider than it (FP4, which no table measures, takes FP8's: the same
+   * tensor cores at twice the rate); else {@link #matmulFraction()}, the BF16 figure or the typical
+   * one.
+   */
+  public double matmulFraction(Precision precision) {
+    Precision key = precision.peakKey();
+    Double own = narrowMatmulFractions().get(key);
+    if (own != null) {
+      return own;
+    }
+    Precision wider = null;
+    for (Precision p : narrowMatmulFractions().keySet()) {
+      if (p.valueBits() > key.valueBits() && (wider == null || p.valueBits() < wider.valueBits())) {
+        wider = p;
+      }
+    }
+    return wider == null ? matmulFraction() : narrowMatmulFractions().get(wider);
+  }
+
+  /**
    * Where each figure comes from: field name (for example {@code "peak_tflops"}, {@code "tdp_w"})
    * to source text. Built-in chips also carry {@code "reference_row"} and the reference table's
    * {@code "derived_fields"}, {@code "estimated_or_thirdparty_fields"} and {@code "conflicts"}.
@@ -251,6 +282,26 @@ public abstract class Chip {
                     "chip %s: achievable matmul fraction must be in (0, 1]: %s",
                     id(),
                     f));
+    for (Map.Entry<Precision, Double> e : narrowMatmulFractions().entrySet()) {
+      checkArgument(
+          e.getKey() == e.getKey().peakKey() && e.getKey().valueBits() < 16,
+          "chip %s: narrow achievable matmul fractions are keyed by a peak precision narrower than"
+              + " 16 bits: %s",
+          id(),
+          e.getKey().id());
+      checkArgument(
+          peaks().containsKey(e.getKey()),
+          "chip %s: achievable matmul fraction of %s names a precision without a peak; peaks: %s",
+          id(),
+          e.getKey().id(),
+          peaks().keySet());
+      checkArgument(
+          e.getValue() > 0 && e.getValue() <= 1,
+          "chip %s: achievable matmul fraction of %s must be in (0, 1]: %s",
+          id(),
+          e.getKey().id(),
+          e.getValue());
+    }
   }
 
   /**

@@ -81,6 +81,10 @@ import java.util.function.Supplier;
  *   <tr><td>{@code achievable_matmul_fraction}</td><td>no</td><td>the share of the BF16 peak
  *       the best dense matmul measured on the chip reaches (MAMF / peak), in [0.001, 1]; without
  *       it calibrated estimates assume {@value Chip#TYPICAL_MATMUL_FRACTION}</td></tr>
+ *   <tr><td>{@code narrow_matmul_fractions}</td><td>no</td><td>object of precision id (a peak
+ *       precision narrower than 16 bits that the chip has a peak for, e.g. {@code fp8}) to the share
+ *       of that precision's own peak its best dense matmul reaches, each in [0.001, 1] ({@link
+ *       Chip#narrowMatmulFractions()})</td></tr>
  *   <tr><td>{@code sources}</td><td>no</td><td>object of strings: field name to source
  *       text</td></tr>
  *   <tr><td>{@code notes}</td><td>no</td><td>free text</td></tr>
@@ -124,6 +128,7 @@ final class ChipJson {
           "tdp_w",
           "price_per_hour_usd",
           "achievable_matmul_fraction",
+          "narrow_matmul_fractions",
           "sources",
           "notes");
   private static final List<String> TIER_KEYS =
@@ -242,6 +247,7 @@ final class ChipJson {
     present(node, "achievable_matmul_fraction")
         .ifPresent(
             n -> chip.achievableMatmulFraction(positive(n, prefix + "achievable_matmul_fraction")));
+    present(node, "narrow_matmul_fractions").ifPresent(n -> narrowMatmulFractions(n, prefix, chip));
     present(node, "sources").ifPresent(sources -> sources(sources, prefix, chip));
     optionalText(node, prefix, "notes").ifPresent(chip::notes);
     return build(
@@ -261,6 +267,20 @@ final class ChipJson {
       String path = prefix + "peak_tflops." + e.getKey();
       Precision precision = precision(e.getKey(), path);
       chip.putPeak(precision, FlopsPerSecond.ofTera(positive(e.getValue(), path)));
+    }
+  }
+
+  /** The optional {@code narrow_matmul_fractions} object: precision id to MAMF / peak. */
+  private void narrowMatmulFractions(JsonNode n, String prefix, ImmutableChip.Builder chip) {
+    if (!n.isObject()) {
+      throw fail(
+          prefix + "narrow_matmul_fractions",
+          "must be an object of precision id to achievable matmul fraction",
+          n);
+    }
+    for (Map.Entry<String, JsonNode> e : n.properties()) {
+      String path = prefix + "narrow_matmul_fractions." + e.getKey();
+      chip.putNarrowMatmulFraction(precision(e.getKey(), path), positive(e.getValue(), path));
     }
   }
 
@@ -500,7 +520,11 @@ final class ChipJson {
 
   private double inRange(JsonNode node, String path) {
     String field = path.substring(path.lastIndexOf('.') + 1);
-    double[] range = RANGES.get(path.contains("peak_tflops.") ? "peak_tflops" : field);
+    double[] range =
+        RANGES.get(
+            path.contains("peak_tflops.")
+                ? "peak_tflops"
+                : path.contains("narrow_matmul_fractions.") ? "achievable_matmul_fraction" : field);
     double v = node.doubleValue();
     if (range != null && (v < range[0] || v > range[1])) {
       throw fail(

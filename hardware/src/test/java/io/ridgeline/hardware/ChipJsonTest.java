@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -173,6 +174,60 @@ final class ChipJsonTest {
     assertThat(Chips.byId("h100-sxm").sources()).containsKey("achievable_matmul_fraction");
     assertThat(Chips.byId("l40s").achievableMatmulFraction()).isEmpty();
     assertThat(Chips.byId("l40s").matmulFraction()).isEqualTo(0.781);
+  }
+
+  @Test
+  void fromJson_narrowMatmulFractions_readByPrecision() throws IOException {
+    Path file =
+        HardwareFixtures.write(
+            dir,
+            "my.json",
+            """
+            {"id": "x", "name": "X", "peak_tflops": {"bf16": 1, "fp8": 2},
+             "achievable_matmul_fraction": 0.8, "narrow_matmul_fractions": {"fp8": 0.7},
+             "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": 1}]}
+            """);
+    Chip chip = Chips.fromJson(file).get(0);
+    assertThat(chip.narrowMatmulFractions()).containsExactly(Map.entry(Precision.FP8, 0.7));
+    assertThat(chip.matmulFraction(Precision.FP8)).isEqualTo(0.7);
+  }
+
+  @Test
+  void fromJson_narrowMatmulFractionAboveOneOrNotAnObject_namesFieldRuleAndValue()
+      throws IOException {
+    IllegalArgumentException above =
+        failure(
+            """
+            {"id": "x", "name": "X", "peak_tflops": {"bf16": 1, "fp8": 2},
+             "narrow_matmul_fractions": {"fp8": 1.2},
+             "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": 1}]}
+            """);
+    assertThat(above.getMessage())
+        .isEqualTo(file() + ": narrow_matmul_fractions.fp8 must be in [0.001, 1]: 1.2");
+    IllegalArgumentException notObject =
+        failure(
+            """
+            {"id": "x", "name": "X", "peak_tflops": {"bf16": 1, "fp8": 2},
+             "narrow_matmul_fractions": 0.7,
+             "memory": [{"kind": "hbm", "capacity_gb": 1, "bandwidth_gbps": 1}]}
+            """);
+    assertThat(notObject.getMessage())
+        .isEqualTo(
+            file()
+                + ": narrow_matmul_fractions must be an object of precision id to achievable"
+                + " matmul fraction: 0.7");
+  }
+
+  @Test
+  void builtInCatalog_fp8MatmulFractions_fromTheMamfTable() {
+    // the FP8 table: H100 1,402.6 / 1,979 = 0.709, H200 0.734, B200 0.763, GB200 0.723; FP4 takes
+    // the FP8 figure; MI300X has no FP8 row and keeps its BF16 0.514
+    assertThat(Chips.byId("h100-sxm").matmulFraction(Precision.FP8)).isEqualTo(0.709);
+    assertThat(Chips.byId("h200-sxm").matmulFraction(Precision.FP8)).isEqualTo(0.734);
+    assertThat(Chips.byId("b200").matmulFraction(Precision.FP4)).isEqualTo(0.763);
+    assertThat(Chips.byId("gb200").matmulFraction(Precision.FP8)).isEqualTo(0.723);
+    assertThat(Chips.byId("mi300x").matmulFraction(Precision.FP8)).isEqualTo(0.514);
+    assertThat(Chips.byId("h100-sxm").sources()).containsKey("narrow_matmul_fractions");
   }
 
   @Test

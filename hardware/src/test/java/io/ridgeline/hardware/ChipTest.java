@@ -79,6 +79,58 @@ final class ChipTest {
   }
 
   @Test
+  void matmulFraction_ofAPrecision_ownElseNarrowestWiderMeasuredElseBf16() {
+    // BF16 0.8, FP8 0.7 measured: FP8 math 0.7; FP4, unmeasured and narrower, the FP8 figure (the
+    // narrowest measured format wider than 4 bits); INT8 (8 bits, FP8 is not wider) and BF16 0.8
+    Chip c =
+        chip()
+            .putPeak(Precision.FP8, FlopsPerSecond.ofTera(200))
+            .putPeak(Precision.FP4, FlopsPerSecond.ofTera(400))
+            .putPeak(Precision.INT8, FlopsPerSecond.ofTera(200))
+            .achievableMatmulFraction(0.8)
+            .putNarrowMatmulFraction(Precision.FP8, 0.7)
+            .build();
+    assertThat(c.matmulFraction(Precision.FP8)).isEqualTo(0.7);
+    assertThat(c.matmulFraction(Precision.FP4)).isEqualTo(0.7);
+    assertThat(c.matmulFraction(Precision.MXFP4)).isEqualTo(0.7);
+    assertThat(c.matmulFraction(Precision.INT8)).isEqualTo(0.8);
+    assertThat(c.matmulFraction(Precision.BF16)).isEqualTo(0.8);
+    // nothing measured: the typical fraction for every precision
+    assertThat(chip().build().matmulFraction(Precision.FP8))
+        .isEqualTo(Chip.TYPICAL_MATMUL_FRACTION);
+  }
+
+  @Test
+  void build_narrowMatmulFraction_wideKeyNoPeakOrOutOfRange_isRejected() {
+    IllegalArgumentException wide =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> chip().putNarrowMatmulFraction(Precision.BF16, 0.8).build());
+    assertThat(wide.getMessage())
+        .isEqualTo(
+            "chip x: narrow achievable matmul fractions are keyed by a peak precision narrower"
+                + " than 16 bits: bf16");
+    IllegalArgumentException noPeak =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> chip().putNarrowMatmulFraction(Precision.FP8, 0.7).build());
+    assertThat(noPeak.getMessage())
+        .isEqualTo(
+            "chip x: achievable matmul fraction of fp8 names a precision without a peak; peaks:"
+                + " [bf16]");
+    IllegalArgumentException above =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                chip()
+                    .putPeak(Precision.FP8, FlopsPerSecond.ofTera(200))
+                    .putNarrowMatmulFraction(Precision.FP8, 1.2)
+                    .build());
+    assertThat(above.getMessage())
+        .isEqualTo("chip x: achievable matmul fraction of fp8 must be in (0, 1]: 1.2");
+  }
+
+  @Test
   void build_mxfp4Key_isRejected() {
     IllegalArgumentException e =
         assertThrows(

@@ -85,6 +85,7 @@ final class CompiledStep {
   private final int stages;
   private final double[] weightShards;
   private final double[] peak;
+  private final double[] computeScale; // the target's scale of each op's precision (narrow GEMMs)
   private final double[] bytesEach;
   private final double[] memoryFraction;
   private final int[] kindStart; // kinds of op i: [kindStart[i], kindStart[i+1])
@@ -155,6 +156,7 @@ final class CompiledStep {
     stages = layout.pipelineParallel();
     weightShards = new double[ops];
     peak = new double[ops];
+    computeScale = new double[ops];
     bytesEach = new double[ops];
     memoryFraction = new double[ops];
     secondsPerFlop = new double[ops];
@@ -222,6 +224,7 @@ final class CompiledStep {
             perGroup[i] ? ParallelLayout.Sharding.ATTENTION_GROUP : ParallelLayout.Sharding.STAGE);
     // zero FLOPs take no time even without a peak (Roofline.evaluate)
     peak[i] = f[0] == 0 && f[1] == 0 ? 0 : t.peak(o1.precision()).flopsPerSecond();
+    computeScale[i] = peak[i] == 0 ? 1 : t.computeScale(o1.precision());
     memoryFraction[i] = kernel[i].memoryFraction(efficiency, t.memoryEfficiency());
     products(i);
     kindStart[i] = k;
@@ -269,7 +272,8 @@ final class CompiledStep {
    * agreement.
    */
   private void products(int i) {
-    double large = uniform ? computeEfficiency : kernel[i].computeFraction(efficiency, 0);
+    double large =
+        (uniform ? computeEfficiency : kernel[i].computeFraction(efficiency, 0)) * computeScale[i];
     double half = uniform || kernel[i] != KernelClass.GEMM ? 0 : efficiency.gemmHalfTokens();
     secondsPerFlop[i] = peak[i] == 0 ? 0 : 1 / (peak[i] * large);
     secondsPerWeightByte[i] =

@@ -36,7 +36,9 @@ public enum EfficiencyParameter {
    * io.ridgeline.hardware.Chip#matmulFraction()} of its dense peak ({@code
    * RooflineModel.kernelEfficiency}). The achievable rate (MAMF) is the best dense {@code
    * torch.matmul} found by a shape search: 80.3% of the peak on an H100, 77.6% on a B200, 72.9% on
-   * a GB200, 51.4% on an MI300X (the chip's {@code achievable_matmul_fraction}). Range 0.45–1.0: an
+   * a GB200, 51.4% on an MI300X (the chip's {@code achievable_matmul_fraction}); FP8 GEMMs at the
+   * FP8 rows' share of the FP8 peak where measured, 70.9% on an H100 ({@link
+   * io.ridgeline.hardware.Chip#matmulFraction(io.ridgeline.core.Precision)}). Range 0.45–1.0: an
    * engine's GEMMs at their best shapes reach the MAMF (1.0); 0.45 of it (about 35% of an H100's
    * peak) is a whole-model prefill with unfused non-GEMM work (MLPerf Inference offline submissions
    * run near 40–60% of peak FLOP/s). Start 0.75.

@@ -8,6 +8,7 @@ import io.ridgeline.core.ImmutablePhaseResult;
 import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.Phase;
 import io.ridgeline.core.PhaseKind;
+import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Seconds;
@@ -274,15 +275,33 @@ public abstract class RooflineModel {
     return Efficiency.builder().from(e).compute(e.compute() * chip().matmulFraction()).build();
   }
 
+  /**
+   * The chip's target at this pool's efficiency ({@link #kernelEfficiency()}), with each narrow
+   * precision's compute scaled by its achievable matmul fraction over the BF16 one ({@link
+   * Chip#matmulFraction(Precision)} / {@link Chip#matmulFraction()}, {@link
+   * ComputeTarget#precisionScales()}): an H100's FP8 GEMMs at 0.709 / 0.803 = 0.883 of the BF16
+   * share of their own peak. None for the roofline bound and on SRAM-only chips, as {@link
+   * #kernelEfficiency()}.
+   */
   @Value.Lazy
   ComputeTarget baseTarget() {
     Efficiency e = kernelEfficiency();
-    return ImmutableComputeTarget.builder()
-        .from(chip().toComputeTarget())
-        .computeEfficiency(e.compute())
-        .memoryEfficiency(e.memory())
-        .networkEfficiency(e.network())
-        .build();
+    ImmutableComputeTarget.Builder b =
+        ImmutableComputeTarget.builder()
+            .from(chip().toComputeTarget())
+            .computeEfficiency(e.compute())
+            .memoryEfficiency(e.memory())
+            .networkEfficiency(e.network());
+    if (!efficiency().isIdeal() && !Efficiency.sramOnly(chip())) {
+      double bf16 = chip().matmulFraction();
+      for (Precision p : chip().peaks().keySet()) {
+        double scale = chip().matmulFraction(p) / bf16;
+        if (scale != 1) {
+          b.putPrecisionScale(p, scale);
+        }
+      }
+    }
+    return b.build();
   }
 
   // ---- steps ----

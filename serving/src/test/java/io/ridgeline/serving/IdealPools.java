@@ -18,11 +18,16 @@ final class IdealPools {
 
   /**
    * {@code chip} with an achievable matmul fraction of 1 ({@link Chip#matmulFraction()}): its best
-   * GEMM reaches the peak, so that an efficiency that is ideal but for one parameter computes at
-   * its own compute fraction of the peak, as these tests' worked examples assume.
+   * GEMM reaches the peak at every precision, so that an efficiency that is ideal but for one
+   * parameter computes at its own compute fraction of the peak, as these tests' worked examples
+   * assume.
    */
   static Chip atPeakMatmul(Chip chip) {
-    return Chip.builder().from(chip).achievableMatmulFraction(1.0).build();
+    return Chip.builder()
+        .from(chip)
+        .achievableMatmulFraction(1.0)
+        .narrowMatmulFractions(java.util.Map.of())
+        .build();
   }
 
   /** {@code model} on {@code count} chips in one tensor-parallel group, at the roofline bound. */

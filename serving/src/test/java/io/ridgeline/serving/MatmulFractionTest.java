@@ -8,7 +8,10 @@ import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
 import org.junit.jupiter.api.Test;
 
-/** A calibrated pool computes at its compute fraction × the chip's achievable matmul fraction. */
+/**
+ * A calibrated pool computes at its compute fraction × the chip's achievable matmul fraction of
+ * each precision.
+ */
 final class MatmulFractionTest {
   private static final Efficiency HALF = Efficiency.of(0.5, 1, 1);
 
@@ -48,6 +51,39 @@ final class MatmulFractionTest {
     double half =
         pool("h100-sxm", HALF).prefill(1, 4096).phase(PhaseKind.PREFILL).seconds().seconds();
     assertThat(half / bound).isBetween(2.3, 2.5);
+  }
+
+  @Test
+  void fp8Gemms_computeAtTheChipsFp8MatmulFraction() {
+    // an FP8 checkpoint on an H100 runs its GEMMs W8A8 at the FP8 peak, whose best matmul reaches
+    // 0.709 of it (1,402.6 of 1,978.9 TFLOP/s), not the BF16 table's 0.803: at compute 0.5 an FP8
+    // GEMM takes FLOPs / (1,978.9 TFLOP/s × 0.5 × 0.803 × (0.709 / 0.803)) = FLOPs / (1,978.9 ×
+    // 0.3545 TFLOP/s)
+    RooflineModel fp8 =
+        RooflineModel.builder()
+            .model(Models.byId("llama-3.1-8b"))
+            .chip(Chips.byId("h100-sxm"))
+            .precisions(
+                Models.byId("llama-3.1-8b")
+                    .defaultPrecisions()
+                    .withAllWeights(io.ridgeline.core.Precision.FP8))
+            .efficiency(HALF)
+            .build();
+    assertThat(fp8.baseTarget().computeScale(io.ridgeline.core.Precision.FP8))
+        .isCloseTo(0.709 / 0.803, withPercentage(1e-9));
+    assertThat(fp8.baseTarget().computeScale(io.ridgeline.core.Precision.BF16)).isEqualTo(1);
+    io.ridgeline.core.OperationResult gemm =
+        fp8.prefill(1, 4096).phase(PhaseKind.PREFILL).operations().stream()
+            .filter(o -> o.operation().precision() == io.ridgeline.core.Precision.FP8)
+            .filter(o -> o.operation().flops().flops() > 0)
+            .findFirst()
+            .orElseThrow();
+    assertThat(gemm.computeSeconds().seconds())
+        .isCloseTo(
+            gemm.operation().flops().flops() / (1978.9e12 * 0.5 * 0.709), withPercentage(1e-6));
+    // the bound and a chip without an FP8 measurement keep one fraction for every precision
+    assertThat(pool("h100-sxm", Efficiency.ideal()).baseTarget().precisionScales()).isEmpty();
+    assertThat(pool("l40s", HALF).baseTarget().precisionScales()).isEmpty();
   }
 
   @Test

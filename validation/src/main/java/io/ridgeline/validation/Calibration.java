@@ -26,10 +26,10 @@ import java.util.stream.Collectors;
  *
  * <ul>
  *   <li>compute fraction, start 0.75, a share of the chip's achievable matmul rate (MAMF, {@link
- *       io.ridgeline.hardware.Chip#matmulFraction()}: 80% of the peak on an H100, 51% on an
- *       MI300X): large dense BF16/FP8 GEMMs reach 60–80% of the tensor-core peak (cuBLAS and
- *       CUTLASS profiles on H100; MLPerf submissions sit near 60% of peak FLOP/s once attention and
- *       non-GEMM work are counted).
+ *       io.ridgeline.hardware.Chip#matmulFraction()}: 80% of the peak on an H100, 51% on an MI300X;
+ *       an FP8 GEMM that of its own peak, 71% on an H100): large dense BF16/FP8 GEMMs reach 60–80%
+ *       of the tensor-core peak (cuBLAS and CUTLASS profiles on H100; MLPerf submissions sit near
+ *       60% of peak FLOP/s once attention and non-GEMM work are counted).
  *   <li>memory fraction, start 0.8: streaming kernels reach 80–90% of HBM bandwidth (STREAM-like
  *       copies on H100 and MI300X), decode kernels somewhat less.
  *   <li>network fraction, held at 0.8 (not searched, {@link EfficiencyParameter#NETWORK}): NCCL

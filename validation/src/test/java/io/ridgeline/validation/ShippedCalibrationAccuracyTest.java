@@ -19,21 +19,22 @@ final class ShippedCalibrationAccuracyTest {
    * at the measured variance ratio (1 row, FitObjective), GEMMs at a share of each chip's
    * achievable matmul rate, decode attention at its own bandwidth fraction, the step's host work
    * overlapping the device's decode pass, decode launched eagerly where a row's notes say so
-   * (Efficiency#eagerDecode) and a prior of two logit units on each parameter (Calibration). The
-   * held-out figures are pinned by {@link ShippedCrossValidationTest}.
+   * (Efficiency#eagerDecode), a prior of two logit units on each parameter (Calibration) and FP8
+   * GEMMs at the chip's FP8 share of their own peak (Chip#matmulFraction(Precision)). The held-out
+   * figures are pinned by {@link ShippedCrossValidationTest}.
    */
   private static final Map<Metric, Double> MEASURED =
       Map.of(
-          Metric.E2E_S, 0.6432,
-          Metric.INPUT_TOK_S_PER_CHIP, 0.1405,
-          Metric.MEDIAN_TTFT_MS, 0.2221,
-          Metric.OUT_TOK_S_PER_CHIP, 0.1744,
-          Metric.OUT_TOK_S_PER_USER, 0.1244,
-          Metric.TOTAL_TOK_S_PER_CHIP, 0.1401,
-          Metric.TPOT_MS, 0.3137,
-          Metric.TTFT_MS, 0.4792);
+          Metric.E2E_S, 0.6429,
+          Metric.INPUT_TOK_S_PER_CHIP, 0.1416,
+          Metric.MEDIAN_TTFT_MS, 0.2326,
+          Metric.OUT_TOK_S_PER_CHIP, 0.1940,
+          Metric.OUT_TOK_S_PER_USER, 0.1204,
+          Metric.TOTAL_TOK_S_PER_CHIP, 0.1550,
+          Metric.TPOT_MS, 0.3154,
+          Metric.TTFT_MS, 0.4975);
 
-  private static final double OVERALL = 0.1953;
+  private static final double OVERALL = 0.2090;
 
   private static final double SLACK = 0.02;
 
