@@ -499,7 +499,8 @@ final class ChipJson {
           "latency_us", new double[] {0, 1e6},
           "tdp_w", new double[] {1e-3, 1e7},
           "price_per_hour_usd", new double[] {0, 1e6},
-          "achievable_matmul_fraction", new double[] {1e-3, 1});
+          "achievable_matmul_fraction", new double[] {1e-3, 1},
+          "narrow_matmul_fractions", new double[] {1e-3, 1});
 
   /** The largest scale-up or scale-out domain, chips (2^20). */
   static final int MAX_DOMAIN = 1 << 20;
@@ -519,12 +520,14 @@ final class ChipJson {
   }
 
   private double inRange(JsonNode node, String path) {
-    String field = path.substring(path.lastIndexOf('.') + 1);
-    double[] range =
-        RANGES.get(
-            path.contains("peak_tflops.")
-                ? "peak_tflops"
-                : path.contains("narrow_matmul_fractions.") ? "achievable_matmul_fraction" : field);
+    // a field's own range, else, for an entry of an object of numbers (peak_tflops.bf16,
+    // narrow_matmul_fractions.fp8), the range of the object that holds it
+    String[] segments = path.split("\\.");
+    String field = segments[segments.length - 1];
+    double[] range = RANGES.get(field);
+    if (range == null && segments.length > 1) {
+      range = RANGES.get(segments[segments.length - 2]);
+    }
     double v = node.doubleValue();
     if (range != null && (v < range[0] || v > range[1])) {
       throw fail(

@@ -269,10 +269,19 @@ public abstract class RooflineModel {
   @Value.Lazy
   Efficiency kernelEfficiency() {
     Efficiency e = efficiency();
-    if (e.isIdeal() || Efficiency.sramOnly(chip())) {
+    if (!atAchievableMatmul()) {
       return e;
     }
     return Efficiency.builder().from(e).compute(e.compute() * chip().matmulFraction()).build();
+  }
+
+  /**
+   * Whether this pool's GEMMs compute at a share of the chip's achievable matmul rate ({@link
+   * #kernelEfficiency()}, {@link #baseTarget()}): every calibrated pool but one on an SRAM-only
+   * chip; the roofline bound and an SRAM chip's floor compute at the datasheet peak.
+   */
+  private boolean atAchievableMatmul() {
+    return !efficiency().isIdeal() && !Efficiency.sramOnly(chip());
   }
 
   /**
@@ -292,7 +301,7 @@ public abstract class RooflineModel {
             .computeEfficiency(e.compute())
             .memoryEfficiency(e.memory())
             .networkEfficiency(e.network());
-    if (!efficiency().isIdeal() && !Efficiency.sramOnly(chip())) {
+    if (atAchievableMatmul()) {
       double bf16 = chip().matmulFraction();
       for (Precision p : chip().peaks().keySet()) {
         double scale = chip().matmulFraction(p) / bf16;
