@@ -173,8 +173,16 @@ public abstract class ComputeTarget {
    */
   public FlopsPerByte ridgePoint(Precision precision) {
     return peak(precision)
-        .times(computeEfficiency() * computeScale(precision))
+        .times(computeFraction(precision))
         .per(mainBandwidth().times(memoryEfficiency()));
+  }
+
+  /**
+   * The share of {@code precision}'s peak that math in it reaches: {@code computeEfficiency ×}
+   * {@link #computeScale}.
+   */
+  private double computeFraction(Precision precision) {
+    return computeEfficiency() * computeScale(precision);
   }
 
   /**
@@ -182,7 +190,7 @@ public abstract class ComputeTarget {
    * bandwidth)}, efficiency applied.
    */
   public FlopsPerSecond attainable(FlopsPerByte intensity, Precision precision) {
-    double roof = peak(precision).flopsPerSecond() * computeEfficiency() * computeScale(precision);
+    double roof = peak(precision).flopsPerSecond() * computeFraction(precision);
     double slope = intensity.flopsPerByte() * mainBandwidth().bytesPerSecond() * memoryEfficiency();
     return FlopsPerSecond.of(Math.min(roof, slope));
   }
