@@ -12,13 +12,16 @@ import java.util.regex.Pattern;
  * the benchmark's length range ratio ("range ratio 0.5"), its prompt count ("1280 prompts"), the
  * latency bounds of a server-mode row ("SLO TTFT 2 s / TPOT 200 ms", or "constraints TTFT …"), and
  * whether the load is per chip ("per chip", any case), and whether the engine ran decode without
- * CUDA graphs ("eager decode", any case: {@link io.ridgeline.serving.Efficiency#eagerDecode}). The
- * first match of each counts.
+ * CUDA graphs ("eager decode", any case: {@link io.ridgeline.serving.Efficiency#eagerDecode}), and
+ * the engine's configured cap on running requests per rank ("max_batch 384 per rank":
+ * TensorRT-LLM's {@code max_batch_size}, which holds per attention data-parallel rank). The first
+ * match of each counts.
  *
  * <pre>{@code
  * CaseNotes n = CaseNotes.parse("range ratio 1.0; 640 prompts");
  * n.rangeRatioOrDefault();            // 1.0
  * n.cycles(OptionalInt.of(64));       // 640 / 64 = 10 rounds
+ * CaseNotes.parse("max_batch 384 per rank").maxBatchPerRank();   // OptionalInt[384]
  * }</pre>
  *
  * @param rangeRatio the stated length range ratio, in [0, 1]; empty when not stated or outside
@@ -26,13 +29,16 @@ import java.util.regex.Pattern;
  * @param slo the stated latency bounds; empty when not stated
  * @param loadPerChip whether the notes say the load is per chip
  * @param eagerDecode whether the notes say the engine launched its decode kernels eagerly
+ * @param maxBatchPerRank the stated cap on requests running at once per rank, at least 1; empty
+ *     when not stated
  */
 public record CaseNotes(
     OptionalDouble rangeRatio,
     OptionalInt prompts,
     Optional<Slo> slo,
     boolean loadPerChip,
-    boolean eagerDecode) {
+    boolean eagerDecode,
+    OptionalInt maxBatchPerRank) {
   /** Length range ratio of closed-loop benchmarks whose notes do not state one (InferenceMAX). */
   public static final double DEFAULT_RANGE_RATIO = 0.8;
 
@@ -41,6 +47,7 @@ public record CaseNotes(
 
   private static final Pattern RANGE_RATIO = Pattern.compile("range ratio ([0-9]+(?:\\.[0-9]+)?)");
   private static final Pattern PROMPTS = Pattern.compile("([0-9]+) prompts");
+  private static final Pattern MAX_BATCH = Pattern.compile("max_batch ([0-9]+) per rank");
   private static final Pattern SLO =
       Pattern.compile(
           "(?:SLO|constraints) TTFT ([0-9]+(?:\\.[0-9]+)?) (ms|s) / TPOT ([0-9]+(?:\\.[0-9]+)?)"
@@ -82,9 +89,21 @@ public record CaseNotes(
                   Double.parseDouble(s.group(1)) * (s.group(2).equals("ms") ? 1e-3 : 1),
                   Double.parseDouble(s.group(3)) * (s.group(4).equals("ms") ? 1e-3 : 1)));
     }
+    OptionalInt maxBatch = OptionalInt.empty();
+    Matcher b = MAX_BATCH.matcher(text);
+    if (b.find()) {
+      try {
+        int v = Integer.parseInt(b.group(1));
+        if (v >= 1) {
+          maxBatch = OptionalInt.of(v);
+        }
+      } catch (NumberFormatException e) {
+        // more than an int holds: not a batch an engine is configured with
+      }
+    }
     String lower = text.toLowerCase(Locale.ROOT);
     return new CaseNotes(
-        ratio, prompts, slo, lower.contains("per chip"), lower.contains("eager decode"));
+        ratio, prompts, slo, lower.contains("per chip"), lower.contains("eager decode"), maxBatch);
   }
 
   /** The stated range ratio, else {@value #DEFAULT_RANGE_RATIO}. */

@@ -18,6 +18,7 @@ import io.ridgeline.serving.queueing.ClosedLoop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.OptionalInt;
 import java.util.function.Function;
 
 /**
@@ -87,7 +88,10 @@ import java.util.function.Function;
  * (TTFT₀ + (osl − 1)·TPOT) per second, TTFT₀ being the unqueued TTFT; by Little's law a closed
  * system of C clients with throughput X has a mean response time of C / X, so a request's TTFT (its
  * wait plus its prefill) is C / X − (osl − 1)·TPOT, used when it exceeds TTFT₀ (it does exactly
- * when C &gt; B). {@code e2e_s} includes the wait; throughput and TPOT are those of batch B.
+ * when C &gt; B). {@code e2e_s} includes the wait; throughput and TPOT are those of batch B. Where
+ * a row's notes state the engine's configured cap per rank ("max_batch 384 per rank", {@link
+ * CaseNotes#maxBatchPerRank}), the cap per replica is that × the attention data-parallel groups, in
+ * place of the profile's fitted one.
  *
  * <p><b>Speculative decoding</b> ({@code mtp}, {@code mtp3}): {@link Speculation#mtp} with γ =
  * {@value #MTP_LENGTH} draft tokens and acceptance α = {@value #MTP_ACCEPTANCE}, an assumption (the
@@ -216,6 +220,25 @@ public final class Predictor {
               engine.maxRunningRequests(),
               engine.source());
       notes.add("eager decode: each decode kernel launched from the host (no CUDA graph)");
+    }
+    if (stated.maxBatchPerRank().isPresent() && !Efficiency.sramOnly(chip)) {
+      // the run states its engine's configured cap per rank (TensorRT-LLM's max_batch_size holds
+      // per attention data-parallel rank): a replica runs at most that many per rank, in place of
+      // the profile's fitted cap per replica
+      int perRank = stated.maxBatchPerRank().getAsInt();
+      int ranks = Math.max(1, c.attentionDp().orElse(1));
+      int cap = Math.multiplyExact(perRank, ranks);
+      engine =
+          new EngineProfile(
+              engine.name(), engine.efficiency(), OptionalInt.of(cap), engine.source());
+      notes.add(
+          "engine cap as run: max_batch "
+              + perRank
+              + " per rank × "
+              + ranks
+              + " attention groups = "
+              + cap
+              + " running requests per replica");
     }
     CaseSystems systems = new CaseSystems(c, model, chip, engine.efficiency(), notes);
     return new CaseContext(c, stated, notes, engine, systems);

@@ -57,4 +57,14 @@ final class CaseNotesTest {
         .isTrue();
     assertThat(CaseNotes.parse("CUDA graphs for decode; eager prefill").eagerDecode()).isFalse();
   }
+
+  @Test
+  void parse_maxBatchPerRank_firstMatchAtLeastOne() {
+    assertThat(CaseNotes.parse("max-throughput config; max_batch 384 per rank").maxBatchPerRank())
+        .isEqualTo(OptionalInt.of(384));
+    assertThat(CaseNotes.parse("max_batch 0 per rank").maxBatchPerRank()).isEmpty();
+    assertThat(CaseNotes.parse("max_batch 99999999999 per rank").maxBatchPerRank()).isEmpty();
+    assertThat(CaseNotes.parse("max_batch 384").maxBatchPerRank()).isEmpty();
+    assertThat(CaseNotes.parse("InferenceMAX run").maxBatchPerRank()).isEmpty();
+  }
 }

@@ -249,6 +249,35 @@ final class PredictorTest {
   }
 
   @Test
+  void predict_statedCapPerRank_replacesTheProfilesCap() {
+    // DeepSeek-V3 on 8 B200 with attention dp 8 (as P086), 1,024 clients; the notes state
+    // "max_batch 64 per rank": 64 × 8 attention groups = 512 running, the profile's cap of 128
+    // notwithstanding, so the row predicts as a profile capped at 512 predicts it unstated
+    EngineProfile capped = new EngineProfile("capped", Calibration.start(), 128, "a cap of 128");
+    EngineProfile at512 = new EngineProfile("512", Calibration.start(), 512, "a cap of 512");
+    String stated = "max-throughput config; max_batch 64 per rank";
+    double asRun = dpRow(capped, stated);
+    assertThat(asRun).isCloseTo(dpRow(at512, ""), within(1e-9 * asRun));
+    assertThat(asRun).isNotCloseTo(dpRow(capped, ""), within(0.01 * asRun));
+    Outcome o = Predictor.of(capped).predict(one(dpCsv(stated)));
+    assertThat(((Prediction) o).note())
+        .contains("engine cap as run: max_batch 64 per rank × 8 attention groups = 512");
+  }
+
+  private static String dpCsv(String notes) {
+    return "D1-out_tps_chip,D1,deepseek-v3,b200,8,,,8,,8,8,fp4,fp16,1024,2048,concurrency,1024,,"
+        + "trtllm,out_tok_s_per_chip,4548.01,high,test,https://example.org,\""
+        + notes
+        + "\"";
+  }
+
+  private static double dpRow(EngineProfile profile, String notes) {
+    Outcome o = Predictor.of(profile).predict(one(dpCsv(notes)));
+    assertThat(o).isInstanceOf(Prediction.class);
+    return ((Prediction) o).predicted();
+  }
+
+  @Test
   void engineProfile_nonPositiveCap_isRejected() {
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class,
