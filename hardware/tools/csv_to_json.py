@@ -182,9 +182,9 @@ MATMUL_FRACTIONS = {
 }
 
 # The same table's FP8 (float8_e4m3fn) rows: MAMF over the dense FP8 peak, each FP8 matmul's share
-# of its own doubled peak (lower than BF16's on every chip measured); FP4, which no row measures,
-# takes the FP8 figure at run time (Chip.matmulFraction(Precision)). H800 shares the H100 SXM's row.
-# (fraction, text of the source).
+# of its own doubled peak (lower than BF16's on every chip measured); FP4, which the table does not
+# measure, takes FP4_MATMUL_FRACTIONS below where measured, else the FP8 figure at run time
+# (Chip.matmulFraction(Precision)). H800 shares the H100 SXM's row. (fraction, text of the source).
 MAMF_FP8_SOURCE = (
     "MAMF / peak from the FP8 (float8_e4m3fn) MAMF comparison table of S. Bekman, Machine Learning "
     "Engineering (github.com/stas00/ml-engineering, compute/accelerator/README.md, commit 744d01e, "
@@ -200,6 +200,32 @@ FP8_MATMUL_FRACTIONS = {
     "gb200": (0.723, "GB200 SXM 3,615.6 of 5,000 TFLOP/s, torch 2.10.0.dev20250916+cu130"),
     "gaudi2": (0.955, "Gaudi 2 826.5 of 865 TFLOP/s, torch 2.6.0+hpu 1.21.2, lazy mode"),
     "gaudi3": (0.769, "Gaudi 3 1,289.5 of 1,677 TFLOP/s, torch 2.6.0+hpu 1.21.4, lazy mode"),
+}
+
+# FP4 (NVFP4, W4A4) over the dense FP4 peak: no MAMF table measures FP4, so the FP8 figure above is
+# scaled by the ratio of FP4's to FP8's share of its own peak on the same GEMM and chip in vLLM's
+# CUTLASS kernel benchmarks on a B200 (M = 16,384, N = 6,144, K = 4,096, Llama-3.1-8B's QKV shape,
+# inputs already quantized): NVFP4 3,904.3 of 9,000 TFLOP/s = 0.4338 (vllm-project/vllm PR 20646,
+# benchmarks/kernels/bench_nvfp4_gemm.py, July 2025, "nvfp4-noquant") against FP8 2,544.7 of 4,500
+# = 0.5655 (PR 19566, bench_fp8_gemm.py, June 2025, "fp8-tensor-w-tensor-a-noquant"): a ratio of
+# 0.767. FlashInfer's mm_fp4 reaches 3,370 TFLOP/s (0.374 of the peak) at M = 1,024, N = 7,168,
+# K = 4,608 on a B200 (flashinfer-ai/flashinfer PR 1979), of the same order. GB200 is the same
+# Blackwell die; B300 (Blackwell Ultra, 1.5x the FP4 units) and the other FP4 chips are unmeasured
+# and keep the FP8 figure. (fraction, text of the source).
+FP4_OVER_FP8_SHARE = 0.767
+FP4_SOURCE = (
+    "; fp4: the FP8 figure x 0.767, the ratio of NVFP4's to FP8's share of its own peak on the same "
+    "GEMM (M=16384, N=6144, K=4096, inputs pre-quantized) in vLLM's CUTLASS kernel benchmarks on a "
+    "B200: NVFP4 3,904.3 of 9,000 TFLOP/s (vllm-project/vllm PR 20646, bench_nvfp4_gemm.py, July "
+    "2025) against FP8 2,544.7 of 4,500 TFLOP/s (PR 19566, bench_fp8_gemm.py, June 2025); "
+)
+FP4_MATMUL_FRACTIONS = {
+    cid: (
+        round(FP8_MATMUL_FRACTIONS[cid][0] * FP4_OVER_FP8_SHARE, 3),
+        f"{FP8_MATMUL_FRACTIONS[cid][0]} x {FP4_OVER_FP8_SHARE} = "
+        f"{round(FP8_MATMUL_FRACTIONS[cid][0] * FP4_OVER_FP8_SHARE, 3)}{note}",
+    )
+    for cid, note in (("b200", ""), ("gb200", " (the same Blackwell die as the B200 measured)"))
 }
 
 # Latency of the main SRAM tier of SRAM-only chips (estimates; the table gives none): (ns, text
@@ -452,6 +478,10 @@ def convert(row):
         fraction, text = FP8_MATMUL_FRACTIONS[cid]
         chip["narrow_matmul_fractions"] = {"fp8": fraction}
         sources["narrow_matmul_fractions"] = MAMF_FP8_SOURCE + text
+    if cid in FP4_MATMUL_FRACTIONS:
+        fraction, text = FP4_MATMUL_FRACTIONS[cid]
+        chip["narrow_matmul_fractions"]["fp4"] = fraction
+        sources["narrow_matmul_fractions"] += FP4_SOURCE + text
     sources["source_keys"] = ref + " (defined in reference/chips.md)"
     for column in ("derived_fields", "estimated_or_thirdparty_fields", "conflicts"):
         if row[column]:

@@ -112,16 +112,20 @@ public abstract class Chip {
    * own dense peak, in (0, 1], by peak key; empty unless measured. The built-in figures are the FP8
    * ({@code float8_e4m3fn}) rows of the same MAMF table as {@link #achievableMatmulFraction()}: FP8
    * matmuls reach a smaller share of their doubled peak (H100 SXM 1,402.6 of 1,978.9 TFLOP/s =
-   * 0.709 against 0.803 for BF16; H200 0.734, B200 0.763, GB200 0.723).
+   * 0.709 against 0.803 for BF16; H200 0.734, B200 0.763, GB200 0.723). FP4, which no MAMF table
+   * measures, is built in for the B200 and GB200 only: their FP8 figure × 0.767, the ratio of
+   * NVFP4's to FP8's share of its own peak on the same GEMM in vLLM's CUTLASS kernel benchmarks on
+   * a B200 (M = 16,384, N = 6,144, K = 4,096: NVFP4 3,904 of 9,000 TFLOP/s in vllm-project/vllm PR
+   * 20646 against FP8 2,545 of 4,500 in PR 19566), so B200 0.585 and GB200 0.555.
    */
   public abstract Map<Precision, Double> narrowMatmulFractions();
 
   /**
    * The achievable matmul share of {@code precision}'s own peak: its {@link
    * #narrowMatmulFractions()} figure; else, for a format narrower than 16 bits, that of the
-   * narrowest measured format wider than it (FP4, which no table measures, takes FP8's: the same
-   * tensor cores at twice the rate); else {@link #matmulFraction()}, the BF16 figure or the typical
-   * one.
+   * narrowest measured format wider than it (FP4 unmeasured on a chip takes its FP8 figure: the
+   * same tensor cores at twice the rate); else {@link #matmulFraction()}, the BF16 figure or the
+   * typical one.
    */
   public double matmulFraction(Precision precision) {
     Precision key = precision.peakKey();

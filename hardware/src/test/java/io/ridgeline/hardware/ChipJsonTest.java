@@ -219,13 +219,18 @@ final class ChipJsonTest {
   }
 
   @Test
-  void builtInCatalog_fp8MatmulFractions_fromTheMamfTable() {
-    // the FP8 table: H100 1,402.6 / 1,979 = 0.709, H200 0.734, B200 0.763, GB200 0.723; FP4 takes
-    // the FP8 figure; MI300X has no FP8 row and keeps its BF16 0.514
+  void builtInCatalog_narrowMatmulFractions_fromTheMamfTableAndTheFp4Ratio() {
+    // the FP8 table: H100 1,402.6 / 1,979 = 0.709, H200 0.734, B200 0.763, GB200 0.723; FP4 on
+    // the B200 die: FP8's figure x (3,904.3 / 9,000) / (2,544.7 / 4,500) = x 0.767, B200 0.763 x
+    // 0.767 = 0.585, GB200 0.723 x 0.767 = 0.555; the B300's FP4, unmeasured, takes its FP8 0.745;
+    // MI300X has no FP8 row and keeps its BF16 0.514
     assertThat(Chips.byId("h100-sxm").matmulFraction(Precision.FP8)).isEqualTo(0.709);
     assertThat(Chips.byId("h200-sxm").matmulFraction(Precision.FP8)).isEqualTo(0.734);
-    assertThat(Chips.byId("b200").matmulFraction(Precision.FP4)).isEqualTo(0.763);
+    assertThat(Chips.byId("b200").matmulFraction(Precision.FP8)).isEqualTo(0.763);
+    assertThat(Chips.byId("b200").matmulFraction(Precision.FP4)).isEqualTo(0.585);
     assertThat(Chips.byId("gb200").matmulFraction(Precision.FP8)).isEqualTo(0.723);
+    assertThat(Chips.byId("gb200").matmulFraction(Precision.FP4)).isEqualTo(0.555);
+    assertThat(Chips.byId("b300").matmulFraction(Precision.FP4)).isEqualTo(0.745);
     assertThat(Chips.byId("mi300x").matmulFraction(Precision.FP8)).isEqualTo(0.514);
     assertThat(Chips.byId("h100-sxm").sources()).containsKey("narrow_matmul_fractions");
   }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  */
 final class ShippedCalibrationAccuracyTest {
   /**
-   * Median APE measured with the built-in profiles on 2026-12-02 (validate), in-sample: the pooled
+   * Median APE measured with the built-in profiles on 2026-12-03 (validate), in-sample: the pooled
    * profile refitted after the base-model fixes of the accuracy issue, with the network fraction
    * held at its sourced 0.8, the InferenceX rows' median TTFTs, a chunk's prefill joining the
    * decode step's kernels, eager prefill launches overlapping the device and the intercepts' prior
@@ -20,21 +20,22 @@ final class ShippedCalibrationAccuracyTest {
    * achievable matmul rate, decode attention at its own bandwidth fraction, the step's host work
    * overlapping the device's decode pass, decode launched eagerly where a row's notes say so
    * (Efficiency#eagerDecode), a prior of two logit units on each parameter (Calibration) and FP8
-   * GEMMs at the chip's FP8 share of their own peak (Chip#matmulFraction(Precision)). The held-out
-   * figures are pinned by {@link ShippedCrossValidationTest}.
+   * GEMMs at the chip's FP8 share of their own peak (Chip#matmulFraction(Precision)); then, without
+   * a refit, FP4 GEMMs on the B200 die at their own measured share (0.767 of the FP8 one). The
+   * held-out figures are pinned by {@link ShippedCrossValidationTest}.
    */
   private static final Map<Metric, Double> MEASURED =
       Map.of(
           Metric.E2E_S, 0.6429,
           Metric.INPUT_TOK_S_PER_CHIP, 0.1416,
           Metric.MEDIAN_TTFT_MS, 0.2326,
-          Metric.OUT_TOK_S_PER_CHIP, 0.1940,
-          Metric.OUT_TOK_S_PER_USER, 0.1204,
+          Metric.OUT_TOK_S_PER_CHIP, 0.1750,
+          Metric.OUT_TOK_S_PER_USER, 0.1158,
           Metric.TOTAL_TOK_S_PER_CHIP, 0.1550,
           Metric.TPOT_MS, 0.3154,
           Metric.TTFT_MS, 0.4975);
 
-  private static final double OVERALL = 0.2090;
+  private static final double OVERALL = 0.2051;
 
   private static final double SLACK = 0.02;
 
