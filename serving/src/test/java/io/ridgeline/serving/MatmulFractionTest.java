@@ -87,6 +87,34 @@ final class MatmulFractionTest {
   }
 
   @Test
+  void fp4Gemms_onTheB200_computeAtItsMeasuredFp4Fraction() {
+    // an NVFP4 checkpoint on a B200 runs its GEMMs W4A4 at the FP4 peak, 9,000 TFLOP/s, whose
+    // share is the FP8 figure 0.763 × 0.767 (NVFP4's over FP8's share on the same GEMM) = 0.585,
+    // not FP8's 0.763: at compute 0.5 an FP4 GEMM takes FLOPs / (9,000 TFLOP/s × 0.5 × 0.585) =
+    // FLOPs / (2,632.5 TFLOP/s), its scale against the BF16 share 0.585 / 0.776
+    RooflineModel fp4 =
+        RooflineModel.builder()
+            .model(Models.byId("llama-3.1-8b"))
+            .chip(Chips.byId("b200"))
+            .precisions(
+                Models.byId("llama-3.1-8b")
+                    .defaultPrecisions()
+                    .withAllWeights(io.ridgeline.core.Precision.FP4))
+            .efficiency(HALF)
+            .build();
+    assertThat(fp4.baseTarget().computeScale(io.ridgeline.core.Precision.FP4))
+        .isCloseTo(0.585 / 0.776, withPercentage(1e-9));
+    io.ridgeline.core.OperationResult gemm =
+        fp4.prefill(1, 4096).phase(PhaseKind.PREFILL).operations().stream()
+            .filter(o -> o.operation().precision() == io.ridgeline.core.Precision.FP4)
+            .filter(o -> o.operation().flops().flops() > 0)
+            .findFirst()
+            .orElseThrow();
+    assertThat(gemm.computeSeconds().seconds())
+        .isCloseTo(gemm.operation().flops().flops() / 2632.5e12, withPercentage(1e-6));
+  }
+
+  @Test
   void roofLineBoundAndSramChips_unscaled() {
     // the bound is the chip's datasheet peak; an SRAM-only chip's floor is the ideal roofline
     assertThat(pool("h100-sxm", Efficiency.ideal()).kernelEfficiency())
