@@ -214,18 +214,21 @@ FP8_MATMUL_FRACTIONS = {
 # and keep the FP8 figure. (fraction, text of the source).
 FP4_OVER_FP8_SHARE = 0.767
 FP4_SOURCE = (
-    "; fp4: the FP8 figure x 0.767, the ratio of NVFP4's to FP8's share of its own peak on the same "
+    f"; fp4: the FP8 figure x {FP4_OVER_FP8_SHARE}, the ratio of NVFP4's to FP8's share of its own peak on the same "
     "GEMM (M=16384, N=6144, K=4096, inputs pre-quantized) in vLLM's CUTLASS kernel benchmarks on a "
     "B200: NVFP4 3,904.3 of 9,000 TFLOP/s (vllm-project/vllm PR 20646, bench_nvfp4_gemm.py, July "
     "2025) against FP8 2,544.7 of 4,500 TFLOP/s (PR 19566, bench_fp8_gemm.py, June 2025); "
 )
+def _fp4_fraction(cid, note):
+    """The FP4 share of chip cid (its FP8 figure x FP4_OVER_FP8_SHARE) and the text of its source."""
+    fp8 = FP8_MATMUL_FRACTIONS[cid][0]
+    fp4 = round(fp8 * FP4_OVER_FP8_SHARE, 3)
+    return fp4, f"{fp8} x {FP4_OVER_FP8_SHARE} = {fp4}{note}"
+
+
 FP4_MATMUL_FRACTIONS = {
-    cid: (
-        round(FP8_MATMUL_FRACTIONS[cid][0] * FP4_OVER_FP8_SHARE, 3),
-        f"{FP8_MATMUL_FRACTIONS[cid][0]} x {FP4_OVER_FP8_SHARE} = "
-        f"{round(FP8_MATMUL_FRACTIONS[cid][0] * FP4_OVER_FP8_SHARE, 3)}{note}",
-    )
-    for cid, note in (("b200", ""), ("gb200", " (the same Blackwell die as the B200 measured)"))
+    "b200": _fp4_fraction("b200", ""),
+    "gb200": _fp4_fraction("gb200", " (the same Blackwell die as the B200 measured)"),
 }
 
 # Latency of the main SRAM tier of SRAM-only chips (estimates; the table gives none): (ns, text

@@ -3,7 +3,9 @@ package io.ridgeline.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
 
+import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.PhaseKind;
+import io.ridgeline.core.Precision;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,27 @@ final class MatmulFractionTest {
         .chip(Chips.byId(chip))
         .efficiency(e)
         .build();
+  }
+
+  /** The 8b on {@code chip} with every weight at {@code weights} (GEMMs W8A8 / W4A4), at HALF. */
+  private static RooflineModel narrowPool(String chip, Precision weights) {
+    return RooflineModel.builder()
+        .model(Models.byId("llama-3.1-8b"))
+        .chip(Chips.byId(chip))
+        .precisions(Models.byId("llama-3.1-8b").defaultPrecisions().withAllWeights(weights))
+        .efficiency(HALF)
+        .build();
+  }
+
+  /**
+   * The first operation at {@code precision} with FLOPs in a 4,096-token prefill of {@code pool}.
+   */
+  private static OperationResult firstPrefillGemm(RooflineModel pool, Precision precision) {
+    return pool.prefill(1, 4096).phase(PhaseKind.PREFILL).operations().stream()
+        .filter(o -> o.operation().precision() == precision)
+        .filter(o -> o.operation().flops().flops() > 0)
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
@@ -59,25 +82,11 @@ final class MatmulFractionTest {
     // 0.709 of it (1,402.6 of 1,978.9 TFLOP/s), not the BF16 table's 0.803: at compute 0.5 an FP8
     // GEMM takes FLOPs / (1,978.9 TFLOP/s × 0.5 × 0.803 × (0.709 / 0.803)) = FLOPs / (1,978.9 ×
     // 0.3545 TFLOP/s)
-    RooflineModel fp8 =
-        RooflineModel.builder()
-            .model(Models.byId("llama-3.1-8b"))
-            .chip(Chips.byId("h100-sxm"))
-            .precisions(
-                Models.byId("llama-3.1-8b")
-                    .defaultPrecisions()
-                    .withAllWeights(io.ridgeline.core.Precision.FP8))
-            .efficiency(HALF)
-            .build();
-    assertThat(fp8.baseTarget().computeScale(io.ridgeline.core.Precision.FP8))
+    RooflineModel fp8 = narrowPool("h100-sxm", Precision.FP8);
+    assertThat(fp8.baseTarget().computeScale(Precision.FP8))
         .isCloseTo(0.709 / 0.803, withPercentage(1e-9));
-    assertThat(fp8.baseTarget().computeScale(io.ridgeline.core.Precision.BF16)).isEqualTo(1);
-    io.ridgeline.core.OperationResult gemm =
-        fp8.prefill(1, 4096).phase(PhaseKind.PREFILL).operations().stream()
-            .filter(o -> o.operation().precision() == io.ridgeline.core.Precision.FP8)
-            .filter(o -> o.operation().flops().flops() > 0)
-            .findFirst()
-            .orElseThrow();
+    assertThat(fp8.baseTarget().computeScale(Precision.BF16)).isEqualTo(1);
+    OperationResult gemm = firstPrefillGemm(fp8, Precision.FP8);
     assertThat(gemm.computeSeconds().seconds())
         .isCloseTo(
             gemm.operation().flops().flops() / (1978.9e12 * 0.5 * 0.709), withPercentage(1e-6));
@@ -92,24 +101,10 @@ final class MatmulFractionTest {
     // share is the FP8 figure 0.763 × 0.767 (NVFP4's over FP8's share on the same GEMM) = 0.585,
     // not FP8's 0.763: at compute 0.5 an FP4 GEMM takes FLOPs / (9,000 TFLOP/s × 0.5 × 0.585) =
     // FLOPs / (2,632.5 TFLOP/s), its scale against the BF16 share 0.585 / 0.776
-    RooflineModel fp4 =
-        RooflineModel.builder()
-            .model(Models.byId("llama-3.1-8b"))
-            .chip(Chips.byId("b200"))
-            .precisions(
-                Models.byId("llama-3.1-8b")
-                    .defaultPrecisions()
-                    .withAllWeights(io.ridgeline.core.Precision.FP4))
-            .efficiency(HALF)
-            .build();
-    assertThat(fp4.baseTarget().computeScale(io.ridgeline.core.Precision.FP4))
+    RooflineModel fp4 = narrowPool("b200", Precision.FP4);
+    assertThat(fp4.baseTarget().computeScale(Precision.FP4))
         .isCloseTo(0.585 / 0.776, withPercentage(1e-9));
-    io.ridgeline.core.OperationResult gemm =
-        fp4.prefill(1, 4096).phase(PhaseKind.PREFILL).operations().stream()
-            .filter(o -> o.operation().precision() == io.ridgeline.core.Precision.FP4)
-            .filter(o -> o.operation().flops().flops() > 0)
-            .findFirst()
-            .orElseThrow();
+    OperationResult gemm = firstPrefillGemm(fp4, Precision.FP4);
     assertThat(gemm.computeSeconds().seconds())
         .isCloseTo(gemm.operation().flops().flops() / 2632.5e12, withPercentage(1e-6));
   }

@@ -71,15 +71,7 @@ public record CaseNotes(
         ratio = OptionalDouble.of(v);
       }
     }
-    OptionalInt prompts = OptionalInt.empty();
-    Matcher p = PROMPTS.matcher(text);
-    if (p.find()) {
-      try {
-        prompts = OptionalInt.of(Integer.parseInt(p.group(1)));
-      } catch (NumberFormatException e) {
-        // more prompts than an int holds: not a count a benchmark states
-      }
-    }
+    OptionalInt prompts = firstInt(PROMPTS, text);
     Optional<Slo> slo = Optional.empty();
     Matcher s = SLO.matcher(text);
     if (s.find()) {
@@ -89,21 +81,30 @@ public record CaseNotes(
                   Double.parseDouble(s.group(1)) * (s.group(2).equals("ms") ? 1e-3 : 1),
                   Double.parseDouble(s.group(3)) * (s.group(4).equals("ms") ? 1e-3 : 1)));
     }
-    OptionalInt maxBatch = OptionalInt.empty();
-    Matcher b = MAX_BATCH.matcher(text);
-    if (b.find()) {
-      try {
-        int v = Integer.parseInt(b.group(1));
-        if (v >= 1) {
-          maxBatch = OptionalInt.of(v);
-        }
-      } catch (NumberFormatException e) {
-        // more than an int holds: not a batch an engine is configured with
-      }
+    OptionalInt maxBatch = firstInt(MAX_BATCH, text);
+    if (maxBatch.isPresent() && maxBatch.getAsInt() < 1) {
+      maxBatch = OptionalInt.empty();
     }
     String lower = text.toLowerCase(Locale.ROOT);
     return new CaseNotes(
         ratio, prompts, slo, lower.contains("per chip"), lower.contains("eager decode"), maxBatch);
+  }
+
+  /**
+   * The integer of {@code pattern}'s first group at its first match in {@code text}; empty when it
+   * does not match or the number is more than an int holds (not a count or a batch a benchmark
+   * states).
+   */
+  private static OptionalInt firstInt(Pattern pattern, String text) {
+    Matcher m = pattern.matcher(text);
+    if (m.find()) {
+      try {
+        return OptionalInt.of(Integer.parseInt(m.group(1)));
+      } catch (NumberFormatException e) {
+        return OptionalInt.empty();
+      }
+    }
+    return OptionalInt.empty();
   }
 
   /** The stated range ratio, else {@value #DEFAULT_RANGE_RATIO}. */
