@@ -26,6 +26,34 @@ final class CalibrationTest {
   }
 
   @Test
+  void minimize_tenDimensionalRosenbrock_convergesWithinTwoThousandEvaluations() {
+    // f = Σ_{i<9} 100 (x_{i+1} − x_i²)² + (1 − x_i)², minimum 0 at (1, …, 1), from the origin
+    // (f = 9). With the dimension-adaptive coefficients (n = 10: expansion 1.2, contraction 0.7,
+    // shrink 0.9) the search ends at f ≈ 0.002 within 2,000 evaluations; with the standard
+    // 2, ½, ½ it ended at 0.19, x still 0.54 from the minimum
+    double[] m =
+        Calibration.minimize(
+            x -> {
+              double s = 0;
+              for (int i = 0; i + 1 < x.length; i++) {
+                s += 100 * Math.pow(x[i + 1] - x[i] * x[i], 2) + Math.pow(1 - x[i], 2);
+              }
+              return s;
+            },
+            new double[10],
+            1.0,
+            2000);
+    double f = 0;
+    for (int i = 0; i + 1 < m.length; i++) {
+      f += 100 * Math.pow(m[i + 1] - m[i] * m[i], 2) + Math.pow(1 - m[i], 2);
+    }
+    assertThat(f).isLessThan(0.01);
+    for (double v : m) {
+      assertThat(v).isCloseTo(1, within(0.1));
+    }
+  }
+
+  @Test
   void prior_isHalfTheWeightedSquaredDistanceFromTheStart() {
     // weight 0.153 / 2² = 0.03825; distances 1, −2 and 0 logit units: 0.03825 × (1 + 4) / 2
     // = 0.095625; at the start it is 0, and it grows the same either way
