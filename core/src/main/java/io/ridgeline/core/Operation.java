@@ -57,6 +57,29 @@ public abstract class Operation {
     return Integer.MAX_VALUE;
   }
 
+  /**
+   * The reduction depth of this operation's weight GEMMs whose reduction (input) dimension K tensor
+   * parallelism does not split (column-parallel and replicated GEMMs: QKV, gate and up projections,
+   * router, LM head): the FLOP-weighted mean of 1/K over the operation's GEMM FLOPs, per element. 0
+   * for an operation without weight GEMMs. For example a gated FFN over hidden size h has two
+   * thirds of its FLOPs in the gate and up GEMMs (K = h): {@code inverseDepth = (2/3) / h}.
+   */
+  @Value.Default
+  public double inverseDepth() {
+    return 0;
+  }
+
+  /**
+   * The same mean over the weight GEMMs whose K tensor parallelism splits (row-parallel: the
+   * attention output and FFN down projections), taken at the whole, unsplit K: on a chip that holds
+   * 1/s of K it counts s times. For example the gated FFN's down projection (K = inner size i, a
+   * third of its FLOPs): {@code inverseSplitDepth = (1/3) / i}.
+   */
+  @Value.Default
+  public double inverseSplitDepth() {
+    return 0;
+  }
+
   /** A new builder. */
   public static ImmutableOperation.Builder builder() {
     return ImmutableOperation.builder();
@@ -102,6 +125,16 @@ public abstract class Operation {
     checkArgument(
         kvShards() > 0, "operation %s: kv shards must be positive: %s", name(), kvShards());
     checkArgument(!name().isBlank(), "operation name must not be blank");
+    checkArgument(
+        Double.isFinite(inverseDepth()) && inverseDepth() >= 0,
+        "operation %s: inverse depth must be finite and >= 0: %s",
+        name(),
+        inverseDepth());
+    checkArgument(
+        Double.isFinite(inverseSplitDepth()) && inverseSplitDepth() >= 0,
+        "operation %s: inverse split depth must be finite and >= 0: %s",
+        name(),
+        inverseSplitDepth());
     checkArgument(
         networkSteps() >= 0,
         "operation %s: network steps must be >= 0: %s",

@@ -287,7 +287,10 @@ final class Operations {
               + mla.kvLoraRank()
               + a.heads() * (2.0 * (mla.qkNopeHeadDim() + mla.qkRopeHeadDim()) + mla.vHeadDim());
       return List.of(
-          projection("mla_proj", OperationRole.ATTENTION_PROJECTION, params, tokens, width, n, p));
+          depths(
+              projection(
+                  "mla_proj", OperationRole.ATTENTION_PROJECTION, params, tokens, width, n, p),
+              mlaDepths(h, a, mla)));
     }
     double q = (a.outputGate() ? 2.0 : 1.0) * a.queryWidth();
     double kv = 2.0 * a.kvHeads() * a.headDim();
@@ -297,10 +300,16 @@ final class Operations {
             + (a.qkNorm() ? 2.0 * a.headDim() : 0);
     double o =
         (double) a.outputWidth() * h + (a.outputBias() ? h : 0) + (a.sinks() ? a.heads() : 0);
+    // QKV reduces over the hidden size (column-parallel), O over the heads' output (row-parallel)
     return List.of(
-        projection("qkv_proj", OperationRole.ATTENTION_PROJECTION, qkv, tokens, h + q + kv, n, p),
-        projection(
-            "o_proj", OperationRole.ATTENTION_PROJECTION, o, tokens, a.outputWidth() + h, n, p));
+        depths(
+            projection(
+                "qkv_proj", OperationRole.ATTENTION_PROJECTION, qkv, tokens, h + q + kv, n, p),
+            new double[] {1.0 / h, 0}),
+        depths(
+            projection(
+                "o_proj", OperationRole.ATTENTION_PROJECTION, o, tokens, a.outputWidth() + h, n, p),
+            new double[] {0, 1.0 / a.outputWidth()}));
   }
 
   // ---- linear mixers ----
@@ -309,7 +318,12 @@ final class Operations {
       Model m, LinearMixer l, double tokens, double n, Precisions p) {
     double params = l.parameters(m.hiddenSize());
     double width = 2.0 * m.hiddenSize() + l.inputProjectionWidth() + l.innerWidth();
-    return projection("linear_proj", OperationRole.LINEAR_PROJECTION, params, tokens, width, n, p);
+    // the input projection reduces over the hidden size, the output projection over the inner width
+    double in = (double) l.inputProjectionWidth();
+    double out = (double) l.innerWidth();
+    return depths(
+        projection("linear_proj", OperationRole.LINEAR_PROJECTION, params, tokens, width, n, p),
+        new double[] {in / (in + out) / m.hiddenSize(), out / (in + out) / l.innerWidth()});
   }
 
   /** One token's recurrent update per sequence: the state is read and written whole. */
@@ -360,7 +374,10 @@ final class Operations {
     double params = f.expertParameters(m.hiddenSize());
     double inner = f.innerSize();
     double act = tokens * (2.0 * m.hiddenSize() + (f.gated() ? 3.0 : 2.0) * inner);
+    double[] d = ffnDepths(m.hiddenSize(), inner, f.gated());
     return op("ffn", OperationRole.DENSE_FFN, p.matmul(TensorClass.DENSE_FFN))
+        .inverseDepth(d[0])
+        .inverseSplitDepth(d[1])
         .flops(
             Flops.of((2.0 * tokens * params + ACTIVATION_FLOPS_PER_ELEMENT * tokens * inner) * n))
         .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(params * n))
@@ -379,6 +396,7 @@ final class Operations {
     List<Operation> ops = new ArrayList<>();
     ops.add(
         op("router", OperationRole.ROUTER, p.matmul(TensorClass.DENSE_FFN))
+            .inverseDepth(1.0 / h)
             .flops(Flops.of(2.0 * tokens * f.routerParameters(h) * n))
             .putBytes(
                 DataKind.WEIGHTS, p.weights(TensorClass.DENSE_FFN).bytes(f.routerParameters(h) * n))
@@ -391,8 +409,11 @@ final class Operations {
     double distinct = routing.expectedDistinctExperts(f.experts(), f.topK(), tokens);
     double routed = tokens * f.topK();
     double inner = f.innerSize();
+    double[] d = ffnDepths(h, inner, f.gated());
     ops.add(
         op("experts", OperationRole.ROUTED_EXPERTS, p.matmul(TensorClass.EXPERTS))
+            .inverseDepth(d[0])
+            .inverseSplitDepth(d[1])
             .flops(
                 Flops.of(
                     (2.0 * routed * expert + ACTIVATION_FLOPS_PER_ELEMENT * routed * inner) * n))
@@ -405,8 +426,11 @@ final class Operations {
     if (f.sharedExperts() > 0) {
       double shared = f.sharedParameters(h);
       double sharedInner = (double) f.sharedExperts() * f.sharedInnerSize();
+      double[] ds = ffnDepths(h, sharedInner, f.gated());
       ops.add(
           op("shared_experts", OperationRole.SHARED_EXPERTS, p.matmul(TensorClass.DENSE_FFN))
+              .inverseDepth(ds[0])
+              .inverseSplitDepth(ds[1])
               .flops(
                   Flops.of(
                       (2.0 * tokens * shared + ACTIVATION_FLOPS_PER_ELEMENT * tokens * sharedInner)
@@ -419,6 +443,47 @@ final class Operations {
               .build());
     }
     return ops;
+  }
+
+  // ---- GEMM reduction depths (Operation#inverseDepth, #inverseSplitDepth) ----
+
+  /** {@code op} with the reduction depths {@code d = {inverse depth, inverse split depth}}. */
+  private static Operation depths(Operation op, double[] d) {
+    return ImmutableOperation.copyOf(op).withInverseDepth(d[0]).withInverseSplitDepth(d[1]);
+  }
+
+  /**
+   * An FFN's (or expert's) reduction depths: the gate and up projections (two of a gated FFN's
+   * three matrices, one of a plain FFN's two) reduce over the hidden size {@code h}
+   * (column-parallel), the down projection over the inner size (row-parallel); each matrix holds
+   * the same h × inner weights, so each carries its share of the FLOPs.
+   */
+  static double[] ffnDepths(double h, double inner, boolean gated) {
+    double matrices = gated ? 3 : 2;
+    return new double[] {(matrices - 1) / matrices / h, 1 / matrices / inner};
+  }
+
+  /**
+   * MLA's reduction depths, FLOP-weighted over its projections (each weight used once per token):
+   * the query down-projection (or the direct query projection without a query LoRA) and the joint
+   * KV down-projection reduce over the hidden size, the query and KV up-projections over their LoRA
+   * ranks (column-parallel over heads), and the output projection over the heads' value outputs
+   * (row-parallel). The DSA indexer's small projections are left out of the weighting.
+   */
+  static double[] mlaDepths(double h, Attention a, Attention.Mla mla) {
+    double heads = a.heads();
+    double qk = mla.qkNopeHeadDim() + mla.qkRopeHeadDim();
+    double qa = mla.qLoraRank() > 0 ? h * mla.qLoraRank() : 0;
+    double qb = (mla.qLoraRank() > 0 ? mla.qLoraRank() : h) * heads * qk;
+    double kva = h * (mla.kvLoraRank() + mla.qkRopeHeadDim());
+    double kvb = (double) mla.kvLoraRank() * heads * (mla.qkNopeHeadDim() + mla.vHeadDim());
+    double o = heads * mla.vHeadDim() * h;
+    double sum = qa + qb + kva + kvb + o;
+    double column =
+        (qa + kva) / h
+            + qb / (mla.qLoraRank() > 0 ? mla.qLoraRank() : h)
+            + kvb / mla.kvLoraRank();
+    return new double[] {column / sum, o / (heads * mla.vHeadDim()) / sum};
   }
 
   // ---- embeddings, norms, head ----
@@ -472,6 +537,7 @@ final class Operations {
   private static Operation lmHead(Model m, double rows, Precisions p) {
     double params = (double) m.vocabSize() * m.hiddenSize();
     return op("lm_head", OperationRole.LM_HEAD, p.matmul(TensorClass.EMBEDDINGS))
+        .inverseDepth(1.0 / m.hiddenSize())
         .flops(Flops.of(2.0 * rows * params))
         .putBytes(DataKind.WEIGHTS, p.weights(TensorClass.EMBEDDINGS).bytes(params))
         .putBytes(

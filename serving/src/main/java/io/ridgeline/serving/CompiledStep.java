@@ -86,6 +86,7 @@ final class CompiledStep {
   private final double[] weightShards;
   private final double[] peak;
   private final double[] computeScale; // the target's scale of each op's precision (narrow GEMMs)
+  private final double[] depth; // KernelClass.depthFactor: a GEMM's reduction-depth cost
   private final double[] bytesEach;
   private final double[] memoryFraction;
   private final int[] kindStart; // kinds of op i: [kindStart[i], kindStart[i+1])
@@ -157,6 +158,7 @@ final class CompiledStep {
     weightShards = new double[ops];
     peak = new double[ops];
     computeScale = new double[ops];
+    depth = new double[ops];
     bytesEach = new double[ops];
     memoryFraction = new double[ops];
     secondsPerFlop = new double[ops];
@@ -225,6 +227,8 @@ final class CompiledStep {
     // zero FLOPs take no time even without a peak (Roofline.evaluate)
     peak[i] = f[0] == 0 && f[1] == 0 ? 0 : t.peak(o1.precision()).flopsPerSecond();
     computeScale[i] = peak[i] == 0 ? 1 : t.computeScale(o1.precision());
+    // the reduction depths are ratios, the same at every x
+    depth[i] = uniform ? 1 : kernel[i].depthFactor(efficiency, o1, layout, t);
     memoryFraction[i] = kernel[i].memoryFraction(efficiency, t.memoryEfficiency());
     products(i);
     kindStart[i] = k;
@@ -265,8 +269,10 @@ final class CompiledStep {
    * compute × M / (M + half)}, M = {@code flops × bytesEach / (2 × weightBytes)}, {@link
    * PoolOperations#gemmRows}) that is {@code flops / (peak × compute) + weightBytes × 2 × half /
    * (bytesEach × peak × compute)}: the large-GEMM time plus {@code half} rows' worth of the
-   * weights' GEMM time (1 multiply-add = 2 FLOPs per weight element and row). Every other kernel
-   * (and a GEMM without weight bytes, M = 0) computes at {@code flops / (peak × fraction)}. Memory:
+   * weights' GEMM time (1 multiply-add = 2 FLOPs per weight element and row); the large-GEMM time
+   * is multiplied by the GEMM's reduction-depth factor ({@link KernelClass#depthFactor}). Every
+   * other kernel (and a GEMM without weight bytes, M = 0) computes at {@code flops / (peak ×
+   * fraction)}. Memory:
    * {@code bytes / (bandwidth × fraction)} ({@link Roofline#memorySeconds}). The products round
    * differently from the object path's quotients by an ulp or two, within {@link CompiledStep}'s
    * agreement.
@@ -275,7 +281,7 @@ final class CompiledStep {
     double large =
         (uniform ? computeEfficiency : kernel[i].computeFraction(efficiency, 0)) * computeScale[i];
     double half = uniform || kernel[i] != KernelClass.GEMM ? 0 : efficiency.gemmHalfTokens();
-    secondsPerFlop[i] = peak[i] == 0 ? 0 : 1 / (peak[i] * large);
+    secondsPerFlop[i] = peak[i] == 0 ? 0 : depth[i] / (peak[i] * large);
     secondsPerWeightByte[i] =
         half > 0 && bytesEach[i] > 0 && peak[i] > 0
             ? 2 * half / (bytesEach[i] * peak[i] * large)

@@ -16,7 +16,10 @@ import org.immutables.value.Value;
  *
  * <p>Small-M GEMMs: a matrix product over M tokens reaches {@code compute × M / (M +
  * gemmHalfTokens)} of peak, a saturating curve (decode GEMMs of a few tokens cannot fill the tensor
- * cores; prefill GEMMs of thousands do). Fixed costs: each pass through a pipeline stage adds
+ * cores; prefill GEMMs of thousands do), and a weight GEMM of reduction K per chip takes {@code
+ * (1 + gemmHalfDepth / K)} × its large-K compute time on top ({@link #gemmDepthFactor}): in all,
+ * {@code flops / (peak × compute) × (1 + half / M + depth / K)}. Fixed costs: each pass through a
+ * pipeline stage adds
  * {@code kernels × kernelOverhead} to the device's time ({@link #deviceOverheadSeconds}), the
  * stage's kernels counted from the architecture by {@link io.ridgeline.models.Kernels} (9 for a
  * Llama layer, 22 for a DeepSeek-V3 MoE layer), and takes at least the host's {@code stepOverhead}
@@ -43,6 +46,18 @@ public abstract class Efficiency {
   /** Tokens at which a GEMM reaches half of {@link #compute()}; 0 means no small-M penalty. */
   @Value.Default
   public double gemmHalfTokens() {
+    return 0;
+  }
+
+  /**
+   * Reduction length (K, in BF16 elements) at which a weight GEMM's per-output-tile fixed cost (its
+   * prologue filling the pipeline and its epilogue writing the output tile) equals its main loop:
+   * the GEMM's compute time is {@code (1 + depth / K)} × the large-K time ({@link
+   * #gemmDepthFactor}); 0, the ideal value, means no such cost. Held at {@link
+   * EfficiencyParameter#GEMM_HALF_DEPTH}'s sourced value in the calibrated profiles.
+   */
+  @Value.Default
+  public double gemmHalfDepth() {
     return 0;
   }
 
@@ -227,6 +242,20 @@ public abstract class Efficiency {
   }
 
   /**
+   * The factor on a weight GEMM's compute time from its reduction depth: {@code 1 + depth ×
+   * (inverseDepth + split × inverseSplitDepth)}, where {@code depth} is {@link #gemmHalfDepth} in
+   * the operation's precision ({@code depthScale} = its peak over the chip's BF16 peak: a main-loop
+   * step of K runs that many times faster, the tile's fixed cost does not) and {@code split} the
+   * chips that divide its row-parallel GEMMs' K ({@link ParallelLayout#reductionSplit}). Worked
+   * example: Llama-3.1-70B's O projection at tp 8 (K = 8,192 / 8 = 1,024) in BF16 at a depth of
+   * 360: 1 + 360 / 1,024 = 1.35.
+   */
+  public double gemmDepthFactor(
+      double inverseDepth, double inverseSplitDepth, double split, double depthScale) {
+    return 1 + gemmHalfDepth() * depthScale * (inverseDepth + split * inverseSplitDepth);
+  }
+
+  /**
    * The device's fixed seconds of one pass through a stage of {@code kernels} kernels replayed from
    * a CUDA graph: {@code kernels × kernelOverhead}, each kernel's launch gap and tail. The step's
    * host work ({@link #stepOverhead}) is not in it: engines with an overlap scheduler (SGLang's
@@ -308,6 +337,10 @@ public abstract class Efficiency {
         collectiveLatency().seconds() >= 0 && Double.isFinite(collectiveLatency().seconds()),
         "collective latency must be finite and >= 0: %s",
         collectiveLatency());
+    checkArgument(
+        gemmHalfDepth() >= 0 && Double.isFinite(gemmHalfDepth()),
+        "gemm half depth must be finite and >= 0: %s",
+        gemmHalfDepth());
     checkArgument(
         gemmHalfTokens() >= 0 && Double.isFinite(gemmHalfTokens()),
         "gemm half tokens must be finite and >= 0: %s",

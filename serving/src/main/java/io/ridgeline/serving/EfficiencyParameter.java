@@ -146,6 +146,36 @@ public enum EfficiencyParameter {
                   String.format(Locale.ROOT, "GEMM half at %.0f tokens", e.gemmHalfTokens()))
               : Optional.empty()),
   /**
+   * Reduction length K (in BF16 elements; a narrower format's K steps run faster by its peak over
+   * BF16's) at which a weight GEMM's per-output-tile fixed cost equals its main loop ({@link
+   * Efficiency#gemmHalfDepth()}): compute time {@code × (1 + depth / K)}, with K the reduction per
+   * chip, so tensor parallelism's row-parallel GEMMs (attention output, FFN and expert down
+   * projections: K / tp) and MLA's low-rank up-projections (K = 512–1,536) run below the large-K
+   * rate. Source: the FP8 GEMM tables of DeepSeek's DeepGEMM README (February 2025 release, H800
+   * SXM5, 128-element block scaling): at M = 4,096 and N ≥ 7,168, 1,358 TFLOP/s at K = 16,384,
+   * 1,025 at K = 2,048, 990 at K = 1,536 and 590 at K = 512, which {@code K / (K + depth)} fits
+   * with depth 655–800 FP8 elements (grouped contiguous layout, M = 8,192 per group: 559; masked, M
+   * = 1,024: 1,103), 280–550 in BF16 steps. Range 256–640, <b>held, not fitted</b> ({@link
+   * #fitted()}) at 360 (the dense table's 720 FP8 elements): the shipped rows measure whole
+   * deployments, not GEMM shapes.
+   */
+  GEMM_HALF_DEPTH(
+      "gemm_half_depth",
+      Unit.ELEMENTS,
+      false,
+      256,
+      640,
+      360,
+      Efficiency::gemmHalfDepth,
+      ImmutableEfficiency.Builder::gemmHalfDepth,
+      new Column("half K", 7, 0),
+      3,
+      e ->
+          e.gemmHalfDepth() > 0
+              ? Optional.of(
+                  String.format(Locale.ROOT, "GEMM half-depth K %.0f", e.gemmHalfDepth()))
+              : Optional.empty()),
+  /**
    * Fixed cost of each kernel a pass launches ({@link Efficiency#kernelOverhead()}), charged per
    * kernel counted from the architecture ({@link io.ridgeline.models.Kernels}). Range 1–10 µs: a
    * kernel replayed from a captured CUDA graph still costs its launch on the GPU's front end and
@@ -339,6 +369,8 @@ public enum EfficiencyParameter {
     HIDDEN_SHARE(""),
     /** A token count, finite and &gt;= 0; ideal 0. */
     TOKENS("tokens"),
+    /** A count of elements along a GEMM's reduction dimension, finite and &gt;= 0; ideal 0. */
+    ELEMENTS("elements"),
     /** Microseconds, finite and &gt;= 0; ideal 0. */
     MICROSECONDS("µs"),
     /** Milliseconds, finite and &gt;= 0; ideal 0. */
@@ -464,12 +496,13 @@ public enum EfficiencyParameter {
   }
 
   /**
-   * Whether a fit searches it. Every parameter is searched but {@link #NETWORK}, held at its start
-   * (its javadoc says why): a parameter the shipped measurements cannot identify keeps its sourced
-   * value instead of absorbing what the model misses.
+   * Whether a fit searches it. Every parameter is searched but {@link #NETWORK} and {@link
+   * #GEMM_HALF_DEPTH}, held at their starts (their javadoc says why): a parameter the shipped
+   * measurements cannot identify keeps its sourced value instead of absorbing what the model
+   * misses.
    */
   public boolean fitted() {
-    return this != NETWORK;
+    return this != NETWORK && this != GEMM_HALF_DEPTH;
   }
 
   /**

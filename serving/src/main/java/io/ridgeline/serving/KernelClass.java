@@ -1,6 +1,10 @@
 package io.ridgeline.serving;
 
+import io.ridgeline.core.ComputeTarget;
+import io.ridgeline.core.FlopsPerSecond;
+import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationRole;
+import io.ridgeline.core.Precision;
 import io.ridgeline.core.TensorClass;
 import java.util.Optional;
 
@@ -70,6 +74,35 @@ enum KernelClass {
    */
   double computeFraction(Efficiency e, double rows) {
     return this == GEMM && rows > 0 ? e.computeAt(rows) : e.compute();
+  }
+
+  /**
+   * The factor on the compute time of {@code op} of this class from its GEMMs' reduction depth
+   * ({@link Efficiency#gemmDepthFactor}) on a chip of {@code t} in {@code layout}: a {@link #GEMM}'s
+   * {@code 1 + depth × (inverseDepth + split × inverseSplitDepth)}, 1 for every other class.
+   */
+  double depthFactor(Efficiency e, Operation op, ParallelLayout layout, ComputeTarget t) {
+    if (this != GEMM || e.gemmHalfDepth() == 0) {
+      return 1;
+    }
+    return e.gemmDepthFactor(
+        op.inverseDepth(),
+        op.inverseSplitDepth(),
+        layout.reductionSplit(op.role()),
+        depthScale(t, op.precision()));
+  }
+
+  /**
+   * A K step's speed in {@code precision} relative to BF16 on {@code t}: its peak over the BF16 (or
+   * FP16) peak, 1 on a target with neither. A tile's fixed cost takes the same time in every
+   * format, so measured in K steps it grows with the format's rate.
+   */
+  static double depthScale(ComputeTarget t, Precision precision) {
+    FlopsPerSecond wide = t.peaks().get(Precision.BF16);
+    if (wide == null) {
+      wide = t.peaks().get(Precision.FP16);
+    }
+    return wide == null ? 1 : t.peak(precision).flopsPerSecond() / wide.flopsPerSecond();
   }
 
   /**

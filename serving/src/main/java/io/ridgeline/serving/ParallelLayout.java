@@ -140,6 +140,21 @@ public record ParallelLayout(
   }
 
   /**
+   * The chips a row-parallel GEMM of an operation of {@code role} splits its reduction dimension K
+   * over ({@link io.ridgeline.core.Operation#inverseSplitDepth}): tp for the operations that run
+   * per attention group ({@link #runsPerGroup}); for routed experts, each expert's matrices over
+   * the stage's chips that share it, tp · dp / ep; for the other stage-wide operations tp · dp.
+   * Pipeline stages split layers, not K.
+   */
+  public double reductionSplit(OperationRole role) {
+    if (runsPerGroup(role)) {
+      return tensorParallel;
+    }
+    double stage = (double) tensorParallel * attentionDataParallel;
+    return role == OperationRole.ROUTED_EXPERTS ? stage / expertParallel : stage;
+  }
+
+  /**
    * The shards of a KV cache already divided over tensor parallelism (as {@code
    * Model.cacheBytesPerSequence(context, kv, tp)} is): dp · pp.
    */

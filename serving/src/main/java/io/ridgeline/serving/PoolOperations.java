@@ -50,20 +50,26 @@ final class PoolOperations {
               op.bytes(DataKind.WEIGHTS).bytes(),
               weightBytesPerElement(pool, op));
       // the target at the kernel class's fractions, without a validated copy per operation
+      // seconds per FLOP over peak: 1 / fraction(M) + (depth factor − 1) / large-GEMM fraction,
+      // i.e. compute time = flops / (peak × compute) × (1 + half / M + depth / K)
+      double compute =
+          1
+              / (1 / k.computeFraction(e, rows)
+                  + (k.depthFactor(e, op, pool.layout(), t) - 1) / k.computeFraction(e, 0));
       b.addOperation(
-          Roofline.evaluate(
-              op, t, k.computeFraction(e, rows), k.memoryFraction(e, t.memoryEfficiency())));
+          Roofline.evaluate(op, t, compute, k.memoryFraction(e, t.memoryEfficiency())));
     }
     return b.build();
   }
 
   /**
    * Whether every kernel class of {@code pool} runs at the target's own fractions (no attention
-   * factor, no small-M GEMM curve), so that {@link Roofline#phase} applies as is.
+   * factor, no small-M GEMM curve, no reduction-depth cost), so that {@link Roofline#phase}
+   * applies as is.
    */
   static boolean uniformKernels(RooflineModel pool) {
     Efficiency e = pool.efficiency();
-    return e.attention() == e.memory() && e.gemmHalfTokens() == 0;
+    return e.attention() == e.memory() && e.gemmHalfTokens() == 0 && e.gemmHalfDepth() == 0;
   }
 
   /**

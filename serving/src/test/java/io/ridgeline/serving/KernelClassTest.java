@@ -127,4 +127,65 @@ final class KernelClassTest {
     assertThat(a.computeSeconds().seconds())
         .isCloseTo(a.operation().flops().flops() / (989.4e12 * 0.803 * 0.8), withPercentage(1e-6));
   }
+
+  @Test
+  void gemmDepthFactor_llama70bOutputProjectionAtTp8_isOnePlusDepthOverItsK() {
+    Efficiency e = Efficiency.builder().from(Efficiency.ideal()).gemmHalfDepth(360).build();
+    // o_proj reduces over 8,192 outputs split by tp 8 (K = 1,024 per chip), in BF16 (scale 1):
+    // 1 + 360 × 8 / 8,192 = 1.3515625; in FP8 on an H100 a K step runs 2× faster: 1 + 720 / 1,024
+    assertThat(e.gemmDepthFactor(0, 1.0 / 8192, 8, 1)).isEqualTo(1.3515625);
+    assertThat(e.gemmDepthFactor(0, 1.0 / 8192, 8, 2)).isEqualTo(1.703125);
+    // the ideal efficiency has no depth cost
+    assertThat(Efficiency.ideal().gemmDepthFactor(1.0 / 16, 1.0 / 16, 8, 2)).isEqualTo(1);
+  }
+
+  @Test
+  void depthScale_isTheFormatsPeakOverBf16() {
+    var h100 = RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm")).baseTarget();
+    // 1,978.9 / 989.4 TFLOP/s for FP8, 1 for BF16
+    assertThat(KernelClass.depthScale(h100, io.ridgeline.core.Precision.FP8))
+        .isCloseTo(2.0, withPercentage(0.01));
+    assertThat(KernelClass.depthScale(h100, io.ridgeline.core.Precision.BF16)).isEqualTo(1);
+  }
+
+  @Test
+  void prefill_llama70bTp8_outputProjectionPaysItsReductionDepth() {
+    Efficiency base =
+        Efficiency.builder().compute(0.5).memory(0.7).network(1).gemmHalfTokens(32).build();
+    Efficiency deep = Efficiency.builder().from(base).gemmHalfDepth(360).build();
+    double[] seconds = new double[2];
+    int i = 0;
+    for (Efficiency e : new Efficiency[] {base, deep}) {
+      RooflineModel rm =
+          RooflineModel.builder()
+              .from(RooflineModel.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"), 8))
+              .efficiency(e)
+              .build();
+      seconds[i++] =
+          rm.prefill(1, 1024).phase(PhaseKind.PREFILL).operations().stream()
+              .filter(o -> o.operation().name().equals("o_proj"))
+              .findFirst()
+              .orElseThrow()
+              .computeSeconds()
+              .seconds();
+    }
+    // compute time ∝ 1 + half / M + depth / K: M = 1,024 tokens, K = 8,192 / 8 = 1,024 per chip:
+    // (1 + 32/1,024 + 360/1,024) / (1 + 32/1,024) = 1.3828125 / 1.03125 = 1.3409
+    assertThat(seconds[1] / seconds[0]).isCloseTo(1.3828125 / 1.03125, withPercentage(1e-6));
+  }
+
+  @Test
+  void reductionSplit_perRoleAndLayout() {
+    // tp 4, attention dp 2, ep 8 on 8 chips: the attention side and (dp > 1) the dense-FFN class
+    // split K over tp; routed experts over tp · dp / ep = 1 (whole experts); the rest over tp · dp
+    ParallelLayout l = new ParallelLayout(8, 4, 1, 8, 2);
+    assertThat(l.reductionSplit(OperationRole.ATTENTION_PROJECTION)).isEqualTo(4);
+    assertThat(l.reductionSplit(OperationRole.DENSE_FFN)).isEqualTo(4);
+    assertThat(l.reductionSplit(OperationRole.ROUTED_EXPERTS)).isEqualTo(1);
+    assertThat(l.reductionSplit(OperationRole.LM_HEAD)).isEqualTo(8);
+    // tp 8 alone: everything over 8, experts too (tensor-parallel experts)
+    ParallelLayout tp8 = new ParallelLayout(8, 8, 1, 1, 1);
+    assertThat(tp8.reductionSplit(OperationRole.ROUTED_EXPERTS)).isEqualTo(8);
+    assertThat(tp8.reductionSplit(OperationRole.DENSE_FFN)).isEqualTo(8);
+  }
 }

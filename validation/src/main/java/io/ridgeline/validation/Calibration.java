@@ -42,6 +42,9 @@ import java.util.stream.Collectors;
  *       tensor-core tiles are 64–128 rows, so a decode GEMM of a few tokens uses a small share of
  *       each tile, and published small-M GEMM sweeps reach half their large-M throughput at M of
  *       about 8–64 (see {@link EfficiencyParameter#GEMM_HALF_TOKENS}).
+ *   <li>GEMM half depth, held at 360 BF16 elements (not searched, {@link
+ *       EfficiencyParameter#GEMM_HALF_DEPTH}): a weight GEMM's compute time grows by {@code 1 +
+ *       depth / K} with K its reduction per chip, DeepGEMM's FP8 tables' per-tile fixed cost.
  *   <li>per-kernel overhead, start 4 µs ({@link Efficiency#kernelOverhead()}), charged per kernel
  *       counted from the architecture ({@code io.ridgeline.models.Kernels}: 9 per Llama layer, 22
  *       per DeepSeek-V3 MoE layer): a CUDA-graph kernel's launch and tail, a few microseconds (see

@@ -21,21 +21,23 @@ final class ShippedCalibrationAccuracyTest {
    * overlapping the device's decode pass, decode launched eagerly where a row's notes say so
    * (Efficiency#eagerDecode), a prior of two logit units on each parameter (Calibration) and FP8
    * GEMMs at the chip's FP8 share of their own peak (Chip#matmulFraction(Precision)); then, without
-   * a refit, FP4 GEMMs on the B200 die at their own measured share (0.767 of the FP8 one). The
+   * a refit, FP4 GEMMs on the B200 die at their own measured share (0.767 of the FP8 one); then,
+   * refitted with the search's adaptive coefficients, each weight GEMM's per-tile fixed cost over
+   * its reduction depth K per chip (Efficiency#gemmHalfDepth, held at 360 BF16 elements). The
    * held-out figures are pinned by {@link ShippedCrossValidationTest}.
    */
   private static final Map<Metric, Double> MEASURED =
       Map.of(
-          Metric.E2E_S, 0.6429,
-          Metric.INPUT_TOK_S_PER_CHIP, 0.1416,
-          Metric.MEDIAN_TTFT_MS, 0.2326,
-          Metric.OUT_TOK_S_PER_CHIP, 0.1750,
-          Metric.OUT_TOK_S_PER_USER, 0.1158,
-          Metric.TOTAL_TOK_S_PER_CHIP, 0.1550,
-          Metric.TPOT_MS, 0.3154,
-          Metric.TTFT_MS, 0.4975);
+          Metric.E2E_S, 0.6314,
+          Metric.INPUT_TOK_S_PER_CHIP, 0.1502,
+          Metric.MEDIAN_TTFT_MS, 0.2524,
+          Metric.OUT_TOK_S_PER_CHIP, 0.1844,
+          Metric.OUT_TOK_S_PER_USER, 0.1172,
+          Metric.TOTAL_TOK_S_PER_CHIP, 0.1812,
+          Metric.TPOT_MS, 0.3239,
+          Metric.TTFT_MS, 0.5008);
 
-  private static final double OVERALL = 0.2051;
+  private static final double OVERALL = 0.2076;
 
   private static final double SLACK = 0.02;
 
