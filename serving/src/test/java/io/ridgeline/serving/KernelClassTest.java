@@ -2,6 +2,8 @@ package io.ridgeline.serving;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
 
 import io.ridgeline.core.Bound;
 import io.ridgeline.core.DataKind;
@@ -12,6 +14,7 @@ import io.ridgeline.core.PhaseResult;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -187,5 +190,51 @@ final class KernelClassTest {
     ParallelLayout tp8 = new ParallelLayout(8, 8, 1, 1, 1);
     assertThat(tp8.reductionSplit(OperationRole.ROUTED_EXPERTS)).isEqualTo(8);
     assertThat(tp8.reductionSplit(OperationRole.DENSE_FFN)).isEqualTo(8);
+  }
+
+  @Test
+  void deeperTileCost_neverFaster_prefillOrDecode() {
+    List<String> models =
+        List.of(
+            "llama-3.1-8b", "llama-3.1-70b", "deepseek-v2-lite", "qwen3-30b-a3b", "gpt-oss-20b");
+    List<String> chips = List.of("h100-sxm", "b200", "mi300x");
+    Efficiency base = Profiles.builtIn().forEngine("default").efficiency();
+    qt().withFixedSeed(20261203L)
+        .withExamples(60)
+        .forAll(
+            integers().between(0, models.size() - 1),
+            integers().between(0, chips.size() - 1),
+            integers().between(0, 3),
+            integers().between(1, 256))
+        .checkAssert(
+            (m, c, tpLog, batch) -> {
+              int tp = 1 << tpLog;
+              double[] prefill = new double[3];
+              double[] decode = new double[3];
+              double[] prefillDevice = new double[3];
+              double[] depths = {0, 256, 640};
+              for (int i = 0; i < 3; i++) {
+                Efficiency e = Efficiency.builder().from(base).gemmHalfDepth(depths[i]).build();
+                RooflineModel rm =
+                    RooflineModel.builder()
+                        .from(
+                            RooflineModel.of(
+                                Models.byId(models.get(m)), Chips.byId(chips.get(c)), tp))
+                        .efficiency(e)
+                        .build();
+                prefill[i] = rm.prefill(1, 512).seconds().seconds();
+                prefillDevice[i] = rm.prefill(1, 512).stageSeconds().seconds();
+                decode[i] = rm.decode(batch, 1024).seconds().seconds();
+              }
+              // a larger per-tile cost adds compute time to every weight GEMM and removes none
+              String what = models.get(m) + " on " + tp + "x " + chips.get(c) + " batch " + batch;
+              assertThat(prefill[1]).as(what).isGreaterThanOrEqualTo(prefill[0]);
+              assertThat(prefill[2]).as(what).isGreaterThanOrEqualTo(prefill[1]);
+              // a 512-token prefill's GEMMs are compute-bound: the cost shows in the device's phases
+              // (the pass itself may wait on the host's eager launches instead)
+              assertThat(prefillDevice[2]).as(what).isGreaterThan(prefillDevice[0]);
+              assertThat(decode[1]).as(what).isGreaterThanOrEqualTo(decode[0]);
+              assertThat(decode[2]).as(what).isGreaterThanOrEqualTo(decode[1]);
+            });
   }
 }
