@@ -227,8 +227,11 @@ final class CompiledStep {
     // zero FLOPs take no time even without a peak (Roofline.evaluate)
     peak[i] = f[0] == 0 && f[1] == 0 ? 0 : t.peak(o1.precision()).flopsPerSecond();
     computeScale[i] = peak[i] == 0 ? 1 : t.computeScale(o1.precision());
-    // the reduction depths are ratios, the same at every x
-    depth[i] = uniform ? 1 : kernel[i].depthFactor(efficiency, o1, layout, t);
+    // the reduction depths are ratios, the same at every x (probed where the op has FLOPs)
+    depth[i] =
+        uniform || peak[i] == 0
+            ? 1
+            : kernel[i].depthFactor(efficiency, o1.flops().flops() > 0 ? o1 : o2, layout, t);
     memoryFraction[i] = kernel[i].memoryFraction(efficiency, t.memoryEfficiency());
     products(i);
     kindStart[i] = k;

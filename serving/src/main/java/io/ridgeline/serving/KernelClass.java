@@ -79,10 +79,11 @@ enum KernelClass {
   /**
    * The factor on the compute time of {@code op} of this class from its GEMMs' reduction depth
    * ({@link Efficiency#gemmDepthFactor}) on a chip of {@code t} in {@code layout}: a {@link #GEMM}'s
-   * {@code 1 + depth × (inverseDepth + split × inverseSplitDepth)}, 1 for every other class.
+   * {@code 1 + depth × (inverseDepth + split × inverseSplitDepth)}, 1 for every other class and
+   * for an operation without FLOPs (whose precision needs no peak).
    */
   double depthFactor(Efficiency e, Operation op, ParallelLayout layout, ComputeTarget t) {
-    if (this != GEMM || e.gemmHalfDepth() == 0) {
+    if (this != GEMM || e.gemmHalfDepth() == 0 || op.flops().flops() == 0) {
       return 1;
     }
     return e.gemmDepthFactor(
