@@ -49,13 +49,14 @@ final class PoolOperations {
               op.flops().flops(),
               op.bytes(DataKind.WEIGHTS).bytes(),
               weightBytesPerElement(pool, op));
+      double compute = k.computeFraction(e, rows);
+      double depth = k.depthFactor(e, op, pool.layout(), t);
+      if (depth != 1) {
+        // seconds per FLOP over peak: 1 / fraction(M) + (depth factor − 1) / large-GEMM fraction,
+        // i.e. compute time = flops / (peak × compute) × (1 + half / M + depth / K)
+        compute = 1 / (1 / compute + (depth - 1) / k.computeFraction(e, 0));
+      }
       // the target at the kernel class's fractions, without a validated copy per operation
-      // seconds per FLOP over peak: 1 / fraction(M) + (depth factor − 1) / large-GEMM fraction,
-      // i.e. compute time = flops / (peak × compute) × (1 + half / M + depth / K)
-      double compute =
-          1
-              / (1 / k.computeFraction(e, rows)
-                  + (k.depthFactor(e, op, pool.layout(), t) - 1) / k.computeFraction(e, 0));
       b.addOperation(
           Roofline.evaluate(op, t, compute, k.memoryFraction(e, t.memoryEfficiency())));
     }
