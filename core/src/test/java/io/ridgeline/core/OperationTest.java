@@ -120,6 +120,40 @@ final class OperationTest {
   }
 
   @Test
+  void reductionDepths_negativeOrNotFinite_namedInTheMessage() {
+    IllegalArgumentException negative =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                Operation.builder()
+                    .name("o_proj")
+                    .role(OperationRole.ATTENTION_PROJECTION)
+                    .flops(Flops.of(1))
+                    .precision(Precision.BF16)
+                    .inverseSplitDepth(-1e-3)
+                    .build());
+    assertThat(negative)
+        .hasMessageContaining("o_proj")
+        .hasMessageContaining("inverse split depth must be finite and >= 0")
+        .hasMessageContaining("-0.001");
+    IllegalArgumentException infinite =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                Operation.builder()
+                    .name("qkv_proj")
+                    .role(OperationRole.ATTENTION_PROJECTION)
+                    .flops(Flops.of(1))
+                    .precision(Precision.BF16)
+                    .inverseDepth(Double.POSITIVE_INFINITY)
+                    .build());
+    assertThat(infinite)
+        .hasMessageContaining("qkv_proj")
+        .hasMessageContaining("inverse depth must be finite and >= 0")
+        .hasMessageContaining("Infinity");
+  }
+
+  @Test
   void build_missingFlops_rejected() {
     assertThrows(
         IllegalStateException.class,

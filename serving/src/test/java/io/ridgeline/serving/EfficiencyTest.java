@@ -77,6 +77,9 @@ final class EfficiencyTest {
     assertThatThrownBy(
             () -> Efficiency.builder().compute(1).memory(1).network(1).gemmHalfTokens(-1).build())
         .hasMessageContaining("gemm half tokens must be finite and >= 0: -1.0");
+    assertThatThrownBy(
+            () -> Efficiency.builder().compute(1).memory(1).network(1).gemmHalfDepth(-1).build())
+        .hasMessageContaining("gemm half depth must be finite and >= 0: -1.0");
     assertThatThrownBy(() -> Efficiency.of(0, 1, 1))
         .hasMessageContaining("compute efficiency must be in (0, 1]: 0.0");
     assertThatThrownBy(
