@@ -51,12 +51,23 @@ final class EfficiencyOptions {
               + " only.")
   boolean eagerDecode;
 
+  @Option(
+      names = "--synchronous-scheduler",
+      description =
+          "The engine schedules each step after the previous one instead of overlapping the host"
+              + " with the device (vLLM --no-async-scheduling or its V0 engine; SGLang"
+              + " --disable-overlap-schedule; TensorRT-LLM disable_overlap_scheduler, or its"
+              + " PyTorch backend before May 2025): the step's host work adds to each pass, and a"
+              + " request arriving during a step joins the next one (half a step of wait, not one"
+              + " and a half); calibrated only.")
+  boolean synchronousScheduler;
+
   /**
    * The efficiency the options ask for.
    *
    * @throws IllegalArgumentException for a mode other than ideal or calibrated, for --profile,
-   *     --engine or --eager-decode with --efficiency ideal, and for a profile file that cannot be
-   *     read
+   *     --engine, --eager-decode or --synchronous-scheduler with --efficiency ideal, and for a
+   *     profile file that cannot be read
    */
   Choice resolve() {
     String mode = efficiency == null ? "calibrated" : efficiency.trim().toLowerCase(Locale.ROOT);
@@ -82,6 +93,11 @@ final class EfficiencyOptions {
             "--eager-decode needs --efficiency calibrated (or no --efficiency): the roofline bound"
                 + " launches no kernels");
       }
+      if (synchronousScheduler) {
+        throw new IllegalArgumentException(
+            "--synchronous-scheduler needs --efficiency calibrated (or no --efficiency): the"
+                + " roofline bound has no host scheduler");
+      }
       return Choice.IDEAL;
     }
     String asked = engine == null ? Profiles.DEFAULT : engine.trim();
@@ -97,10 +113,15 @@ final class EfficiencyOptions {
     if (!p.name().equalsIgnoreCase(asked)) {
       label.append(", no '").append(asked).append("' profile");
     }
-    Efficiency e =
-        eagerDecode
-            ? Efficiency.builder().from(p.efficiency()).eagerDecode(true).build()
-            : p.efficiency();
+    Efficiency e = p.efficiency();
+    if (eagerDecode || synchronousScheduler) {
+      e =
+          Efficiency.builder()
+              .from(e)
+              .eagerDecode(eagerDecode || e.eagerDecode())
+              .overlapScheduler(!synchronousScheduler && e.overlapScheduler())
+              .build();
+    }
     return new Choice(e, label + " (" + e + ")", asked);
   }
 

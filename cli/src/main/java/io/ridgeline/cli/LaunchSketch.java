@@ -21,11 +21,11 @@ import java.util.regex.Pattern;
 /**
  * A plan configuration in the engines' own terms, one command per pool, so a user can try it: the
  * sizes (tensor, pipeline, expert, attention data parallelism), the batch cap, KV and weight
- * precision, speculation and decode without CUDA graphs ({@code --eager-decode}) as flags of vLLM
- * ({@code vllm serve}), SGLang ({@code sglang.launch_server}) and TensorRT-LLM ({@code
- * trtllm-serve}). A sketch, not a tuned recipe: the flags are those the engines document for these
- * settings (vLLM and SGLang 0.4+/0.5 CLI, TensorRT-LLM 0.20+ {@code trtllm-serve}), and engine
- * versions rename them.
+ * precision, speculation, decode without CUDA graphs ({@code --eager-decode}) and a synchronous
+ * scheduler ({@code --synchronous-scheduler}) as flags of vLLM ({@code vllm serve}), SGLang ({@code
+ * sglang.launch_server}) and TensorRT-LLM ({@code trtllm-serve}). A sketch, not a tuned recipe: the
+ * flags are those the engines document for these settings (vLLM and SGLang 0.4+/0.5 CLI,
+ * TensorRT-LLM 0.20+ {@code trtllm-serve}), and engine versions rename them.
  */
 final class LaunchSketch {
   private static final Pattern REPO = Pattern.compile("^([\\w.-]+/[\\w.-]+) config\\.json");
@@ -108,6 +108,9 @@ final class LaunchSketch {
     if (p.efficiency().eagerDecode()) {
       b.append(" --enforce-eager");
     }
+    if (!p.efficiency().overlapScheduler()) {
+      b.append(" --no-async-scheduling");
+    }
     if (fp8Kv(p.precisions())) {
       b.append(" --kv-cache-dtype fp8");
     }
@@ -152,6 +155,9 @@ final class LaunchSketch {
     if (p.efficiency().eagerDecode()) {
       b.append(" --disable-cuda-graph");
     }
+    if (!p.efficiency().overlapScheduler()) {
+      b.append(" --disable-overlap-schedule");
+    }
     if (fp8Kv(p.precisions())) {
       b.append(" --kv-cache-dtype fp8_e4m3");
     }
@@ -192,6 +198,9 @@ final class LaunchSketch {
     }
     if (p.efficiency().eagerDecode()) {
       yaml.add("cuda_graph_config: null");
+    }
+    if (!p.efficiency().overlapScheduler()) {
+      yaml.add("disable_overlap_scheduler: true");
     }
     spec.ifPresent(
         s ->

@@ -363,6 +363,30 @@ final class EfficiencyOptionsTest {
   }
 
   @Test
+  void synchronousScheduler_stepWorkAddsToEachPass_calibratedOnly() throws Exception {
+    // Llama-3.1-8B on one H100 at batch 1: under the default overlap scheduler the decode step is
+    // the longer of the device's pass and the profile's step work (the device's here); with a
+    // synchronous scheduler the step work runs between passes: device + step work
+    Efficiency e = Profiles.builtIn().forEngine(Profiles.DEFAULT).efficiency();
+    CliRun overlap = roofline8b();
+    CliRun sync = roofline8b("--synchronous-scheduler");
+    assertThat(sync.code()).as(sync.err()).isZero();
+    assertThat(sync.json().get("efficiency").asText()).endsWith(", synchronous scheduler)");
+    double overlapStep = overlap.json().get("decode_step_seconds").asDouble();
+    double syncStep = sync.json().get("decode_step_seconds").asDouble();
+    assertThat(overlapStep).isGreaterThan(e.stepOverhead().seconds());
+    assertThat(syncStep - overlapStep).isCloseTo(e.stepOverhead().seconds(), within(1e-12));
+    CliRun both = roofline8b("--eager-decode", "--synchronous-scheduler");
+    assertThat(both.code()).as(both.err()).isZero();
+    assertThat(both.json().get("efficiency").asText())
+        .endsWith(", eager decode, synchronous scheduler)");
+    assertOneLineError(
+        roofline8b("--synchronous-scheduler", "--efficiency", "ideal"),
+        "--synchronous-scheduler needs --efficiency calibrated (or no --efficiency): the roofline"
+            + " bound has no host scheduler");
+  }
+
+  @Test
   void plan_default_isCalibrated_idealOnRequest() throws Exception {
     CliRun calibrated = plan8b("--json", "--engine", "trtllm");
     assertThat(calibrated.code()).as(calibrated.err()).isZero();

@@ -98,6 +98,25 @@ final class PlanLeversCommandTest {
   }
 
   @Test
+  void plan_synchronousScheduler_sketchesTurnTheOverlapOff() {
+    CliRun overlap = CliRun.of(plan8b("--tpot", "0.1", "--strategies", "colocated"));
+    assertThat(overlap.code()).as(overlap.err()).isZero();
+    assertThat(overlap.out())
+        .contains("vllm serve")
+        .doesNotContain("--no-async-scheduling")
+        .doesNotContain("--disable-overlap-schedule")
+        .doesNotContain("disable_overlap_scheduler");
+    CliRun sync =
+        CliRun.of(plan8b("--tpot", "0.1", "--strategies", "colocated", "--synchronous-scheduler"));
+    assertThat(sync.code()).as(sync.err()).isZero();
+    assertThat(sync.out())
+        .contains("synchronous scheduler")
+        .contains("--no-async-scheduling")
+        .contains("--disable-overlap-schedule")
+        .contains("disable_overlap_scheduler: true");
+  }
+
+  @Test
   void plan_speculationWithAfd_saysWhyAfdIsTriedWithoutIt() throws Exception {
     String[] args =
         plan8b(

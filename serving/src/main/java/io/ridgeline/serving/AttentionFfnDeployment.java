@@ -266,7 +266,9 @@ public record AttentionFfnDeployment(
    * <ul>
    *   <li>admission: the attention pool's {@link Efficiency#admission()};
    *   <li>wait: half the running AFD decode step, {@code step / 2}, the mean residual for a request
-   *       arriving at a random time, none at batch 1 ({@link TtftParts#stepWait});
+   *       arriving at a random time, plus one whole step under the attention pool's overlap
+   *       scheduler ({@link Efficiency#schedulingLagSteps}), none at batch 1 ({@link
+   *       TtftParts#stepWait});
    *   <li>prefill: with a prefill pool, the prompt's prefill there; without, the prompt through
    *       both pools, attention side + FFN side + the activations' transfer of its {@code isl}
    *       tokens there and back;
@@ -286,7 +288,7 @@ public record AttentionFfnDeployment(
    * without one, its prompt through the decode pools (no history: {@link #point} refuses one).
    */
   private TtftParts ttftParts(int batch, double step, Workload w, AfdPools p) {
-    double wait = TtftParts.stepWait(batch, step);
+    double wait = TtftParts.stepWait(batch, step, attention.efficiency().schedulingLagSteps());
     if (prefill.isPresent()) {
       return DisaggregatedPrefill.ttftParts(poolLink, prefill.get(), attention, w, wait);
     }

@@ -183,7 +183,8 @@ public record ColocatedDeployment(
    * <ul>
    *   <li>admission: {@link Efficiency#admission()};
    *   <li>wait: half a running step, {@code s / 2}, the mean residual of a step of length {@code s}
-   *       for a request arriving at a random time, and none at batch 1, where the request finds the
+   *       for a request arriving at a random time, plus one whole step under an overlap scheduler
+   *       ({@link Efficiency#schedulingLagSteps}), and none at batch 1, where the request finds the
    *       server idle ({@link TtftParts#stepWait}); a step is {@code E × tpot} (E output tokens per
    *       sequence per step: 1, or the expected tokens of a speculative verify pass);
    *   <li>prefill: {@code ⌈isl / c⌉} chunks of {@code c = min(isl, 8192)} tokens ({@link
@@ -234,7 +235,7 @@ public record ColocatedDeployment(
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     return TtftParts.of(
         pool.efficiency().admission().seconds(),
-        TtftParts.stepWait(batch, perStep * tpot),
+        TtftParts.stepWait(batch, perStep * tpot, pool.efficiency().schedulingLagSteps()),
         chunks(w) * chunkStep,
         0);
   }

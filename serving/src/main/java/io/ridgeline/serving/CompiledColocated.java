@@ -47,10 +47,11 @@ final class CompiledColocated implements PointsAt {
   // the TTFT chunk's own prefill pass, its step at batch 1 (ColocatedDeployment.chunkStep)
   private final double chunkAlone;
   // what ColocatedDeployment.point composes a point with, fixed for the workload: chips per
-  // replica, the admission latency, the prompt's chunks, dollars per hour and watts of the replica
-  // (NaN when unknown)
+  // replica, the admission latency, the scheduling lag in steps, the prompt's chunks, dollars per
+  // hour and watts of the replica (NaN when unknown)
   private final double chips;
   private final double admissionSeconds;
+  private final int lagSteps;
   private final int chunks;
   private final double dollarsPerHour;
   private final double watts;
@@ -102,6 +103,7 @@ final class CompiledColocated implements PointsAt {
     chunkSide = shared.chunkSide;
     chips = pool.replicaChips();
     admissionSeconds = pool.efficiency().admission().seconds();
+    lagSteps = pool.efficiency().schedulingLagSteps();
     chunks = ColocatedDeployment.chunks(w);
     dollarsPerHour = ServingCosts.dollarsPerHour(d.price(), pool.chip(), chips);
     watts = ServingCosts.watts(pool.chip(), chips);
@@ -285,9 +287,9 @@ final class CompiledColocated implements PointsAt {
    */
   private boolean add(int batch, PointBlock out) {
     double tpot = out.stepSeconds + out.shareSeconds;
-    // TtftParts of admission, the mean wait for the running step (none at batch 1) and the
-    // prompt's chunks, each as Seconds holds it (+ 0.0: no negative zero), summed in that order
-    double wait = (batch == 1 ? 0 : tpot / 2) + 0.0;
+    // TtftParts of admission, the mean wait for a step the prompt can join (none at batch 1) and
+    // the prompt's chunks, each as Seconds holds it (+ 0.0: no negative zero), summed in that order
+    double wait = TtftParts.stepWait(batch, tpot, lagSteps) + 0.0;
     double prefillPart = chunks * out.chunkSeconds + 0.0;
     double ttft = admissionSeconds + wait + prefillPart + 0.0;
     double perUser = 1 / tpot;

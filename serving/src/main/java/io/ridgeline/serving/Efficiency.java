@@ -16,17 +16,16 @@ import org.immutables.value.Value;
  *
  * <p>Small-M GEMMs: a matrix product over M tokens reaches {@code compute × M / (M +
  * gemmHalfTokens)} of peak, a saturating curve (decode GEMMs of a few tokens cannot fill the tensor
- * cores; prefill GEMMs of thousands do), and a weight GEMM of reduction K per chip takes {@code
- * (1 + gemmHalfDepth / K)} × its large-K compute time on top ({@link #gemmDepthFactor}): in all,
+ * cores; prefill GEMMs of thousands do), and a weight GEMM of reduction K per chip takes {@code (1
+ * + gemmHalfDepth / K)} × its large-K compute time on top ({@link #gemmDepthFactor}): in all,
  * {@code flops / (peak × compute) × (1 + half / M + depth / K)}. Fixed costs: each pass through a
- * pipeline stage adds
- * {@code kernels × kernelOverhead} to the device's time ({@link #deviceOverheadSeconds}), the
- * stage's kernels counted from the architecture by {@link io.ridgeline.models.Kernels} (9 for a
- * Llama layer, 22 for a DeepSeek-V3 MoE layer), and takes at least the host's {@code stepOverhead}
- * of scheduling, which overlaps the device's work ({@link StepResult#seconds()}). Attention kernels
- * stream the KV cache at their own {@link #attention()} fraction of bandwidth; each collective hop
- * pays {@link #collectiveLatency()} on top of the link's latency; {@link #moeOverlap()} of the MoE
- * all-to-all hides under compute.
+ * pipeline stage adds {@code kernels × kernelOverhead} to the device's time ({@link
+ * #deviceOverheadSeconds}), the stage's kernels counted from the architecture by {@link
+ * io.ridgeline.models.Kernels} (9 for a Llama layer, 22 for a DeepSeek-V3 MoE layer), and takes at
+ * least the host's {@code stepOverhead} of scheduling, which overlaps the device's work ({@link
+ * StepResult#seconds()}). Attention kernels stream the KV cache at their own {@link #attention()}
+ * fraction of bandwidth; each collective hop pays {@link #collectiveLatency()} on top of the link's
+ * latency; {@link #moeOverlap()} of the MoE all-to-all hides under compute.
  */
 @Value.Immutable
 @RidgelineStyle
@@ -168,6 +167,47 @@ public abstract class Efficiency {
   }
 
   /**
+   * Whether the engine's scheduler overlaps the host and the device: it schedules and launches step
+   * i + 1 while the device runs step i, and handles step i's outputs after that launch (SGLang's
+   * overlap scheduler, its default since sgl-project/sglang pull requests 2067 and 2105, November
+   * 2024; TensorRT-LLM's PyTorch backend, its default since NVIDIA/TensorRT-LLM pull request 4174,
+   * May 2025; vLLM V1's asynchronous scheduling, vllm-project/vllm pull request 19970, June 2025,
+   * on by default on the vLLM roadmap for Q4 2025, and for EAGLE/MTP speculation since pull request
+   * 31998, January 2026). Two consequences:
+   *
+   * <ul>
+   *   <li>the step's host work ({@link #stepOverhead}) runs while the device works, so a pass takes
+   *       the longer of the two ({@link StepResult#seconds()}); a synchronous scheduler (false)
+   *       does it between passes, where the device waits ({@link #deviceOverheadSeconds});
+   *   <li>a request that arrives during a step is taken in only after it, when the next step has
+   *       already been scheduled without it, so its prompt joins the step after that: it waits the
+   *       running step's residual and one whole step ({@link #schedulingLagSteps}; {@link
+   *       TtftParts#stepWait}). SGLang's CI raised its median-TTFT bound from 80 to 86 ms when it
+   *       turned the overlap on ("we delayed the processing of the first batch in favor of
+   *       launching the kernels for the next batch first", pull request 2067).
+   * </ul>
+   *
+   * True by default (today's engines); false for vLLM's V0 engine and TensorRT-LLM's PyTorch
+   * backend before May 2025 (SGLang: {@code --disable-overlap-schedule}; TensorRT-LLM: {@code
+   * disable_overlap_scheduler: true}; vLLM: {@code --no-async-scheduling}).
+   */
+  @Value.Default
+  public boolean overlapScheduler() {
+    return true;
+  }
+
+  /**
+   * Whole steps a request arriving during a running step waits beyond that step's residual before
+   * its prompt joins one: 1 under an {@link #overlapScheduler} (the next step was scheduled before
+   * the request was taken in), 0 with a synchronous scheduler, and 0 where no host scheduler runs
+   * in the loop, which a {@link #stepOverhead} of zero says: the roofline bound ({@link #ideal()})
+   * and the SRAM chips' dataflow floor ({@link #sramFloor}).
+   */
+  public int schedulingLagSteps() {
+    return overlapScheduler() && stepOverhead().seconds() > 0 ? 1 : 0;
+  }
+
+  /**
    * The host's time for one decode pass through a stage of {@code kernels} kernels: {@link
    * #stepOverhead} alone when the kernels replay from a CUDA graph, {@link #prefillHostSeconds}
    * (the step's work and every kernel's eager launch) under {@link #eagerDecode}. The pass takes
@@ -257,15 +297,19 @@ public abstract class Efficiency {
 
   /**
    * The device's fixed seconds of one pass through a stage of {@code kernels} kernels replayed from
-   * a CUDA graph: {@code kernels × kernelOverhead}, each kernel's launch gap and tail. The step's
-   * host work ({@link #stepOverhead}) is not in it: engines with an overlap scheduler (SGLang's
-   * zero-overhead batch scheduler, vLLM's asynchronous scheduling, TensorRT-LLM's overlap
-   * scheduler) prepare the next step on the host while the device runs this one, so a decode pass
+   * a CUDA graph: {@code kernels × kernelOverhead}, each kernel's launch gap and tail. Under an
+   * {@link #overlapScheduler} (SGLang's zero-overhead batch scheduler, vLLM's asynchronous
+   * scheduling, TensorRT-LLM's overlap scheduler) the step's host work ({@link #stepOverhead}) is
+   * not in it: the host prepares the next step while the device runs this one, so a decode pass
    * takes the longer of its device time and {@code stepOverhead} ({@link StepResult#seconds()}).
-   * For example 291 kernels at 5 µs are 1,455 µs of device time, which hides a 200 µs step.
+   * For example 291 kernels at 5 µs are 1,455 µs of device time, which hides a 200 µs step. A
+   * synchronous scheduler does the step's host work between passes, while the device waits, so it
+   * adds here: {@code kernels × kernelOverhead + stepOverhead}, and a pass takes {@code
+   * stepOverhead + max(device, the kernels' eager launches)}.
    */
   public double deviceOverheadSeconds(double kernels) {
-    return kernels * kernelOverhead().seconds();
+    double launches = kernels * kernelOverhead().seconds();
+    return overlapScheduler() ? launches : launches + stepOverhead().seconds();
   }
 
   /**
@@ -312,7 +356,8 @@ public abstract class Efficiency {
 
   /**
    * Whether every fraction is 1 and there are no fixed costs or small-M penalty ({@link
-   * #eagerDecode} launches nothing then: an ideal pass has no launch cost).
+   * #eagerDecode} launches nothing then: an ideal pass has no launch cost; nor does {@link
+   * #overlapScheduler} matter: there is no step work to overlap and no scheduling lag).
    */
   public boolean isIdeal() {
     for (EfficiencyParameter p : EfficiencyParameter.values()) {
@@ -361,6 +406,8 @@ public abstract class Efficiency {
   public String toString() {
     return isIdeal()
         ? "ideal"
-        : EfficiencyParameter.describe(this) + (eagerDecode() ? ", eager decode" : "");
+        : EfficiencyParameter.describe(this)
+            + (eagerDecode() ? ", eager decode" : "")
+            + (overlapScheduler() ? "" : ", synchronous scheduler");
   }
 }

@@ -136,9 +136,11 @@ public record PrefillDecodeDeployment(
    *       the serving frontend once);
    *   <li>wait: half a running decode step, {@code E × tpot / 2} (E output tokens per sequence per
    *       step: 1, or a speculative verify pass's expected tokens), the mean residual of the step
-   *       the decode pool runs when the request's KV arrives, before it joins the batch, and none
-   *       at batch 1, where the decode pool is idle ({@link TtftParts#stepWait}); the prefill pool,
-   *       sized to the demand, is taken to start the prompt on arrival;
+   *       the decode pool runs when the request's KV arrives, before it joins the batch (and one
+   *       whole step more under the decode engine's overlap scheduler, {@link
+   *       Efficiency#schedulingLagSteps}), and none at batch 1, where the decode pool is idle
+   *       ({@link TtftParts#stepWait}); the prefill pool, sized to the demand, is taken to start
+   *       the prompt on arrival;
    *   <li>prefill: the prompt's prefill on the prefill pool, {@code prefill(1, isl)};
    *   <li>transfer: its KV cache to the decode pool, bytes / (link × prefill chips) plus a fixed
    *       set-up of one hop of the link's latency and the decode pool's engine hand-over ({@link
@@ -164,7 +166,11 @@ public record PrefillDecodeDeployment(
   private TtftParts ttftParts(int batch, double tpot, Workload w, RooflineModel decodePool) {
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     return DisaggregatedPrefill.ttftParts(
-        poolLink, prefill, decodePool, w, TtftParts.stepWait(batch, perStep * tpot));
+        poolLink,
+        prefill,
+        decodePool,
+        w,
+        TtftParts.stepWait(batch, perStep * tpot, decodePool.efficiency().schedulingLagSteps()));
   }
 
   @Override

@@ -13,8 +13,9 @@ import io.ridgeline.core.Seconds;
  *   <li>{@code admission}: outside the accelerators, the serving frontend's HTTP handling,
  *       tokenisation and the scheduler's admission ({@link Efficiency#admission()}).
  *   <li>{@code stepWait}: the wait for the step that is running when the request is admitted to
- *       finish before the prompt's first chunk can join the next one; for a request arriving at a
- *       random time during steps of equal length s the mean residual is s / 2. A request of a batch
+ *       finish before the prompt's first chunk can join a later one; for a request arriving at a
+ *       random time during steps of equal length s the mean residual is s / 2, and under an overlap
+ *       scheduler one more step, already scheduled without it (3s / 2 in all). A request of a batch
  *       of one finds no step running and waits for none ({@link #stepWait}).
  *   <li>{@code prefill}: the prompt's chunks, each a step (colocated: with the running batch's
  *       decode).
@@ -26,7 +27,7 @@ import io.ridgeline.core.Seconds;
  * <p>A static batch has no request path: its TTFT is the batch's prefill ({@link #prefillOnly}).
  *
  * @param admission the admission latency
- * @param stepWait the mean wait for the running step to finish
+ * @param stepWait the mean wait for a step the prompt can join
  * @param prefill the prefill of the prompt's chunks
  * @param transfer the KV transfer with its set-up (pd), else zero
  */
@@ -56,18 +57,23 @@ public record TtftParts(Seconds admission, Seconds stepWait, Seconds prefill, Se
   }
 
   /**
-   * The mean wait of a request of a running batch of {@code batch} sequences for the step running
-   * when it arrives, steps of {@code stepSeconds} each: it finds the other {@code batch − 1}
-   * sequences decoding, so with at least one of them the mean residual of a step, {@code
-   * stepSeconds / 2}, for an arrival at a random time; at batch 1 the server is idle (the request
-   * is its only sequence) and its prompt starts at once, 0. For example steps of 16.8 ms: 8.4 ms at
-   * batch 2, 0 at batch 1.
+   * The mean wait of a request of a running batch of {@code batch} sequences for a step its prompt
+   * can join, steps of {@code stepSeconds} each: it finds the other {@code batch − 1} sequences
+   * decoding, so with at least one of them the mean residual of a step, {@code stepSeconds / 2},
+   * for an arrival at a random time, plus {@code lagSteps} whole steps that were scheduled before
+   * it was taken in ({@link Efficiency#schedulingLagSteps}: one under an overlap scheduler); at
+   * batch 1 the server is idle (the request is its only sequence) and its prompt starts at once, 0.
+   * For example steps of 16.8 ms: 8.4 ms at batch 2 with a synchronous scheduler (no lag), 16.8 ×
+   * 1.5 = 25.2 ms under an overlap scheduler (one step of lag), 0 at batch 1.
    *
-   * @throws IllegalArgumentException when batch is not positive
+   * @throws IllegalArgumentException when batch is not positive or lagSteps negative
    */
-  public static double stepWait(int batch, double stepSeconds) {
+  public static double stepWait(int batch, double stepSeconds, int lagSteps) {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
-    return batch == 1 ? 0 : stepSeconds / 2;
+    checkArgument(lagSteps >= 0, "scheduling lag steps must be >= 0: %s", lagSteps);
+    // the residual of the running step (half a step on average) and the lag's whole steps;
+    // stepSeconds * 0.5 is the same double as stepSeconds / 2
+    return batch == 1 ? 0 : stepSeconds * (lagSteps + 0.5);
   }
 
   /** The TTFT: admission + stepWait + prefill + transfer. */

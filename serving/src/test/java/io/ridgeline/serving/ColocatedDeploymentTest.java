@@ -151,9 +151,12 @@ final class ColocatedDeploymentTest {
     // A request of a batch of one finds the server idle: no step is running, so its prompt starts
     // at once. Colocated, pd and afd alike: wait 0 at batch 1, half a step at batch 2, and the
     // batch-1 TTFT is admission + prefill (+ transfer) alone. TtftParts.stepWait: 16.8 ms steps
-    // give 8.4 ms at batch 2 and 0 at batch 1.
-    assertThat(TtftParts.stepWait(2, 16.8e-3)).isCloseTo(8.4e-3, within(1e-15));
-    assertThat(TtftParts.stepWait(1, 16.8e-3)).isZero();
+    // give 8.4 ms at batch 2 and 0 at batch 1 with a synchronous scheduler; under an overlap
+    // scheduler (one step of lag) 16.8 × 1.5 = 25.2 ms at batch 2 and still 0 at batch 1.
+    assertThat(TtftParts.stepWait(2, 16.8e-3, 0)).isCloseTo(8.4e-3, within(1e-15));
+    assertThat(TtftParts.stepWait(1, 16.8e-3, 0)).isZero();
+    assertThat(TtftParts.stepWait(2, 16.8e-3, 1)).isCloseTo(25.2e-3, within(1e-15));
+    assertThat(TtftParts.stepWait(1, 16.8e-3, 1)).isZero();
     ColocatedDeployment colocated = new ColocatedDeployment(TP8);
     PrefillDecodeDeployment pd = (PrefillDecodeDeployment) Deployment.disaggregated(TP8, TP8);
     AttentionFfnDeployment afd = new AttentionFfnDeployment(TP8, TP8);
@@ -179,9 +182,12 @@ final class ColocatedDeploymentTest {
               one.admission().seconds() + one.prefill().seconds() + one.transfer().seconds(),
               within(1e-15));
     }
-    assertThatThrownBy(() -> TtftParts.stepWait(0, 1e-3))
+    assertThatThrownBy(() -> TtftParts.stepWait(0, 1e-3, 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("batch must be positive: 0");
+    assertThatThrownBy(() -> TtftParts.stepWait(2, 1e-3, -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("scheduling lag steps must be >= 0: -1");
   }
 
   @Test
@@ -257,6 +263,37 @@ final class ColocatedDeploymentTest {
   }
 
   /** {@link #TP8} at the ideal efficiency but for {@code ms} milliseconds of admission. */
+  @Test
+  void ttft_overlapScheduler_waitsAStepMore_synchronousSchedulerPaysItsStepWork() {
+    // The worked example's pools (70B on 8× H100, batch 64, 1024/1024) with 1 ms of host work per
+    // step and no other cost. Under the overlap scheduler (the default) the host's 1 ms hides
+    // under the device's 8.07 ms decode pass, and a request arriving during a step is taken in
+    // when the next step is already scheduled: wait = residual + one step = 1.5 × tpot. A
+    // synchronous scheduler does the 1 ms between passes (decode step 8.07 + 1 = 9.07 ms) and the
+    // request joins the next step: wait = 0.5 × tpot. At batch 1 neither waits.
+    Efficiency overlap =
+        Efficiency.builder().from(Efficiency.ideal()).stepOverhead(Seconds.ofMillis(1)).build();
+    Efficiency sync = Efficiency.builder().from(overlap).overlapScheduler(false).build();
+    assertThat(overlap.schedulingLagSteps()).isEqualTo(1);
+    assertThat(sync.schedulingLagSteps()).isZero();
+    assertThat(Efficiency.ideal().schedulingLagSteps()).isZero(); // no host loop: no lag
+    assertThat(sync.toString()).endsWith(", synchronous scheduler");
+    RooflineModel withOverlap = RooflineModel.builder().from(TP8).efficiency(overlap).build();
+    RooflineModel withSync = RooflineModel.builder().from(TP8).efficiency(sync).build();
+    double decodeOverlap = withOverlap.decode(64, 1536).seconds().seconds();
+    double decodeSync = withSync.decode(64, 1536).seconds().seconds();
+    assertThat(decodeOverlap).isEqualTo(TP8.decode(64, 1536).seconds().seconds());
+    assertThat(decodeSync - decodeOverlap).isCloseTo(1e-3, within(1e-12));
+    ColocatedDeployment o = new ColocatedDeployment(withOverlap);
+    ColocatedDeployment y = new ColocatedDeployment(withSync);
+    assertThat(o.ttftParts(64, 1024, 1024).stepWait().seconds())
+        .isCloseTo(1.5 * o.point(64, 1024, 1024).tpot().seconds(), within(1e-15));
+    assertThat(y.ttftParts(64, 1024, 1024).stepWait().seconds())
+        .isCloseTo(0.5 * y.point(64, 1024, 1024).tpot().seconds(), within(1e-15));
+    assertThat(o.ttftParts(1, 1024, 1024).stepWait().seconds()).isZero();
+    assertThat(y.ttftParts(1, 1024, 1024).stepWait().seconds()).isZero();
+  }
+
   private static RooflineModel idealWithAdmission(double ms) {
     return RooflineModel.builder()
         .from(TP8)

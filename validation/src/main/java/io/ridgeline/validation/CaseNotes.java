@@ -13,9 +13,10 @@ import java.util.regex.Pattern;
  * latency bounds of a server-mode row ("SLO TTFT 2 s / TPOT 200 ms", or "constraints TTFT …"), and
  * whether the load is per chip ("per chip", any case), and whether the engine ran decode without
  * CUDA graphs ("eager decode", any case: {@link io.ridgeline.serving.Efficiency#eagerDecode}), and
- * the engine's configured cap on running requests per rank ("max_batch 384 per rank":
- * TensorRT-LLM's {@code max_batch_size}, which holds per attention data-parallel rank). The first
- * match of each counts.
+ * whether it scheduled each step after the previous one ("synchronous scheduler", any case: not
+ * {@link io.ridgeline.serving.Efficiency#overlapScheduler}), and the engine's configured cap on
+ * running requests per rank ("max_batch 384 per rank": TensorRT-LLM's {@code max_batch_size}, which
+ * holds per attention data-parallel rank). The first match of each counts.
  *
  * <pre>{@code
  * CaseNotes n = CaseNotes.parse("range ratio 1.0; 640 prompts");
@@ -29,6 +30,8 @@ import java.util.regex.Pattern;
  * @param slo the stated latency bounds; empty when not stated
  * @param loadPerChip whether the notes say the load is per chip
  * @param eagerDecode whether the notes say the engine launched its decode kernels eagerly
+ * @param synchronousScheduler whether the notes say the engine scheduled each step after the
+ *     previous one, without an overlap scheduler
  * @param maxBatchPerRank the stated cap on requests running at once per rank, at least 1; empty
  *     when not stated
  */
@@ -38,6 +41,7 @@ public record CaseNotes(
     Optional<Slo> slo,
     boolean loadPerChip,
     boolean eagerDecode,
+    boolean synchronousScheduler,
     OptionalInt maxBatchPerRank) {
   /** Length range ratio of closed-loop benchmarks whose notes do not state one (InferenceMAX). */
   public static final double DEFAULT_RANGE_RATIO = 0.8;
@@ -87,7 +91,13 @@ public record CaseNotes(
     }
     String lower = text.toLowerCase(Locale.ROOT);
     return new CaseNotes(
-        ratio, prompts, slo, lower.contains("per chip"), lower.contains("eager decode"), maxBatch);
+        ratio,
+        prompts,
+        slo,
+        lower.contains("per chip"),
+        lower.contains("eager decode"),
+        lower.contains("synchronous scheduler"),
+        maxBatch);
   }
 
   /**

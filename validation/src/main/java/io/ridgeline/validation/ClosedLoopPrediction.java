@@ -155,12 +155,13 @@ final class ClosedLoopPrediction extends ModePrediction {
     boolean median = c.metric() == Metric.MEDIAN_TTFT_MS;
     IntToDoubleFunction step = m -> prefill.prefill(m, isl).seconds().seconds();
     double decoding = (osl - 1) * tpot;
+    int lag = prefill.efficiency().schedulingLagSteps();
     double ttft =
         (median
                 ? ClosedLoop.roundsMedianTtft(
-                    prompts, perStep, step, decodeStep, decoding, ratio, cycles)
+                    prompts, perStep, step, decodeStep, decoding, ratio, cycles, lag)
                 : ClosedLoop.roundsTtft(
-                    prompts, perStep, step, decodeStep, decoding, ratio, cycles))
+                    prompts, perStep, step, decodeStep, decoding, ratio, cycles, lag))
             + transfer;
     if (c.metric().quantity() == Metric.Quantity.TTFT || c.metric() == Metric.E2E_S) {
       notes.add(

@@ -10,6 +10,7 @@ import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.Efficiency;
 import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.ImmutableEfficiency;
 import io.ridgeline.serving.Profiles;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Sizing;
@@ -210,16 +211,22 @@ public final class Predictor {
               + floor.kernelOverhead()
               + " per dependent operation), no engine profile is fitted on such chips");
     }
-    if (stated.eagerDecode() && !engine.efficiency().isIdeal()) {
-      // the row's engine ran decode without CUDA graphs: each decode pass launches its kernels
-      // from the host at the profile's eager launch cost (Efficiency#eagerDecode)
+    if ((stated.eagerDecode() || stated.synchronousScheduler()) && !engine.efficiency().isIdeal()) {
+      ImmutableEfficiency.Builder asRun = Efficiency.builder().from(engine.efficiency());
+      if (stated.eagerDecode()) {
+        // the row's engine ran decode without CUDA graphs: each decode pass launches its kernels
+        // from the host at the profile's eager launch cost (Efficiency#eagerDecode)
+        asRun.eagerDecode(true);
+        notes.add("eager decode: each decode kernel launched from the host (no CUDA graph)");
+      }
+      if (stated.synchronousScheduler()) {
+        // the row's engine scheduled each step after the previous one (Efficiency#overlapScheduler)
+        asRun.overlapScheduler(false);
+        notes.add("synchronous scheduler: step work between passes, no scheduling lag");
+      }
       engine =
           new EngineProfile(
-              engine.name(),
-              Efficiency.builder().from(engine.efficiency()).eagerDecode(true).build(),
-              engine.maxRunningRequests(),
-              engine.source());
-      notes.add("eager decode: each decode kernel launched from the host (no CUDA graph)");
+              engine.name(), asRun.build(), engine.maxRunningRequests(), engine.source());
     }
     if (stated.maxBatchPerRank().isPresent() && !Efficiency.sramOnly(chip)) {
       // the run states its engine's configured cap per rank (TensorRT-LLM's max_batch_size holds

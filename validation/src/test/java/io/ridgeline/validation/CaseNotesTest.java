@@ -59,6 +59,13 @@ final class CaseNotesTest {
   }
 
   @Test
+  void parse_synchronousScheduler_anyCase() {
+    assertThat(CaseNotes.parse("vLLM 0.7; Synchronous scheduler: V0 engine").synchronousScheduler())
+        .isTrue();
+    assertThat(CaseNotes.parse("overlap scheduler on").synchronousScheduler()).isFalse();
+  }
+
+  @Test
   void parse_maxBatchPerRank_firstMatchAtLeastOne() {
     assertThat(CaseNotes.parse("max-throughput config; max_batch 384 per rank").maxBatchPerRank())
         .isEqualTo(OptionalInt.of(384));

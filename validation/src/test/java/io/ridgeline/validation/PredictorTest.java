@@ -100,6 +100,69 @@ final class PredictorTest {
   }
 
   @Test
+  void predict_synchronousSchedulerStated_paysTheStepWorkAndJoinsTheNextStep() {
+    // the same rows twice, one stating "synchronous scheduler", with a profile of 1 ms per step:
+    // Llama-2-70B on 8 H100 at tp 8. The static batch-1 TPOT grows by the step's 1 ms of host
+    // work, which no longer hides under the device's pass; a served TTFT at 16 clients is shorter
+    // with it, as each spread-out prompt joins the next step instead of the step after next
+    Efficiency e =
+        Efficiency.builder()
+            .from(Efficiency.of(0.5, 0.6, 0.8))
+            .stepOverhead(Seconds.ofMicros(1000))
+            .build();
+    Predictor predictor = Predictor.of(e);
+    double[] tpot = new double[2];
+    double[] ttft = new double[2];
+    String[] notes = {"", "synchronous scheduler: V0 engine"};
+    for (int i = 0; i < 2; i++) {
+      tpot[i] =
+          predicted(
+              predictor,
+              CaseFileTest.row(
+                  "P145-tpot",
+                  "llama-2-70b",
+                  "h100-sxm",
+                  "8",
+                  "8",
+                  "fp16",
+                  "fp16",
+                  "512",
+                  "128",
+                  "static",
+                  "1",
+                  "tpot_ms",
+                  "29.76",
+                  notes[i]));
+      ttft[i] =
+          predicted(
+              predictor,
+              CaseFileTest.row(
+                  "Q1-ttft",
+                  "llama-2-70b",
+                  "h100-sxm",
+                  "8",
+                  "8",
+                  "fp16",
+                  "fp16",
+                  "1024",
+                  "1024",
+                  "concurrency",
+                  "16",
+                  "ttft_ms",
+                  "100",
+                  notes[i]));
+    }
+    assertThat(tpot[1] - tpot[0]).isCloseTo(1.0, within(1e-9));
+    assertThat(ttft[1]).isLessThan(ttft[0]);
+  }
+
+  private static double predicted(Predictor predictor, String row) {
+    Outcome o = predictor.predict(one(row));
+    assertThat(o).isInstanceOf(Prediction.class);
+    return ((Prediction) o).predicted();
+  }
+
+  @Test
   void predict_unpredictableRows_carryReasons() {
     List<String> rows =
         List.of(

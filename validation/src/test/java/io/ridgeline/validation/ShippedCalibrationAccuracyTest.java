@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  */
 final class ShippedCalibrationAccuracyTest {
   /**
-   * Median APE measured with the built-in profiles on 2026-12-03 (validate), in-sample: the pooled
+   * Median APE measured with the built-in profiles on 2026-12-04 (validate), in-sample: the pooled
    * profile refitted after the base-model fixes of the accuracy issue, with the network fraction
    * held at its sourced 0.8, the InferenceX rows' median TTFTs, a chunk's prefill joining the
    * decode step's kernels, eager prefill launches overlapping the device and the intercepts' prior
@@ -23,21 +23,24 @@ final class ShippedCalibrationAccuracyTest {
    * GEMMs at the chip's FP8 share of their own peak (Chip#matmulFraction(Precision)); then, without
    * a refit, FP4 GEMMs on the B200 die at their own measured share (0.767 of the FP8 one); then,
    * refitted with the search's adaptive coefficients, each weight GEMM's per-tile fixed cost over
-   * its reduction depth K per chip (Efficiency#gemmHalfDepth, held at 360 BF16 elements). The
-   * held-out figures are pinned by {@link ShippedCrossValidationTest}.
+   * its reduction depth K per chip (Efficiency#gemmHalfDepth, held at 360 BF16 elements); then,
+   * refitted, the overlap scheduler's lag (a request arriving during a step joins the step after
+   * next; rows whose notes say "synchronous scheduler" run without it and pay the step's host work
+   * between passes, Efficiency#overlapScheduler). The held-out figures are pinned by {@link
+   * ShippedCrossValidationTest}.
    */
   private static final Map<Metric, Double> MEASURED =
       Map.of(
-          Metric.E2E_S, 0.6314,
-          Metric.INPUT_TOK_S_PER_CHIP, 0.1502,
-          Metric.MEDIAN_TTFT_MS, 0.2524,
-          Metric.OUT_TOK_S_PER_CHIP, 0.1844,
-          Metric.OUT_TOK_S_PER_USER, 0.1172,
-          Metric.TOTAL_TOK_S_PER_CHIP, 0.1812,
-          Metric.TPOT_MS, 0.3239,
-          Metric.TTFT_MS, 0.5008);
+          Metric.E2E_S, 0.6220,
+          Metric.INPUT_TOK_S_PER_CHIP, 0.1195,
+          Metric.MEDIAN_TTFT_MS, 0.2302,
+          Metric.OUT_TOK_S_PER_CHIP, 0.1689,
+          Metric.OUT_TOK_S_PER_USER, 0.1237,
+          Metric.TOTAL_TOK_S_PER_CHIP, 0.1491,
+          Metric.TPOT_MS, 0.3064,
+          Metric.TTFT_MS, 0.5065);
 
-  private static final double OVERALL = 0.2076;
+  private static final double OVERALL = 0.1989;
 
   private static final double SLACK = 0.02;
 

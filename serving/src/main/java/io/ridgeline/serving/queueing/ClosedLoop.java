@@ -62,12 +62,22 @@ public final class ClosedLoop {
    * shares steps with it, which also makes a prompt arriving at an idle queue wait half a step). A
    * prompt's TTFT is the end of its step minus its arrival.
    *
+   * <p>Under an overlap scheduler ({@code lagSteps} 1, {@code
+   * io.ridgeline.serving.Efficiency#schedulingLagSteps}) a step's prompts are those waiting when it
+   * was scheduled, at the start of the step before it, not at its own start: a prompt arriving at
+   * an idle queue waits the running step's residual and the decode step scheduled without it
+   * ({@code decodeStepSeconds × (1/2 + 1)}), and one arriving during a prefill step joins the step
+   * after next (a decode step runs between when nobody was waiting at the previous step's start).
+   *
    * <p>Worked example: 4 prompts, 2 per step of 0.1 s each, one round of range ratio 1 (all arrive
-   * at 0): two prompts finish at 0.1 s and two at 0.2 s, mean TTFT 0.15 s.
+   * at 0): two prompts finish at 0.1 s and two at 0.2 s, mean TTFT 0.15 s, with or without a lag
+   * (all are waiting when the first step is scheduled).
    *
    * @param stepSeconds seconds of a prefill step of m prompts, m from 1 to {@code perStep}
-   * @throws IllegalArgumentException when a count is not positive, a time is negative or the range
-   *     ratio is outside [0, 1]
+   * @param lagSteps whole steps scheduled before a waiting prompt is taken in: 1 under an overlap
+   *     scheduler, 0 under a synchronous one
+   * @throws IllegalArgumentException when a count is not positive, a time or the lag is negative or
+   *     the range ratio is outside [0, 1]
    */
   public static double roundsTtft(
       int prompts,
@@ -76,7 +86,8 @@ public final class ClosedLoop {
       double decodeStepSeconds,
       double decodeSeconds,
       double rangeRatio,
-      int cycles) {
+      int cycles,
+      int lagSteps) {
     double[] total = {0};
     rounds(
         prompts,
@@ -86,6 +97,7 @@ public final class ClosedLoop {
         decodeSeconds,
         rangeRatio,
         cycles,
+        lagSteps,
         (first, m, end, arrivals, window) -> total[0] += m * end - arrivals);
     return total[0] / ((double) prompts * cycles);
   }
@@ -110,7 +122,8 @@ public final class ClosedLoop {
       double decodeStepSeconds,
       double decodeSeconds,
       double rangeRatio,
-      int cycles) {
+      int cycles,
+      int lagSteps) {
     double[] ttft = new double[Math.multiplyExact(prompts, cycles)];
     int[] n = {0};
     rounds(
@@ -121,6 +134,7 @@ public final class ClosedLoop {
         decodeSeconds,
         rangeRatio,
         cycles,
+        lagSteps,
         (first, m, end, arrivals, window) -> {
           for (int j = first; j < first + m; j++) {
             ttft[n[0]++] = end - window * j / prompts;
@@ -150,12 +164,14 @@ public final class ClosedLoop {
       double decodeSeconds,
       double rangeRatio,
       int cycles,
+      int lagSteps,
       StepSink sink) {
     checkArgument(prompts > 0, "prompts must be positive: %s", prompts);
     checkArgument(perStep > 0, "prompts per step must be positive: %s", perStep);
     checkArgument(cycles > 0, "cycles must be positive: %s", cycles);
     checkArgument(
         rangeRatio >= 0 && rangeRatio <= 1, "range ratio must be in [0, 1]: %s", rangeRatio);
+    checkArgument(lagSteps >= 0, "scheduling lag steps must be >= 0: %s", lagSteps);
     checkArgument(
         decodeStepSeconds >= 0 && decodeSeconds >= 0,
         "decode times must be >= 0: %s, %s",
@@ -167,23 +183,38 @@ public final class ClosedLoop {
       // in a round that arrives all at once nobody is decoding yet
       double shared = window > 0 ? decodeStepSeconds : 0;
       double t = 0;
+      double last = 0; // the last step's length (the lag's steps were scheduled at their starts)
       int i = 0;
       while (i < prompts) {
         double arrival = window * i / prompts;
+        // the next step holds the prompts waiting when it was scheduled: at its own start, or
+        // under a lag at the start of the step (or steps) before it
+        double scheduled;
         if (t < arrival) {
-          t = arrival + shared / 2; // the running step finishes first
+          // the running step finishes first, then the lag's decode steps scheduled without it
+          t = arrival + shared / 2 + lagSteps * shared;
+          scheduled = t - lagSteps * shared;
+        } else {
+          scheduled = t - lagSteps * last;
         }
         int j = i;
         double arrivals = 0;
-        while (j < prompts && j - i < perStep && window * j / prompts <= t) {
+        while (j < prompts && j - i < perStep && window * j / prompts <= scheduled) {
           arrivals += window * j / prompts;
           j++;
         }
         int m = j - i;
+        if (m == 0) {
+          // nobody was waiting when the next step was scheduled: a decode step runs first
+          t += shared;
+          last = shared;
+          continue;
+        }
         if (step[m] == 0) {
           step[m] = stepSeconds.applyAsDouble(m);
         }
         t += step[m] + shared;
+        last = step[m] + shared;
         sink.step(i, m, t, arrivals, window);
         i = j;
       }

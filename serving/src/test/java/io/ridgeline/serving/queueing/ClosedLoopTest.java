@@ -3,7 +3,11 @@ package io.ridgeline.serving.queueing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.doubles;
+import static org.quicktheories.generators.SourceDSL.integers;
 
+import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
 final class ClosedLoopTest {
@@ -35,9 +39,10 @@ final class ClosedLoopTest {
   void roundsTtft_oneRoundAllAtOnce_handComputed() {
     // 4 prompts, 2 per step of 0.1 s, range ratio 1 (all arrive at 0): two finish at 0.1 s and
     // two at 0.2 s, mean 0.15 s
-    assertThat(ClosedLoop.roundsTtft(4, 2, m -> 0.1, 0, 10, 1, 1)).isCloseTo(0.15, within(1e-12));
+    assertThat(ClosedLoop.roundsTtft(4, 2, m -> 0.1, 0, 10, 1, 1, 0))
+        .isCloseTo(0.15, within(1e-12));
     // a step of one prompt costs 0.06 s, of two 0.1 s: 3 prompts, 2 per step → 0.1, 0.1, 0.16
-    assertThat(ClosedLoop.roundsTtft(3, 2, m -> m == 1 ? 0.06 : 0.1, 0, 10, 1, 1))
+    assertThat(ClosedLoop.roundsTtft(3, 2, m -> m == 1 ? 0.06 : 0.1, 0, 10, 1, 1, 0))
         .isCloseTo((0.1 + 0.1 + 0.16) / 3, within(1e-12));
   }
 
@@ -47,27 +52,89 @@ final class ClosedLoopTest {
     // round 0 arrives at once: 0.1 and 0.2 s, mean 0.15 s;
     // round 1 spreads over min(1, √1·1) × 1 s: arrivals 0 and 0.5 s, each served at once: 0.1 s;
     // mean over both rounds (0.15 + 0.1) / 2 = 0.125 s
-    assertThat(ClosedLoop.roundsTtft(2, 1, m -> 0.1, 0, 1, 0, 2)).isCloseTo(0.125, within(1e-12));
+    assertThat(ClosedLoop.roundsTtft(2, 1, m -> 0.1, 0, 1, 0, 2, 0))
+        .isCloseTo(0.125, within(1e-12));
     // with a shared decode step of 0.02 s in spread rounds, round 1's steps take 0.12 s: the
     // prompt arriving at 0 finds the server starting (0.12 s), the one at 0.5 s waits half a step
     // (0.01 + 0.12 = 0.13 s); round 1 mean 0.125 s, both rounds (0.15 + 0.125) / 2 = 0.1375 s
-    assertThat(ClosedLoop.roundsTtft(2, 1, m -> 0.1, 0.02, 1, 0, 2))
+    assertThat(ClosedLoop.roundsTtft(2, 1, m -> 0.1, 0.02, 1, 0, 2, 0))
         .isCloseTo(0.1375, within(1e-12));
+  }
+
+  @Test
+  void roundsTtft_overlapScheduler_joinsTheStepAfterNext_handComputed() {
+    // Under an overlap scheduler (lag 1) a step's prompts are those waiting when it was scheduled,
+    // at the start of the step before it. Same runs as above, with a shared decode step of 0.02 s:
+    // round 0 arrives at once (nobody decodes yet, all waiting when the first step is scheduled):
+    // 0.1 and 0.2 s as without a lag. Round 1 (arrivals 0 and 0.5 s): the prompt at 0 finds the
+    // server starting (0.12 s); the one at 0.5 s waits half the running decode step, then the
+    // decode step scheduled without it, then its own: 0.01 + 0.02 + 0.12 = 0.15 s (0.13 s without
+    // the lag). Mean (0.1 + 0.2 + 0.12 + 0.15) / 4 = 0.1425 s.
+    assertThat(ClosedLoop.roundsTtft(2, 1, m -> 0.1, 0.02, 1, 0, 2, 1))
+        .isCloseTo(0.1425, within(1e-12));
+    // A prompt arriving during a prefill step: decode 0.1 s, so round 1's prompts arrive at 0 and
+    // 0.05 s. The first runs 0 to 0.12 s; the second arrived after that step was scheduled (at
+    // 0), so the step after it, scheduled at 0 too, holds nobody and runs the decode alone (0.12
+    // to 0.14 s); the second's step follows, 0.14 to 0.26 s: TTFT 0.21 s. Without the lag it
+    // joins the next step, 0.12 to 0.24 s: 0.19 s. Means (0.1 + 0.2 + 0.12 + 0.21) / 4 = 0.1575 s
+    // and (0.1 + 0.2 + 0.12 + 0.19) / 4 = 0.1525 s.
+    assertThat(ClosedLoop.roundsTtft(2, 1, m -> 0.1, 0.02, 0.1, 0, 2, 1))
+        .isCloseTo(0.1575, within(1e-12));
+    assertThat(ClosedLoop.roundsTtft(2, 1, m -> 0.1, 0.02, 0.1, 0, 2, 0))
+        .isCloseTo(0.1525, within(1e-12));
+    // without a shared decode step (a prefill pool) the lag costs nothing: an empty scheduled
+    // step takes no time
+    assertThat(ClosedLoop.roundsTtft(2, 1, m -> 0.1, 0, 0.1, 0, 2, 1))
+        .isEqualTo(ClosedLoop.roundsTtft(2, 1, m -> 0.1, 0, 0.1, 0, 2, 0));
+    assertThatThrownBy(() -> ClosedLoop.roundsTtft(1, 1, m -> 1, 0, 1, 1, 1, -1))
+        .hasMessageContaining("scheduling lag steps must be >= 0: -1");
+  }
+
+  @Test
+  void roundsTtft_lag_neverShortensATtft() {
+    // property: with one prompt per step the lag only delays steps, so a lagged run's mean and
+    // median TTFT are never below the unlagged ones, over prompt counts, step costs and decode
+    // steps, for spread (range ratio 0) and nearly fixed (0.8) lengths. (With several prompts per
+    // step a lag can also let more prompts gather into one step, which a step cost with a fixed
+    // part makes cheaper per prompt: then a prompt can finish earlier.)
+    qt().withFixedSeed(20261204L)
+        .forAll(
+            integers().between(1, 64),
+            doubles().between(0.001, 0.2),
+            doubles().between(0, 0.05),
+            doubles().between(0.5, 10))
+        .checkAssert(
+            (prompts, prefill, decode, decoding) -> {
+              IntToDoubleFunction step = m -> prefill * (0.5 + m);
+              for (double ratio : new double[] {0, 0.8}) {
+                assertThat(ClosedLoop.roundsTtft(prompts, 1, step, decode, decoding, ratio, 6, 1))
+                    .isGreaterThanOrEqualTo(
+                        ClosedLoop.roundsTtft(prompts, 1, step, decode, decoding, ratio, 6, 0)
+                            - 1e-12);
+                assertThat(
+                        ClosedLoop.roundsMedianTtft(
+                            prompts, 1, step, decode, decoding, ratio, 6, 1))
+                    .isGreaterThanOrEqualTo(
+                        ClosedLoop.roundsMedianTtft(prompts, 1, step, decode, decoding, ratio, 6, 0)
+                            - 1e-12);
+              }
+            });
   }
 
   @Test
   void roundsMedianTtft_handComputed() {
     // one round of 4 prompts, 2 per step of 0.1 s, all at once: 0.1, 0.1, 0.2, 0.2 -> (0.1+0.2)/2
-    assertThat(ClosedLoop.roundsMedianTtft(4, 2, m -> 0.1, 0, 10, 1, 1))
+    assertThat(ClosedLoop.roundsMedianTtft(4, 2, m -> 0.1, 0, 10, 1, 1, 0))
         .isCloseTo(0.15, within(1e-12));
     // two rounds, range ratio 0, decode 1 s: round 1's prompts arrive at 0, 0.25, 0.5, 0.75 s and
     // each is served in its own 0.1 s step; TTFTs 0.1, 0.1, 0.2, 0.2, 0.1, 0.1, 0.1, 0.1: median
     // 0.1 s, while the mean is (0.6 + 0.4) / 8 = 0.125 s
-    assertThat(ClosedLoop.roundsMedianTtft(4, 2, m -> 0.1, 0, 1, 0, 2))
+    assertThat(ClosedLoop.roundsMedianTtft(4, 2, m -> 0.1, 0, 1, 0, 2, 0))
         .isCloseTo(0.1, within(1e-12));
-    assertThat(ClosedLoop.roundsTtft(4, 2, m -> 0.1, 0, 1, 0, 2)).isCloseTo(0.125, within(1e-12));
+    assertThat(ClosedLoop.roundsTtft(4, 2, m -> 0.1, 0, 1, 0, 2, 0))
+        .isCloseTo(0.125, within(1e-12));
     // an odd count: 3 prompts, 1 per step of 0.1 s, one round at once: 0.1, 0.2, 0.3 -> 0.2
-    assertThat(ClosedLoop.roundsMedianTtft(3, 1, m -> 0.1, 0, 10, 1, 1))
+    assertThat(ClosedLoop.roundsMedianTtft(3, 1, m -> 0.1, 0, 10, 1, 1, 0))
         .isCloseTo(0.2, within(1e-12));
   }
 
@@ -77,11 +144,11 @@ final class ClosedLoopTest {
     // burst round (prompts / perStep steps), at least one step
     for (int prompts = 1; prompts <= 64; prompts *= 2) {
       double median =
-          ClosedLoop.roundsMedianTtft(prompts, 4, m -> 0.01 + 0.02 * m, 0.005, 5, 0.8, 10);
+          ClosedLoop.roundsMedianTtft(prompts, 4, m -> 0.01 + 0.02 * m, 0.005, 5, 0.8, 10, 0);
       int steps = (prompts + 3) / 4;
       assertThat(median).isBetween(0.03 - 1e-12, steps * (0.09 + 0.005) + 0.005);
     }
-    assertThatThrownBy(() -> ClosedLoop.roundsMedianTtft(1, 0, m -> 1, 0, 1, 1, 1))
+    assertThatThrownBy(() -> ClosedLoop.roundsMedianTtft(1, 0, m -> 1, 0, 1, 1, 1, 0))
         .hasMessageContaining("prompts per step must be positive: 0");
   }
 
@@ -89,7 +156,7 @@ final class ClosedLoopTest {
   void roundsTtft_morePromptsPerRound_waitLonger() {
     double previous = 0;
     for (int prompts = 1; prompts <= 64; prompts *= 2) {
-      double t = ClosedLoop.roundsTtft(prompts, 4, m -> 0.01 + 0.02 * m, 0.005, 5, 0.8, 10);
+      double t = ClosedLoop.roundsTtft(prompts, 4, m -> 0.01 + 0.02 * m, 0.005, 5, 0.8, 10, 0);
       assertThat(t).isGreaterThanOrEqualTo(previous);
       previous = t;
     }
@@ -97,9 +164,9 @@ final class ClosedLoopTest {
 
   @Test
   void roundsTtft_badInput_namesTheRule() {
-    assertThatThrownBy(() -> ClosedLoop.roundsTtft(0, 1, m -> 1, 0, 1, 1, 1))
+    assertThatThrownBy(() -> ClosedLoop.roundsTtft(0, 1, m -> 1, 0, 1, 1, 1, 0))
         .hasMessageContaining("prompts must be positive: 0");
-    assertThatThrownBy(() -> ClosedLoop.roundsTtft(1, 1, m -> 1, 0, 1, 1.5, 1))
+    assertThatThrownBy(() -> ClosedLoop.roundsTtft(1, 1, m -> 1, 0, 1, 1.5, 1, 0))
         .hasMessageContaining("range ratio must be in [0, 1]: 1.5");
   }
 }
