@@ -240,9 +240,9 @@ SRAM_LATENCY_ESTIMATES = {
         "tdp_w ~300 W per 2020 press (TechSpot), not a datasheet; memory[0].latency_ns 900 ns is an estimate (see the tier's source); scale_up.latency_us 1 us is the default assumption",
     ),
     "cerebras-wse3": (
-        1000,
-        "; latency_ns estimate, not a published figure: latency of one dependent operation taken as one crossing of the wafer's core mesh, about 950 cores per side (900,000 cores on 46,225 mm2) at one fabric hop per clock and about 1 GHz (clock not published) = ~1 us",
-        "memory[0].latency_ns 1000 ns is an estimate (see the tier's source); tdp_w = CS-3 system (~23 kW, third-party); peak compute left blank (vendor '125 PF peak AI' has unspecified precision/sparsity)",
+        1270,
+        "; latency_ns derived from a measurement on the previous wafer, not a WSE-3 figure: latency of one dependent operation from WaferLLM's batch-1 decode of Llama-3-8B in 16 bits on a Cerebras WSE-2, 2,700 tokens/s per request (He et al., 'WaferLLM: A Wafer-Scale LLM Inference System', arXiv 2502.04563v2, OSDI 2025), 370.4 us per token, less the 0.76 us of streaming its 16 GB at 21 PB/s, over the 291 dependent operations Ridgeline counts for that model (32 layers x 9 + 3) = 1.27 us; the WSE-3's fabric is no smaller (762 x 1,172 cores in the Cerebras SDK target of WaferLLM's WSE-3 port, MeshInfra/WaferLLM), so a crossing takes no fewer hops. The same paper's Qwen2-72B, 840 tokens/s, gives 1.65 us over 723 operations: the latency grows with the operation's size, which this one figure does not follow",
+        "memory[0].latency_ns 1270 ns is derived from a WSE-2 measurement (see the tier's source); tdp_w = CS-3 system (~23 kW, third-party); peak compute left blank (vendor '125 PF peak AI' has unspecified precision/sparsity)",
     ),
 }
 

@@ -163,8 +163,10 @@ final class EfficiencyTest {
     assertThat(groq.memory()).isEqualTo(1);
     assertThat(groq.stepOverhead()).isEqualTo(Seconds.ZERO);
     assertThat(groq.kernelOverhead().seconds()).isCloseTo(900e-9, within(1e-15));
+    // Cerebras: 1.27 µs, WaferLLM's Llama-3-8B decode on a WSE-2 (370.4 µs per token) over its
+    // 291 dependent operations
     assertThat(e.forChip(Chips.byId("cerebras-wse3")).kernelOverhead().seconds())
-        .isCloseTo(1e-6, within(1e-15));
+        .isCloseTo(1.27e-6, within(1e-15));
     // the ideal efficiency stays the roofline bound on every chip
     assertThat(Efficiency.ideal().forChip(Chips.byId("groq-lpu")).isIdeal()).isTrue();
     // an HBM GPU keeps the profile
