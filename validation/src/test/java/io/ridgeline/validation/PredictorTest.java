@@ -74,26 +74,7 @@ final class PredictorTest {
     double[] tpot = new double[2];
     String[] notes = {"", "eager decode: no CUDA graphs"};
     for (int i = 0; i < 2; i++) {
-      ValidationCase c =
-          one(
-              CaseFileTest.row(
-                  "P145-tpot",
-                  "llama-2-70b",
-                  "h100-sxm",
-                  "8",
-                  "8",
-                  "fp16",
-                  "fp16",
-                  "512",
-                  "128",
-                  "static",
-                  "1",
-                  "tpot_ms",
-                  "29.76",
-                  notes[i]));
-      Outcome o = predictor.predict(c);
-      assertThat(o).isInstanceOf(Prediction.class);
-      tpot[i] = ((Prediction) o).predicted();
+      tpot[i] = predicted(predictor, p145Tpot(notes[i]));
     }
     assertThat(tpot[0]).isLessThan(15);
     assertThat(tpot[1]).isCloseTo(31.056, within(1e-9));
@@ -115,24 +96,7 @@ final class PredictorTest {
     double[] ttft = new double[2];
     String[] notes = {"", "synchronous scheduler: V0 engine"};
     for (int i = 0; i < 2; i++) {
-      tpot[i] =
-          predicted(
-              predictor,
-              CaseFileTest.row(
-                  "P145-tpot",
-                  "llama-2-70b",
-                  "h100-sxm",
-                  "8",
-                  "8",
-                  "fp16",
-                  "fp16",
-                  "512",
-                  "128",
-                  "static",
-                  "1",
-                  "tpot_ms",
-                  "29.76",
-                  notes[i]));
+      tpot[i] = predicted(predictor, p145Tpot(notes[i]));
       ttft[i] =
           predicted(
               predictor,
@@ -154,6 +118,25 @@ final class PredictorTest {
     }
     assertThat(tpot[1] - tpot[0]).isCloseTo(1.0, within(1e-9));
     assertThat(ttft[1]).isLessThan(ttft[0]);
+  }
+
+  /** SplitwiseSim's P145 TPOT row: Llama-2-70B on 8 H100 at tp 8, static batch 1, 512 / 128. */
+  private static String p145Tpot(String notes) {
+    return CaseFileTest.row(
+        "P145-tpot",
+        "llama-2-70b",
+        "h100-sxm",
+        "8",
+        "8",
+        "fp16",
+        "fp16",
+        "512",
+        "128",
+        "static",
+        "1",
+        "tpot_ms",
+        "29.76",
+        notes);
   }
 
   private static double predicted(Predictor predictor, String row) {
