@@ -1,5 +1,6 @@
 // The README's main chart from the Java API: ./ridgeline shell examples/frontier-chart.jsh
-// (the start-up script has done the imports of core, hardware, models and serving).
+// (the start-up script has done the imports of core, hardware, models and serving with its
+// efficiency, plan and sweep packages).
 import io.ridgeline.cli.Charts;
 var rm = RooflineModel.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"), 8);   // calibrated
 var bound = RooflineModel.builder().from(rm).efficiency(Efficiency.ideal()).build();  // roofline bound

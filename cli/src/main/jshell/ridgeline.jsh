@@ -4,6 +4,9 @@ import static io.ridgeline.core.Units.*;
 import io.ridgeline.hardware.*;
 import io.ridgeline.models.*;
 import io.ridgeline.serving.*;
+import io.ridgeline.serving.efficiency.*;
+import io.ridgeline.serving.plan.*;
+import io.ridgeline.serving.sweep.*;
 import java.nio.file.Path;
 // One default everywhere: Efficiency.standard(chip), the calibrated default profile the command
 // line uses; .efficiency(Efficiency.ideal()) gives the roofline bound.

@@ -7,7 +7,7 @@ import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.RooflineModel;
-import io.ridgeline.serving.Sweep;
+import io.ridgeline.serving.sweep.Sweep;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.openjdk.jmh.annotations.Benchmark;

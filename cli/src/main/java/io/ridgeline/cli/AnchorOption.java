@@ -1,11 +1,11 @@
 package io.ridgeline.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ridgeline.serving.Anchoring;
-import io.ridgeline.serving.EngineProfile;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ParetoFrontier;
-import io.ridgeline.serving.Profiles;
+import io.ridgeline.serving.efficiency.Anchoring;
+import io.ridgeline.serving.efficiency.EngineProfile;
+import io.ridgeline.serving.efficiency.Profiles;
 import io.ridgeline.validation.Anchor;
 import io.ridgeline.validation.CaseFile;
 import io.ridgeline.validation.Outcome;

@@ -1,8 +1,8 @@
 package io.ridgeline.cli;
 
-import io.ridgeline.serving.EfficiencyParameter;
-import io.ridgeline.serving.EngineProfile;
-import io.ridgeline.serving.Profiles;
+import io.ridgeline.serving.efficiency.EfficiencyParameter;
+import io.ridgeline.serving.efficiency.EngineProfile;
+import io.ridgeline.serving.efficiency.Profiles;
 import io.ridgeline.validation.Calibration;
 import io.ridgeline.validation.CaseFile;
 import io.ridgeline.validation.CrossValidation;

@@ -1,8 +1,8 @@
 package io.ridgeline.cli;
 
-import io.ridgeline.serving.Efficiency;
-import io.ridgeline.serving.EngineProfile;
-import io.ridgeline.serving.Profiles;
+import io.ridgeline.serving.efficiency.Efficiency;
+import io.ridgeline.serving.efficiency.EngineProfile;
+import io.ridgeline.serving.efficiency.Profiles;
 import java.nio.file.Path;
 import java.util.Locale;
 import picocli.CommandLine.Option;
@@ -176,7 +176,8 @@ final class EfficiencyOptions {
       if (!banded()) {
         return java.util.List.of();
       }
-      io.ridgeline.serving.ErrorBands b = io.ridgeline.serving.ErrorBands.builtIn();
+      io.ridgeline.serving.efficiency.ErrorBands b =
+          io.ridgeline.serving.efficiency.ErrorBands.builtIn();
       java.util.List<String> out = new java.util.ArrayList<>();
       out.add(b.toString());
       warnings(model, chips).forEach(w -> out.add("warning: " + w));
@@ -187,7 +188,7 @@ final class EfficiencyOptions {
         io.ridgeline.models.Model model, java.util.Collection<io.ridgeline.hardware.Chip> chips) {
       java.util.Set<String> out = new java.util.LinkedHashSet<>();
       for (io.ridgeline.hardware.Chip c : chips) {
-        out.addAll(io.ridgeline.serving.ErrorBands.builtIn().warnings(model, c, engine));
+        out.addAll(io.ridgeline.serving.efficiency.ErrorBands.builtIn().warnings(model, c, engine));
       }
       return out;
     }
@@ -212,10 +213,11 @@ final class EfficiencyOptions {
       if (!banded()) {
         return;
       }
-      io.ridgeline.serving.ErrorBands b = io.ridgeline.serving.ErrorBands.builtIn();
+      io.ridgeline.serving.efficiency.ErrorBands b =
+          io.ridgeline.serving.efficiency.ErrorBands.builtIn();
       com.fasterxml.jackson.databind.node.ObjectNode band = o.putObject("error_band");
-      for (io.ridgeline.serving.ErrorBands.Estimate e :
-          io.ridgeline.serving.ErrorBands.Estimate.values()) {
+      for (io.ridgeline.serving.efficiency.ErrorBands.Estimate e :
+          io.ridgeline.serving.efficiency.ErrorBands.Estimate.values()) {
         band.put(e.key(), b.typical(e));
       }
       band.put("source", b.source());

@@ -1,7 +1,7 @@
 package io.ridgeline.cli;
 
-import io.ridgeline.serving.Sweep;
-import io.ridgeline.serving.SweepWriter;
+import io.ridgeline.serving.sweep.Sweep;
+import io.ridgeline.serving.sweep.SweepWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -136,7 +136,7 @@ final class SweepCommand implements Callable<Integer> {
       err.println("wrote " + file);
     }
     if (efficiency.banded()) {
-      err.println("sweep: " + io.ridgeline.serving.ErrorBands.builtIn());
+      err.println("sweep: " + io.ridgeline.serving.efficiency.ErrorBands.builtIn());
     }
     err.println("sweep: " + efficiency.line());
     err.printf(

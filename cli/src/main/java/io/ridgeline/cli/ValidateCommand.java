@@ -2,7 +2,7 @@ package io.ridgeline.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ridgeline.serving.Profiles;
+import io.ridgeline.serving.efficiency.Profiles;
 import io.ridgeline.validation.CaseFile;
 import io.ridgeline.validation.CrossValidationJson;
 import io.ridgeline.validation.Metric;

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pins the layering over the compiled classes: core ← hardware, models ← serving ← validation ←
- * cli. No package depends upward or sideways, and the library (everything below cli) uses no CLI
+ * cli, and inside serving efficiency, queueing ← serving ← plan, sweep. No package depends upward
+ * or sideways, no two packages form a cycle, and the library (everything below cli) uses no CLI
  * parser, chart library or AWT.
  */
 final class ArchitectureTest {
@@ -65,6 +66,53 @@ final class ArchitectureTest {
   @Test
   void serving_neverImportsValidationOrCli() {
     mustNotDependOn("io.ridgeline.serving", "io.ridgeline.validation..", "io.ridgeline.cli..");
+  }
+
+  /**
+   * Inside serving: efficiency and queueing sit below the pools (package {@code serving}), plan and
+   * sweep above them, side by side.
+   */
+  @Test
+  void servingPackages_layered() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("io.ridgeline.serving.efficiency..", "io.ridgeline.serving.queueing..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.ridgeline.serving",
+            "io.ridgeline.serving.plan..",
+            "io.ridgeline.serving.sweep..")
+        .because("efficiency and queueing sit below the pools")
+        .check(classes);
+    noClasses()
+        .that()
+        .resideInAPackage("io.ridgeline.serving.efficiency..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.ridgeline.serving.queueing..")
+        .because("efficiency and queueing are independent")
+        .check(classes);
+    noClasses()
+        .that()
+        .resideInAPackage("io.ridgeline.serving")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.ridgeline.serving.plan..", "io.ridgeline.serving.sweep..")
+        .because("the pools sit below the planner and the sweep")
+        .check(classes);
+    mustNotDependOn("io.ridgeline.serving.plan", "io.ridgeline.serving.sweep..");
+    mustNotDependOn("io.ridgeline.serving.sweep", "io.ridgeline.serving.plan..");
+  }
+
+  /** No cycle between any two packages of the project. */
+  @Test
+  void packages_freeOfCycles() {
+    com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices()
+        .matching("io.ridgeline.(**)")
+        .should()
+        .beFreeOfCycles()
+        .check(classes);
   }
 
   @Test

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.serving.Deployment;
-import io.ridgeline.serving.Efficiency;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -17,6 +17,7 @@ import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Interconnect;
 import io.ridgeline.models.Ffn;
 import io.ridgeline.models.Layer;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.Optional;
 
 /**

@@ -8,6 +8,7 @@ import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Seconds;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

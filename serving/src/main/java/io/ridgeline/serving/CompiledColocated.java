@@ -243,7 +243,8 @@ final class CompiledColocated implements PointsAt {
    *     batch out of range, or a figure that is negative or not finite): {@link #point} throws the
    *     object path's exception for it, and the points before it are in {@code out}
    */
-  int points(int[] batches, int from, int to, PointBlock out) {
+  @Override
+  public int points(int[] batches, int from, int to, PointBlock out) {
     out.start(to - from, chips);
     own(out);
     int k = from;

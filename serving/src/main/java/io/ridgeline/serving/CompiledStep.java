@@ -13,6 +13,7 @@ import io.ridgeline.models.Ffn;
 import io.ridgeline.models.Layer;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Routing;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -275,10 +276,9 @@ final class CompiledStep {
    * weights' GEMM time (1 multiply-add = 2 FLOPs per weight element and row); the large-GEMM time
    * is multiplied by the GEMM's reduction-depth factor ({@link KernelClass#depthFactor}). Every
    * other kernel (and a GEMM without weight bytes, M = 0) computes at {@code flops / (peak ×
-   * fraction)}. Memory:
-   * {@code bytes / (bandwidth × fraction)} ({@link Roofline#memorySeconds}). The products round
-   * differently from the object path's quotients by an ulp or two, within {@link CompiledStep}'s
-   * agreement.
+   * fraction)}. Memory: {@code bytes / (bandwidth × fraction)} ({@link Roofline#memorySeconds}).
+   * The products round differently from the object path's quotients by an ulp or two, within {@link
+   * CompiledStep}'s agreement.
    */
   private void products(int i) {
     double large =

@@ -165,6 +165,18 @@ public sealed interface Deployment
   }
 
   /**
+   * {@link #pointsAt(Workload)}, keeping in {@code scratch} what consecutive workloads of the same
+   * pool and prompt share (the compiled prefill step and the TTFT chunk's pass), so that a run of
+   * workloads that differ only in output length compiles the prefill once. {@code scratch} is the
+   * block its points are then written to ({@link PointsAt#points}); one per thread.
+   *
+   * @throws IllegalArgumentException as {@link #pointsAt(Workload)} throws
+   */
+  default PointsAt pointsAt(Workload workload, PointBlock scratch) {
+    return Deployments.at(this, workload, scratch.prefills);
+  }
+
+  /**
    * Why one request of {@code workload} does not fit: {@link #fitProblem(int, int)} with its
    * history counted in the prompt.
    */

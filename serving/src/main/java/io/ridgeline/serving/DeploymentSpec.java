@@ -5,6 +5,8 @@ import static com.google.common.base.Preconditions.checkArgument;
 import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.RidgelineStyle;
+import io.ridgeline.serving.plan.Planner;
+import io.ridgeline.serving.sweep.Sweep;
 import java.util.Optional;
 import org.immutables.value.Value;
 

@@ -2,6 +2,7 @@ package io.ridgeline.serving;
 
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Seconds;
+import io.ridgeline.serving.efficiency.Anchoring;
 import java.util.Locale;
 import org.immutables.value.Value;
 

@@ -6,6 +6,7 @@ import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.TensorClass;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.Optional;
 
 /**
@@ -78,9 +79,9 @@ enum KernelClass {
 
   /**
    * The factor on the compute time of {@code op} of this class from its GEMMs' reduction depth
-   * ({@link Efficiency#gemmDepthFactor}) on a chip of {@code t} in {@code layout}: a {@link #GEMM}'s
-   * {@code 1 + depth × (inverseDepth + split × inverseSplitDepth)}, 1 for every other class and
-   * for an operation without FLOPs (whose precision needs no peak).
+   * ({@link Efficiency#gemmDepthFactor}) on a chip of {@code t} in {@code layout}: a {@link
+   * #GEMM}'s {@code 1 + depth × (inverseDepth + split × inverseSplitDepth)}, 1 for every other
+   * class and for an operation without FLOPs (whose precision needs no peak).
    */
   double depthFactor(Efficiency e, Operation op, ParallelLayout layout, ComputeTarget t) {
     if (this != GEMM || e.gemmHalfDepth() == 0 || op.flops().flops() == 0) {

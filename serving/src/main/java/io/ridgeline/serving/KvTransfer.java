@@ -3,6 +3,7 @@ package io.ridgeline.serving;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.hardware.Interconnect;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.Optional;
 
 /** The KV cache's move from the prefill to the decode pool under pd. */

@@ -23,7 +23,7 @@ public final class Limits {
    *
    * @throws IllegalArgumentException naming {@code what}, the rule and the value otherwise
    */
-  static int check(String what, long value, int max) {
+  public static int check(String what, long value, int max) {
     if (value < 1) {
       throw new IllegalArgumentException(what + " must be positive: " + value);
     }

@@ -2,37 +2,40 @@ package io.ridgeline.serving;
 
 /**
  * The points of a run of batch sizes of one deployment and workload as primitive figures, filled by
- * {@link CompiledColocated#points} and written as rows by {@link SweepWriter} without an object per
- * point: for row r its batch and its {@value #FIGURES} figures ({@link #TTFT} … {@link
- * #TOKENS_PER_JOULE}) as the {@link FrontierPoint} of that batch holds them, NaN for an absent
- * price or energy figure; or a run of batches without points (an invalid combination, {@link
- * #missing}).
+ * {@link CompiledColocated#points} and written as rows by {@code
+ * io.ridgeline.serving.sweep.SweepWriter} without an object per point: for row r its batch and its
+ * {@value #FIGURES} figures ({@link #TTFT} … {@link #TOKENS_PER_JOULE}) as the {@link
+ * FrontierPoint} of that batch holds them, NaN for an absent price or energy figure; or a run of
+ * batches without points (an invalid combination, {@link #missing}).
  *
  * <p>A reused scratch, not a value: the arrays grow to the longest run asked and are overwritten by
  * the next one, and it holds the evaluator's working arrays (the decode step's operation times at
  * the last two batch sizes); one instance per thread.
  */
-final class PointBlock {
+public final class PointBlock {
+  /** An empty block, to be filled by {@link PointsAt#points}. */
+  public PointBlock() {}
+
   /** Figures per point, in output order. */
-  static final int FIGURES = 6;
+  public static final int FIGURES = 6;
 
   /** {@link FrontierPoint#ttft()}, seconds. */
-  static final int TTFT = 0;
+  public static final int TTFT = 0;
 
   /** {@link FrontierPoint#tpot()}, seconds. */
-  static final int TPOT = 1;
+  public static final int TPOT = 1;
 
   /** {@link FrontierPoint#tokensPerSecondPerUser()}. */
-  static final int TOKENS_PER_SECOND_PER_USER = 2;
+  public static final int TOKENS_PER_SECOND_PER_USER = 2;
 
   /** {@link FrontierPoint#tokensPerSecondPerChip()}. */
-  static final int TOKENS_PER_SECOND_PER_CHIP = 3;
+  public static final int TOKENS_PER_SECOND_PER_CHIP = 3;
 
   /** {@link FrontierPoint#dollarsPerMillionTokens()}, NaN where the price is not known. */
-  static final int DOLLARS_PER_MILLION_TOKENS = 4;
+  public static final int DOLLARS_PER_MILLION_TOKENS = 4;
 
   /** {@link FrontierPoint#tokensPerJoule()}, NaN where the TDP is not known. */
-  static final int TOKENS_PER_JOULE = 5;
+  public static final int TOKENS_PER_JOULE = 5;
 
   private int size;
   private boolean points;
@@ -46,6 +49,8 @@ final class PointBlock {
   private boolean allFit = true;
   private double chipsTotal;
 
+  // what consecutive workloads of one pool and prompt share (Deployment.pointsAt(w, scratch))
+  final CompiledColocated.Prefills prefills = new CompiledColocated.Prefills();
   // CompiledColocated's working arrays: the decode step's operation times at batch `lastBatch`
   // (compute, memory, its decode time) and at the batch being evaluated, and the prefill share's
   // side of its riding step
@@ -99,8 +104,15 @@ final class PointBlock {
     chipsTotal = chips;
   }
 
+  /** Empties the block: no points, none missing. */
+  void clear() {
+    size = 0;
+    points = true;
+    allFit = true;
+  }
+
   /** Fills the block with the batches {@code batches[from..to)}, none with a point. */
-  void missing(int[] batches, int from, int to) {
+  public void missing(int[] batches, int from, int to) {
     capacity(to - from);
     System.arraycopy(batches, from, batch, 0, to - from);
     java.util.Arrays.fill(fits, 0, to - from, false);
@@ -172,37 +184,37 @@ final class PointBlock {
   }
 
   /** The points held. */
-  int size() {
+  public int size() {
     return size;
   }
 
   /** Whether the rows have points; false for a run of {@link #missing} ones. */
-  boolean points() {
+  public boolean points() {
     return points;
   }
 
   /** Whether every point held fits in memory. */
-  boolean allFit() {
+  public boolean allFit() {
     return allFit;
   }
 
   /** Chips per replica of every point, {@link FrontierPoint#chipsTotal()}. */
-  double chipsTotal() {
+  public double chipsTotal() {
     return chipsTotal;
   }
 
   /** Requests per replica of point r. */
-  int batch(int r) {
+  public int batch(int r) {
     return batch[r];
   }
 
   /** Figure {@code figure} ({@link #TTFT} … {@link #TOKENS_PER_JOULE}) of point r. */
-  double figure(int r, int figure) {
+  public double figure(int r, int figure) {
     return figures[r * FIGURES + figure];
   }
 
   /** Whether point r's batch fits in memory. */
-  boolean fits(int r) {
+  public boolean fits(int r) {
     return fits[r];
   }
 

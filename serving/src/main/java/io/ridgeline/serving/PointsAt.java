@@ -13,4 +13,19 @@ public interface PointsAt {
    * @throws IllegalArgumentException when batch is not positive
    */
   FrontierPoint point(int batch);
+
+  /**
+   * Fills {@code out} with the points of {@code batches[from..to)} as primitive figures where this
+   * deployment's points are compiled, without an object per point, and says how far it got: the
+   * figures are the doubles {@link #point} gives. A point that is not compiled (another strategy, a
+   * step whose operations do not follow the compiled form, a batch the object path rejects) is left
+   * to {@link #point}: the run stops before it.
+   *
+   * @return the index of the first batch not in {@code out}: {@code to} when every batch is, {@code
+   *     from} (and {@code out} empty) when none is
+   */
+  default int points(int[] batches, int from, int to, PointBlock out) {
+    out.clear();
+    return from;
+  }
 }

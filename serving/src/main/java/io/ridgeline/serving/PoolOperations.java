@@ -13,6 +13,7 @@ import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Roofline;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,16 +58,15 @@ final class PoolOperations {
         compute = 1 / (1 / compute + (depth - 1) / k.computeFraction(e, 0));
       }
       // the target at the kernel class's fractions, without a validated copy per operation
-      b.addOperation(
-          Roofline.evaluate(op, t, compute, k.memoryFraction(e, t.memoryEfficiency())));
+      b.addOperation(Roofline.evaluate(op, t, compute, k.memoryFraction(e, t.memoryEfficiency())));
     }
     return b.build();
   }
 
   /**
    * Whether every kernel class of {@code pool} runs at the target's own fractions (no attention
-   * factor, no small-M GEMM curve, no reduction-depth cost), so that {@link Roofline#phase}
-   * applies as is.
+   * factor, no small-M GEMM curve, no reduction-depth cost), so that {@link Roofline#phase} applies
+   * as is.
    */
   static boolean uniformKernels(RooflineModel pool) {
     Efficiency e = pool.efficiency();

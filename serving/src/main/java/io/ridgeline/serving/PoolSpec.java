@@ -7,6 +7,7 @@ import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Routing;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.Optional;
 import org.immutables.value.Value;
 

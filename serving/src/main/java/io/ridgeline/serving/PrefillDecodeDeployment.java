@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.Seconds;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.Locale;
 import java.util.Optional;
 

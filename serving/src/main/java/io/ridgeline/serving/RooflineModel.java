@@ -17,6 +17,7 @@ import io.ridgeline.hardware.Interconnect;
 import io.ridgeline.models.Kernels;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Routing;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -49,9 +49,10 @@ public abstract class StepResult {
   }
 
   /**
-   * The device's fixed cost of one pass through a stage: {@link Efficiency#deviceOverheadSeconds}
-   * of the stage's kernels (each kernel's launch and tail; on an SRAM-only chip each dependent
-   * operation's latency). The step's host work is in {@link #hostSeconds()}.
+   * The device's fixed cost of one pass through a stage: {@link
+   * io.ridgeline.serving.efficiency.Efficiency#deviceOverheadSeconds} of the stage's kernels (each
+   * kernel's launch and tail; on an SRAM-only chip each dependent operation's latency). The step's
+   * host work is in {@link #hostSeconds()}.
    */
   @Value.Default
   public Seconds overheadSeconds() {
@@ -90,10 +91,11 @@ public abstract class StepResult {
 
   /**
    * The host's time for one pass through a stage, which runs while the device executes the kernels
-   * already launched: the step's host work ({@link Efficiency#stepOverhead}: an overlap scheduler
-   * prepares the next step during this one) and, for a pass that launches its kernels one by one
-   * (an eager prefill pass, {@link Efficiency#prefillHostSeconds}), every kernel's launch. A decode
-   * pass replays its kernels from a CUDA graph.
+   * already launched: the step's host work ({@link
+   * io.ridgeline.serving.efficiency.Efficiency#stepOverhead}: an overlap scheduler prepares the
+   * next step during this one) and, for a pass that launches its kernels one by one (an eager
+   * prefill pass, {@link io.ridgeline.serving.efficiency.Efficiency#prefillHostSeconds}), every
+   * kernel's launch. A decode pass replays its kernels from a CUDA graph.
    */
   @Value.Default
   public Seconds hostSeconds() {

@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.ridgeline.core.Seconds;
+import io.ridgeline.serving.efficiency.Efficiency;
 
 /**
  * The time to first token of a served request (colocated, pd, afd) as the sum of its named parts,

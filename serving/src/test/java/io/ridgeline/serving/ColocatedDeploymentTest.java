@@ -13,6 +13,7 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

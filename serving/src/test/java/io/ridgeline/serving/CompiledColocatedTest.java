@@ -10,6 +10,7 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -22,10 +23,8 @@ import org.junit.jupiter.api.Test;
  * comparison is not the object path against itself.
  */
 final class CompiledColocatedTest {
-  /**
-   * Relative difference allowed between compiled and object doubles: a few units in the last place.
-   */
-  static final double RELATIVE = 1e-12;
+  /** Relative difference allowed between compiled and object doubles ({@link SamePoints}). */
+  static final double RELATIVE = SamePoints.RELATIVE;
 
   private static final List<Model> MODELS =
       List.of(
@@ -278,41 +277,13 @@ final class CompiledColocatedTest {
       } catch (IllegalArgumentException e) {
         return;
       }
-      assertSamePoint(compiled.get().point(b), expected, d + " " + w + " batch " + b);
+      SamePoints.assertSamePoint(compiled.get().point(b), expected, d + " " + w + " batch " + b);
       Utilisation u = ((CompiledColocated) compiled.get()).decodeUtilisation(b);
       Utilisation object = d.decodeUtilisation(b, w.promptContext(), w.outputTokens());
-      close(d + " " + w + " batch " + b + " MFU", u.mfu(), object.mfu());
-      close(d + " " + w + " batch " + b + " bandwidth", u.bandwidth(), object.bandwidth());
+      SamePoints.close(d + " " + w + " batch " + b + " MFU", u.mfu(), object.mfu());
+      SamePoints.close(
+          d + " " + w + " batch " + b + " bandwidth", u.bandwidth(), object.bandwidth());
     }
-  }
-
-  /** Every field equal, doubles to {@link #RELATIVE}. */
-  static void assertSamePoint(FrontierPoint actual, FrontierPoint expected, String what) {
-    assertThat(actual.batch()).as(what).isEqualTo(expected.batch());
-    assertThat(actual.fits()).as(what + " fits").isEqualTo(expected.fits());
-    assertThat(actual.strategy()).as(what).isEqualTo(expected.strategy());
-    assertThat(actual.note()).as(what).isEqualTo(expected.note());
-    assertThat(actual.pareto()).as(what).isEqualTo(expected.pareto());
-    close(what + " ttft", actual.ttft().seconds(), expected.ttft().seconds());
-    close(what + " tpot", actual.tpot().seconds(), expected.tpot().seconds());
-    close(what + " per user", actual.tokensPerSecondPerUser(), expected.tokensPerSecondPerUser());
-    close(what + " per chip", actual.tokensPerSecondPerChip(), expected.tokensPerSecondPerChip());
-    close(what + " chips", actual.chipsTotal(), expected.chipsTotal());
-    close(what, actual.dollarsPerMillionTokens(), expected.dollarsPerMillionTokens());
-    close(what, actual.tokensPerJoule(), expected.tokensPerJoule());
-    close(what, actual.mfu(), expected.mfu());
-    close(what, actual.bandwidthUtilisation(), expected.bandwidthUtilisation());
-  }
-
-  private static void close(String what, Optional<Double> actual, Optional<Double> expected) {
-    assertThat(actual.isPresent()).as(what).isEqualTo(expected.isPresent());
-    actual.ifPresent(a -> close(what, a, expected.get()));
-  }
-
-  private static void close(String what, double actual, double expected) {
-    assertThat(Math.abs(actual - expected))
-        .as("%s: %s vs %s", what, actual, expected)
-        .isLessThanOrEqualTo(RELATIVE * Math.abs(expected));
   }
 
   private static ColocatedDeployment colocated(

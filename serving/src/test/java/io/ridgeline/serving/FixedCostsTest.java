@@ -6,6 +6,7 @@ import static org.assertj.core.data.Percentage.withPercentage;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

@@ -2,17 +2,18 @@ package io.ridgeline.serving;
 
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
+import io.ridgeline.serving.efficiency.Efficiency;
 
 /**
  * Pools at {@link Efficiency#ideal()}, the roofline bound: the worked examples of these tests are
  * hand-computed at 100% of peak and bandwidth, while the library's default is {@link
  * Efficiency#standard(Chip)}.
  */
-final class IdealPools {
+public final class IdealPools {
   private IdealPools() {}
 
   /** {@code model} on one {@code chip} at the roofline bound. */
-  static RooflineModel of(Model model, Chip chip) {
+  public static RooflineModel of(Model model, Chip chip) {
     return RooflineModel.builder().model(model).chip(chip).efficiency(Efficiency.ideal()).build();
   }
 
@@ -22,7 +23,7 @@ final class IdealPools {
    * parameter computes at its own compute fraction of the peak, as these tests' worked examples
    * assume.
    */
-  static Chip atPeakMatmul(Chip chip) {
+  public static Chip atPeakMatmul(Chip chip) {
     return Chip.builder()
         .from(chip)
         .achievableMatmulFraction(1.0)
@@ -31,7 +32,7 @@ final class IdealPools {
   }
 
   /** {@code model} on {@code count} chips in one tensor-parallel group, at the roofline bound. */
-  static RooflineModel of(Model model, Chip chip, int count) {
+  public static RooflineModel of(Model model, Chip chip, int count) {
     return RooflineModel.builder()
         .model(model)
         .chip(chip)

@@ -17,6 +17,9 @@ import io.ridgeline.hardware.ImmutableMemoryTier;
 import io.ridgeline.hardware.MemoryTier;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.efficiency.Efficiency;
+import io.ridgeline.serving.efficiency.Profiles;
+import io.ridgeline.serving.sweep.Sweep;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -333,7 +336,7 @@ final class InvariantPropertiesTest {
                         .point(r.batch(), r.isl(), r.osl());
                 FrontierPoint actual = r.point().orElseThrow();
                 // colocated rows are compiled: equal to a relative 1e-12 (CompiledColocatedTest)
-                CompiledColocatedTest.assertSamePoint(actual, expected, r.toString());
+                SamePoints.assertSamePoint(actual, expected, r.toString());
               }
             });
   }

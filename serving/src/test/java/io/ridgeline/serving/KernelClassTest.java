@@ -13,6 +13,8 @@ import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.efficiency.Efficiency;
+import io.ridgeline.serving.efficiency.Profiles;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -230,7 +232,8 @@ final class KernelClassTest {
               String what = models.get(m) + " on " + tp + "x " + chips.get(c) + " batch " + batch;
               assertThat(prefill[1]).as(what).isGreaterThanOrEqualTo(prefill[0]);
               assertThat(prefill[2]).as(what).isGreaterThanOrEqualTo(prefill[1]);
-              // a 512-token prefill's GEMMs are compute-bound: the cost shows in the device's phases
+              // a 512-token prefill's GEMMs are compute-bound: the cost shows in the device's
+              // phases
               // (the pass itself may wait on the host's eager launches instead)
               assertThat(prefillDevice[2]).as(what).isGreaterThan(prefillDevice[0]);
               assertThat(decode[1]).as(what).isGreaterThanOrEqualTo(decode[0]);

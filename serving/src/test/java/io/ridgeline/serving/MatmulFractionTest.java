@@ -8,6 +8,7 @@ import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.Precision;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.efficiency.Efficiency;
 import org.junit.jupiter.api.Test;
 
 /**

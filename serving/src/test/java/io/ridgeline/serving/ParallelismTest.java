@@ -18,6 +18,7 @@ import io.ridgeline.hardware.Chips;
 import io.ridgeline.hardware.MemoryTier;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

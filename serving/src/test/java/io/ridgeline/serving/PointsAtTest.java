@@ -9,6 +9,7 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -73,11 +74,11 @@ final class PointsAtTest {
                 return;
               }
               FrontierPoint actual = Deployments.at(d, Workload.of(isl, osl)).point(batch);
-              CompiledColocatedTest.assertSamePoint(actual, expected, d + " batch " + batch);
+              SamePoints.assertSamePoint(actual, expected, d + " batch " + batch);
             });
   }
 
-  /** The deployment the sweep builds for this combination (see {@link SweepEvaluator}). */
+  /** The deployment the sweep builds for this combination (as {@code SweepEvaluator} builds it). */
   private static Deployment deployment(
       Model model,
       Chip chip,

@@ -7,6 +7,8 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.efficiency.Efficiency;
+import io.ridgeline.serving.efficiency.ImmutableEfficiency;
 import org.junit.jupiter.api.Test;
 
 /** The one layout policy: {@link PoolSpec#build}, on worked examples. */

@@ -10,6 +10,7 @@ import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.efficiency.Efficiency;
 import org.junit.jupiter.api.Test;
 
 final class RooflineModelTest {

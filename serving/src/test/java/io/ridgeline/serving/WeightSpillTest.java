@@ -11,6 +11,7 @@ import io.ridgeline.core.Precision;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.ridgeline.validation;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import io.ridgeline.serving.Anchoring;
+import io.ridgeline.serving.efficiency.Anchoring;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

@@ -2,10 +2,10 @@ package io.ridgeline.validation;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import io.ridgeline.serving.Efficiency;
-import io.ridgeline.serving.EfficiencyParameter;
-import io.ridgeline.serving.EngineProfile;
-import io.ridgeline.serving.Profiles;
+import io.ridgeline.serving.efficiency.Efficiency;
+import io.ridgeline.serving.efficiency.EfficiencyParameter;
+import io.ridgeline.serving.efficiency.EngineProfile;
+import io.ridgeline.serving.efficiency.Profiles;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

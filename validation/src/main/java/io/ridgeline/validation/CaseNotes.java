@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
  * the benchmark's length range ratio ("range ratio 0.5"), its prompt count ("1280 prompts"), the
  * latency bounds of a server-mode row ("SLO TTFT 2 s / TPOT 200 ms", or "constraints TTFT …"), and
  * whether the load is per chip ("per chip", any case), and whether the engine ran decode without
- * CUDA graphs ("eager decode", any case: {@link io.ridgeline.serving.Efficiency#eagerDecode}), and
- * whether it scheduled each step after the previous one ("synchronous scheduler", any case: not
- * {@link io.ridgeline.serving.Efficiency#overlapScheduler}), and the engine's configured cap on
+ * CUDA graphs ("eager decode", any case: {@link
+ * io.ridgeline.serving.efficiency.Efficiency#eagerDecode}), and whether it scheduled each step
+ * after the previous one ("synchronous scheduler", any case: not {@link
+ * io.ridgeline.serving.efficiency.Efficiency#overlapScheduler}), and the engine's configured cap on
  * running requests per rank ("max_batch 384 per rank": TensorRT-LLM's {@code max_batch_size}, which
  * holds per attention data-parallel rank). The first match of each counts.
  *

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ridgeline.serving.Profiles;
+import io.ridgeline.serving.efficiency.Profiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

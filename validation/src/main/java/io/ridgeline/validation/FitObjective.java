@@ -1,6 +1,6 @@
 package io.ridgeline.validation;
 
-import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.efficiency.EngineProfile;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,9 +1,9 @@
 package io.ridgeline.validation;
 
 import io.ridgeline.serving.Deployment;
-import io.ridgeline.serving.EngineProfile;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.efficiency.EngineProfile;
 import java.util.List;
 import java.util.function.IntToDoubleFunction;
 

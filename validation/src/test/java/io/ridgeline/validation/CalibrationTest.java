@@ -3,9 +3,9 @@ package io.ridgeline.validation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.ridgeline.serving.Efficiency;
-import io.ridgeline.serving.EfficiencyParameter;
-import io.ridgeline.serving.EngineProfile;
+import io.ridgeline.serving.efficiency.Efficiency;
+import io.ridgeline.serving.efficiency.EfficiencyParameter;
+import io.ridgeline.serving.efficiency.EngineProfile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;

@@ -48,9 +48,11 @@ final class CrossValidationTest {
   void replay_pointGroupedFold_predictsEachPointWithItsSourcesIntercept() {
     // a point-grouped fold whose fit gave source A an intercept of ln 2 (the model 2× too slow
     // there) and never saw source B: A's TPOT is predicted at half the profile's, B's unchanged
-    io.ridgeline.serving.EngineProfile ideal =
-        new io.ridgeline.serving.EngineProfile(
-            io.ridgeline.serving.Profiles.DEFAULT, io.ridgeline.serving.Efficiency.ideal(), "");
+    io.ridgeline.serving.efficiency.EngineProfile ideal =
+        new io.ridgeline.serving.efficiency.EngineProfile(
+            io.ridgeline.serving.efficiency.Profiles.DEFAULT,
+            io.ridgeline.serving.efficiency.Efficiency.ideal(),
+            "");
     ValidationCase a = CalibrationTest.synthetic("A1", Metric.TPOT_MS, 10, "A");
     ValidationCase b = CalibrationTest.synthetic("B1", Metric.TPOT_MS, 10, "B");
     double plain = ((Prediction) Predictor.of(ideal).predict(a)).predicted();

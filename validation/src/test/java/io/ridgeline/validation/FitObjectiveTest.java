@@ -3,8 +3,8 @@ package io.ridgeline.validation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.ridgeline.serving.EngineProfile;
-import io.ridgeline.serving.Profiles;
+import io.ridgeline.serving.efficiency.EngineProfile;
+import io.ridgeline.serving.efficiency.Profiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +16,7 @@ final class FitObjectiveTest {
     // source A measured exactly at the ideal prediction; source B's deployment is 2× slower on its
     // 3 TPOT rows: its intercept is Σ ln 2 / (3 + λ) = 3 · 0.6931 / 4 = 0.5199 with λ = 1
     EngineProfile ideal =
-        new EngineProfile(Profiles.DEFAULT, io.ridgeline.serving.Efficiency.ideal(), "");
+        new EngineProfile(Profiles.DEFAULT, io.ridgeline.serving.efficiency.Efficiency.ideal(), "");
     Predictor p = Predictor.of(ideal);
     List<ValidationCase> rows = new ArrayList<>();
     for (int i = 1; i <= 3; i++) {

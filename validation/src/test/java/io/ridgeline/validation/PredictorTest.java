@@ -8,9 +8,9 @@ import io.ridgeline.core.Precisions;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
-import io.ridgeline.serving.Efficiency;
-import io.ridgeline.serving.EngineProfile;
 import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.efficiency.Efficiency;
+import io.ridgeline.serving.efficiency.EngineProfile;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package io.ridgeline.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ridgeline.serving.Profiles;
+import io.ridgeline.serving.efficiency.Profiles;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -63,11 +63,12 @@ public final class ClosedLoop {
    * prompt's TTFT is the end of its step minus its arrival.
    *
    * <p>Under an overlap scheduler ({@code lagSteps} 1, {@code
-   * io.ridgeline.serving.Efficiency#schedulingLagSteps}) a step's prompts are those waiting when it
-   * was scheduled, at the start of the step before it, not at its own start: a prompt arriving at
-   * an idle queue waits the running step's residual and the decode step scheduled without it
-   * ({@code decodeStepSeconds × (1/2 + 1)}), and one arriving during a prefill step joins the step
-   * after next (a decode step runs between when nobody was waiting at the previous step's start).
+   * io.ridgeline.serving.efficiency.Efficiency#schedulingLagSteps}) a step's prompts are those
+   * waiting when it was scheduled, at the start of the step before it, not at its own start: a
+   * prompt arriving at an idle queue waits the running step's residual and the decode step
+   * scheduled without it ({@code decodeStepSeconds × (1/2 + 1)}), and one arriving during a prefill
+   * step joins the step after next (a decode step runs between when nobody was waiting at the
+   * previous step's start).
    *
    * <p>Worked example: 4 prompts, 2 per step of 0.1 s each, one round of range ratio 1 (all arrive
    * at 0): two prompts finish at 0.1 s and two at 0.2 s, mean TTFT 0.15 s, with or without a lag

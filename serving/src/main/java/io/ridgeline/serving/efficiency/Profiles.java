@@ -1,0 +1,326 @@
+package io.ridgeline.serving.efficiency;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Engine profiles by engine family, with a {@value #DEFAULT} profile for families it does not list.
+ * {@link #builtIn()} holds profiles for trtllm, sglang, vllm, nim, jetstream and default, fitted by
+ * {@code io.ridgeline.validation.Calibration} on the shipped cases only (each profile's {@link
+ * EngineProfile#source()} says so and on which rows); {@link Efficiency#ideal()} stays the roofline
+ * bound.
+ *
+ * <p>JSON form (times in microseconds; {@code max_running_requests}, the engine's cap on requests
+ * running at once per model replica, is optional: absent or {@code null} means no cap beyond
+ * memory, and a fractional value is rounded down, see {@link EngineProfile#maxRunningRequests()};
+ * each efficiency parameter's key, unit and default are those of {@link EfficiencyParameter};
+ * {@code attention} (default 1) and {@code collective_latency_us} (default 0) are optional too, as
+ * is {@code admission_ms}, the engine's request admission latency in milliseconds, default 0, see
+ * {@link Efficiency#admission()}; an older file's {@code layer_overhead_us} is read as {@code
+ * kernel_us}, divided by the 9 kernels of a Llama layer, see {@link
+ * EfficiencyParameter#legacyKey()}):
+ *
+ * <pre>{@code
+ * {"profiles": {
+ *   "trtllm": {"compute": 0.6, "memory": 0.8, "network": 0.7, "attention": 0.8,
+ *              "gemm_half_tokens": 32, "kernel_us": 4, "step_overhead_us": 1000,
+ *              "collective_latency_us": 10, "max_running_requests": 256, "fitted_on": "..."},
+ *   "default": {...}}}
+ * }</pre>
+ *
+ * <pre>{@code
+ * Profiles p = Profiles.builtIn();
+ * p.forEngine("vllm").efficiency();
+ * Validation.run(CaseFile.shipped(), Predictor.byProfiles(p));   // ridgeline-validation
+ * }</pre>
+ */
+public final class Profiles {
+  /** The name of the fallback profile. */
+  public static final String DEFAULT = "default";
+
+  /** Classpath location of the built-in profiles. */
+  public static final String BUILT_IN_RESOURCE = "/io/ridgeline/serving/efficiency/profiles.json";
+
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper(
+              com.fasterxml.jackson.core.JsonFactory.builder()
+                  .streamReadConstraints(
+                      com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                          .maxNestingDepth(64)
+                          .maxDocumentLength(16_000_000L)
+                          .maxStringLength(1_000_000)
+                          .maxNumberLength(100)
+                          .build())
+                  .build())
+          .enable(SerializationFeature.INDENT_OUTPUT);
+
+  private final Map<String, EngineProfile> profiles;
+
+  private Profiles(Map<String, EngineProfile> profiles) {
+    this.profiles = Collections.unmodifiableMap(new LinkedHashMap<>(profiles));
+  }
+
+  /**
+   * Profiles from {@code profiles}, keyed by their names.
+   *
+   * @throws IllegalArgumentException when there is no {@value #DEFAULT} profile or a name repeats
+   */
+  public static Profiles of(Iterable<EngineProfile> profiles) {
+    Map<String, EngineProfile> map = new LinkedHashMap<>();
+    for (EngineProfile p : profiles) {
+      checkNotNull(p, "profile");
+      checkArgument(map.put(p.name(), p) == null, "duplicate profile: %s", p.name());
+    }
+    checkArgument(
+        map.containsKey(DEFAULT), "profiles must include '%s'; found %s", DEFAULT, map.keySet());
+    return new Profiles(map);
+  }
+
+  /**
+   * The built-in profiles, read from the classpath.
+   *
+   * @throws IllegalStateException when the resource is missing from the build
+   */
+  public static Profiles builtIn() {
+    return BuiltIn.PROFILES;
+  }
+
+  /** Holds the built-in profiles, parsed once on first use. */
+  private static final class BuiltIn {
+    static final Profiles PROFILES = load();
+  }
+
+  private static Profiles load() {
+    try (InputStream in = Profiles.class.getResourceAsStream(BUILT_IN_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "built-in profiles missing from the classpath: " + BUILT_IN_RESOURCE);
+      }
+      return parse(
+          new String(in.readAllBytes(), StandardCharsets.UTF_8), "profiles.json (built-in)");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The profiles of the JSON file at {@code path}.
+   *
+   * @throws IllegalArgumentException when the file cannot be read or is malformed, naming the file
+   *     and the field
+   */
+  public static Profiles read(Path path) {
+    String text;
+    try {
+      text = Files.readString(path, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "cannot read profile file " + path + ": " + e.getMessage(), e);
+    }
+    return parse(text, path.toString());
+  }
+
+  /**
+   * The profiles of JSON {@code text}; {@code name} names the file in error messages.
+   *
+   * @throws IllegalArgumentException when the text is malformed, naming {@code name} and the field
+   */
+  public static Profiles parse(String text, String name) {
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(text.startsWith("\uFEFF") ? text.substring(1) : text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          name + ": not valid JSON: " + e.getOriginalMessage().lines().findFirst().orElse(""), e);
+    }
+    if (root == null
+        || !root.isObject()
+        || !root.has("profiles")
+        || !root.get("profiles").isObject()) {
+      throw new IllegalArgumentException(
+          name + ": field 'profiles' must be an object of profiles by engine");
+    }
+    Map<String, EngineProfile> map = new LinkedHashMap<>();
+    JsonNode all = root.get("profiles");
+    Iterator<String> it = all.fieldNames();
+    while (it.hasNext()) {
+      String engine = it.next();
+      map.put(engine, profile(engine, all.get(engine), name));
+    }
+    if (!map.containsKey(DEFAULT)) {
+      throw new IllegalArgumentException(
+          name
+              + ": field 'profiles."
+              + DEFAULT
+              + "' is missing; it is the fallback for unlisted engines");
+    }
+    return new Profiles(map);
+  }
+
+  private static EngineProfile profile(String engine, JsonNode node, String file) {
+    String where = "profiles." + engine;
+    if (!node.isObject()) {
+      throw new IllegalArgumentException(file + ": field '" + where + "' must be an object");
+    }
+    ImmutableEfficiency.Builder efficiency = Efficiency.builder();
+    for (EfficiencyParameter p : EfficiencyParameter.values()) {
+      p.set(efficiency, parameter(node, where, p, file));
+    }
+    OptionalInt maxRunning = maxRunningRequests(node, where, file);
+    JsonNode fitted = node.get("fitted_on");
+    if (fitted != null && !fitted.isTextual()) {
+      throw new IllegalArgumentException(
+          file + ": field '" + where + ".fitted_on' must be a string, found " + fitted);
+    }
+    return new EngineProfile(
+        engine, efficiency.build(), maxRunning, fitted == null ? "" : fitted.asText());
+  }
+
+  /**
+   * The {@code max_running_requests} of {@code node}: empty when absent or null; a fractional value
+   * (a fit searches the cap as a real number) is rounded down, to at least 1.
+   */
+  private static OptionalInt maxRunningRequests(JsonNode node, String where, String file) {
+    JsonNode cap = node.get("max_running_requests");
+    if (cap == null || cap.isNull()) {
+      return OptionalInt.empty();
+    }
+    double v = number(node, where, "max_running_requests", file);
+    if (!(v > 0 && Double.isFinite(v))) {
+      throw new IllegalArgumentException(
+          file
+              + ": field '"
+              + where
+              + ".max_running_requests' must be a finite number > 0 (omit it for no cap), found "
+              + v);
+    }
+    return OptionalInt.of((int) Math.max(1, Math.floor(Math.min(v, Integer.MAX_VALUE))));
+  }
+
+  /** {@code p}'s value in {@code node}, checked; an optional one that is absent is ideal. */
+  private static double parameter(JsonNode node, String where, EfficiencyParameter p, String file) {
+    Optional<String> legacy = p.legacyKey().filter(k -> !node.has(p.jsonKey()) && node.has(k));
+    if (!p.required() && !node.has(p.jsonKey()) && legacy.isEmpty()) {
+      return p.ideal();
+    }
+    double v =
+        legacy.isPresent()
+            ? p.fromLegacy(number(node, where, legacy.get(), file))
+            : number(node, where, p.jsonKey(), file);
+    Optional<String> problem = p.problem(v);
+    if (problem.isPresent()) {
+      throw new IllegalArgumentException(
+          file
+              + ": field '"
+              + where
+              + "."
+              + p.jsonKey()
+              + "' must be "
+              + problem.get()
+              + ", found "
+              + v);
+    }
+    return v;
+  }
+
+  private static double number(JsonNode node, String where, String field, String file) {
+    JsonNode v = node.get(field);
+    if (v == null || !v.isNumber()) {
+      throw new IllegalArgumentException(
+          file
+              + ": field '"
+              + where
+              + "."
+              + field
+              + "' must be a number, found "
+              + (v == null ? "nothing" : v.toString()));
+    }
+    return v.asDouble();
+  }
+
+  /** The profiles by name, in file order. */
+  public Map<String, EngineProfile> profiles() {
+    return profiles;
+  }
+
+  /** The profile of {@code engine}, or the {@value #DEFAULT} profile when it has none. */
+  public EngineProfile forEngine(String engine) {
+    EngineProfile p = profiles.get(engine);
+    return p != null ? p : profiles.get(DEFAULT);
+  }
+
+  /** These profiles with {@code profile} added or replacing the one of its name. */
+  public Profiles with(EngineProfile profile) {
+    Map<String, EngineProfile> map = new LinkedHashMap<>(profiles);
+    map.put(profile.name(), profile);
+    return new Profiles(map);
+  }
+
+  /** The JSON form (see the class javadoc), pretty-printed. */
+  public String toJson() {
+    ObjectNode root = MAPPER.createObjectNode();
+    ObjectNode all = root.putObject("profiles");
+    profiles.forEach(
+        (k, p) -> {
+          Efficiency e = p.efficiency();
+          ObjectNode o = all.putObject(k);
+          for (EfficiencyParameter param : EfficiencyParameter.values()) {
+            if (param == EfficiencyParameter.ADMISSION && p.capsRunningRequests()) {
+              // the cap before admission_ms: the key order of the files written so far
+              o.put("max_running_requests", p.maxRunningRequests().getAsInt());
+            }
+            o.put(param.jsonKey(), round(param.get(e)));
+          }
+          o.put("fitted_on", p.source());
+        });
+    try {
+      return MAPPER.writeValueAsString(root) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Writes {@link #toJson()} to {@code path}.
+   *
+   * @throws UncheckedIOException when the file cannot be written
+   */
+  public void write(Path path) {
+    try {
+      Files.writeString(path, toJson(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write profile file " + path, e);
+    }
+  }
+
+  /** Six significant digits, so that files stay readable and round trips stable. */
+  private static double round(double v) {
+    return v == 0 ? 0 : Double.parseDouble(String.format(Locale.ROOT, "%.6g", v));
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder();
+    profiles.values().forEach(p -> b.append(p).append('\n'));
+    return b.toString();
+  }
+}

@@ -1,0 +1,65 @@
+package io.ridgeline.serving.plan;
+
+import io.ridgeline.core.RidgelineStyle;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.FrontierPoint;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import org.immutables.value.Value;
+
+/**
+ * A candidate that misses a plan's objectives, with how far: the closest miss of each chip tells
+ * the user why the chip fails and by how much.
+ *
+ * <p>The {@link #ratio() violation ratio} is the larger of TTFT / TTFT objective and TPOT / TPOT
+ * objective for a candidate that fits, or the bytes one chip needs over its capacity for one that
+ * does not; it is above 1 and 1 would be a pass.
+ */
+@Value.Immutable
+@RidgelineStyle
+public abstract class PlanMiss {
+  /** The chip type. */
+  public abstract Chip chip();
+
+  /** The strategy. */
+  public abstract Deployment.Strategy strategy();
+
+  /** Tensor-parallel degree of a replica. */
+  public abstract int tensorParallel();
+
+  /** Pipeline stages of a replica. */
+  public abstract int pipelineParallel();
+
+  /** The evaluated point; absent when not even one request fits the layout. */
+  public abstract Optional<FrontierPoint> point();
+
+  /** The objectives missed: memory, or one or both of TTFT and TPOT. */
+  public abstract Set<PlanFailure> reasons();
+
+  /** The violation ratio (dimensionless, above 1); see {@link PlanMiss}. */
+  public abstract double ratio();
+
+  /** What was missed, with units: {@code "TPOT 61.2 ms > 50 ms"}. */
+  public abstract String detail();
+
+  /** A new builder. */
+  public static ImmutablePlanMiss.Builder builder() {
+    return ImmutablePlanMiss.builder();
+  }
+
+  @Override
+  public String toString() {
+    return String.format(
+        Locale.ROOT,
+        "%s %s tp %d pp %d%s: %s (%s× the limit)",
+        chip().id(),
+        strategy().id(),
+        tensorParallel(),
+        pipelineParallel(),
+        point().map(p -> " batch " + p.batch()).orElse(""),
+        detail(),
+        Planner.number(ratio(), 3));
+  }
+}

@@ -1,0 +1,183 @@
+package io.ridgeline.serving.plan;
+
+import io.ridgeline.core.Precisions;
+import io.ridgeline.hardware.Chip;
+import io.ridgeline.models.Model;
+import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.DeploymentSpec;
+import io.ridgeline.serving.ImmutableDeploymentSpec;
+import io.ridgeline.serving.ImmutablePoolSpec;
+import io.ridgeline.serving.KvOffload;
+import io.ridgeline.serving.PoolSpec;
+import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.Sizing;
+import io.ridgeline.serving.Speculation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The candidates a {@link Planner plan} evaluates: layouts of a chip at a precision, and the
+ * deployments built on a layout.
+ *
+ * <p><b>Layouts</b> (one replica of {@code n} chips, {@code n} = 1, 2, 4, … one scale-up domain):
+ * tensor parallelism {@code tp = n} where it divides the heads; for a MoE model also up to four
+ * domains over the scale-out network, and beside {@code tp n} the expert-parallel layouts {@code tp
+ * n, ep n} and {@code attention-dp n, ep n} (each chip attends its own sequences, the experts
+ * spread over all n: the DeepSeek serving recipe). When none of them holds one request of ISL + OSL
+ * tokens, the fewest-chips tensor × pipeline layout ({@link Sizing#fewestChips}) is added: SRAM
+ * chips get their long pipelines so.
+ *
+ * <p><b>Deployments</b> of a layout: colocated and static on it; pd with the layout as decode pool
+ * and a prefill pool of the same layout (and, when {@link PlanRequest#heterogeneous()}, each other
+ * chip of the request sized to the fewest chips that hold a prompt); afd with the layout as
+ * attention and prefill pool and an FFN pool on the same chip (and each other chip) sized by the
+ * attention:FFN ratio search ({@code AfdRatio}); colocated and pd once more with the request's
+ * speculation, if any (afd steps do not model it). pd and afd are skipped on chips without any
+ * interconnect.
+ */
+final class PlanSpace {
+  private final PlanRequest request;
+  private final Model model;
+  private final int isl;
+  private final int osl;
+
+  PlanSpace(PlanRequest request) {
+    this.request = request;
+    this.model = request.model();
+    this.isl = request.inputTokens();
+    this.osl = request.outputTokens();
+  }
+
+  /** The layouts of {@code chip} at {@code precisions}; see {@link PlanSpace}. */
+  List<RooflineModel> layouts(Chip chip, Precisions precisions) {
+    int context = isl + osl;
+    List<RooflineModel> out = new ArrayList<>();
+    int domain = Math.max(1, chip.scaleUp().map(u -> u.domainSize()).orElse(1));
+    boolean moe = model.hasMoe();
+    int largest = hasLink(chip) ? (moe && chip.scaleOut().isPresent() ? 4 * domain : domain) : 1;
+    for (int n = 1; n <= largest; n *= 2) {
+      boolean tpOk = model.tensorParallelProblem(n).isEmpty();
+      if (tpOk && n <= domain) {
+        out.add(layout(chip, precisions, n, n, 1, 1));
+      }
+      if (moe && n > 1) {
+        if (tpOk) {
+          out.add(layout(chip, precisions, n, n, 1, n));
+        }
+        out.add(layout(chip, precisions, n, 1, n, n));
+      }
+      if (n > Integer.MAX_VALUE / 2) {
+        break;
+      }
+    }
+    if (out.stream().noneMatch(rm -> rm.memory(1, context).fits())) {
+      Sizing.fewestChips(out.get(0), 1, context)
+          .filter(
+              rm ->
+                  out.stream()
+                      .noneMatch(
+                          f ->
+                              f.tensorParallel() == rm.tensorParallel()
+                                  && f.pipelineParallel() == rm.pipelineParallel()))
+          .ifPresent(out::add);
+    }
+    return out;
+  }
+
+  private RooflineModel layout(Chip chip, Precisions p, int chips, int tp, int dp, int ep) {
+    return PoolSpec.builder()
+        .model(model)
+        .chip(chip)
+        .precisions(p)
+        .count(chips)
+        .tensorParallel(tp)
+        .attentionDataParallel(dp)
+        .expertParallel(ep)
+        .efficiency(request.efficiency())
+        .kvOffload(offload(chip))
+        .build()
+        .build(1, isl + osl);
+  }
+
+  /** The request's KV offload policy on {@code chip}, none where the chip has no slower tier. */
+  private KvOffload offload(Chip chip) {
+    return KvOffload.tier(chip).isPresent() ? request.kvOffload() : KvOffload.NONE;
+  }
+
+  static boolean hasLink(Chip chip) {
+    return chip.scaleUp().isPresent() || chip.scaleOut().isPresent();
+  }
+
+  /** The deployments of {@code strategy} on {@code layout}; see {@link PlanSpace}. */
+  List<Deployment> deployments(
+      Deployment.Strategy strategy, RooflineModel layout, List<Chip> chips) {
+    List<Deployment> out = new ArrayList<>();
+    boolean disaggregated =
+        strategy == Deployment.Strategy.PD || strategy == Deployment.Strategy.AFD;
+    if (disaggregated && !hasLink(layout.chip())) {
+      return out;
+    }
+    PoolSpec spec = PoolSpec.of(layout);
+    List<Optional<PoolSpec>> others = new ArrayList<>();
+    others.add(Optional.empty());
+    if (disaggregated && request.heterogeneous()) {
+      for (Chip c : chips) {
+        if (!c.id().equalsIgnoreCase(layout.chip().id()) && hasLink(c)) {
+          others.add(Optional.of(other(spec, c)));
+        }
+      }
+    }
+    for (Optional<PoolSpec> other : others) {
+      try {
+        out.add(build(strategy, spec, other, Optional.empty()));
+        if (request.speculation().isPresent() && strategy != Deployment.Strategy.AFD) {
+          out.add(build(strategy, spec, other, request.speculation()));
+        }
+      } catch (IllegalArgumentException e) {
+        // another chip that cannot hold its pool (or run the precisions): not a candidate
+        if (other.isEmpty()) {
+          throw e;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** {@code spec} on chip {@code c}, sized by the layout policy (no count, tp or parallelism). */
+  private PoolSpec other(PoolSpec spec, Chip c) {
+    return ImmutablePoolSpec.copyOf(spec)
+        .withChip(c)
+        .withKvOffload(offload(c))
+        .withCount(Optional.empty())
+        .withTensorParallel(Optional.empty())
+        .withAttentionDataParallel(1)
+        .withExpertParallel(1);
+  }
+
+  private Deployment build(
+      Deployment.Strategy strategy,
+      PoolSpec spec,
+      Optional<PoolSpec> other,
+      Optional<Speculation> speculation) {
+    ImmutableDeploymentSpec.Builder b =
+        DeploymentSpec.builder()
+            .strategy(strategy)
+            .pool(spec)
+            .prefill(spec)
+            .price(request.price())
+            .speculation(speculation);
+    if (strategy == Deployment.Strategy.PD) {
+      other.ifPresent(b::prefill);
+    } else if (strategy == Deployment.Strategy.AFD) {
+      b.ffn(
+          other.orElseGet(
+              () ->
+                  ImmutablePoolSpec.copyOf(spec)
+                      .withCount(Optional.empty())
+                      .withTensorParallel(Optional.empty())
+                      .withAttentionDataParallel(1)));
+    }
+    return b.build().build(isl, osl);
+  }
+}
