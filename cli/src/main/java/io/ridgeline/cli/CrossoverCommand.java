@@ -1,8 +1,8 @@
 package io.ridgeline.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ridgeline.serving.Crossover;
 import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.sweep.Crossover;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -45,6 +45,21 @@ public final class Roofline {
                 flops,
                 target.peak(op.precision()).flopsPerSecond(),
                 computeEfficiency * target.computeScale(op.precision()));
+    return timed(op, target, compute, memoryEfficiency);
+  }
+
+  /**
+   * The roofline result of {@code op} on {@code target} whose compute time, {@code computeSeconds},
+   * the caller has worked out (a kernel whose efficiency depends on more than the target, such as a
+   * GEMM on a small-M curve), its bytes read at {@code memoryEfficiency} of every tier's bandwidth
+   * as {@link #evaluate(Operation, ComputeTarget, double, double)} reads them.
+   *
+   * @throws IllegalArgumentException when {@code computeSeconds} is negative or not finite, or as
+   *     {@link #evaluate(Operation, ComputeTarget)}
+   */
+  public static OperationResult timed(
+      Operation op, ComputeTarget target, double computeSeconds, double memoryEfficiency) {
+    double compute = computeSeconds;
     double memory = 0;
     Map<String, Bytes> tiers;
     if (target.placement().isEmpty() && target.splitPlacement().isEmpty()) {

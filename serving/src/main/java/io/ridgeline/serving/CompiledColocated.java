@@ -119,8 +119,8 @@ final class CompiledColocated implements PointsAt {
    * a view of their own, or null on a one-tier chip ({@code spill} null) or when every byte is on
    * the main tier.
    */
-  private CompiledStep.Tiers tiers(WeightSpill spill, int n) {
-    return spill == null ? null : CompiledStep.Tiers.view(pool.baseTarget(), spill).at(spill, n);
+  private StepTiers tiers(WeightSpill spill, int n) {
+    return spill == null ? null : StepTiers.view(pool.baseTarget(), spill).at(spill, n);
   }
 
   /**
@@ -343,8 +343,8 @@ final class CompiledColocated implements PointsAt {
    * PointBlock#blockChunk}), each the double {@link #evaluate} gives: the decode steps of the
    * batches and of their others ({@code batch − 1}, shared with the previous row when that is its
    * batch), the prefill shares and the TTFT chunks, evaluated operation by operation over the block
-   * ({@link CompiledStep#blockTimes}). All bytes on the main tier ({@link #blockRows}). False, with
-   * {@code s} unusable, when the arithmetic rejects a size; the rows then go point by point.
+   * ({@link StepBlock#times}). All bytes on the main tier ({@link #blockRows}). False, with {@code
+   * s} unusable, when the arithmetic rejects a size; the rows then go point by point.
    */
   private boolean evaluateBlock(int[] batches, int from, int n, PointBlock s) {
     double[] sizes = s.decodeSizes;
@@ -367,19 +367,19 @@ final class CompiledColocated implements PointsAt {
     }
     s.lastBatch = -1; // the per-point arrays no longer hold the previous batch's step
     try {
-      decode.blockTimes(sizes, m, s.decodeBlock, false);
-      decode.blockStageSeconds(sizes, m, s.decodeBlock, s.decodeStage);
+      s.decodeBlock.times(decode, sizes, m, false);
+      s.decodeBlock.stageSeconds(decode, sizes, m, s.decodeStage);
       for (int j = 0; j < m; j++) {
         s.decodeTimes[j] = decodeSeconds(s.decodeStage[j]);
       }
       // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
-      prefill.blockTimes(s.prompts, n, s.shareBlock, true);
-      prefill.blockRidingSeconds(
-          s.shareBlock, null, n, s.decodeBlock, s.ownStep, pairs, s.blockShare);
+      s.shareBlock.times(prefill, s.prompts, n, true);
+      StepBlock.ridingSeconds(
+          prefill, s.shareBlock, null, n, s.decodeBlock, s.ownStep, pairs, s.blockShare);
       // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
       // (a batch of one has no others: its row rides any size and takes chunkAlone below)
-      prefill.blockRidingSeconds(
-          null, chunkSide, n, s.decodeBlock, s.othersRiding, pairs, s.blockChunk);
+      StepBlock.ridingSeconds(
+          prefill, null, chunkSide, n, s.decodeBlock, s.othersRiding, pairs, s.blockChunk);
     } catch (IllegalArgumentException e) {
       return false;
     }
@@ -452,8 +452,8 @@ final class CompiledColocated implements PointsAt {
       s.lastBatch = -1;
       s.operations(decode.operations());
       ComputeTarget base = pool.baseTarget();
-      s.decodeTiers = decodeSpill == null ? null : CompiledStep.Tiers.view(base, decodeSpill);
-      s.shareTiers = prefillSpill == null ? null : CompiledStep.Tiers.view(base, prefillSpill);
+      s.decodeTiers = decodeSpill == null ? null : StepTiers.view(base, decodeSpill);
+      s.shareTiers = prefillSpill == null ? null : StepTiers.view(base, prefillSpill);
     }
   }
 
@@ -461,7 +461,7 @@ final class CompiledColocated implements PointsAt {
    * The tiers of a decode step of {@code batch} sequences (null: all on the main tier), in {@code
    * s}'s view, valid until the next call.
    */
-  private CompiledStep.Tiers decodeTiers(int batch, PointBlock s) {
+  private StepTiers decodeTiers(int batch, PointBlock s) {
     return batch <= decodeOnMainTier ? null : s.decodeTiers.at(decodeSpill, batch);
   }
 
@@ -469,7 +469,7 @@ final class CompiledColocated implements PointsAt {
    * The tiers of a prefill share of {@code prompts} prompts (null: all on the main tier), in {@code
    * s}'s view, valid until the next call.
    */
-  private CompiledStep.Tiers shareTiers(int prompts, PointBlock s) {
+  private StepTiers shareTiers(int prompts, PointBlock s) {
     return prompts <= prefillOnMainTier ? null : s.shareTiers.at(prefillSpill, prompts);
   }
 
@@ -498,7 +498,7 @@ final class CompiledColocated implements PointsAt {
       decode.operationTimes(batch, decodeTiers(batch, s), s.compute, s.memory);
       step = decodeSeconds(batch, s.compute, s.memory);
     }
-    CompiledStep.Tiers shareTiers = shareTiers(sharePrompts, s);
+    StepTiers shareTiers = shareTiers(sharePrompts, s);
     // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
     prefill.riding(prompts, shareTiers, s.share);
     double share = prefill.ridingSeconds(s.share, s.compute, s.memory, pairs);
@@ -538,7 +538,7 @@ final class CompiledColocated implements PointsAt {
   }
 
   /** The tiers of a decode step of {@code batch} sequences; null when all are on the main tier. */
-  private CompiledStep.Tiers decodeTiers(int batch) {
+  private StepTiers decodeTiers(int batch) {
     return batch <= decodeOnMainTier ? null : tiers(decodeSpill, batch);
   }
 

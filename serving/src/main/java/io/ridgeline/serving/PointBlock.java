@@ -65,8 +65,8 @@ public final class PointBlock {
   // where the owner's steps read their bytes on a chip of several tiers (null: one tier), views
   // that WeightSpill sets for one step at a time: decode steps by sequences, prefill shares by
   // prompts
-  CompiledStep.Tiers decodeTiers;
-  CompiledStep.Tiers shareTiers;
+  StepTiers decodeTiers;
+  StepTiers shareTiers;
   // the last batch's step times: its decode step, its prefill share and one TTFT chunk step
   double stepSeconds;
   double shareSeconds;
@@ -76,8 +76,8 @@ public final class PointBlock {
   // of its own and its others' decode step (-1: none), its prompts, the prefill shares' op-major
   // side, and per decode size and per row the step times
   static final int BLOCK_ROWS = 128;
-  final CompiledStep.Block decodeBlock = new CompiledStep.Block();
-  final CompiledStep.Block shareBlock = new CompiledStep.Block();
+  final StepBlock decodeBlock = new StepBlock();
+  final StepBlock shareBlock = new StepBlock();
   final double[] decodeSizes = new double[2 * BLOCK_ROWS];
   final double[] decodeStage = new double[2 * BLOCK_ROWS];
   final double[] decodeTimes = new double[2 * BLOCK_ROWS];

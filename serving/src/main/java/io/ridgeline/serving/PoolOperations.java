@@ -28,37 +28,22 @@ final class PoolOperations {
   private PoolOperations() {}
 
   /**
-   * The phase {@code kind} of {@code ops} on {@code t}. Each operation runs at the fractions of its
-   * {@link KernelClass} (decided by its {@link OperationRole}): weight GEMMs on the small-M GEMM
-   * curve ({@link Efficiency#gemmHalfTokens()}) at their own rows M = FLOPs / (2 × weight elements
-   * read) (the step's tokens for a dense GEMM, the mean tokens per expert read for routed experts:
-   * tokens × k / distinct experts); the kernels that read the KV cache at {@link
-   * Efficiency#attention()} of the large-GEMM compute fraction and of the memory fraction, with no
-   * small-M penalty; the rest at the large-GEMM compute fraction and the memory fraction.
+   * The phase {@code kind} of {@code ops} (one chip's share, {@link #perChip}) on {@code t}: each
+   * operation at its {@link OperationCost}, the per-operation formulas the compiled path shares:
+   * weight GEMMs on the small-M GEMM curve ({@link Efficiency#gemmHalfTokens()}) at their own rows
+   * M = FLOPs / (2 × weight elements read) (the step's tokens for a dense GEMM, the mean tokens per
+   * expert read for routed experts: tokens × k / distinct experts) with their reduction-depth
+   * factor; the kernels that read the KV cache at {@link Efficiency#attention()} of bandwidth and
+   * the large-GEMM compute fraction, with no small-M penalty; the rest at the large-GEMM compute
+   * fraction and the memory fraction.
    */
   static PhaseResult phase(
       RooflineModel pool, PhaseKind kind, List<Operation> ops, ComputeTarget t) {
-    Efficiency e = pool.kernelEfficiency();
-    if (uniformKernels(pool)) {
-      return Roofline.phase(kind, ops, t);
-    }
     ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().kind(kind);
     for (Operation op : ops) {
-      KernelClass k = KernelClass.of(op.role());
-      double rows =
-          gemmRows(
-              op.flops().flops(),
-              op.bytes(DataKind.WEIGHTS).bytes(),
-              weightBytesPerElement(pool, op));
-      double compute = k.computeFraction(e, rows);
-      double depth = k.depthFactor(e, op, pool.layout(), t);
-      if (depth != 1) {
-        // seconds per FLOP over peak: 1 / fraction(M) + (depth factor − 1) / large-GEMM fraction,
-        // i.e. compute time = flops / (peak × compute) × (1 + half / M + depth / K)
-        compute = 1 / (1 / compute + (depth - 1) / k.computeFraction(e, 0));
-      }
-      // the target at the kernel class's fractions, without a validated copy per operation
-      b.addOperation(Roofline.evaluate(op, t, compute, k.memoryFraction(e, t.memoryEfficiency())));
+      OperationCost cost = OperationCost.of(pool, op, t);
+      double compute = cost.computeSeconds(op.flops().flops(), op.bytes(DataKind.WEIGHTS).bytes());
+      b.addOperation(Roofline.timed(op, t, compute, cost.memoryFraction));
     }
     return b.build();
   }
@@ -84,15 +69,6 @@ final class PoolOperations {
   }
 
   /**
-   * The rows M of a GEMM of {@code flops} FLOPs over {@code weightBytes} bytes of weights stored at
-   * {@code bytesEach} bytes per element: FLOPs = 2·M·elements → M = FLOPs / (2 · weight bytes /
-   * bytes each); 0 for an operation without weights or FLOPs.
-   */
-  static double gemmRows(double flops, double weightBytes, double bytesEach) {
-    return weightBytes > 0 && flops > 0 ? flops / (2 * weightBytes / bytesEach) : 0;
-  }
-
-  /**
    * The busiest chip's share of each operation in a step of {@code sequences} sequences (or
    * prompts) per micro-batch: FLOPs and activations of stage-wide operations over tp·dp·pp, of the
    * operations that run per attention group ({@link ParallelLayout#runsPerGroup}: the attention
@@ -115,18 +91,12 @@ final class PoolOperations {
       double work = layout.workShards(perGroup, sequences);
       ImmutableMap.Builder<DataKind, Bytes> bytes = ImmutableMap.builder();
       for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
-        double divisor;
-        switch (e.getKey()) {
-          case WEIGHTS:
-            divisor = layout.shards(weights);
-            break;
-          case KV_READ:
-          case KV_WRITE:
-            divisor = layout.kvShards(op.kvShards(), sequences);
-            break;
-          default:
-            divisor = work;
-        }
+        double divisor =
+            switch (OperationCost.shareOf(e.getKey())) {
+              case WEIGHTS -> layout.shards(weights);
+              case KV -> layout.kvShards(op.kvShards(), sequences);
+              case WORK -> work;
+            };
         bytes.put(e.getKey(), e.getValue().dividedBy(divisor));
       }
       out.add(

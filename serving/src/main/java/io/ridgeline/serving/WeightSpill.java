@@ -19,7 +19,7 @@ import java.util.Map;
  * for operation, so that every share is the same double: the KV cache is the bytes of one sequence
  * × batch ÷ the KV shards beyond tensor parallelism; the workspace is {@link
  * MemoryPlan#workspaceBytes}, the one formula both use. {@code WeightSpillTest} checks the shares
- * against {@link CompiledStep.Tiers} of {@link MemoryPlan#placed}.
+ * against {@link StepTiers} of {@link MemoryPlan#placed}.
  *
  * <p>Worked example (the shape of {@link MemoryUse}'s class comment): 500 GB of weights, 150 GB of
  * KV and workspace on a chip of 186 GB HBM and 467.5 GB LPDDR5X: 36 GB of weights stay in HBM and
@@ -37,7 +37,7 @@ final class WeightSpill {
   private final int vocab;
   private final int stageChips;
   // the tiers in placement order (the main one first, then the others from the fastest down):
-  // capacity and index among the target's tiers (CompiledStep.Tiers' slots)
+  // capacity and index among the target's tiers (StepTiers' slots)
   private final double[] capacity;
   private final int[] slot;
   // one batch's weights per tier in placement order (scratch)
@@ -99,7 +99,7 @@ final class WeightSpill {
 
   /**
    * The weights' tiers and shares for {@code batch} sequences into {@code slots} and {@code shares}
-   * (indices among the target's tiers, as {@link CompiledStep.Tiers} numbers them), as {@link
+   * (indices among the target's tiers, as {@link StepTiers} numbers them), as {@link
    * MemoryPlan#placed} places them; returns how many tiers hold weights, 0 when every byte is on
    * the main tier (the pool's base target).
    */

@@ -203,7 +203,7 @@ final class CompiledColocatedTest {
   @Test
   void points_operationByOperationBlock_equalsPerPointCompiledPointsExactly() {
     // CompiledColocated.points evaluates runs of batches whose bytes sit on the main tier as
-    // blocks, operation by operation (CompiledStep.blockTimes); every figure must be the very
+    // blocks, operation by operation (StepBlock.times); every figure must be the very
     // double of the per-point compiled point: consecutive and scattered batches, repeats, batch 1,
     // batches past the largest that fits, GB200 batches spilling into LPDDR5X (point by point),
     // dense, tp 8, MoE, calibrated and ideal

@@ -60,7 +60,7 @@ final class WeightSpillTest {
   @Test
   void place_anyBatchAndContext_isTheObjectPathsPlacementToTheBit() {
     // every chip of several tiers, five models, tp 1-8, batches 1-4,096 and contexts 128-131,072:
-    // the same tiers and the same shares, bit for bit, as CompiledStep.Tiers of
+    // the same tiers and the same shares, bit for bit, as StepTiers of
     // MemoryPlan.placed, and no tiers exactly where placed gives the base target
     List<RooflineModel> pools = new ArrayList<>();
     for (String chip : CHIPS) {
@@ -108,10 +108,10 @@ final class WeightSpillTest {
   private static boolean sameAsObjectPath(RooflineModel pool, int batch, int context) {
     WeightSpill spill = WeightSpill.of(pool, context);
     ComputeTarget placed = MemoryPlan.placed(pool, batch, context);
-    CompiledStep.Tiers view = CompiledStep.Tiers.view(pool.baseTarget(), spill).at(spill, batch);
+    StepTiers view = StepTiers.view(pool.baseTarget(), spill).at(spill, batch);
     if (placed == pool.baseTarget()) {
       return view == null;
     }
-    return view != null && view.samePlacement(CompiledStep.Tiers.of(placed));
+    return view != null && view.samePlacement(StepTiers.of(placed));
   }
 }

@@ -1,4 +1,4 @@
-package io.ridgeline.serving;
+package io.ridgeline.serving.sweep;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
@@ -7,6 +7,7 @@ import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Seconds;
+import io.ridgeline.serving.RooflineModel;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;

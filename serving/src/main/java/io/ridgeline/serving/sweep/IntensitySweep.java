@@ -1,10 +1,11 @@
-package io.ridgeline.serving;
+package io.ridgeline.serving.sweep;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
 import com.google.common.collect.ImmutableList;
 import io.ridgeline.core.FlopsPerByte;
 import io.ridgeline.core.PhaseResult;
+import io.ridgeline.serving.RooflineModel;
 import java.util.List;
 import java.util.Locale;
 

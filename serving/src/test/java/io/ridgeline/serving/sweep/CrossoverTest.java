@@ -1,4 +1,4 @@
-package io.ridgeline.serving;
+package io.ridgeline.serving.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
@@ -6,6 +6,8 @@ import static org.assertj.core.data.Percentage.withPercentage;
 import io.ridgeline.core.PhaseKind;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
+import io.ridgeline.serving.IdealPools;
+import io.ridgeline.serving.RooflineModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,0 +1,151 @@
+package io.ridgeline.serving;
+
+import io.ridgeline.core.ComputeTarget;
+import io.ridgeline.core.DataKind;
+import io.ridgeline.core.Operation;
+import io.ridgeline.core.Roofline;
+import io.ridgeline.serving.efficiency.Efficiency;
+
+/**
+ * One operation's roofline terms on one chip of a {@link RooflineModel pool}: the per-operation
+ * formulas of a step, written once, which the object path ({@link PoolOperations#phase}) evaluates
+ * operation by operation and the compiled path ({@link CompiledStep}) keeps as coefficients.
+ *
+ * <p><b>Compute</b> (1 multiply-add = 2 FLOPs): an operation of its {@link KernelClass} runs at the
+ * large-GEMM fraction {@code c} of its precision's peak (the pool's {@link
+ * RooflineModel#kernelEfficiency()} scaled by the target's {@link ComputeTarget#computeScale}); a
+ * weight GEMM of M rows on the small-M curve ({@link Efficiency#computeAt}: {@code c × M / (M +
+ * half)}) with a reduction-depth factor {@code d} ({@link KernelClass#depthFactor}) takes
+ *
+ * <pre>
+ *   flops / (peak × c) × (1 + half / M + (d − 1))
+ *   = flops × d / (peak × c) + weightBytes × 2 × half / (bytesEach × peak × c)
+ * </pre>
+ *
+ * since M = flops × bytesEach / (2 × weightBytes) (each stored weight element is multiplied with
+ * each of M rows): {@link #computeSeconds} = {@code flops × secondsPerFlop + weightBytes ×
+ * secondsPerWeightByte}. Every other kernel, and a GEMM without weight bytes (M = 0), has no
+ * small-M term; an operation without FLOPs takes no compute time, whatever its precision's peak. A
+ * pool whose kernel classes all run at the target's own fractions ({@link
+ * PoolOperations#uniformKernels}: the roofline bound, or an efficiency without an attention
+ * fraction, small-M curve or depth cost) uses the target's compute fraction with no curve and no
+ * depth factor.
+ *
+ * <p><b>Memory</b>: the operation's bytes at {@link #memoryFraction} of each tier's bandwidth, its
+ * kernel class's ({@link KernelClass#memoryFraction}: attention's own for the kernels that read the
+ * KV cache), {@code bytes / (bandwidth × fraction)} per tier ({@link Roofline#memorySeconds}); on
+ * the main tier alone, as a product with one byte's time ({@link #mainTierMemorySeconds}).
+ *
+ * <p><b>Shards</b>: how {@link PoolOperations#perChip} divides each kind of byte over the chips of
+ * a replica ({@link #shareOf}).
+ */
+final class OperationCost {
+  /** The shards that divide a kind of byte over the chips of a replica ({@link #shareOf}). */
+  enum Share {
+    /** Weights: over the chips that hold a copy's shards ({@link ParallelLayout#shards}). */
+    WEIGHTS,
+    /** KV cache: over the busy attention groups × the op's KV shards × pp. */
+    KV,
+    /** Activations and everything else: over the operation's work shards. */
+    WORK
+  }
+
+  /** The operation's kernel class. */
+  final KernelClass kernel;
+
+  /** FLOP/s of the operation's precision on the target; 0 for an operation without FLOPs. */
+  final double peak;
+
+  /** Bytes per stored weight element ({@link PoolOperations#weightBytesPerElement}). */
+  final double bytesEach;
+
+  /** Compute seconds per FLOP on one chip: {@code d / (peak × c)}; 0 without FLOPs. */
+  final double secondsPerFlop;
+
+  /**
+   * Compute seconds per weight byte of the small-M term: {@code 2 × half / (bytesEach × peak × c)}.
+   */
+  final double secondsPerWeightByte;
+
+  /** The fraction of every tier's bandwidth the operation's kernel reaches. */
+  final double memoryFraction;
+
+  /**
+   * Memory seconds per byte read from the target's main tier: one byte's {@link
+   * Roofline#memorySeconds}.
+   */
+  final double secondsPerMainTierByte;
+
+  private OperationCost(
+      KernelClass kernel,
+      double peak,
+      double bytesEach,
+      double secondsPerFlop,
+      double secondsPerWeightByte,
+      double memoryFraction,
+      double mainBandwidth) {
+    this.kernel = kernel;
+    this.peak = peak;
+    this.bytesEach = bytesEach;
+    this.secondsPerFlop = secondsPerFlop;
+    this.secondsPerWeightByte = secondsPerWeightByte;
+    this.memoryFraction = memoryFraction;
+    this.secondsPerMainTierByte = Roofline.memorySeconds(1, mainBandwidth, memoryFraction);
+  }
+
+  /**
+   * The terms of {@code op} on {@code t} in {@code pool}. {@code hasFlops} says whether the
+   * operation computes at all (an operation probed at several sizes may have none at one of them);
+   * when it does, {@code op} must have FLOPs, as its reduction depths are FLOP-weighted.
+   */
+  static OperationCost of(RooflineModel pool, Operation op, ComputeTarget t, boolean hasFlops) {
+    KernelClass kernel = KernelClass.of(op.role());
+    boolean uniform = PoolOperations.uniformKernels(pool);
+    Efficiency e = pool.kernelEfficiency();
+    // zero FLOPs take no time even without a peak for their precision
+    double peak = hasFlops ? t.peak(op.precision()).flopsPerSecond() : 0;
+    double scale = hasFlops ? t.computeScale(op.precision()) : 1;
+    double large = (uniform ? t.computeEfficiency() : kernel.computeFraction(e, 0)) * scale;
+    double depth = uniform || !hasFlops ? 1 : kernel.depthFactor(e, op, pool.layout(), t);
+    double half = uniform || kernel != KernelClass.GEMM ? 0 : e.gemmHalfTokens();
+    double bytesEach = PoolOperations.weightBytesPerElement(pool, op);
+    return new OperationCost(
+        kernel,
+        peak,
+        bytesEach,
+        hasFlops ? depth / (peak * large) : 0,
+        half > 0 && bytesEach > 0 && hasFlops ? 2 * half / (bytesEach * peak * large) : 0,
+        uniform ? t.memoryEfficiency() : kernel.memoryFraction(e, t.memoryEfficiency()),
+        t.mainBandwidth().bytesPerSecond());
+  }
+
+  /** {@link #of(RooflineModel, Operation, ComputeTarget, boolean)} of an operation as it is. */
+  static OperationCost of(RooflineModel pool, Operation op, ComputeTarget t) {
+    return of(pool, op, t, op.flops().flops() > 0);
+  }
+
+  /**
+   * Compute seconds of {@code flops} FLOPs on one chip whose weight bytes are {@code weightBytes}
+   * (the GEMM's rows; see the class comment); 0 for no FLOPs.
+   */
+  double computeSeconds(double flops, double weightBytes) {
+    return flops == 0 ? 0 : flops * secondsPerFlop + weightBytes * secondsPerWeightByte;
+  }
+
+  /**
+   * Memory seconds of {@code bytes} all read from the target's main tier, as the product with
+   * {@link #secondsPerMainTierByte}.
+   */
+  double mainTierMemorySeconds(double bytes) {
+    return bytes * secondsPerMainTierByte;
+  }
+
+  /** The shards that divide bytes of {@code kind} over the chips of a replica. */
+  static Share shareOf(DataKind kind) {
+    return switch (kind) {
+      case WEIGHTS -> Share.WEIGHTS;
+      case KV_READ, KV_WRITE -> Share.KV;
+      case ACTIVATIONS -> Share.WORK;
+    };
+  }
+}
