@@ -237,7 +237,7 @@ final class Operations {
     for (Map.Entry<Layer, Integer> g : m.layerGroups().entrySet()) {
       count += (double) g.getKey().norms() * g.getValue();
     }
-    double width = m.normKind() == Model.NormKind.LAYER ? 2.0 * m.hiddenSize() : m.hiddenSize();
+    double width = m.normWidth();
     double elements = tokens * m.hiddenSize() * count;
     return op("norms", OperationRole.NORM, p.activations())
         .flops(Flops.of(NORM_FLOPS_PER_ELEMENT * elements))
