@@ -335,36 +335,40 @@ final class FrontierCommand implements Callable<Integer> {
                   specLength,
                   specAcceptance));
     }
-    switch (s) {
-      case PD:
-        Chip decodeC = chip(decodeChip != null ? decodeChip : system.chip);
-        Chip prefillC = chip(prefillChip != null ? prefillChip : system.chip);
-        // --count/--tp describe the decode pool unless it has a chip of its own
-        boolean ownDecodeChip = decodeChip != null;
-        Integer dCount = decodeCount != null ? decodeCount : ownDecodeChip ? null : system.count;
-        Integer dTp = decodeCount != null || ownDecodeChip ? null : system.tp;
-        b.pool(pool(ideal, m, decodeC, dCount, dTp))
-            .prefill(pool(ideal, m, prefillC, prefillCount, null));
-        break;
-      case AFD:
-        Chip attC = chip(afd.attentionChip != null ? afd.attentionChip : system.chip);
-        Chip ffnC = chip(afd.ffnChip != null ? afd.ffnChip : system.chip);
-        Integer attN =
-            afd.attentionCount != null
-                ? afd.attentionCount
-                : afd.attentionChip == null ? system.count : null;
-        Chip afdPrefillC = chip(prefillChip != null ? prefillChip : system.chip);
-        PoolSpec ffnSpec = afd.ffnSpec(system, m, ffnC);
-        b.pool(pool(ideal, m, attC, attN, attN))
-            .prefill(pool(ideal, m, afdPrefillC, prefillCount, null))
-            .ffn(
-                ideal
-                    ? ImmutablePoolSpec.copyOf(ffnSpec).withEfficiency(Efficiency.ideal())
-                    : ffnSpec);
-        break;
-      default:
-        b.pool(pool(ideal, m, chip(system.chip), system.count, system.tp));
-    }
-    return b.build().build(isl, osl);
+    DeploymentSpec spec =
+        switch (s) {
+          case PD -> {
+            Chip decodeC = chip(decodeChip != null ? decodeChip : system.chip);
+            Chip prefillC = chip(prefillChip != null ? prefillChip : system.chip);
+            // --count/--tp describe the decode pool unless it has a chip of its own
+            boolean ownDecodeChip = decodeChip != null;
+            Integer dCount =
+                decodeCount != null ? decodeCount : ownDecodeChip ? null : system.count;
+            Integer dTp = decodeCount != null || ownDecodeChip ? null : system.tp;
+            yield b.pool(pool(ideal, m, decodeC, dCount, dTp))
+                .prefill(pool(ideal, m, prefillC, prefillCount, null))
+                .build();
+          }
+          case AFD -> {
+            Chip attC = chip(afd.attentionChip != null ? afd.attentionChip : system.chip);
+            Chip ffnC = chip(afd.ffnChip != null ? afd.ffnChip : system.chip);
+            Integer attN =
+                afd.attentionCount != null
+                    ? afd.attentionCount
+                    : afd.attentionChip == null ? system.count : null;
+            Chip afdPrefillC = chip(prefillChip != null ? prefillChip : system.chip);
+            PoolSpec ffnSpec = afd.ffnSpec(system, m, ffnC);
+            yield b.pool(pool(ideal, m, attC, attN, attN))
+                .prefill(pool(ideal, m, afdPrefillC, prefillCount, null))
+                .ffn(
+                    ideal
+                        ? ImmutablePoolSpec.copyOf(ffnSpec).withEfficiency(Efficiency.ideal())
+                        : ffnSpec)
+                .build();
+          }
+          case STATIC, COLOCATED ->
+              b.pool(pool(ideal, m, chip(system.chip), system.count, system.tp)).build();
+        };
+    return spec.build(isl, osl);
   }
 }

@@ -394,7 +394,12 @@ final class PlanCommand implements Callable<Integer> {
     List<String> lines = new ArrayList<>();
     prices.line(catalog).ifPresent(lines::add);
     List<String> unpriced = prices.unpriced(catalog);
-    if (objective == PlanRequest.Objective.COST && !unpriced.isEmpty()) {
+    boolean rankedByPrice =
+        switch (objective) {
+          case COST -> true;
+          case CHIPS -> false;
+        };
+    if (rankedByPrice && !unpriced.isEmpty()) {
       lines.add(
           "objective cost: configurations of "
               + String.join(", ", unpriced)

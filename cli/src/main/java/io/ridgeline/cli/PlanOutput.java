@@ -65,7 +65,7 @@ final class PlanOutput {
         r.candidates(),
         r.meeting(),
         r.configurations().size(),
-        q.objective() == PlanRequest.Objective.CHIPS ? "fewest chips" : "lowest cost");
+        q.objective().description());
     if (q.speculation().isPresent() && q.strategies().contains(Deployment.Strategy.AFD)) {
       out.println(AFD_SPECULATION);
     }

@@ -9,25 +9,42 @@ import java.util.Locale;
  */
 public enum PhaseKind {
   /** A whole prefill pass, its collectives included ({@code "prefill"}). */
-  PREFILL,
+  PREFILL(Group.MIXED),
   /**
    * Decode attention over full-context layers, with the DSA indexer ({@code "decode_attention"}).
    */
-  DECODE_ATTENTION,
+  DECODE_ATTENTION(Group.ATTENTION),
   /** Decode attention over sliding-window layers ({@code "decode_attention_sliding"}). */
-  DECODE_ATTENTION_SLIDING,
+  DECODE_ATTENTION_SLIDING(Group.ATTENTION),
   /** Decode state updates of linear mixers ({@code "decode_linear_attention"}). */
-  DECODE_LINEAR_ATTENTION,
+  DECODE_LINEAR_ATTENTION(Group.ATTENTION),
   /** Decode projections of attention and linear mixers ({@code "decode_projection"}). */
-  DECODE_PROJECTION,
+  DECODE_PROJECTION(Group.NEITHER),
   /** Decode dense FFN layers ({@code "decode_ffn"}). */
-  DECODE_FFN,
+  DECODE_FFN(Group.FFN),
   /** Decode MoE blocks: routers, routed and shared experts ({@code "decode_moe"}). */
-  DECODE_MOE,
+  DECODE_MOE(Group.FFN),
   /** Decode embedding, norms and LM head ({@code "decode_other"}). */
-  DECODE_OTHER,
+  DECODE_OTHER(Group.NEITHER),
   /** A decode step's collectives ({@code "decode_communication"}). */
-  DECODE_COMMUNICATION;
+  DECODE_COMMUNICATION(Group.MIXED);
+
+  /**
+   * Which of {@link #attention()}, {@link #ffn()} and {@link #mixed()} holds for a kind: each
+   * constant names its group, so a new kind does not compile until it is classified.
+   */
+  private enum Group {
+    ATTENTION,
+    FFN,
+    MIXED,
+    NEITHER
+  }
+
+  private final Group group;
+
+  PhaseKind(Group group) {
+    this.group = group;
+  }
 
   /** The output name, for example {@code "decode_attention"}. */
   public String id() {
@@ -40,9 +57,7 @@ public enum PhaseKind {
    * The crossover compares these with the {@link #ffn()} phases.
    */
   public boolean attention() {
-    return this == DECODE_ATTENTION
-        || this == DECODE_ATTENTION_SLIDING
-        || this == DECODE_LINEAR_ATTENTION;
+    return group == Group.ATTENTION;
   }
 
   /**
@@ -50,7 +65,7 @@ public enum PhaseKind {
    * FFN pool under attention/FFN disaggregation and is the crossover's FFN time.
    */
   public boolean ffn() {
-    return this == DECODE_FFN || this == DECODE_MOE;
+    return group == Group.FFN;
   }
 
   /**
@@ -59,6 +74,6 @@ public enum PhaseKind {
    * OperationRole#ffnSide()}.
    */
   public boolean mixed() {
-    return this == PREFILL || this == DECODE_COMMUNICATION;
+    return group == Group.MIXED;
   }
 }

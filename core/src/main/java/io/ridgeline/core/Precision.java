@@ -60,7 +60,23 @@ public enum Precision {
    * cores, so its peak key is {@link #FP4}; every other precision is its own key.
    */
   public Precision peakKey() {
-    return this == MXFP4 ? FP4 : this;
+    return switch (this) {
+      case MXFP4 -> FP4;
+      case FP32, TF32, BF16, FP16, FP8, INT8, FP4, INT4 -> this;
+    };
+  }
+
+  /**
+   * Whether this is a floating-point format narrower than 16 bits ({@link #FP8}, {@link #FP4},
+   * {@link #MXFP4}): a format engines quantize a GEMM's inputs to on chips with matrix units for it
+   * (W8A8, W4A4) and that quantization recipes produce from 16-bit checkpoints; integer formats
+   * ({@link #INT8}, {@link #INT4}) are weight-only.
+   */
+  public boolean narrowFloat() {
+    return switch (this) {
+      case FP8, FP4, MXFP4 -> true;
+      case FP32, TF32, BF16, FP16, INT8, INT4 -> false;
+    };
   }
 
   /** The lower-case id, for example {@code "bf16"}. */

@@ -160,9 +160,10 @@ public abstract class Precisions {
 
   /** Whether GEMMs of {@code w} weights would run at {@code w}, given units for it. */
   private boolean quantizesInputs(Precision w) {
-    return gemmInputs() == GemmInputs.WEIGHT_PRECISION
-        && (w == Precision.FP8 || w == Precision.FP4 || w == Precision.MXFP4)
-        && w.valueBits() < activations().valueBits();
+    return switch (gemmInputs()) {
+      case ACTIVATION_PRECISION -> false;
+      case WEIGHT_PRECISION -> w.narrowFloat() && w.valueBits() < activations().valueBits();
+    };
   }
 
   private Precision gemm(Precision w) {

@@ -61,6 +61,23 @@ final class PrecisionTest {
     assertThat(p.peakKey()).isSameAs(p);
   }
 
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource({
+    "FP32, false",
+    "TF32, false",
+    "BF16, false",
+    "FP16, false",
+    "FP8, true",
+    "INT8, false",
+    "FP4, true",
+    "MXFP4, true",
+    "INT4, false"
+  })
+  void narrowFloat_eachPrecision_onlyFloatFormatsBelowSixteenBits(Precision p, boolean narrow) {
+    // the formats engines quantize GEMM inputs to (W8A8, W4A4); integer formats are weight-only
+    assertThat(p.narrowFloat()).isEqualTo(narrow);
+  }
+
   @ParameterizedTest(name = "\"{0}\"")
   @ValueSource(strings = {"bf16", "BF16", "Bf16", " bf16 "})
   void of_anyCaseOrPadding_findsPrecision(String id) {

@@ -12,7 +12,6 @@ import io.ridgeline.core.Bytes;
 import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.FlopsPerSecond;
-import io.ridgeline.core.Names;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.core.Watts;
@@ -29,7 +28,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * Reads chips from JSON: a file holds one chip object or an array of them.
@@ -142,10 +140,14 @@ final class ChipJson {
   /** Default hop latency of a scale-out network when a file gives none, in µs. */
   static final double DEFAULT_SCALE_OUT_LATENCY_US = 5.0;
 
+  /** The typed fields of the file, with messages that start with its name. */
+  private final ChipFields fields;
+
   /** The file name or resource name that starts every message. */
   private final String origin;
 
   private ChipJson(String origin) {
+    this.fields = new ChipFields(origin);
     this.origin = origin;
   }
 
@@ -217,11 +219,11 @@ final class ChipJson {
       String path = "[" + i + "]";
       JsonNode node = root.get(i);
       if (!node.isObject()) {
-        throw fail(path, "must be a chip object", node);
+        throw fields.fail(path, "must be a chip object", node);
       }
       Chip chip = chip(node, path + ".");
       if (!ids.add(chip.id().toLowerCase(Locale.ROOT))) {
-        throw fail(path + ".id", "must be unique in the file", node.get("id"));
+        throw fields.fail(path + ".id", "must be unique in the file", node.get("id"));
       }
       chips.add(chip);
     }
@@ -230,65 +232,70 @@ final class ChipJson {
 
   /** One chip object; {@code prefix} is "" or "[i]." and starts every field path. */
   private Chip chip(JsonNode node, String prefix) {
-    checkKeys(node, prefix, CHIP_KEYS);
+    fields.checkKeys(node, prefix, CHIP_KEYS);
     ImmutableChip.Builder chip = Chip.builder();
-    String id = requiredText(node, prefix, "id");
-    chip.id(id).name(requiredText(node, prefix, "name"));
-    optionalText(node, prefix, "vendor").ifPresent(chip::vendor);
+    String id = fields.requiredText(node, prefix, "id");
+    chip.id(id).name(fields.requiredText(node, prefix, "name"));
+    fields.optionalText(node, prefix, "vendor").ifPresent(chip::vendor);
     peaks(node, prefix, chip);
     memory(node, prefix, chip);
     links(node, prefix, chip);
-    present(node, "tdp_w").ifPresent(n -> chip.tdp(Watts.of(positive(n, prefix + "tdp_w"))));
-    present(node, "price_per_hour_usd")
+    ChipFields.present(node, "tdp_w")
+        .ifPresent(n -> chip.tdp(Watts.of(fields.positive(n, prefix + "tdp_w"))));
+    ChipFields.present(node, "price_per_hour_usd")
         .ifPresent(
             n ->
                 chip.pricePerHour(
-                    DollarsPerHour.of(nonNegative(n, prefix + "price_per_hour_usd"))));
-    present(node, "achievable_matmul_fraction")
+                    DollarsPerHour.of(fields.nonNegative(n, prefix + "price_per_hour_usd"))));
+    ChipFields.present(node, "achievable_matmul_fraction")
         .ifPresent(
-            n -> chip.achievableMatmulFraction(positive(n, prefix + "achievable_matmul_fraction")));
-    present(node, "narrow_matmul_fractions").ifPresent(n -> narrowMatmulFractions(n, prefix, chip));
-    present(node, "sources").ifPresent(sources -> sources(sources, prefix, chip));
-    optionalText(node, prefix, "notes").ifPresent(chip::notes);
-    return build(
+            n ->
+                chip.achievableMatmulFraction(
+                    fields.positive(n, prefix + "achievable_matmul_fraction")));
+    ChipFields.present(node, "narrow_matmul_fractions")
+        .ifPresent(n -> narrowMatmulFractions(n, prefix, chip));
+    ChipFields.present(node, "sources").ifPresent(sources -> sources(sources, prefix, chip));
+    fields.optionalText(node, prefix, "notes").ifPresent(chip::notes);
+    return fields.build(
         () -> chip.build(), prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1));
   }
 
   /** The required {@code peak_tflops} object: precision id to TFLOP/s. */
   private void peaks(JsonNode node, String prefix, ImmutableChip.Builder chip) {
-    JsonNode peaks = required(node, prefix, "peak_tflops");
+    JsonNode peaks = fields.required(node, prefix, "peak_tflops");
     if (!peaks.isObject() || peaks.isEmpty()) {
-      throw fail(
+      throw fields.fail(
           prefix + "peak_tflops",
           "must be an object of precision id to TFLOP/s with at least one entry",
           peaks);
     }
     for (Map.Entry<String, JsonNode> e : peaks.properties()) {
       String path = prefix + "peak_tflops." + e.getKey();
-      Precision precision = precision(e.getKey(), path);
-      chip.putPeak(precision, FlopsPerSecond.ofTera(positive(e.getValue(), path)));
+      Precision precision = fields.precision(e.getKey(), path);
+      chip.putPeak(precision, FlopsPerSecond.ofTera(fields.positive(e.getValue(), path)));
     }
   }
 
   /** The optional {@code narrow_matmul_fractions} object: precision id to MAMF / peak. */
   private void narrowMatmulFractions(JsonNode n, String prefix, ImmutableChip.Builder chip) {
     if (!n.isObject()) {
-      throw fail(
+      throw fields.fail(
           prefix + "narrow_matmul_fractions",
           "must be an object of precision id to achievable matmul fraction",
           n);
     }
     for (Map.Entry<String, JsonNode> e : n.properties()) {
       String path = prefix + "narrow_matmul_fractions." + e.getKey();
-      chip.putNarrowMatmulFraction(precision(e.getKey(), path), positive(e.getValue(), path));
+      chip.putNarrowMatmulFraction(
+          fields.precision(e.getKey(), path), fields.positive(e.getValue(), path));
     }
   }
 
   /** The required {@code memory} array of tiers, the main tier first. */
   private void memory(JsonNode node, String prefix, ImmutableChip.Builder chip) {
-    JsonNode memory = required(node, prefix, "memory");
+    JsonNode memory = fields.required(node, prefix, "memory");
     if (!memory.isArray() || memory.isEmpty()) {
-      throw fail(prefix + "memory", "must be an array of at least one memory tier", memory);
+      throw fields.fail(prefix + "memory", "must be an array of at least one memory tier", memory);
     }
     for (int i = 0; i < memory.size(); i++) {
       chip.addMemory(tier(memory.get(i), prefix + "memory[" + i + "]"));
@@ -297,7 +304,7 @@ final class ChipJson {
 
   /** The optional {@code scale_up} and {@code scale_out} interconnects. */
   private void links(JsonNode node, String prefix, ImmutableChip.Builder chip) {
-    present(node, "scale_up")
+    ChipFields.present(node, "scale_up")
         .ifPresent(
             n ->
                 chip.scaleUp(
@@ -306,7 +313,7 @@ final class ChipJson {
                         prefix + "scale_up",
                         Interconnect.Scope.SCALE_UP,
                         DEFAULT_SCALE_UP_LATENCY_US)));
-    present(node, "scale_out")
+    ChipFields.present(node, "scale_out")
         .ifPresent(
             n ->
                 chip.scaleOut(
@@ -320,231 +327,79 @@ final class ChipJson {
   /** The optional {@code sources} object: field name to source text. */
   private void sources(JsonNode sources, String prefix, ImmutableChip.Builder chip) {
     if (!sources.isObject()) {
-      throw fail(prefix + "sources", "must be an object of field name to text", sources);
+      throw fields.fail(prefix + "sources", "must be an object of field name to text", sources);
     }
     for (Map.Entry<String, JsonNode> e : sources.properties()) {
-      chip.putSource(e.getKey(), text(e.getValue(), prefix + "sources." + e.getKey()));
+      chip.putSource(e.getKey(), fields.text(e.getValue(), prefix + "sources." + e.getKey()));
     }
   }
 
   private MemoryTier tier(JsonNode node, String path) {
     if (!node.isObject()) {
-      throw fail(path, "must be a memory tier object", node);
+      throw fields.fail(path, "must be a memory tier object", node);
     }
-    checkKeys(node, path + ".", TIER_KEYS);
+    fields.checkKeys(node, path + ".", TIER_KEYS);
     ImmutableMemoryTier.Builder tier = MemoryTier.builder();
-    JsonNode kind = required(node, path + ".", "kind");
+    JsonNode kind = fields.required(node, path + ".", "kind");
     try {
-      tier.kind(MemoryKind.of(text(kind, path + ".kind")));
+      tier.kind(MemoryKind.of(fields.text(kind, path + ".kind")));
     } catch (NoSuchElementException e) {
-      throw fail(path + ".kind", "must be one of " + String.join(", ", MemoryKind.ids()), kind);
+      throw fields.fail(
+          path + ".kind", "must be one of " + String.join(", ", MemoryKind.ids()), kind);
     }
-    optionalText(node, path + ".", "name").ifPresent(tier::name);
+    fields.optionalText(node, path + ".", "name").ifPresent(tier::name);
     tier.capacity(
         Bytes.ofGigabytes(
-            positive(required(node, path + ".", "capacity_gb"), path + ".capacity_gb")));
+            fields.positive(
+                fields.required(node, path + ".", "capacity_gb"), path + ".capacity_gb")));
     tier.bandwidth(
         BytesPerSecond.ofGigabytes(
-            positive(required(node, path + ".", "bandwidth_gbps"), path + ".bandwidth_gbps")));
-    present(node, "latency_ns")
-        .ifPresent(n -> tier.latency(Seconds.of(positive(n, path + ".latency_ns") / 1e9)));
-    tier.source(optionalText(node, path + ".", "source").orElse(origin));
-    return build(() -> tier.build(), path);
+            fields.positive(
+                fields.required(node, path + ".", "bandwidth_gbps"), path + ".bandwidth_gbps")));
+    ChipFields.present(node, "latency_ns")
+        .ifPresent(n -> tier.latency(Seconds.of(fields.positive(n, path + ".latency_ns") / 1e9)));
+    tier.source(fields.optionalText(node, path + ".", "source").orElse(origin));
+    return fields.build(() -> tier.build(), path);
   }
 
   private Interconnect link(
       JsonNode node, String path, Interconnect.Scope scope, double defaultLatencyMicros) {
     if (!node.isObject()) {
-      throw fail(path, "must be an interconnect object", node);
+      throw fields.fail(path, "must be an interconnect object", node);
     }
-    checkKeys(node, path + ".", LINK_KEYS);
+    fields.checkKeys(node, path + ".", LINK_KEYS);
     ImmutableInterconnect.Builder link = Interconnect.builder().scope(scope);
-    link.name(optionalText(node, path + ".", "name").orElse(scope.id()));
+    link.name(fields.optionalText(node, path + ".", "name").orElse(scope.id()));
     link.bandwidthPerDirection(
         BytesPerSecond.ofGigabytes(
-            positive(
-                required(node, path + ".", "bandwidth_gbps_per_direction"),
+            fields.positive(
+                fields.required(node, path + ".", "bandwidth_gbps_per_direction"),
                 path + ".bandwidth_gbps_per_direction")));
-    JsonNode domain = required(node, path + ".", "domain_size");
+    JsonNode domain = fields.required(node, path + ".", "domain_size");
     if (!domain.isIntegralNumber() || !domain.canConvertToInt() || domain.intValue() < 1) {
-      throw fail(path + ".domain_size", "must be a whole number of chips, at least 1", domain);
+      throw fields.fail(
+          path + ".domain_size", "must be a whole number of chips, at least 1", domain);
     }
     if (domain.intValue() > MAX_DOMAIN) {
-      throw fail(path + ".domain_size", "must be at most " + MAX_DOMAIN + " chips", domain);
+      throw fields.fail(path + ".domain_size", "must be at most " + MAX_DOMAIN + " chips", domain);
     }
     link.domainSize(domain.intValue());
-    Optional<JsonNode> latency = present(node, "latency_us");
+    Optional<JsonNode> latency = ChipFields.present(node, "latency_us");
     double micros =
         latency.isPresent()
-            ? nonNegative(latency.get(), path + ".latency_us")
+            ? fields.nonNegative(latency.get(), path + ".latency_us")
             : defaultLatencyMicros;
     link.latency(Seconds.of(micros / 1e6));
-    String source = optionalText(node, path + ".", "source").orElse(origin);
+    String source = fields.optionalText(node, path + ".", "source").orElse(origin);
     if (latency.isEmpty()) {
       source +=
           String.format(
               Locale.ROOT, "; latency: assumed default %s µs per hop", defaultLatencyMicros);
     }
     link.source(source);
-    return build(() -> link.build(), path);
+    return fields.build(() -> link.build(), path);
   }
-
-  /** Builds a value, prefixing a rule broken across fields with the origin and the path. */
-  private <T> T build(Supplier<T> builder, String path) {
-    try {
-      return builder.get();
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      throw new IllegalArgumentException(
-          origin + ": " + (path.isEmpty() ? "" : path + ": ") + e.getMessage(), e);
-    }
-  }
-
-  private Precision precision(String key, String path) {
-    Optional<Precision> precision = Precision.find(key);
-    if (precision.isEmpty()) {
-      throw new IllegalArgumentException(
-          origin
-              + ": "
-              + path
-              + " is not a known precision"
-              + Names.closest(key, precisionIds())
-                  .map(c -> "; did you mean '" + c + "'?")
-                  .orElse("")
-              + " known: "
-              + Precision.ids());
-    }
-    if (precision.get() != precision.get().peakKey()) {
-      throw new IllegalArgumentException(
-          origin
-              + ": "
-              + path
-              + ": give the "
-              + precision.get().id()
-              + " peak as "
-              + precision.get().peakKey().id()
-              + " ("
-              + precision.get().id()
-              + " math runs at the "
-              + precision.get().peakKey().id()
-              + " peak)");
-    }
-    return precision.get();
-  }
-
-  private static List<String> precisionIds() {
-    return List.of(Precision.ids().split(", "));
-  }
-
-  private void checkKeys(JsonNode node, String prefix, List<String> known) {
-    for (Map.Entry<String, JsonNode> e : node.properties()) {
-      String key = e.getKey();
-      if (!known.contains(key)) {
-        throw new IllegalArgumentException(
-            origin
-                + ": "
-                + prefix
-                + key
-                + " is not a known key"
-                + Names.closest(key, known).map(c -> "; did you mean '" + c + "'?").orElse("")
-                + " known keys: "
-                + String.join(", ", known));
-      }
-    }
-  }
-
-  private static Optional<JsonNode> present(JsonNode node, String key) {
-    JsonNode value = node.get(key);
-    return value == null || value.isNull() ? Optional.empty() : Optional.of(value);
-  }
-
-  private JsonNode required(JsonNode node, String prefix, String key) {
-    return present(node, key)
-        .orElseThrow(
-            () ->
-                new IllegalArgumentException(
-                    origin + ": " + prefix + key + " is required but missing"));
-  }
-
-  private String requiredText(JsonNode node, String prefix, String key) {
-    String text = text(required(node, prefix, key), prefix + key);
-    if (text.isBlank()) {
-      throw fail(prefix + key, "must be a non-empty string", node.get(key));
-    }
-    return text;
-  }
-
-  private Optional<String> optionalText(JsonNode node, String prefix, String key) {
-    return present(node, key).map(n -> text(n, prefix + key));
-  }
-
-  private String text(JsonNode node, String path) {
-    if (!node.isTextual()) {
-      throw fail(path, "must be a string", node);
-    }
-    return node.textValue();
-  }
-
-  /**
-   * The valid range of each number field, by the field's name (README, "Limits and errors"): wide
-   * enough for any real or imagined chip, narrow enough that every time and byte count derived from
-   * it stays finite.
-   */
-  private static final Map<String, double[]> RANGES =
-      Map.of(
-          "peak_tflops", new double[] {1e-3, 1e6},
-          "capacity_gb", new double[] {1e-3, 1e7},
-          "bandwidth_gbps", new double[] {1e-3, 1e9},
-          "latency_ns", new double[] {1e-3, 1e9},
-          "bandwidth_gbps_per_direction", new double[] {1e-3, 1e7},
-          "latency_us", new double[] {0, 1e6},
-          "tdp_w", new double[] {1e-3, 1e7},
-          "price_per_hour_usd", new double[] {0, 1e6},
-          "achievable_matmul_fraction", new double[] {1e-3, 1},
-          "narrow_matmul_fractions", new double[] {1e-3, 1});
 
   /** The largest scale-up or scale-out domain, chips (2^20). */
   static final int MAX_DOMAIN = 1 << 20;
-
-  private double positive(JsonNode node, String path) {
-    if (!node.isNumber() || !Double.isFinite(node.doubleValue()) || node.doubleValue() <= 0) {
-      throw fail(path, "must be a positive number", node);
-    }
-    return inRange(node, path);
-  }
-
-  private double nonNegative(JsonNode node, String path) {
-    if (!node.isNumber() || !Double.isFinite(node.doubleValue()) || node.doubleValue() < 0) {
-      throw fail(path, "must be a non-negative number", node);
-    }
-    return inRange(node, path);
-  }
-
-  private double inRange(JsonNode node, String path) {
-    // a field's own range, else, for an entry of an object of numbers (peak_tflops.bf16,
-    // narrow_matmul_fractions.fp8), the range of the object that holds it
-    String[] segments = path.split("\\.");
-    String field = segments[segments.length - 1];
-    double[] range = RANGES.get(field);
-    if (range == null && segments.length > 1) {
-      range = RANGES.get(segments[segments.length - 2]);
-    }
-    double v = node.doubleValue();
-    if (range != null && (v < range[0] || v > range[1])) {
-      throw fail(
-          path,
-          String.format(Locale.ROOT, "must be in [%s, %s]", number(range[0]), number(range[1])),
-          node);
-    }
-    return v;
-  }
-
-  private static String number(double v) {
-    return v == Math.rint(v) && v < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
-  }
-
-  private IllegalArgumentException fail(String path, String expected, JsonNode value) {
-    // numbers print as written (-3, 0.5, Infinity); strings keep their quotes to show the type
-    String shown = value == null ? "null" : value.isNumber() ? value.asText() : value.toString();
-    return new IllegalArgumentException(origin + ": " + path + " " + expected + ": " + shown);
-  }
 }

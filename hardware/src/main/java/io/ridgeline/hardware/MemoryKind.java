@@ -24,6 +24,18 @@ public enum MemoryKind {
   /** Memory shared by CPU and GPU on one package (Apple silicon). */
   UNIFIED;
 
+  /**
+   * Whether the tier is on the compute die itself ({@link #SRAM}) rather than DRAM beside it, on
+   * the board or on the host: a chip whose every tier is on-chip runs as a statically scheduled
+   * dataflow machine (Groq's LPU, Cerebras' WSE).
+   */
+  public boolean onChip() {
+    return switch (this) {
+      case SRAM -> true;
+      case HBM, GDDR, DDR, LPDDR, UNIFIED -> false;
+    };
+  }
+
   /** The lower-case id, for example {@code "hbm"}. */
   public String id() {
     return name().toLowerCase(Locale.ROOT);

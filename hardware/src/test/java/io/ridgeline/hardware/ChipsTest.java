@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.Precision;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -183,6 +184,15 @@ final class ChipsTest {
     assertThat(Chips.GB200.memory())
         .extracting(MemoryTier::kind)
         .containsExactly(MemoryKind.HBM, MemoryKind.LPDDR);
+  }
+
+  @Test
+  void onChip_everyKind_onlySram() {
+    // Efficiency.sramOnly: a chip whose every tier is on-chip runs as a dataflow machine
+    assertThat(Arrays.stream(MemoryKind.values()).filter(MemoryKind::onChip))
+        .containsExactly(MemoryKind.SRAM);
+    assertThat(Chips.GROQ_LPU.memory()).allMatch(t -> t.kind().onChip());
+    assertThat(Chips.SAMBANOVA_SN40L.memory()).anyMatch(t -> !t.kind().onChip());
   }
 
   @Test

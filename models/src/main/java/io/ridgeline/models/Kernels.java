@@ -128,7 +128,11 @@ public final class Kernels {
       mixer += attention(layer.attention().get());
     }
     if (layer.linear().isPresent()) {
-      mixer += layer.linear().get().kind() == LinearMixer.Kind.MAMBA2 ? MAMBA2 : GATED_DELTANET;
+      mixer +=
+          switch (layer.linear().get().kind()) {
+            case MAMBA2 -> Kernels.MAMBA2;
+            case GATED_DELTANET -> Kernels.GATED_DELTANET;
+          };
     }
     boolean hasMixer = layer.attention().isPresent() || layer.linear().isPresent();
     if (hasMixer && tensorParallel > 1) {

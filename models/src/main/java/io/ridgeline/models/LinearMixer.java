@@ -46,13 +46,19 @@ public abstract class LinearMixer {
   /** Whether the convolution has a bias. */
   @Value.Default
   public boolean convBias() {
-    return kind() == Kind.MAMBA2;
+    return switch (kind()) {
+      case MAMBA2 -> true;
+      case GATED_DELTANET -> false;
+    };
   }
 
   /** Mamba2 chunk size for the chunked (SSD) prefill algorithm; DeltaNet uses 64. */
   @Value.Default
   public int chunkSize() {
-    return kind() == Kind.MAMBA2 ? 128 : 64;
+    return switch (kind()) {
+      case MAMBA2 -> 128;
+      case GATED_DELTANET -> 64;
+    };
   }
 
   /**
@@ -92,9 +98,10 @@ public abstract class LinearMixer {
   public long inputProjectionWidth() {
     // Mamba2: z, x (inner each), B, C (key width each), dt (one per head)
     // DeltaNet: q, k (key width each), v, z (inner each), β and α (one per value head each)
-    return kind() == Kind.MAMBA2
-        ? 2 * innerWidth() + 2 * keyWidth() + heads()
-        : 2 * keyWidth() + 2 * innerWidth() + 2L * heads();
+    return switch (kind()) {
+      case MAMBA2 -> 2 * innerWidth() + 2 * keyWidth() + heads();
+      case GATED_DELTANET -> 2 * keyWidth() + 2 * innerWidth() + 2L * heads();
+    };
   }
 
   /** Recurrent state elements per sequence: heads × key dim × value dim. */
@@ -113,8 +120,12 @@ public abstract class LinearMixer {
    * delta update and the readout S·q are 7 FLOPs per state element.
    */
   public double stepFlopsPerToken() {
-    return (kind() == Kind.MAMBA2 ? 5.0 : 7.0) * stateElements()
-        + 2.0 * convKernel() * convChannels();
+    double perStateElement =
+        switch (kind()) {
+          case MAMBA2 -> 5.0;
+          case GATED_DELTANET -> 7.0;
+        };
+    return perStateElement * stateElements() + 2.0 * convKernel() * convChannels();
   }
 
   /**
@@ -124,8 +135,20 @@ public abstract class LinearMixer {
   public double parameters(int hidden) {
     double p = (double) hidden * inputProjectionWidth();
     p += (double) convChannels() * convKernel() + (convBias() ? convChannels() : 0);
-    p += (kind() == Kind.MAMBA2 ? 3.0 : 2.0) * heads();
-    p += kind() == Kind.MAMBA2 ? innerWidth() : valueHeadDim();
+    // per head: A and the dt bias, and D for Mamba2
+    double perHead =
+        switch (kind()) {
+          case MAMBA2 -> 3.0;
+          case GATED_DELTANET -> 2.0;
+        };
+    // the gated output norm: over the inner width (Mamba2) or one value head (DeltaNet)
+    double norm =
+        switch (kind()) {
+          case MAMBA2 -> innerWidth();
+          case GATED_DELTANET -> valueHeadDim();
+        };
+    p += perHead * heads();
+    p += norm;
     p += (double) innerWidth() * hidden;
     return p;
   }
@@ -142,11 +165,11 @@ public abstract class LinearMixer {
 
   @Override
   public String toString() {
-    return (kind() == Kind.MAMBA2 ? "mamba2 " : "gated-deltanet ")
-        + heads()
-        + "×"
-        + valueHeadDim()
-        + ", state "
-        + keyHeadDim();
+    String family =
+        switch (kind()) {
+          case MAMBA2 -> "mamba2 ";
+          case GATED_DELTANET -> "gated-deltanet ";
+        };
+    return family + heads() + "×" + valueHeadDim() + ", state " + keyHeadDim();
   }
 }

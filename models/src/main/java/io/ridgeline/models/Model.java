@@ -37,9 +37,20 @@ public abstract class Model {
   /** How each norm is built. */
   public enum NormKind {
     /** RMSNorm: one weight vector. */
-    RMS,
+    RMS(1),
     /** LayerNorm: a weight and a bias vector. */
-    LAYER
+    LAYER(2);
+
+    private final int vectors;
+
+    NormKind(int vectors) {
+      this.vectors = vectors;
+    }
+
+    /** Parameter vectors of one norm, each one element per channel: 1 (RMSNorm) or 2. */
+    public int vectors() {
+      return vectors;
+    }
   }
 
   /** Catalog id such as {@code "llama-3.1-8b"} (or the file name for user configs). */
@@ -163,8 +174,9 @@ public abstract class Model {
 
   // ---- parameter counts (elements; a bias or a norm weight is one element per channel) ----
 
-  private double normWidth() {
-    return normKind() == NormKind.LAYER ? 2.0 * hiddenSize() : hiddenSize();
+  /** Elements of one norm's parameters: {@link NormKind#vectors()} × hidden size. */
+  double normWidth() {
+    return normKind().vectors() * (double) hiddenSize();
   }
 
   /** Embedding-table parameters: vocab × hidden (+ embedding norm). */

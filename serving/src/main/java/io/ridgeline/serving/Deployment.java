@@ -63,6 +63,17 @@ public sealed interface Deployment
       return name().toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * Whether the strategy serves from two pools linked by the interconnect (pd: prefill and
+     * decode; afd: attention and FFN) rather than one (static, colocated).
+     */
+    public boolean disaggregated() {
+      return switch (this) {
+        case STATIC, COLOCATED -> false;
+        case PD, AFD -> true;
+      };
+    }
+
     /** Every strategy's id in declaration order, comma-separated: "static, colocated, pd, afd". */
     public static String ids() {
       return Arrays.stream(values()).map(Strategy::id).collect(Collectors.joining(", "));
@@ -221,14 +232,11 @@ public sealed interface Deployment
    */
   static Deployment of(Strategy strategy, RooflineModel pool) {
     checkNotNull(strategy, "strategy");
-    switch (strategy) {
-      case STATIC:
-        return new StaticDeployment(pool);
-      case COLOCATED:
-        return new ColocatedDeployment(pool);
-      default:
-        throw new IllegalArgumentException(strategy.id() + " needs a second pool");
-    }
+    return switch (strategy) {
+      case STATIC -> new StaticDeployment(pool);
+      case COLOCATED -> new ColocatedDeployment(pool);
+      case PD, AFD -> throw new IllegalArgumentException(strategy.id() + " needs a second pool");
+    };
   }
 
   /** Prefill/decode disaggregation; the decode pool does not run prefill. */

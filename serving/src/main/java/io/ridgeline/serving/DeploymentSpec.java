@@ -87,19 +87,17 @@ public abstract class DeploymentSpec {
     checkArgument(isl > 0, "input tokens (isl) must be positive: %s", isl);
     checkArgument(osl > 0, "output tokens (osl) must be positive: %s", osl);
     int context = isl + osl;
-    switch (strategy()) {
-      case STATIC:
-        return new StaticDeployment(pool().build(1, context), speculation(), price());
-      case COLOCATED:
-        return new ColocatedDeployment(pool().build(1, context), speculation(), price());
-      case PD:
+    return switch (strategy()) {
+      case STATIC -> new StaticDeployment(pool().build(1, context), speculation(), price());
+      case COLOCATED -> new ColocatedDeployment(pool().build(1, context), speculation(), price());
+      case PD -> {
         RooflineModel decode =
             ImmutablePoolSpec.copyOf(pool()).withRunsPrefill(false).build(1, context);
         RooflineModel prefill = prefillSpec().build(1, isl);
-        return new PrefillDecodeDeployment(prefill, decode, speculation(), price(), poolLink());
-      default:
-        return attentionFfn(isl, osl);
-    }
+        yield new PrefillDecodeDeployment(prefill, decode, speculation(), price(), poolLink());
+      }
+      case AFD -> attentionFfn(isl, osl);
+    };
   }
 
   private AttentionFfnDeployment attentionFfn(int isl, int osl) {

@@ -51,21 +51,26 @@ enum KernelClass {
 
   /** The class of an operation of {@code role}. */
   static KernelClass of(OperationRole role) {
-    if (role.readsKvCache()) {
-      return ATTENTION;
-    }
-    switch (role) {
-      case ATTENTION_PROJECTION:
-      case LINEAR_PROJECTION:
-      case DENSE_FFN:
-      case ROUTER:
-      case ROUTED_EXPERTS:
-      case SHARED_EXPERTS:
-      case LM_HEAD:
-        return GEMM;
-      default:
-        return ELEMENTWISE;
-    }
+    return switch (role) {
+      case ATTENTION, INDEXER -> ATTENTION; // the roles that read the KV cache
+      case ATTENTION_PROJECTION,
+          LINEAR_PROJECTION,
+          DENSE_FFN,
+          ROUTER,
+          ROUTED_EXPERTS,
+          SHARED_EXPERTS,
+          LM_HEAD ->
+          GEMM;
+      case LINEAR_STATE,
+          EMBEDDING,
+          NORM,
+          TP_ALL_REDUCE,
+          FFN_ALL_REDUCE,
+          MOE_ALL_TO_ALL,
+          PIPELINE_SEND,
+          KV_FETCH ->
+          ELEMENTWISE;
+    };
   }
 
   /**
@@ -74,7 +79,10 @@ enum KernelClass {
    * the large-GEMM fraction for every other class.
    */
   double computeFraction(Efficiency e, double rows) {
-    return this == GEMM && rows > 0 ? e.computeAt(rows) : e.compute();
+    return switch (this) {
+      case GEMM -> rows > 0 ? e.computeAt(rows) : e.compute();
+      case ATTENTION, ELEMENTWISE -> e.compute();
+    };
   }
 
   /**
@@ -84,14 +92,17 @@ enum KernelClass {
    * class and for an operation without FLOPs (whose precision needs no peak).
    */
   double depthFactor(Efficiency e, Operation op, ParallelLayout layout, ComputeTarget t) {
-    if (this != GEMM || e.gemmHalfDepth() == 0 || op.flops().flops() == 0) {
-      return 1;
-    }
-    return e.gemmDepthFactor(
-        op.inverseDepth(),
-        op.inverseSplitDepth(),
-        layout.reductionSplit(op.role()),
-        depthScale(t, op.precision()));
+    return switch (this) {
+      case GEMM ->
+          e.gemmHalfDepth() == 0 || op.flops().flops() == 0
+              ? 1
+              : e.gemmDepthFactor(
+                  op.inverseDepth(),
+                  op.inverseSplitDepth(),
+                  layout.reductionSplit(op.role()),
+                  depthScale(t, op.precision()));
+      case ATTENTION, ELEMENTWISE -> 1;
+    };
   }
 
   /**
@@ -112,7 +123,10 @@ enum KernelClass {
    * else the other kernels' {@code memory}.
    */
   double memoryFraction(Efficiency e, double memory) {
-    return this == ATTENTION ? e.attention() : memory;
+    return switch (this) {
+      case ATTENTION -> e.attention();
+      case GEMM, ELEMENTWISE -> memory;
+    };
   }
 
   /**
@@ -120,20 +134,22 @@ enum KernelClass {
    * precision its weight elements are stored at.
    */
   static Optional<TensorClass> weightClass(OperationRole role) {
-    switch (role) {
-      case ATTENTION_PROJECTION:
-      case LINEAR_PROJECTION:
-        return Optional.of(TensorClass.ATTENTION);
-      case DENSE_FFN:
-      case ROUTER:
-      case SHARED_EXPERTS:
-        return Optional.of(TensorClass.DENSE_FFN);
-      case ROUTED_EXPERTS:
-        return Optional.of(TensorClass.EXPERTS);
-      case LM_HEAD:
-        return Optional.of(TensorClass.EMBEDDINGS);
-      default:
-        return Optional.empty();
-    }
+    return switch (role) {
+      case ATTENTION_PROJECTION, LINEAR_PROJECTION -> Optional.of(TensorClass.ATTENTION);
+      case DENSE_FFN, ROUTER, SHARED_EXPERTS -> Optional.of(TensorClass.DENSE_FFN);
+      case ROUTED_EXPERTS -> Optional.of(TensorClass.EXPERTS);
+      case LM_HEAD -> Optional.of(TensorClass.EMBEDDINGS);
+      case ATTENTION,
+          INDEXER,
+          LINEAR_STATE,
+          EMBEDDING,
+          NORM,
+          TP_ALL_REDUCE,
+          FFN_ALL_REDUCE,
+          MOE_ALL_TO_ALL,
+          PIPELINE_SEND,
+          KV_FETCH ->
+          Optional.empty();
+    };
   }
 }

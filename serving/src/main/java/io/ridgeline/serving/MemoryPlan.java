@@ -43,18 +43,20 @@ final class MemoryPlan {
   /** Which of the model's data a pool holds. */
   enum Holding {
     /** The whole model: every weight, the KV cache and the workspace. */
-    ALL(EnumSet.allOf(TensorClass.class), true),
+    ALL(EnumSet.allOf(TensorClass.class), true, true),
     /** Attention/FFN disaggregation's attention pool: attention and embedding weights, the KV. */
-    ATTENTION_SIDE(EnumSet.of(TensorClass.ATTENTION, TensorClass.EMBEDDINGS), true),
+    ATTENTION_SIDE(EnumSet.of(TensorClass.ATTENTION, TensorClass.EMBEDDINGS), true, false),
     /** Attention/FFN disaggregation's FFN pool: dense FFN and expert weights only. */
-    FFN_SIDE(EnumSet.of(TensorClass.DENSE_FFN, TensorClass.EXPERTS), false);
+    FFN_SIDE(EnumSet.of(TensorClass.DENSE_FFN, TensorClass.EXPERTS), false, false);
 
     private final Set<TensorClass> weights;
     private final boolean kvCache;
+    private final boolean workspace;
 
-    Holding(Set<TensorClass> weights, boolean kvCache) {
+    Holding(Set<TensorClass> weights, boolean kvCache, boolean workspace) {
       this.weights = weights;
       this.kvCache = kvCache;
+      this.workspace = workspace;
     }
   }
 
@@ -75,7 +77,7 @@ final class MemoryPlan {
     double weights = weights(m, p, layout, holding).bytes();
     Bytes kv = holding.kvCache ? kvCache(m, pool, p.kvCache(), batch, context) : Bytes.ZERO;
     Bytes workspace =
-        holding == Holding.ALL
+        holding.workspace
             ? Bytes.of(
                 workspaceBytes(
                     pool.runsPrefill(),

@@ -101,9 +101,10 @@ public record ParallelLayout(
 
   /** The shards a quantity of this sharding is divided into: one chip holds 1 / shards of it. */
   public double shards(Sharding sharding) {
-    return sharding == Sharding.ATTENTION_GROUP
-        ? (double) tensorParallel * pipelineParallel
-        : (double) replicaChips();
+    return switch (sharding) {
+      case ATTENTION_GROUP -> (double) tensorParallel * pipelineParallel;
+      case STAGE -> (double) replicaChips();
+    };
   }
 
   /**
@@ -113,10 +114,11 @@ public record ParallelLayout(
    * and the LM head stage-wide.
    */
   public Sharding sharding(TensorClass weights) {
-    boolean perGroup =
-        weights == TensorClass.ATTENTION
-            || (weights == TensorClass.DENSE_FFN && attentionDataParallel > 1);
-    return perGroup ? Sharding.ATTENTION_GROUP : Sharding.STAGE;
+    return switch (weights) {
+      case ATTENTION -> Sharding.ATTENTION_GROUP;
+      case DENSE_FFN -> attentionDataParallel > 1 ? Sharding.ATTENTION_GROUP : Sharding.STAGE;
+      case EXPERTS, EMBEDDINGS -> Sharding.STAGE;
+    };
   }
 
   /**
@@ -132,11 +134,10 @@ public record ParallelLayout(
     if (role.attentionSide()) {
       return true;
     }
-    boolean denseFfnClass =
-        role == OperationRole.DENSE_FFN
-            || role == OperationRole.SHARED_EXPERTS
-            || role == OperationRole.ROUTER;
-    return denseFfnClass && attentionDataParallel > 1;
+    // the other roles run where their weights are held: the dense-FFN class per group with dp > 1
+    return KernelClass.weightClass(role)
+        .map(weights -> sharding(weights) == Sharding.ATTENTION_GROUP)
+        .orElse(false);
   }
 
   /**
@@ -151,7 +152,8 @@ public record ParallelLayout(
       return tensorParallel;
     }
     double stage = (double) tensorParallel * attentionDataParallel;
-    return role == OperationRole.ROUTED_EXPERTS ? stage / expertParallel : stage;
+    boolean experts = KernelClass.weightClass(role).filter(TensorClass.EXPERTS::equals).isPresent();
+    return experts ? stage / expertParallel : stage;
   }
 
   /**

@@ -75,6 +75,14 @@ final class DeploymentTest {
   }
 
   @Test
+  void disaggregated_eachStrategy_pdAndAfdServeFromTwoPools() {
+    assertThat(Deployment.Strategy.STATIC.disaggregated()).isFalse();
+    assertThat(Deployment.Strategy.COLOCATED.disaggregated()).isFalse();
+    assertThat(Deployment.Strategy.PD.disaggregated()).isTrue();
+    assertThat(Deployment.Strategy.AFD.disaggregated()).isTrue();
+  }
+
+  @Test
   void strategyOf_unknownId_throwsListingIds() {
     assertThatThrownBy(() -> Deployment.Strategy.of("speculative"))
         .isInstanceOf(IllegalArgumentException.class)

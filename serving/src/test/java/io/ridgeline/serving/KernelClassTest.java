@@ -11,6 +11,7 @@ import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
+import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.efficiency.Efficiency;
@@ -18,6 +19,7 @@ import io.ridgeline.serving.efficiency.Profiles;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 final class KernelClassTest {
@@ -47,6 +49,29 @@ final class KernelClassTest {
     }
     for (OperationRole r : OperationRole.values()) {
       assertThat(KernelClass.of(r)).as(r.id()).isEqualTo(expected.get(r));
+    }
+  }
+
+  @Test
+  void weightClass_everyRole_isTheTensorClassItsGemmReads() {
+    Map<OperationRole, TensorClass> expected = new EnumMap<>(OperationRole.class);
+    expected.put(OperationRole.ATTENTION_PROJECTION, TensorClass.ATTENTION);
+    expected.put(OperationRole.LINEAR_PROJECTION, TensorClass.ATTENTION);
+    expected.put(OperationRole.DENSE_FFN, TensorClass.DENSE_FFN);
+    expected.put(OperationRole.ROUTER, TensorClass.DENSE_FFN);
+    expected.put(OperationRole.SHARED_EXPERTS, TensorClass.DENSE_FFN);
+    expected.put(OperationRole.ROUTED_EXPERTS, TensorClass.EXPERTS);
+    expected.put(OperationRole.LM_HEAD, TensorClass.EMBEDDINGS);
+    for (OperationRole r : OperationRole.values()) {
+      assertThat(KernelClass.weightClass(r))
+          .as(r.id())
+          .isEqualTo(Optional.ofNullable(expected.get(r)));
+      // a role has a weight class exactly when it is a GEMM, and is the attention class exactly
+      // when it reads the KV cache
+      assertThat(KernelClass.of(r) == KernelClass.GEMM)
+          .as(r.id())
+          .isEqualTo(expected.containsKey(r));
+      assertThat(KernelClass.of(r) == KernelClass.ATTENTION).as(r.id()).isEqualTo(r.readsKvCache());
     }
   }
 

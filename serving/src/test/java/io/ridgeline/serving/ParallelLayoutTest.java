@@ -3,7 +3,10 @@ package io.ridgeline.serving;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.TensorClass;
+import java.util.EnumSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 final class ParallelLayoutTest {
@@ -24,6 +27,29 @@ final class ParallelLayoutTest {
     assertThat(l.kvShards(1, 2)).isEqualTo(4);
     assertThat(l.kvShardsBeyondTensorParallel()).isEqualTo(4);
     assertThat(l).hasToString("tp 4, pp 2, ep 8, attention dp 2");
+  }
+
+  @Test
+  void runsPerGroup_everyRole_attentionSideAndWithDpTheDenseFfnClass() {
+    // the attention block always runs per dp group; with dp > 1 the dense FFN, router and shared
+    // experts too (SGLang --moe-dense-tp-size 1, TensorRT-LLM attention DP); the rest stage-wide
+    Set<OperationRole> attention =
+        EnumSet.of(
+            OperationRole.ATTENTION,
+            OperationRole.INDEXER,
+            OperationRole.ATTENTION_PROJECTION,
+            OperationRole.LINEAR_PROJECTION,
+            OperationRole.LINEAR_STATE);
+    Set<OperationRole> denseFfn =
+        EnumSet.of(OperationRole.DENSE_FFN, OperationRole.ROUTER, OperationRole.SHARED_EXPERTS);
+    ParallelLayout dp1 = new ParallelLayout(8, 8, 1, 8, 1);
+    ParallelLayout dp2 = new ParallelLayout(8, 4, 1, 8, 2);
+    for (OperationRole r : OperationRole.values()) {
+      assertThat(dp1.runsPerGroup(r)).as("dp 1: " + r.id()).isEqualTo(attention.contains(r));
+      assertThat(dp2.runsPerGroup(r))
+          .as("dp 2: " + r.id())
+          .isEqualTo(attention.contains(r) || denseFfn.contains(r));
+    }
   }
 
   @Test

@@ -147,7 +147,7 @@ final class CaseSystems {
     return c.weights().isPresent()
         && Arrays.stream(TensorClass.values())
             .allMatch(t -> checkpoint.weights(t).bytesPerElement() >= 2)
-        && (w == Precision.FP8 || w == Precision.FP4 || w == Precision.MXFP4);
+        && w.narrowFloat();
   }
 
   private Precision precision(String column, String id) {

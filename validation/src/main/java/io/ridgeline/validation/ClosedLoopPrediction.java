@@ -21,7 +21,12 @@ final class ClosedLoopPrediction extends ModePrediction {
 
   @Override
   double predict() {
-    return c.mode() == Mode.DISAGG_CONCURRENCY ? disaggConcurrency() : concurrency();
+    return switch (c.mode()) {
+      case CONCURRENCY -> concurrency();
+      case DISAGG_CONCURRENCY -> disaggConcurrency();
+      case STATIC, OFFLINE, SERVER, SINGLE_STREAM, DISAGG_PREFILL, DISAGG_DECODE, PRODUCTION ->
+          throw otherFamily();
+    };
   }
 
   /** Colocated at batch = load per replica, capped. */
@@ -163,7 +168,12 @@ final class ClosedLoopPrediction extends ModePrediction {
                 : ClosedLoop.roundsTtft(
                     prompts, perStep, step, decodeStep, decoding, ratio, cycles, lag))
             + transfer;
-    if (c.metric().quantity() == Metric.Quantity.TTFT || c.metric() == Metric.E2E_S) {
+    boolean reportsTtft =
+        switch (c.metric().quantity()) {
+          case TTFT, END_TO_END -> true;
+          case THROUGHPUT, DECODE_SPEED -> false;
+        };
+    if (reportsTtft) {
       notes.add(
           String.format(
               Locale.ROOT,

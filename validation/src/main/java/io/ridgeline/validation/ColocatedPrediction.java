@@ -25,7 +25,19 @@ final class ColocatedPrediction extends ModePrediction {
 
   @Override
   double predict() {
-    boolean single = c.mode() == Mode.SINGLE_STREAM;
+    boolean single =
+        switch (c.mode()) {
+          case SINGLE_STREAM -> true;
+          case OFFLINE -> false;
+          case STATIC,
+              CONCURRENCY,
+              SERVER,
+              DISAGG_CONCURRENCY,
+              DISAGG_PREFILL,
+              DISAGG_DECODE,
+              PRODUCTION ->
+              throw otherFamily();
+        };
     boolean assumeLengths =
         single
             && c.metric() == Metric.OUT_TOK_S_PER_USER

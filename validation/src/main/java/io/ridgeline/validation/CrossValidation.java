@@ -186,7 +186,7 @@ public final class CrossValidation {
       Scheme scheme = points ? Scheme.POINT_GROUPED : Scheme.LEAVE_ONE_SOURCE_OUT;
       Fold f = fold(scheme, name, train, out, evaluations);
       folds.add(f);
-      if (scheme == Scheme.LEAVE_ONE_SOURCE_OUT) {
+      if (!points) { // a held-out source is also predicted anchored on one of its points
         Anchor.firstPoint(out)
             .ifPresent(
                 a ->
@@ -356,10 +356,12 @@ public final class CrossValidation {
             fitted.efficiency(),
             fitted.maxRunningRequests(),
             "fold " + name + " (" + train.size() + " rows)");
+    // point-grouped folds predict each point with its source's fitted intercept
     Map<String, Double> intercepts =
-        scheme == Scheme.POINT_GROUPED
-            ? new FitObjective(train).interceptsBySource(named)
-            : Map.of();
+        switch (scheme) {
+          case POINT_GROUPED -> new FitObjective(train).interceptsBySource(named);
+          case IN_SAMPLE, LEAVE_ONE_SOURCE_OUT, ANCHORED -> Map.of();
+        };
     return new Fold(
         scheme,
         name,

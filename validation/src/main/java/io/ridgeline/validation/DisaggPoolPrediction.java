@@ -15,7 +15,12 @@ final class DisaggPoolPrediction extends ModePrediction {
 
   @Override
   double predict() {
-    return c.mode() == Mode.DISAGG_PREFILL ? disaggPrefill() : disaggDecode();
+    return switch (c.mode()) {
+      case DISAGG_PREFILL -> disaggPrefill();
+      case DISAGG_DECODE -> disaggDecode();
+      case STATIC, CONCURRENCY, OFFLINE, SERVER, SINGLE_STREAM, DISAGG_CONCURRENCY, PRODUCTION ->
+          throw otherFamily();
+    };
   }
 
   private double disaggPrefill() {
@@ -48,7 +53,7 @@ final class DisaggPoolPrediction extends ModePrediction {
 
   private double disaggDecode() {
     Metric m = c.metric();
-    if (m != Metric.OUT_TOK_S_PER_CHIP && m != Metric.TPOT_MS && m != Metric.OUT_TOK_S_PER_USER) {
+    if (!decodeMetric(m)) {
       throw new Unpredictable("metric not predicted in this mode: " + m + " in disagg-decode");
     }
     int context = isl();
@@ -85,13 +90,20 @@ final class DisaggPoolPrediction extends ModePrediction {
     } else {
       tpot = rm.decode(batch, context).seconds().seconds();
     }
-    switch (m) {
-      case TPOT_MS:
-        return 1e3 * tpot;
-      case OUT_TOK_S_PER_USER:
-        return 1 / tpot;
-      default:
-        return batch / tpot / rm.replicaChips();
-    }
+    return switch (m) {
+      case TPOT_MS -> 1e3 * tpot;
+      case OUT_TOK_S_PER_USER -> 1 / tpot;
+      case OUT_TOK_S_PER_CHIP -> batch / tpot / rm.replicaChips();
+      case TTFT_MS, MEDIAN_TTFT_MS, E2E_S, TOTAL_TOK_S_PER_CHIP, INPUT_TOK_S_PER_CHIP ->
+          throw new AssertionError(m); // rejected by decodeMetric
+    };
+  }
+
+  /** Whether a decode pool alone predicts {@code m}: its speed per request and its throughput. */
+  private static boolean decodeMetric(Metric m) {
+    return switch (m) {
+      case TPOT_MS, OUT_TOK_S_PER_USER, OUT_TOK_S_PER_CHIP -> true;
+      case TTFT_MS, MEDIAN_TTFT_MS, E2E_S, TOTAL_TOK_S_PER_CHIP, INPUT_TOK_S_PER_CHIP -> false;
+    };
   }
 }

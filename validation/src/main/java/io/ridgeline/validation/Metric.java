@@ -10,31 +10,33 @@ import java.util.stream.Collectors;
  */
 public enum Metric {
   /** Mean time to first token, queueing included. */
-  TTFT_MS("ttft_ms", "ms"),
+  TTFT_MS("ttft_ms", "ms", Quantity.TTFT),
   /**
    * Median time to first token over a run's requests, queueing included: the typical request, where
    * a run's mean is carried by a tail of a few slow ones (see {@code cases.md}).
    */
-  MEDIAN_TTFT_MS("median_ttft_ms", "ms"),
+  MEDIAN_TTFT_MS("median_ttft_ms", "ms", Quantity.TTFT),
   /** Mean time per output token after the first. */
-  TPOT_MS("tpot_ms", "ms"),
+  TPOT_MS("tpot_ms", "ms", Quantity.DECODE_SPEED),
   /** Mean end-to-end latency of a request. */
-  E2E_S("e2e_s", "s"),
+  E2E_S("e2e_s", "s", Quantity.END_TO_END),
   /** Output tokens per second seen by one request: 1 / TPOT. */
-  OUT_TOK_S_PER_USER("out_tok_s_per_user", "tokens/s"),
+  OUT_TOK_S_PER_USER("out_tok_s_per_user", "tokens/s", Quantity.DECODE_SPEED),
   /** Output tokens per second of the system over all its chips. */
-  OUT_TOK_S_PER_CHIP("out_tok_s_per_chip", "tokens/s"),
+  OUT_TOK_S_PER_CHIP("out_tok_s_per_chip", "tokens/s", Quantity.THROUGHPUT),
   /** Input and output tokens per second of the system over all its chips. */
-  TOTAL_TOK_S_PER_CHIP("total_tok_s_per_chip", "tokens/s"),
+  TOTAL_TOK_S_PER_CHIP("total_tok_s_per_chip", "tokens/s", Quantity.THROUGHPUT),
   /** Input tokens per second of the system over all its chips. */
-  INPUT_TOK_S_PER_CHIP("input_tok_s_per_chip", "tokens/s");
+  INPUT_TOK_S_PER_CHIP("input_tok_s_per_chip", "tokens/s", Quantity.THROUGHPUT);
 
   private final String id;
   private final String unit;
+  private final Quantity quantity;
 
-  Metric(String id, String unit) {
+  Metric(String id, String unit, Quantity quantity) {
     this.id = id;
     this.unit = unit;
+    this.quantity = quantity;
   }
 
   /** The id in a case file, e.g. {@code tpot_ms}. */
@@ -74,23 +76,16 @@ public enum Metric {
 
   /** The quantity this metric reports. */
   public Quantity quantity() {
-    switch (this) {
-      case TTFT_MS:
-      case MEDIAN_TTFT_MS:
-        return Quantity.TTFT;
-      case TPOT_MS:
-      case OUT_TOK_S_PER_USER:
-        return Quantity.DECODE_SPEED;
-      case E2E_S:
-        return Quantity.END_TO_END;
-      default:
-        return Quantity.THROUGHPUT;
-    }
+    return quantity;
   }
 
   /** Whether the metric is a time (TTFT, TPOT, end-to-end latency) rather than a rate. */
   public boolean isTime() {
-    return this == TTFT_MS || this == MEDIAN_TTFT_MS || this == TPOT_MS || this == E2E_S;
+    return switch (this) {
+      case TTFT_MS, MEDIAN_TTFT_MS, TPOT_MS, E2E_S -> true;
+      case OUT_TOK_S_PER_USER, OUT_TOK_S_PER_CHIP, TOTAL_TOK_S_PER_CHIP, INPUT_TOK_S_PER_CHIP ->
+          false;
+    };
   }
 
   /**

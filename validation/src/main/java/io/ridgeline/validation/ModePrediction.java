@@ -43,6 +43,15 @@ abstract class ModePrediction {
    */
   abstract double predict();
 
+  /**
+   * The error for a row whose mode another family predicts ({@link Predictor} chose this one): a
+   * bug, not an unpredictable row.
+   */
+  IllegalStateException otherFamily() {
+    return new IllegalStateException(
+        getClass().getSimpleName() + " does not predict mode " + c.mode());
+  }
+
   /** The measured system: the row's chips and parallelism ({@link CaseSystems#system}). */
   RooflineModel system(int batch, int context) {
     return systems.system(batch, context);
@@ -117,25 +126,15 @@ abstract class ModePrediction {
 
   double metric(FrontierPoint p, double outPerChip, double ttft, int isl, int osl) {
     double tpot = p.tpot().seconds();
-    switch (c.metric()) {
-      case TTFT_MS:
-      case MEDIAN_TTFT_MS:
-        return 1e3 * ttft;
-      case TPOT_MS:
-        return 1e3 * tpot;
-      case E2E_S:
-        return ttft + (osl - 1) * tpot;
-      case OUT_TOK_S_PER_USER:
-        return p.tokensPerSecondPerUser();
-      case OUT_TOK_S_PER_CHIP:
-        return outPerChip;
-      case TOTAL_TOK_S_PER_CHIP:
-        return outPerChip * (isl + osl) / osl;
-      case INPUT_TOK_S_PER_CHIP:
-        return outPerChip * isl / osl;
-      default:
-        throw new AssertionError(c.metric());
-    }
+    return switch (c.metric()) {
+      case TTFT_MS, MEDIAN_TTFT_MS -> 1e3 * ttft;
+      case TPOT_MS -> 1e3 * tpot;
+      case E2E_S -> ttft + (osl - 1) * tpot;
+      case OUT_TOK_S_PER_USER -> p.tokensPerSecondPerUser();
+      case OUT_TOK_S_PER_CHIP -> outPerChip;
+      case TOTAL_TOK_S_PER_CHIP -> outPerChip * (isl + osl) / osl;
+      case INPUT_TOK_S_PER_CHIP -> outPerChip * isl / osl;
+    };
   }
 
   /**

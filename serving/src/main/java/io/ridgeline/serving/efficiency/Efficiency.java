@@ -5,7 +5,6 @@ import static com.google.common.base.Preconditions.checkArgument;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
-import io.ridgeline.hardware.MemoryKind;
 import io.ridgeline.serving.ParallelLayout;
 import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.StepResult;
@@ -334,8 +333,7 @@ public abstract class Efficiency {
 
   /** Whether every memory tier of {@code chip} is on-chip SRAM (and it has one). */
   public static boolean sramOnly(Chip chip) {
-    return !chip.memory().isEmpty()
-        && chip.memory().stream().allMatch(t -> t.kind() == MemoryKind.SRAM);
+    return !chip.memory().isEmpty() && chip.memory().stream().allMatch(t -> t.kind().onChip());
   }
 
   /**

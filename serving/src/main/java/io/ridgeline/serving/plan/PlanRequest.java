@@ -48,9 +48,20 @@ public abstract class PlanRequest {
   /** How configurations that meet the objectives are ranked. */
   public enum Objective {
     /** Fewest chips in total, then lowest price per hour. */
-    CHIPS,
+    CHIPS("fewest chips"),
     /** Lowest price per hour (configurations whose price is unknown last), then fewest chips. */
-    COST;
+    COST("lowest cost");
+
+    private final String description;
+
+    Objective(String description) {
+      this.description = description;
+    }
+
+    /** What ranks first, for output: {@code "fewest chips"} or {@code "lowest cost"}. */
+    public String description() {
+      return description;
+    }
 
     /** Lower-case id: {@code chips} or {@code cost}. */
     public String id() {

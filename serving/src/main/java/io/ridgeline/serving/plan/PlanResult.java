@@ -133,9 +133,7 @@ public abstract class PlanResult {
               Locale.ROOT,
               "%nbest %d by %s:",
               configurations().size(),
-              request().objective() == PlanRequest.Objective.CHIPS
-                  ? "fewest chips"
-                  : "lowest cost"));
+              request().objective().description()));
       for (PlanConfiguration c : configurations()) {
         b.append(String.format(Locale.ROOT, "%n  %s", c));
       }

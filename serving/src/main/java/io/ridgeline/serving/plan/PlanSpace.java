@@ -5,7 +5,6 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.DeploymentSpec;
-import io.ridgeline.serving.ImmutableDeploymentSpec;
 import io.ridgeline.serving.ImmutablePoolSpec;
 import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.PoolSpec;
@@ -113,8 +112,7 @@ final class PlanSpace {
   List<Deployment> deployments(
       Deployment.Strategy strategy, RooflineModel layout, List<Chip> chips) {
     List<Deployment> out = new ArrayList<>();
-    boolean disaggregated =
-        strategy == Deployment.Strategy.PD || strategy == Deployment.Strategy.AFD;
+    boolean disaggregated = strategy.disaggregated();
     if (disaggregated && !hasLink(layout.chip())) {
       return out;
     }
@@ -131,7 +129,7 @@ final class PlanSpace {
     for (Optional<PoolSpec> other : others) {
       try {
         out.add(build(strategy, spec, other, Optional.empty()));
-        if (request.speculation().isPresent() && strategy != Deployment.Strategy.AFD) {
+        if (request.speculation().isPresent() && speculationModelled(strategy)) {
           out.add(build(strategy, spec, other, request.speculation()));
         }
       } catch (IllegalArgumentException e) {
@@ -142,6 +140,17 @@ final class PlanSpace {
       }
     }
     return out;
+  }
+
+  /**
+   * Whether a deployment of {@code strategy} is tried with speculation: afd is not, since its
+   * attention/FFN steps do not model a verify pass of γ + 1 tokens per sequence.
+   */
+  private static boolean speculationModelled(Deployment.Strategy strategy) {
+    return switch (strategy) {
+      case STATIC, COLOCATED, PD -> true;
+      case AFD -> false;
+    };
   }
 
   /** {@code spec} on chip {@code c}, sized by the layout policy (no count, tp or parallelism). */
@@ -160,24 +169,32 @@ final class PlanSpace {
       PoolSpec spec,
       Optional<PoolSpec> other,
       Optional<Speculation> speculation) {
-    ImmutableDeploymentSpec.Builder b =
-        DeploymentSpec.builder()
-            .strategy(strategy)
-            .pool(spec)
-            .prefill(spec)
-            .price(request.price())
-            .speculation(speculation);
-    if (strategy == Deployment.Strategy.PD) {
-      other.ifPresent(b::prefill);
-    } else if (strategy == Deployment.Strategy.AFD) {
-      b.ffn(
-          other.orElseGet(
-              () ->
-                  ImmutablePoolSpec.copyOf(spec)
-                      .withCount(Optional.empty())
-                      .withTensorParallel(Optional.empty())
-                      .withAttentionDataParallel(1)));
-    }
-    return b.build().build(isl, osl);
+    // pd: the prefill pool on the other chip; afd: the FFN pool, on the other chip or sized
+    PoolSpec prefill =
+        switch (strategy) {
+          case PD -> other.orElse(spec);
+          case STATIC, COLOCATED, AFD -> spec;
+        };
+    Optional<PoolSpec> ffn =
+        switch (strategy) {
+          case AFD ->
+              Optional.of(
+                  other.orElseGet(
+                      () ->
+                          ImmutablePoolSpec.copyOf(spec)
+                              .withCount(Optional.empty())
+                              .withTensorParallel(Optional.empty())
+                              .withAttentionDataParallel(1)));
+          case STATIC, COLOCATED, PD -> Optional.empty();
+        };
+    return DeploymentSpec.builder()
+        .strategy(strategy)
+        .pool(spec)
+        .prefill(prefill)
+        .ffn(ffn)
+        .price(request.price())
+        .speculation(speculation)
+        .build()
+        .build(isl, osl);
   }
 }

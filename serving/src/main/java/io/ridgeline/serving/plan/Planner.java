@@ -95,9 +95,10 @@ public final class Planner {
             .thenComparingInt(PlanConfiguration::tensorParallel)
             .thenComparingInt(PlanConfiguration::pipelineParallel)
             .thenComparingInt(PlanConfiguration::batch);
-    return objective == PlanRequest.Objective.CHIPS
-        ? chips.thenComparing(cost).thenComparing(ties)
-        : cost.thenComparing(chips).thenComparing(ties);
+    return switch (objective) {
+      case CHIPS -> chips.thenComparing(cost).thenComparing(ties);
+      case COST -> cost.thenComparing(chips).thenComparing(ties);
+    };
   }
 
   /** One search: its running counts and closest misses. */
@@ -260,25 +261,21 @@ public final class Planner {
       List<String> details = new ArrayList<>();
       double ratio = 0;
       for (PlanFailure f : reasons) {
-        double value;
-        Seconds slo;
-        switch (f) {
-          case TTFT:
-            value = fleet.ttftP50();
-            slo = request.ttftSlo();
-            break;
-          case TTFT_P99:
-            value = fleet.ttftP99();
-            slo = request.ttftP99Slo().orElseThrow();
-            break;
-          case TPOT_P99:
-            value = p.tpot().seconds();
-            slo = request.tpotP99Slo().orElseThrow();
-            break;
-          default:
-            value = p.tpot().seconds();
-            slo = request.tpotSlo();
-        }
+        double value =
+            switch (f) {
+              case TTFT -> fleet.ttftP50();
+              case TTFT_P99 -> fleet.ttftP99();
+              case TPOT, TPOT_P99 -> p.tpot().seconds();
+              case MEMORY -> throw notLatency(f);
+            };
+        Seconds slo =
+            switch (f) {
+              case TTFT -> request.ttftSlo();
+              case TTFT_P99 -> request.ttftP99Slo().orElseThrow();
+              case TPOT -> request.tpotSlo();
+              case TPOT_P99 -> request.tpotP99Slo().orElseThrow();
+              case MEMORY -> throw notLatency(f);
+            };
         ratio = Math.max(ratio, value / slo.seconds());
         details.add(label(f) + " " + Seconds.of(value) + " > " + slo);
       }
@@ -286,16 +283,18 @@ public final class Planner {
     }
 
     private static String label(PlanFailure f) {
-      switch (f) {
-        case TTFT:
-          return "TTFT p50";
-        case TTFT_P99:
-          return "TTFT p99";
-        case TPOT_P99:
-          return "TPOT p99";
-        default:
-          return "TPOT";
-      }
+      return switch (f) {
+        case TTFT -> "TTFT p50";
+        case TTFT_P99 -> "TTFT p99";
+        case TPOT -> "TPOT";
+        case TPOT_P99 -> "TPOT p99";
+        case MEMORY -> throw notLatency(f);
+      };
+    }
+
+    /** A memory failure where a latency one was expected: a bug of the caller. */
+    private static IllegalArgumentException notLatency(PlanFailure f) {
+      return new IllegalArgumentException("not a latency failure: " + f.id());
     }
 
     /**

@@ -396,6 +396,13 @@ final class PlannerTest {
     }
     assertThat(unknownSeen).isTrue();
     assertThat(cs.get(0).dollarsPerHour()).isPresent();
+    assertThat(r.toString()).contains("best " + cs.size() + " by lowest cost:");
+  }
+
+  @Test
+  void description_eachObjective_saysWhatRanksFirst() {
+    assertThat(PlanRequest.Objective.CHIPS.description()).isEqualTo("fewest chips");
+    assertThat(PlanRequest.Objective.COST.description()).isEqualTo("lowest cost");
   }
 
   @Test
