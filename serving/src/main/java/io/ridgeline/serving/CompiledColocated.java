@@ -1,9 +1,6 @@
 package io.ridgeline.serving;
 
 import io.ridgeline.core.ComputeTarget;
-import io.ridgeline.core.Seconds;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -92,11 +89,14 @@ final class CompiledColocated implements PointsAt {
     boolean tiered = pool.chip().memory().size() > 1;
     decodeSpill = tiered ? WeightSpill.of(pool, context) : null;
     prefillSpill = tiered ? WeightSpill.of(pool, prefillContext) : null;
-    decodeOnMainTier = onMainTier(pool, context, decodeSpill);
+    decodeOnMainTier = WeightSpill.onMainTier(pool, context, decodeSpill);
     if (shared.chunkSide == null) {
-      shared.onMainTier = onMainTier(pool, prefillContext, prefillSpill);
+      shared.onMainTier = WeightSpill.onMainTier(pool, prefillContext, prefillSpill);
       CompiledStep.Riding side = new CompiledStep.Riding();
-      prefill.riding(chunkPrompts, tiers(prefillSpill, prefillPrompts(chunkPrompts)), side);
+      prefill.riding(
+          chunkPrompts,
+          StepTiers.placed(pool.baseTarget(), prefillSpill, prefillPrompts(chunkPrompts)),
+          side);
       shared.chunkSide = side;
     }
     prefillOnMainTier = shared.onMainTier;
@@ -115,23 +115,15 @@ final class CompiledColocated implements PointsAt {
   }
 
   /**
-   * The tiers of a step of {@code n} (sequences or prompts) whose weights {@code spill} places, in
-   * a view of their own, or null on a one-tier chip ({@code spill} null) or when every byte is on
-   * the main tier.
-   */
-  private StepTiers tiers(WeightSpill spill, int n) {
-    return spill == null ? null : StepTiers.view(pool.baseTarget(), spill).at(spill, n);
-  }
-
-  /**
    * {@code d}'s points at workload {@code w}, compiled, or empty when they do not compile (see the
-   * class comment).
+   * class comment and {@link #at}).
    *
    * @throws IllegalArgumentException when a length is out of range, or the TTFT chunk's prefill
    *     fails, as {@link ColocatedDeployment#at} throws
    */
   static Optional<PointsAt> of(ColocatedDeployment d, Workload w) {
-    return of(d, w, null);
+    PointsAt at = at(d, w, null);
+    return at.slowPath().isPresent() ? Optional.empty() : Optional.of(at);
   }
 
   /**
@@ -165,57 +157,53 @@ final class CompiledColocated implements PointsAt {
   }
 
   /**
-   * {@link #of(ColocatedDeployment, Workload)}, with what workloads of the same pool, new and
-   * cached tokens share taken from {@code shared} when it holds them (and kept there otherwise);
-   * null: nothing shared.
+   * {@code d}'s points at workload {@code w}: compiled, or the object path's ({@link
+   * ColocatedDeployment#at}) with the reason they are not ({@link PointsAt#slowPath}); what
+   * workloads of the same pool, new and cached tokens share is taken from {@code shared} when it
+   * holds it (and kept there otherwise), null: nothing shared.
    *
    * @throws IllegalArgumentException as {@link #of(ColocatedDeployment, Workload)} throws
    */
-  static Optional<PointsAt> of(ColocatedDeployment d, Workload w, Prefills shared) {
+  static PointsAt at(ColocatedDeployment d, Workload w, Prefills shared) {
     Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
     Prefills kept = shared == null ? new Prefills() : shared;
     RooflineModel pool = d.pool();
-    if (d.speculation().isPresent() || pool.kvOffload() != KvOffload.NONE) {
-      // speculation's verify passes and offloaded KV (its fetch, its reads from a slower tier) are
-      // not compiled: the object path evaluates them
-      return Optional.empty();
+    // speculation's verify passes and offloaded KV (its fetch, its reads from a slower tier) are
+    // not compiled, nor are the steps CompiledSteps refuses: the object path evaluates them
+    Optional<String> obstacle =
+        d.speculation().isPresent()
+            ? Optional.of("speculative decoding")
+            : pool.kvOffload() != KvOffload.NONE
+                ? Optional.of("KV offload")
+                : CompiledSteps.obstacle(pool);
+    if (obstacle.isPresent()) {
+      return Deployments.slowPath(d.at(w), obstacle.get());
     }
     Optional<CompiledStep> decode =
         CompiledSteps.decode(pool, ColocatedDeployment.decodeContext(w), 1);
     if (decode.isEmpty()) {
-      return Optional.empty();
+      return Deployments.slowPath(d.at(w), NOT_REPRODUCED + "decode step");
     }
     if (!kept.holds(pool, w)) {
       kept.hold(pool, w, CompiledSteps.prefill(pool, w));
     }
     Optional<CompiledStep> prefill = kept.step;
     if (prefill.isEmpty()) {
-      return Optional.empty();
+      return Deployments.slowPath(d.at(w), NOT_REPRODUCED + "prefill");
     }
-    return Optional.of(new CompiledColocated(d, w, decode.get(), prefill.get(), kept));
+    return new CompiledColocated(d, w, decode.get(), prefill.get(), kept);
   }
 
   /**
-   * The largest batch whose step reads every byte from the main tier at {@code context} (the target
-   * {@link MemoryPlan#placed} gives is the pool's base target, which {@code spill} answers with no
-   * tiers): all of them on a one-tier chip ({@code spill} null); on a tiered chip the weights spill
-   * as the KV cache grows with the batch.
+   * The start of the reason a step that should compile falls back: its compiled form does not
+   * reproduce the object path (a model or formula the compiled path does not follow; {@code
+   * CompileCoverageTest} fails on it).
    */
-  private static int onMainTier(RooflineModel pool, int context, WeightSpill spill) {
-    if (spill == null) {
-      return Integer.MAX_VALUE;
-    }
-    int[] slots = new int[spill.tiers()];
-    double[] shares = new double[spill.tiers()];
-    // start from where the weights, KV cache and workspace (MemoryUse.total) fill the main tier
-    int guess =
-        BatchSearch.guess(
-            b -> {
-              MemoryUse use = pool.memory(b, context);
-              return use.total().bytes() / use.mainCapacity().bytes();
-            },
-            RooflineModel.fullChunkBatch(context));
-    return BatchSearch.largest(b -> spill.place(b, slots, shares) == 0, guess);
+  static final String NOT_REPRODUCED = "not reproduced by the compiled path: ";
+
+  @Override
+  public Optional<String> slowPath() {
+    return Optional.empty();
   }
 
   @Override
@@ -390,61 +378,6 @@ final class CompiledColocated implements PointsAt {
     return true;
   }
 
-  /**
-   * The points of {@code batches}, each as {@code point(b).withUtilisation(decodeUtilisation(b))}
-   * gives it, Pareto flags marked as {@link ParetoFrontier#of} marks them: evaluated as one block
-   * ({@link #points}) and built once each, with no per-point copies. Empty when a batch's point
-   * fails; {@link #point} throws the object path's exception for it.
-   */
-  Optional<List<FrontierPoint>> frontier(int[] batches) {
-    PointBlock block = new PointBlock();
-    block.utilisation = true;
-    int n = batches.length;
-    if (points(batches, 0, n, block) != n) {
-      return Optional.empty();
-    }
-    double[] chip = new double[n];
-    double[] user = new double[n];
-    boolean[] fit = new boolean[n];
-    for (int r = 0; r < n; r++) {
-      chip[r] = block.figure(r, PointBlock.TOKENS_PER_SECOND_PER_CHIP);
-      user[r] = block.figure(r, PointBlock.TOKENS_PER_SECOND_PER_USER);
-      fit[r] = block.fits(r);
-    }
-    boolean[] pareto = ParetoFrontier.paretoFlags(chip, user, fit);
-    String strategy = deployment.strategy().id();
-    List<FrontierPoint> out = new ArrayList<>(n);
-    for (int r = 0; r < n; r++) {
-      int batch = block.batch(r);
-      // the decode step's utilisation over its own time (decodeUtilisation)
-      Utilisation u = block.utilisation(r);
-      ImmutableFrontierPoint.Builder p =
-          ImmutableFrontierPoint.builder()
-              .batch(batch)
-              .ttft(Seconds.of(block.figure(r, PointBlock.TTFT)))
-              .tpot(Seconds.of(block.figure(r, PointBlock.TPOT)))
-              .tokensPerSecondPerUser(user[r])
-              .tokensPerSecondPerChip(chip[r])
-              .fits(fit[r])
-              .strategy(strategy)
-              .chipsTotal(chips)
-              .note("") // not compiled: speculation, the one note of a colocated point
-              .mfu(u.mfu())
-              .bandwidthUtilisation(u.bandwidth())
-              .pareto(pareto[r]);
-      double dollars = block.figure(r, PointBlock.DOLLARS_PER_MILLION_TOKENS);
-      if (!Double.isNaN(dollars)) {
-        p.dollarsPerMillionTokens(dollars);
-      }
-      double joules = block.figure(r, PointBlock.TOKENS_PER_JOULE);
-      if (!Double.isNaN(joules)) {
-        p.tokensPerJoule(joules);
-      }
-      out.add(p.build());
-    }
-    return Optional.of(out);
-  }
-
   /** Makes {@code s} this workload's working arrays, emptied when they were another's. */
   private void own(PointBlock s) {
     if (s.owner != this) {
@@ -539,7 +472,9 @@ final class CompiledColocated implements PointsAt {
 
   /** The tiers of a decode step of {@code batch} sequences; null when all are on the main tier. */
   private StepTiers decodeTiers(int batch) {
-    return batch <= decodeOnMainTier ? null : tiers(decodeSpill, batch);
+    return batch <= decodeOnMainTier
+        ? null
+        : StepTiers.placed(pool.baseTarget(), decodeSpill, batch);
   }
 
   /**

@@ -82,7 +82,7 @@ final class CompiledSteps {
       DoubleFunction<List<Phase>> ops,
       DoubleFunction<List<OperationResult>> coll,
       double[] checks) {
-    if (pool.pipelineParallel() != 1 || multiNodeAllToAll(pool)) {
+    if (obstacle(pool).isPresent()) {
       return Optional.empty();
     }
     try {
@@ -343,6 +343,20 @@ final class CompiledSteps {
     double[] memory = new double[s.operations()];
     s.operationTimes(x, null, compute, memory);
     return CompiledStep.close(s.stageSeconds(x, compute, memory), object);
+  }
+
+  /**
+   * What of {@code pool} keeps its steps from compiling, by design: pipeline parallelism (passes
+   * over stages and micro-batches), or a MoE all-to-all over several scale-up domains (the slower
+   * of two links: not affine in the tokens); empty when nothing does.
+   */
+  static Optional<String> obstacle(RooflineModel pool) {
+    if (pool.pipelineParallel() != 1) {
+      return Optional.of("pipeline parallelism");
+    }
+    return multiNodeAllToAll(pool)
+        ? Optional.of("MoE all-to-all across scale-up domains")
+        : Optional.empty();
   }
 
   /** A MoE all-to-all over several scale-up domains takes the slower of two links: not affine. */

@@ -71,9 +71,30 @@ final class Deployments {
    */
   static PointsAt at(Deployment d, Workload w, CompiledColocated.Prefills shared) {
     if (d instanceof ColocatedDeployment c) {
-      return CompiledColocated.of(c, w, shared).orElseGet(() -> c.at(w));
+      return CompiledColocated.at(c, w, shared);
     }
     checkPoint(1, w.inputTokens(), w.outputTokens());
-    return batch -> d.point(batch, w);
+    return slowPath(batch -> d.point(batch, w), d.strategy().id() + " strategy");
+  }
+
+  /**
+   * {@code points}, evaluated by the object path for the reason {@code why} ({@link
+   * PointsAt#slowPath}).
+   */
+  static PointsAt slowPath(PointsAt points, String why) {
+    return new SlowPath(points, why);
+  }
+
+  /** Points of the object path and why they are not compiled. */
+  private record SlowPath(PointsAt points, String why) implements PointsAt {
+    @Override
+    public FrontierPoint point(int batch) {
+      return points.point(batch);
+    }
+
+    @Override
+    public Optional<String> slowPath() {
+      return Optional.of(why);
+    }
   }
 }

@@ -74,14 +74,14 @@ enum KernelClass {
   }
 
   /**
-   * The fraction of peak FLOP/s of this class in {@code e} for a kernel of {@code rows} rows: the
-   * small-M curve for a {@link #GEMM} with rows to count ({@code rows = 0}: the large-GEMM one),
-   * the large-GEMM fraction for every other class.
+   * The tokens at which this class's kernels reach half of the large-GEMM compute fraction, {@link
+   * Efficiency#gemmHalfTokens()} for a {@link #GEMM} (the small-M curve {@link
+   * Efficiency#computeAt} at its own rows), 0 (no curve) for every other class.
    */
-  double computeFraction(Efficiency e, double rows) {
+  double halfTokens(Efficiency e) {
     return switch (this) {
-      case GEMM -> rows > 0 ? e.computeAt(rows) : e.compute();
-      case ATTENTION, ELEMENTWISE -> e.compute();
+      case GEMM -> e.gemmHalfTokens();
+      case ATTENTION, ELEMENTWISE -> 0;
     };
   }
 

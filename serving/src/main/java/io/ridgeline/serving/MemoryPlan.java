@@ -231,4 +231,22 @@ final class MemoryPlan {
             ImmutableMap.of(DataKind.KV_READ, pool.kvOffload().requireTier(pool.chip()).name()))
         .build();
   }
+
+  /**
+   * Where {@link RooflineModel#maxBatch} starts looking ({@link BatchSearch#guess}): {@link
+   * MemoryUse#pressure()} grows by about the same step per sequence once a prefill chunk's
+   * workspace is full, from the first batch whose tokens (batch × context) reach {@value
+   * RooflineModel#PREFILL_CHUNK_TOKENS}.
+   */
+  static int maxBatchGuess(RooflineModel pool, int context) {
+    return BatchSearch.guess(b -> pool.memory(b, context).pressure(), fullChunkBatch(context));
+  }
+
+  /**
+   * The first batch whose tokens at {@code context} fill a prefill chunk ({@value
+   * RooflineModel#PREFILL_CHUNK_TOKENS} tokens), the workspace's size from then on; at least 1.
+   */
+  static int fullChunkBatch(int context) {
+    return (int) Math.max(1, ((long) RooflineModel.PREFILL_CHUNK_TOKENS + context - 1) / context);
+  }
 }

@@ -105,9 +105,9 @@ final class OperationCost {
     // zero FLOPs take no time even without a peak for their precision
     double peak = hasFlops ? t.peak(op.precision()).flopsPerSecond() : 0;
     double scale = hasFlops ? t.computeScale(op.precision()) : 1;
-    double large = (uniform ? t.computeEfficiency() : kernel.computeFraction(e, 0)) * scale;
+    double large = (uniform ? t.computeEfficiency() : e.compute()) * scale;
     double depth = uniform || !hasFlops ? 1 : kernel.depthFactor(e, op, pool.layout(), t);
-    double half = uniform || kernel != KernelClass.GEMM ? 0 : e.gemmHalfTokens();
+    double half = uniform ? 0 : kernel.halfTokens(e);
     double bytesEach = PoolOperations.weightBytesPerElement(pool, op);
     return new OperationCost(
         kernel,

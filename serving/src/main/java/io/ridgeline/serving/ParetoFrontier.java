@@ -30,9 +30,14 @@ public final class ParetoFrontier {
   private static final int TPOT_SAMPLES = 16;
 
   private final ImmutableList<FrontierPoint> points;
+  private final int slowPathPoints;
+  private final Optional<String> slowPath;
 
-  private ParetoFrontier(List<FrontierPoint> points) {
+  private ParetoFrontier(
+      List<FrontierPoint> points, int slowPathPoints, Optional<String> slowPath) {
     this.points = ImmutableList.copyOf(points);
+    this.slowPathPoints = slowPathPoints;
+    this.slowPath = slowPath;
   }
 
   /**
@@ -59,7 +64,7 @@ public final class ParetoFrontier {
     for (int i = 0; i < points.size(); i++) {
       marked.add(ImmutableFrontierPoint.copyOf(points.get(i)).withPareto(pareto[i]));
     }
-    return new ParetoFrontier(marked);
+    return new ParetoFrontier(marked, 0, Optional.empty());
   }
 
   /**
@@ -124,6 +129,20 @@ public final class ParetoFrontier {
       g = end;
     }
     return pareto;
+  }
+
+  /**
+   * How many of {@link #points()} the object path evaluated one by one rather than the compiled
+   * path as one block ({@link PointsAt#slowPath}); 0 for a frontier over given points ({@link
+   * #of}).
+   */
+  public int slowPathPoints() {
+    return slowPathPoints;
+  }
+
+  /** Why {@link #slowPathPoints()} took the object path; empty when none did. */
+  public Optional<String> slowPath() {
+    return slowPath;
   }
 
   /** Every point, Pareto flags set. */
@@ -196,6 +215,62 @@ public final class ParetoFrontier {
         .chipsTotal(model.replicaChips())
         .fits(model.memory(batch, isl + osl).fits())
         .build();
+  }
+
+  /**
+   * The compiled points {@code at} of {@code batches} of {@code d}, each as {@code
+   * point(b).withUtilisation(decodeUtilisation(b))} gives it, Pareto flags marked as {@link #of}
+   * marks them: evaluated as one block ({@link PointsAt#points}) and built once each, with no
+   * per-point copies. Empty when a batch's point fails; {@link PointsAt#point} throws the object
+   * path's exception for it.
+   */
+  static Optional<List<FrontierPoint>> compiled(PointsAt at, int[] batches, Deployment d) {
+    PointBlock block = new PointBlock();
+    block.utilisation = true;
+    int n = batches.length;
+    if (at.points(batches, 0, n, block) != n) {
+      return Optional.empty();
+    }
+    double[] chip = new double[n];
+    double[] user = new double[n];
+    boolean[] fit = new boolean[n];
+    for (int r = 0; r < n; r++) {
+      chip[r] = block.figure(r, PointBlock.TOKENS_PER_SECOND_PER_CHIP);
+      user[r] = block.figure(r, PointBlock.TOKENS_PER_SECOND_PER_USER);
+      fit[r] = block.fits(r);
+    }
+    boolean[] pareto = paretoFlags(chip, user, fit);
+    String strategy = d.strategy().id();
+    List<FrontierPoint> out = new ArrayList<>(n);
+    for (int r = 0; r < n; r++) {
+      int batch = block.batch(r);
+      // the decode step's utilisation over its own time (decodeUtilisation)
+      Utilisation u = block.utilisation(r);
+      ImmutableFrontierPoint.Builder p =
+          ImmutableFrontierPoint.builder()
+              .batch(batch)
+              .ttft(Seconds.of(block.figure(r, PointBlock.TTFT)))
+              .tpot(Seconds.of(block.figure(r, PointBlock.TPOT)))
+              .tokensPerSecondPerUser(user[r])
+              .tokensPerSecondPerChip(chip[r])
+              .fits(fit[r])
+              .strategy(strategy)
+              .chipsTotal(block.chipsTotal())
+              .note("") // not compiled: speculation, the one note of a colocated point
+              .mfu(u.mfu())
+              .bandwidthUtilisation(u.bandwidth())
+              .pareto(pareto[r]);
+      double dollars = block.figure(r, PointBlock.DOLLARS_PER_MILLION_TOKENS);
+      if (!Double.isNaN(dollars)) {
+        p.dollarsPerMillionTokens(dollars);
+      }
+      double joules = block.figure(r, PointBlock.TOKENS_PER_JOULE);
+      if (!Double.isNaN(joules)) {
+        p.tokensPerJoule(joules);
+      }
+      out.add(p.build());
+    }
+    return Optional.of(out);
   }
 
   /** Sweeps batch sizes; see {@link ParetoFrontier}. */
@@ -286,12 +361,12 @@ public final class ParetoFrontier {
         sizes = ImmutableList.copyOf(set);
       }
       PointsAt at = deployment.pointsAt(w);
-      if (at instanceof CompiledColocated c) {
+      if (at.slowPath().isEmpty()) {
         // one block, one object per point; when a point fails, the loop below throws its exception
         Optional<List<FrontierPoint>> compiled =
-            c.frontier(sizes.stream().mapToInt(Integer::intValue).toArray());
+            compiled(at, sizes.stream().mapToInt(Integer::intValue).toArray(), deployment);
         if (compiled.isPresent()) {
-          return new ParetoFrontier(compiled.get());
+          return new ParetoFrontier(compiled.get(), 0, Optional.empty());
         }
       }
       List<FrontierPoint> pts = new ArrayList<>();
@@ -302,7 +377,9 @@ public final class ParetoFrontier {
                 : deployment.decodeUtilisation(b, w.promptContext(), w.outputTokens());
         pts.add(at.point(b).withUtilisation(u));
       }
-      return of(pts);
+      ParetoFrontier marked = of(pts);
+      return new ParetoFrontier(
+          marked.points, pts.size(), Optional.of(at.slowPath().orElse("a batch out of range")));
     }
   }
 }

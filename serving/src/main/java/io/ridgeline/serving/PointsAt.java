@@ -1,5 +1,7 @@
 package io.ridgeline.serving;
 
+import java.util.Optional;
+
 /**
  * A deployment's frontier points at one prompt and output length, with whatever does not depend on
  * the batch computed once ({@link Deployment#pointsAt}); a sweep asks it for every batch of a
@@ -27,5 +29,14 @@ public interface PointsAt {
   default int points(int[] batches, int from, int to, PointBlock out) {
     out.clear();
     return from;
+  }
+
+  /**
+   * Why these points are evaluated one by one by the object path rather than as one compiled block
+   * (18–130× slower per point): the strategy, or the feature of the pool or workload that the
+   * compiled path does not cover; empty when they are compiled.
+   */
+  default Optional<String> slowPath() {
+    return Optional.of("points given one by one");
   }
 }

@@ -8,11 +8,15 @@ import io.ridgeline.core.Flops;
 import io.ridgeline.core.ImmutableOperation;
 import io.ridgeline.core.ImmutablePhaseResult;
 import io.ridgeline.core.Operation;
+import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.OperationRole;
+import io.ridgeline.core.Phase;
 import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Roofline;
+import io.ridgeline.core.Seconds;
+import io.ridgeline.models.Kernels;
 import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +50,97 @@ final class PoolOperations {
       b.addOperation(Roofline.timed(op, t, compute, cost.memoryFraction));
     }
     return b.build();
+  }
+
+  /**
+   * One decode step of {@code batch} sequences at {@code context} cached tokens each, {@code
+   * tokensPerSequence} tokens per sequence ({@link RooflineModel#decode(int, int, int)}): per chip,
+   * per micro-batch, per stage, the model's decode phases plus {@code decode_communication} when
+   * the stage spans several chips, with the pool's fixed costs per pass ({@link #chargeOverheads}).
+   */
+  static StepResult decode(RooflineModel pool, int batch, int context, int tokensPerSequence) {
+    int pp = pool.pipelineParallel();
+    int micro = Math.min(pp, batch);
+    double mb = (double) batch / micro;
+    List<Phase> phases =
+        pool.model()
+            .decodeStep(mb, context, pool.computePrecisions(), pool.routing(), tokensPerSequence);
+    ComputeTarget t = MemoryPlan.placed(pool, batch, context);
+    ImmutableStepResult.Builder b =
+        ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
+    chargeOverheads(pool, b, false);
+    for (Phase p : phases) {
+      b.addPhases(phase(pool, p.kind(), perChip(pool, p.operations(), mb), t));
+    }
+    Collectives.of(pool, PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence)
+        .ifPresent(b::addPhases);
+    b.p2pSeconds(Collectives.handOff(pool, mb * tokensPerSequence));
+    return b.build();
+  }
+
+  /**
+   * Prefill of a mean of {@code prompts} prompts of {@code promptTokens} new tokens after {@code
+   * cachedTokens} cached ones in {@code micro} micro-batches ({@link RooflineModel#prefill(double,
+   * int, int, int)}): phase {@code prefill} per chip, per micro-batch, per stage, collectives
+   * included, the offloaded history fetched first; {@code micro + pp − 1} passes fill and drain the
+   * pipeline.
+   */
+  static StepResult prefill(
+      RooflineModel pool, double prompts, int promptTokens, int cachedTokens, int micro) {
+    int pp = pool.pipelineParallel();
+    double mb = prompts / micro;
+    Phase prefill =
+        pool.model()
+            .prefill(mb, promptTokens, cachedTokens, pool.computePrecisions(), pool.routing());
+    int context = cachedTokens + promptTokens;
+    ComputeTarget t = MemoryPlan.placed(pool, (int) Math.max(1, Math.ceil(prompts)), context);
+    List<OperationResult> ops = new ArrayList<>();
+    if (pool.kvOffload().history() && cachedTokens > 0 && pool.runsAttention()) {
+      ops.addAll(
+          phase(
+                  pool,
+                  PhaseKind.PREFILL,
+                  List.of(kvFetch(pool, mb, cachedTokens)),
+                  MemoryPlan.fetchTarget(pool))
+              .operations());
+    }
+    ops.addAll(
+        phase(pool, PhaseKind.PREFILL, perChip(pool, prefill.operations(), mb), t).operations());
+    Collectives.of(pool, PhaseKind.PREFILL, mb * promptTokens)
+        .ifPresent(c -> ops.addAll(c.operations()));
+    ImmutableStepResult.Builder b =
+        ImmutableStepResult.builder()
+            .addPhases(
+                ImmutablePhaseResult.builder().kind(PhaseKind.PREFILL).operations(ops).build())
+            .stages(pp)
+            .microBatches(micro)
+            .passes(micro + pp - 1)
+            .p2pSeconds(Collectives.handOff(pool, mb * promptTokens));
+    chargeOverheads(pool, b, true);
+    return b.build();
+  }
+
+  /**
+   * Sets a step's fixed costs per pass through a stage: on the device {@link
+   * Efficiency#deviceOverheadSeconds} of the stage's share of the forward pass's kernels ({@link
+   * RooflineModel#kernels()} / pp), and of the attention side's and FFN side's alone for
+   * attention-FFN disaggregated pools; on the host, which overlaps the device ({@link
+   * StepResult#seconds()}), the step's own work ({@link Efficiency#stepOverhead}) and, for a
+   * prefill pass, whose kernels are launched eagerly, their launches ({@link
+   * Efficiency#prefillHostSeconds}); a decode pass's kernels too under {@link
+   * Efficiency#eagerDecode} ({@link RooflineModel#decodeHost()}).
+   */
+  private static void chargeOverheads(
+      RooflineModel pool, ImmutableStepResult.Builder b, boolean prefill) {
+    Efficiency e = pool.efficiency();
+    Kernels.Count k = pool.kernels();
+    double pp = pool.pipelineParallel();
+    b.overheadSeconds(pool.passOverhead(k))
+        .attentionOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.mixer() / pp)))
+        .ffnOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.ffn() / pp)));
+    // the host's work per pass overlaps the device's (StepResult.seconds): a prefill's eager
+    // launches and step work, a decode pass's step work (and its launches when not graphed)
+    b.hostSeconds(prefill ? Seconds.of(e.prefillHostSeconds(k.total() / pp)) : pool.decodeHost(k));
   }
 
   /**

@@ -4,10 +4,6 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.ImmutableComputeTarget;
-import io.ridgeline.core.ImmutablePhaseResult;
-import io.ridgeline.core.OperationResult;
-import io.ridgeline.core.Phase;
-import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
@@ -18,8 +14,6 @@ import io.ridgeline.models.Kernels;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Routing;
 import io.ridgeline.serving.efficiency.Efficiency;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.immutables.value.Value;
@@ -336,24 +330,7 @@ public abstract class RooflineModel {
   public StepResult decode(int batch, int context, int tokensPerSequence) {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
     checkArgument(context > 0, "context must be positive: %s", context);
-    int pp = pipelineParallel();
-    int micro = Math.min(pp, batch);
-    double mb = (double) batch / micro;
-    List<Phase> phases =
-        model().decodeStep(mb, context, computePrecisions(), routing(), tokensPerSequence);
-    ComputeTarget t = MemoryPlan.placed(this, batch, context);
-    ImmutableStepResult.Builder b =
-        ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
-    chargeOverheads(b, false);
-    for (Phase p : phases) {
-      b.addPhases(
-          PoolOperations.phase(
-              this, p.kind(), PoolOperations.perChip(this, p.operations(), mb), t));
-    }
-    Collectives.of(this, PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence)
-        .ifPresent(b::addPhases);
-    b.p2pSeconds(Collectives.handOff(this, mb * tokensPerSequence));
-    return b.build();
+    return PoolOperations.decode(this, batch, context, tokensPerSequence);
   }
 
   /**
@@ -397,37 +374,7 @@ public abstract class RooflineModel {
    * micro-batches.
    */
   StepResult prefill(double prompts, int promptTokens, int cachedTokens, int micro) {
-    int pp = pipelineParallel();
-    double mb = prompts / micro;
-    Phase prefill = model().prefill(mb, promptTokens, cachedTokens, computePrecisions(), routing());
-    int context = cachedTokens + promptTokens;
-    ComputeTarget t = MemoryPlan.placed(this, (int) Math.max(1, Math.ceil(prompts)), context);
-    List<OperationResult> ops = new ArrayList<>();
-    if (kvOffload().history() && cachedTokens > 0 && runsAttention()) {
-      ops.addAll(
-          PoolOperations.phase(
-                  this,
-                  PhaseKind.PREFILL,
-                  List.of(PoolOperations.kvFetch(this, mb, cachedTokens)),
-                  MemoryPlan.fetchTarget(this))
-              .operations());
-    }
-    ops.addAll(
-        PoolOperations.phase(
-                this, PhaseKind.PREFILL, PoolOperations.perChip(this, prefill.operations(), mb), t)
-            .operations());
-    Collectives.of(this, PhaseKind.PREFILL, mb * promptTokens)
-        .ifPresent(c -> ops.addAll(c.operations()));
-    ImmutableStepResult.Builder b =
-        ImmutableStepResult.builder()
-            .addPhases(
-                ImmutablePhaseResult.builder().kind(PhaseKind.PREFILL).operations(ops).build())
-            .stages(pp)
-            .microBatches(micro)
-            .passes(micro + pp - 1)
-            .p2pSeconds(Collectives.handOff(this, mb * promptTokens));
-    chargeOverheads(b, true);
-    return b.build();
+    return PoolOperations.prefill(this, prompts, promptTokens, cachedTokens, micro);
   }
 
   /**
@@ -436,27 +383,6 @@ public abstract class RooflineModel {
    */
   public Kernels.Count kernels() {
     return Kernels.forward(model(), tensorParallel(), stageChips(), expertParallel());
-  }
-
-  /**
-   * Sets a step's fixed costs per pass through a stage: on the device {@link
-   * Efficiency#deviceOverheadSeconds} of the stage's share of the forward pass's kernels ({@link
-   * #kernels()} / pp), and of the attention side's and FFN side's alone for attention-FFN
-   * disaggregated pools; on the host, which overlaps the device ({@link StepResult#seconds()}), the
-   * step's own work ({@link Efficiency#stepOverhead}) and, for a prefill pass, whose kernels are
-   * launched eagerly, their launches ({@link Efficiency#prefillHostSeconds}); a decode pass's
-   * kernels too under {@link Efficiency#eagerDecode} ({@link #decodeHost}).
-   */
-  private void chargeOverheads(ImmutableStepResult.Builder b, boolean prefill) {
-    Efficiency e = efficiency();
-    Kernels.Count k = kernels();
-    double pp = pipelineParallel();
-    b.overheadSeconds(passOverhead(k))
-        .attentionOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.mixer() / pp)))
-        .ffnOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.ffn() / pp)));
-    // the host's work per pass overlaps the device's (StepResult.seconds): a prefill's eager
-    // launches and step work, a decode pass's step work (and its launches when not graphed)
-    b.hostSeconds(prefill ? Seconds.of(e.prefillHostSeconds(k.total() / pp)) : decodeHost(k));
   }
 
   /**
@@ -470,7 +396,7 @@ public abstract class RooflineModel {
     return decodeHost(kernels());
   }
 
-  private Seconds decodeHost(Kernels.Count k) {
+  Seconds decodeHost(Kernels.Count k) {
     return Seconds.of(efficiency().decodeHostSeconds(k.total() / (double) pipelineParallel()));
   }
 
@@ -484,7 +410,7 @@ public abstract class RooflineModel {
     return passOverhead(kernels());
   }
 
-  private Seconds passOverhead(Kernels.Count k) {
+  Seconds passOverhead(Kernels.Count k) {
     return Seconds.of(efficiency().deviceOverheadSeconds(k.total() / (double) pipelineParallel()));
   }
 
@@ -508,25 +434,8 @@ public abstract class RooflineModel {
    * sequence fits.
    */
   public int maxBatch(int context) {
-    return BatchSearch.largest(b -> memory(b, context).fits(), maxBatchGuess(context));
-  }
-
-  /**
-   * Where {@link #maxBatch} starts looking ({@link BatchSearch#guess}): {@link
-   * MemoryUse#pressure()} grows by about the same step per sequence once a prefill chunk's
-   * workspace is full, from the first batch whose tokens (batch × context) reach {@value
-   * #PREFILL_CHUNK_TOKENS}.
-   */
-  private int maxBatchGuess(int context) {
-    return BatchSearch.guess(b -> memory(b, context).pressure(), fullChunkBatch(context));
-  }
-
-  /**
-   * The first batch whose tokens at {@code context} fill a prefill chunk ({@value
-   * #PREFILL_CHUNK_TOKENS} tokens), the workspace's size from then on; at least 1.
-   */
-  static int fullChunkBatch(int context) {
-    return (int) Math.max(1, ((long) PREFILL_CHUNK_TOKENS + context - 1) / context);
+    return BatchSearch.largest(
+        b -> memory(b, context).fits(), MemoryPlan.maxBatchGuess(this, context));
   }
 
   @Value.Check

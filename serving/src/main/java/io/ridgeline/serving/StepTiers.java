@@ -68,6 +68,15 @@ final class StepTiers {
   }
 
   /**
+   * The tiers of a step of {@code n} (sequences or prompts) of a pool whose base target is {@code
+   * base} and whose weights {@code spill} places, in a view of their own, or null on a one-tier
+   * chip ({@code spill} null) or when every byte is on the main tier.
+   */
+  static StepTiers placed(ComputeTarget base, WeightSpill spill, int n) {
+    return spill == null ? null : view(base, spill).at(spill, n);
+  }
+
+  /**
    * This view with the weights of {@code batch} sequences where {@code spill} places them, as
    * {@link #of} of {@link MemoryPlan#placed} gives them; null when every byte is on the main tier
    * (read at the base target's bandwidth, as a step without tiers).

@@ -154,4 +154,27 @@ final class WeightSpill {
     }
     return n;
   }
+
+  /**
+   * The largest batch whose step reads every byte from the main tier at {@code context} (the target
+   * {@link MemoryPlan#placed} gives is the pool's base target, which {@code spill} answers with no
+   * tiers): all of them on a one-tier chip ({@code spill} null); on a tiered chip the weights spill
+   * as the KV cache grows with the batch.
+   */
+  static int onMainTier(RooflineModel pool, int context, WeightSpill spill) {
+    if (spill == null) {
+      return Integer.MAX_VALUE;
+    }
+    int[] slots = new int[spill.tiers()];
+    double[] shares = new double[spill.tiers()];
+    // start from where the weights, KV cache and workspace (MemoryUse.total) fill the main tier
+    int guess =
+        BatchSearch.guess(
+            b -> {
+              MemoryUse use = pool.memory(b, context);
+              return use.total().bytes() / use.mainCapacity().bytes();
+            },
+            MemoryPlan.fullChunkBatch(context));
+    return BatchSearch.largest(b -> spill.place(b, slots, shares) == 0, guess);
+  }
 }

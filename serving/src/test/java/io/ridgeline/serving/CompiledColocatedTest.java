@@ -183,7 +183,7 @@ final class CompiledColocatedTest {
           perPoint.add(c.point(b).withUtilisation(c.decodeUtilisation(b)));
         }
         List<FrontierPoint> expected = ParetoFrontier.of(perPoint).points();
-        Optional<List<FrontierPoint>> block = c.frontier(batches);
+        Optional<List<FrontierPoint>> block = ParetoFrontier.compiled(c, batches, d);
         assertThat(block).as("%s %s", d, w).isPresent();
         assertThat(block.get()).as("%s %s", d, w).isEqualTo(expected);
         assertThat(expected.stream().filter(FrontierPoint::pareto).count()).isPositive();
@@ -259,7 +259,7 @@ final class CompiledColocatedTest {
         colocated(m, Chips.byId("h100-sxm"), 1, m.defaultPrecisions(), Efficiency.standard());
     CompiledColocated c =
         (CompiledColocated) CompiledColocated.of(d, Workload.of(1024, 1024)).orElseThrow();
-    assertThat(c.frontier(new int[] {1, 2, Limits.MAX_BATCH + 1})).isEmpty();
+    assertThat(ParetoFrontier.compiled(c, new int[] {1, 2, Limits.MAX_BATCH + 1}, d)).isEmpty();
   }
 
   private static void compare(ColocatedDeployment d, Workload w, int... batches) {

@@ -85,17 +85,17 @@ final class KernelClassTest {
             .gemmHalfTokens(64)
             .attention(0.5)
             .build();
-    // GEMM at M = 64: 0.8 × 64 / (64 + 64) = 0.4; attention: the large-GEMM 0.8 at any M, memory
-    // its own 0.5 (not the others' 0.7); element-wise: 0.8 and 0.7
-    assertThat(KernelClass.GEMM.computeFraction(e, 64)).isEqualTo(0.4);
+    // GEMM: the small-M curve at 64 tokens (0.8 × 64 / (64 + 64) = 0.4 at M = 64); attention and
+    // element-wise: no curve; memory: attention its own 0.5 (not the others' 0.7)
+    assertThat(KernelClass.GEMM.halfTokens(e)).isEqualTo(64);
     assertThat(KernelClass.GEMM.memoryFraction(e, 0.7)).isEqualTo(0.7);
-    assertThat(KernelClass.ATTENTION.computeFraction(e, 1)).isEqualTo(0.8);
+    assertThat(KernelClass.ATTENTION.halfTokens(e)).isZero();
     assertThat(KernelClass.ATTENTION.memoryFraction(e, 0.7)).isEqualTo(0.5);
-    assertThat(KernelClass.ELEMENTWISE.computeFraction(e, 1)).isEqualTo(0.8);
+    assertThat(KernelClass.ELEMENTWISE.halfTokens(e)).isZero();
     assertThat(KernelClass.ELEMENTWISE.memoryFraction(e, 0.7)).isEqualTo(0.7);
-    // ideal: every class at 100%, so the roofline bound is unchanged
+    // ideal: no curve and every class at 100% of bandwidth, so the roofline bound is unchanged
     for (KernelClass k : KernelClass.values()) {
-      assertThat(k.computeFraction(Efficiency.ideal(), 1)).isEqualTo(1);
+      assertThat(k.halfTokens(Efficiency.ideal())).isZero();
       assertThat(k.memoryFraction(Efficiency.ideal(), 1)).isEqualTo(1);
     }
   }
