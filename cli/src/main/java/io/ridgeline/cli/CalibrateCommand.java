@@ -258,10 +258,29 @@ final class CalibrateCommand implements Callable<Integer> {
                         ? p.maxRunningRequests().getAsInt()
                         : Double.POSITIVE_INFINITY));
       }
-      EfficiencyParameter.Column c = q.column();
-      columns.add(new Column(c.label(), c.width(), c.decimals(), p -> q.get(p.efficiency())));
+      columns.add(column(q));
     }
     return columns;
+  }
+
+  /** The column of {@code q}: its label, width and decimals, its value in its unit. */
+  private static Column column(EfficiencyParameter q) {
+    ToDoubleFunction<EngineProfile> value = p -> q.get(p.efficiency());
+    return switch (q) {
+      case COMPUTE -> new Column("compute", 8, 3, value);
+      case MEMORY -> new Column("memory", 8, 3, value);
+      case NETWORK -> new Column("network", 8, 3, value);
+      case ATTENTION -> new Column("attn", 8, 3, value);
+      case GEMM_HALF_TOKENS -> new Column("half tok", 9, 1, value);
+      case GEMM_HALF_DEPTH -> new Column("half K", 7, 0, value);
+      case KERNEL_OVERHEAD -> new Column("kernel µs", 10, 2, value);
+      case STEP_OVERHEAD -> new Column("step µs", 10, 1, value);
+      case COLLECTIVE_LATENCY -> new Column("coll µs", 9, 2, value);
+      case ADMISSION -> new Column("admit ms", 9, 1, value);
+      case PREFILL_KERNEL_OVERHEAD -> new Column("pf k µs", 8, 2, value);
+      case MOE_OVERLAP -> new Column("moe ovl", 8, 3, value);
+      case PD_HANDOVER -> new Column("pd ms", 8, 1, value);
+    };
   }
 
   private static void row(PrintWriter w, String name, Summary before, Summary after) {

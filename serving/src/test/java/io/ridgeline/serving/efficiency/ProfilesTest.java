@@ -7,6 +7,7 @@ import io.ridgeline.core.Seconds;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,6 +78,35 @@ final class ProfilesTest {
             "old.json");
     assertThat(p.forEngine("x").efficiency().attention()).isEqualTo(1);
     assertThat(p.forEngine("x").efficiency().collectiveLatency().seconds()).isZero();
+  }
+
+  @Test
+  void parse_legacyLayerOverhead_readsAsPerKernel() {
+    // a Llama layer is 9 kernels: 45 µs per layer is 45 / 9 = 5 µs per kernel; kernel_us, when
+    // present, wins
+    String old =
+        "{\"profiles\": {\"default\": {\"compute\": 0.5, \"memory\": 0.8, \"network\": 0.7,"
+            + " \"gemm_half_tokens\": 1, \"layer_overhead_us\": 45, \"step_overhead_us\": 1}}}";
+    assertThat(
+            Profiles.parse(old, "old.json").forEngine("x").efficiency().kernelOverhead().seconds())
+        .isCloseTo(5e-6, org.assertj.core.api.Assertions.within(1e-18));
+    String both =
+        old.replace("\"layer_overhead_us\": 45", "\"layer_overhead_us\": 45, \"kernel_us\": 2");
+    assertThat(
+            Profiles.parse(both, "new.json").forEngine("x").efficiency().kernelOverhead().seconds())
+        .isCloseTo(2e-6, org.assertj.core.api.Assertions.within(1e-18));
+  }
+
+  @Test
+  void required_theParametersOfTheFirstProfileFiles() {
+    assertThat(Arrays.stream(EfficiencyParameter.values()).filter(Profiles::required))
+        .containsExactly(
+            EfficiencyParameter.COMPUTE,
+            EfficiencyParameter.MEMORY,
+            EfficiencyParameter.NETWORK,
+            EfficiencyParameter.GEMM_HALF_TOKENS,
+            EfficiencyParameter.KERNEL_OVERHEAD,
+            EfficiencyParameter.STEP_OVERHEAD);
   }
 
   @Test
