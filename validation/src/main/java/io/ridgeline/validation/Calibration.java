@@ -6,8 +6,6 @@ import io.ridgeline.serving.efficiency.Efficiency;
 import io.ridgeline.serving.efficiency.EfficiencyParameter;
 import io.ridgeline.serving.efficiency.EngineProfile;
 import io.ridgeline.serving.efficiency.Profiles;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntConsumer;
@@ -60,12 +58,12 @@ import java.util.stream.Collectors;
  * stays near its physical value instead of wandering to a corner of its range from one fold to the
  * next.
  *
- * <p><b>One pooled profile.</b> Every engine family gets the same pooled profile, fitted on all
- * predicted rows: the shipped cases cannot separate an engine from the sources that measured it
- * (most engines appear in one or two sources, and within a source the engine does not vary), so an
- * engine adjustment would be a source effect under another name. Each family's profile says so in
- * its source. Cross-validation ({@link CrossValidation}) reports what this costs on sources the fit
- * has not seen.
+ * <p><b>One pooled profile.</b> The fit writes one profile, {@value Profiles#DEFAULT}, fitted on
+ * all predicted rows with every engine family pooled, and every family uses it ({@link
+ * Profiles#forEngine}): the shipped cases cannot separate an engine from the sources that measured
+ * it (most engines appear in one or two sources, and within a source the engine does not vary), so
+ * an engine offset would be a source effect under another name. Cross-validation ({@link
+ * CrossValidation}) reports what this costs on sources the fit has not seen.
  *
  * <pre>{@code
  * Calibration.Result r = Calibration.fit(CaseFile.shipped(), "the shipped cases", 400);
@@ -76,11 +74,7 @@ public final class Calibration {
   /** Huber threshold on |ln(predicted / measured)|. */
   public static final double HUBER_DELTA = 0.3;
 
-  /** Engine families always listed in a fitted profile file. */
-  public static final List<String> FAMILIES =
-      List.of("trtllm", "sglang", "vllm", "nim", "jetstream");
-
-  /** Default evaluation budget per family. */
+  /** Default evaluation budget of a fit. */
   public static final int DEFAULT_EVALUATIONS = 1500;
 
   /** Start of the running-request cap per replica (see the class javadoc). */
@@ -100,9 +94,9 @@ public final class Calibration {
   /**
    * The fitted profiles and what they achieve.
    *
-   * @param profiles one profile per fitted family, the known {@link #FAMILIES} and {@value
-   *     Profiles#DEFAULT}
-   * @param rows predicted rows per fitted profile name
+   * @param profiles the pooled profile, named {@value Profiles#DEFAULT}: the one every engine
+   *     family uses ({@link Profiles#forEngine})
+   * @param rows predicted rows the fit saw, by profile name
    * @param before the validation with {@link Efficiency#ideal()}
    * @param after the validation with {@code profiles}
    */
@@ -126,10 +120,11 @@ public final class Calibration {
   }
 
   /**
-   * Fits profiles on {@code cases}; {@code label} names the case file in each profile's source
-   * ("fitted on {label} (N rows) on DATE").
+   * Fits the pooled profile on {@code cases}; {@code label} names the case file in its source
+   * ("fitted on {label} (N rows from S sources, all engines pooled, a random intercept per source)
+   * on DATE").
    *
-   * @param maxEvaluations loss evaluations per family, at least 10
+   * @param maxEvaluations loss evaluations, at least 10
    * @throws IllegalArgumentException when no row is predictable or the budget is below 10
    */
   public static Result fit(List<ValidationCase> cases, String label, int maxEvaluations) {
@@ -160,22 +155,12 @@ public final class Calibration {
             + sources
             + " sources, all engines pooled, a random intercept per source) on "
             + date;
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    List<EngineProfile> out = new ArrayList<>();
-    for (String family : FAMILIES) {
-      out.add(
-          renamed(
-              pooled,
-              family,
-              "the pooled profile (engine adjustments are not fitted: see Calibration), "
-                  + pooledSource));
-      counts.put(family, rows.size());
-    }
-    out.add(renamed(pooled, Profiles.DEFAULT, pooledSource));
-    counts.put(Profiles.DEFAULT, rows.size());
-    Profiles profiles = Profiles.of(out);
+    Profiles profiles = Profiles.of(List.of(renamed(pooled, Profiles.DEFAULT, pooledSource)));
     return new Result(
-        profiles, counts, before, Validation.run(cases, Predictor.byProfiles(profiles)));
+        profiles,
+        Map.of(Profiles.DEFAULT, rows.size()),
+        before,
+        Validation.run(cases, Predictor.byProfiles(profiles)));
   }
 
   /** {@code fit}'s efficiency and running-request cap under {@code name}, from {@code source}. */

@@ -115,11 +115,15 @@ final class ProfilesTest {
   }
 
   @Test
-  void builtIn_listsEveryFamily_fittedOnShippedCases() {
+  void builtIn_onePooledProfile_everyFamilyUsesIt() {
+    // no engine has offsets of its own yet: one profile, default, fitted with all engines pooled
     Profiles p = Profiles.builtIn();
-    assertThat(p.profiles().keySet())
-        .contains("trtllm", "sglang", "vllm", "nim", "jetstream", "default");
-    p.profiles().values().forEach(x -> assertThat(x.source()).contains("shipped cases"));
+    assertThat(p.profiles().keySet()).containsExactly(Profiles.DEFAULT);
+    EngineProfile pooled = p.forEngine(Profiles.DEFAULT);
+    assertThat(pooled.source()).contains("shipped cases").contains("all engines pooled");
+    for (String family : List.of("trtllm", "sglang", "vllm", "nim", "jetstream", "unknown")) {
+      assertThat(p.forEngine(family)).as(family).isSameAs(pooled);
+    }
   }
 
   @Test
