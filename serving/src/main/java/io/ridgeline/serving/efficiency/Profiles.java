@@ -327,7 +327,7 @@ public final class Profiles {
           ObjectNode o = all.putObject(k);
           for (EfficiencyParameter param : EfficiencyParameter.values()) {
             if (param == EfficiencyParameter.ADMISSION && p.capsRunningRequests()) {
-              // the cap before admission_ms: the key order of the files written so far
+              // the cap before admission_ms, the key order of the built-in profiles.json
               o.put("max_running_requests", p.maxRunningRequests().getAsInt());
             }
             o.put(param.jsonKey(), round(param.get(e)));
