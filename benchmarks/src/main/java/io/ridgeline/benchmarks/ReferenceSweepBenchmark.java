@@ -21,11 +21,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Nanoseconds per point of the issue-12 reference sweep ({@code benchmarks/grids/reference.json}):
- * models llama-3.1-8b, llama-3.1-70b, mixtral-8x7b, deepseek-v3 × chips h100-sxm, h200-sxm, b200,
- * mi300x, mi355x, gb200 × count 8, 16, 32, 64 × batch 1 … 1,024 × ISL 128, 1,024, 8,192 × OSL 128,
- * 1,024 × weights fp8 = 589,824 points, colocated, calibrated and ideal. One operation is the whole
- * sweep (single shot); JMH divides by the 589,824 points, so the score is ns per point.
+ * Nanoseconds per point of the reference sweep ({@code benchmarks/grids/reference.json}): models
+ * llama-3.1-8b, llama-3.1-70b, mixtral-8x7b, deepseek-v3 × chips h100-sxm, h200-sxm, b200, mi300x,
+ * mi355x, gb200 × count 8, 16, 32, 64 × batch 1 … 1,024 × ISL 128, 1,024, 8,192 × OSL 128, 1,024 ×
+ * weights fp8 = 589,824 points, colocated, calibrated and ideal. One operation is the whole sweep
+ * (single shot); JMH divides by the 589,824 points, so the score is ns per point.
  *
  * <ul>
  *   <li>{@link #rows}: {@link Sweep#run} on one thread, every row handed to a {@link Blackhole}

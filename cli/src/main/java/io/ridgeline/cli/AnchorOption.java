@@ -20,9 +20,10 @@ import java.util.Optional;
 
 /**
  * {@code --anchor FILE}: one or a few measurements of the user's own deployment (the case-file
- * format) fix how much faster or slower it runs than the model ({@link Anchor}); every estimate is
- * scaled by that factor. Cross-validation reports what anchoring buys on sources the profiles were
- * not fitted on (the anchored column of {@code ridgeline validate}).
+ * format) fix how much faster or slower it runs than the model, one factor per quantity (TTFT,
+ * decode speed, throughput; {@link Anchor#factors}); every estimate is scaled by its quantity's
+ * factor. Cross-validation reports what anchoring buys on sources the profile was not fitted on
+ * (the anchored column of {@code ridgeline validate}).
  */
 final class AnchorOption {
   private AnchorOption() {}

@@ -26,15 +26,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ridgeline calibrate}: fits engine profiles on a case file ({@link Calibration}), prints
+ * {@code ridgeline calibrate}: fits the pooled profile on a case file ({@link Calibration}), prints
  * the fitted parameters and the median error by metric before (ideal) and after, and writes the
- * profiles as JSON that {@code validate --profile FILE} loads.
+ * profile file (one profile, {@value Profiles#DEFAULT}, which every engine family uses) as JSON
+ * that {@code --profile FILE} loads.
  */
 @Command(
     name = "calibrate",
     mixinStandardHelpOptions = true,
     description =
-        "Fit engine efficiency profiles on a validation case file (Huber loss on"
+        "Fit the pooled engine efficiency profile on a validation case file (Huber loss on"
             + " ln(predicted/measured)).")
 final class CalibrateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -44,13 +45,13 @@ final class CalibrateCommand implements Callable<Integer> {
       description = "Case file (CSV, format in cases.md; default: the shipped cases).")
   Path cases;
 
-  @Option(names = "--out", description = "Write the fitted profiles to this JSON file.")
+  @Option(names = "--out", description = "Write the fitted profile to this JSON file.")
   Path out;
 
   @Option(
       names = "--evaluations",
       defaultValue = "" + Calibration.DEFAULT_EVALUATIONS,
-      description = "Loss evaluations per engine family (default: ${DEFAULT-VALUE}).")
+      description = "Loss evaluations per fit (default: ${DEFAULT-VALUE}).")
   int evaluations;
 
   @Option(
@@ -58,8 +59,8 @@ final class CalibrateCommand implements Callable<Integer> {
       description =
           "Also refit with rows held out (every third operating point, predicted with its"
               + " source's fitted intercept; each source in turn, with and without an anchor"
-              + " point) and print the held-out errors. Takes a fit per fold (17 fits on the"
-              + " shipped cases); progress goes to stderr.")
+              + " point) and print the held-out errors. Takes a fit per fold: one on every row,"
+              + " three point-grouped and one per source; progress goes to stderr.")
   boolean crossValidate;
 
   @Option(
@@ -111,7 +112,7 @@ final class CalibrateCommand implements Callable<Integer> {
         r.before().predictions().size());
     List<Column> columns = columns();
     StringBuilder header =
-        new StringBuilder(String.format(Locale.ROOT, "%-10s %5s", "engine", "rows"));
+        new StringBuilder(String.format(Locale.ROOT, "%-10s %5s", "profile", "rows"));
     columns.forEach(
         c -> header.append(String.format(Locale.ROOT, " %" + c.width() + "s", c.label())));
     w.println(header);
@@ -258,10 +259,29 @@ final class CalibrateCommand implements Callable<Integer> {
                         ? p.maxRunningRequests().getAsInt()
                         : Double.POSITIVE_INFINITY));
       }
-      EfficiencyParameter.Column c = q.column();
-      columns.add(new Column(c.label(), c.width(), c.decimals(), p -> q.get(p.efficiency())));
+      columns.add(column(q));
     }
     return columns;
+  }
+
+  /** The column of {@code q}: its label, width and decimals, its value in its unit. */
+  private static Column column(EfficiencyParameter q) {
+    ToDoubleFunction<EngineProfile> value = p -> q.get(p.efficiency());
+    return switch (q) {
+      case COMPUTE -> new Column("compute", 8, 3, value);
+      case MEMORY -> new Column("memory", 8, 3, value);
+      case NETWORK -> new Column("network", 8, 3, value);
+      case ATTENTION -> new Column("attn", 8, 3, value);
+      case GEMM_HALF_TOKENS -> new Column("half tok", 9, 1, value);
+      case GEMM_HALF_DEPTH -> new Column("half K", 7, 0, value);
+      case KERNEL_OVERHEAD -> new Column("kernel µs", 10, 2, value);
+      case STEP_OVERHEAD -> new Column("step µs", 10, 1, value);
+      case COLLECTIVE_LATENCY -> new Column("coll µs", 9, 2, value);
+      case ADMISSION -> new Column("admit ms", 9, 1, value);
+      case PREFILL_KERNEL_OVERHEAD -> new Column("pf k µs", 8, 2, value);
+      case MOE_OVERLAP -> new Column("moe ovl", 8, 3, value);
+      case PD_HANDOVER -> new Column("pd ms", 8, 1, value);
+    };
   }
 
   private static void row(PrintWriter w, String name, Summary before, Summary after) {

@@ -20,8 +20,8 @@ final class EfficiencyOptions {
       names = "--efficiency",
       paramLabel = "MODE",
       description =
-          "Efficiency mode: calibrated (an engine profile fitted on the shipped validation cases;"
-              + " default) or ideal (100%% of peak and bandwidth, no overheads: the roofline bound)."
+          "Efficiency mode: calibrated (the pooled engine profile fitted on the shipped validation"
+              + " cases; default) or ideal (100%% of peak and bandwidth, no overheads: the roofline bound)."
               + " The profile's cap on running requests is not applied: memory limits the batch.")
   String efficiency;
 
@@ -29,9 +29,10 @@ final class EfficiencyOptions {
       names = "--engine",
       paramLabel = "NAME",
       description =
-          "Engine family whose built-in profile calibrated uses: trtllm, sglang, vllm, nim,"
-              + " jetstream, unknown or default (default: default; names without a profile use"
-              + " default).")
+          "Engine family whose profile calibrated uses (default: default). The built-in profiles"
+              + " are one pooled profile, default, which every family uses: no engine has its own"
+              + " offsets yet. In a --profile file, names match exactly, then ignoring case; a"
+              + " name without a profile uses default.")
   String engine;
 
   @Option(
@@ -111,7 +112,10 @@ final class EfficiencyOptions {
       label.append(" of ").append(profile);
     }
     if (!p.name().equalsIgnoreCase(asked)) {
-      label.append(", no '").append(asked).append("' profile");
+      label.append(
+          profile == null
+              ? ", pooled: no engine has its own offsets yet, '" + asked + "' included"
+              : ", no '" + asked + "' profile");
     }
     Efficiency e = p.efficiency();
     if (eagerDecode || synchronousScheduler) {
@@ -147,7 +151,9 @@ final class EfficiencyOptions {
    *
    * @param efficiency the efficiency of every pool
    * @param description {@code ideal}, or {@code calibrated: NAME profile[ of FILE][, no 'ENGINE'
-   *     profile] (compute …, memory …, …)}: the JSON {@code efficiency} field
+   *     profile] (compute …, memory …, …)}, where an engine the built-in profiles do not list reads
+   *     {@code calibrated: default profile, pooled: no engine has its own offsets yet, 'ENGINE'
+   *     included (…)}: the JSON {@code efficiency} field
    */
   record Choice(Efficiency efficiency, String description, String engine) {
     static final Choice IDEAL = new Choice(Efficiency.ideal(), "ideal", Profiles.DEFAULT);

@@ -59,14 +59,16 @@ final class ValidateCommand implements Callable<Integer> {
   @Option(
       names = "--efficiency",
       description =
-          "Efficiency mode: calibrated (the built-in engine profiles, by each row's engine;"
+          "Efficiency mode: calibrated (the built-in pooled profile, which every engine uses;"
               + " default, as every other command) or ideal (100%% of peak and bandwidth, the"
               + " roofline bound).")
   String efficiency;
 
   @Option(
       names = "--profile",
-      description = "Engine profiles fitted by 'ridgeline calibrate' (JSON); implies calibrated.")
+      description =
+          "Engine profiles fitted by 'ridgeline calibrate' (JSON), by each row's engine; implies"
+              + " calibrated.")
   Path profile;
 
   @Option(
@@ -99,11 +101,13 @@ final class ValidateCommand implements Callable<Integer> {
       predictor = Predictor.byProfiles(p);
       described =
           "calibrated: "
-              + (profile == null ? "built-in engine profiles" : "engine profiles of " + profile);
+              + (profile == null
+                  ? "the built-in pooled profile (no engine has its own offsets yet)"
+                  : "engine profiles of " + profile);
     }
     Validation v = Validation.run(all, predictor);
     PrintWriter out = spec.commandLine().getOut();
-    // the cross-validated figures belong to the built-in profiles on the shipped cases
+    // the cross-validated figures belong to the built-in profile on the shipped cases
     Optional<String> crossValidated =
         mode.equals("calibrated") && profile == null
             ? CrossValidationJson.shipped()
@@ -118,7 +122,7 @@ final class ValidateCommand implements Callable<Integer> {
           t -> {
             out.println();
             out.println(
-                "the built-in profiles refitted with rows held out (ridgeline calibrate"
+                "the built-in profile refitted with rows held out (ridgeline calibrate"
                     + " --cross-validate); in-sample is the figure above:");
             CrossValidationTable.print(out, CrossValidationJson.summary(t));
           });

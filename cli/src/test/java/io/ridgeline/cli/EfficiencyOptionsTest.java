@@ -88,6 +88,18 @@ final class EfficiencyOptionsTest {
     return "calibrated: " + name + " profile (" + p.efficiency() + ")";
   }
 
+  /**
+   * What the JSON {@code efficiency} field says for {@code --engine engine}, which the built-in
+   * profiles do not list: the pooled default profile, and why.
+   */
+  private static String pooled(String engine) {
+    return "calibrated: default profile, pooled: no engine has its own offsets yet, '"
+        + engine
+        + "' included ("
+        + Profiles.builtIn().forEngine(Profiles.DEFAULT).efficiency()
+        + ")";
+  }
+
   /** The decode step of llama-3.1-8b on one H100 at batch 1, context 1024, at {@code e}. */
   private static double decodeSeconds(Efficiency e) {
     return RooflineModel.builder()
@@ -218,7 +230,7 @@ final class EfficiencyOptionsTest {
               "vllm",
               "--json");
       assertThat(r.code()).as(r.err()).isZero();
-      assertThat(r.json().get("efficiency").asText()).isEqualTo(builtIn("vllm"));
+      assertThat(r.json().get("efficiency").asText()).isEqualTo(pooled("vllm"));
       String deployment = r.json().get("deployments").get(0).asText();
       // every pool's description ends with the efficiency: pd has two pools, afd three
       assertThat(deployment.split(java.util.regex.Pattern.quote(e + ")"), -1))
@@ -228,14 +240,18 @@ final class EfficiencyOptionsTest {
   }
 
   @Test
-  void engine_vllm_usesTheVllmProfile() throws Exception {
+  void engine_vllm_usesThePooledProfileAndSaysWhy() throws Exception {
+    // the built-in profiles are the pooled default alone: vllm computes as default does
     CliRun r = roofline8b("--engine", "vllm");
     assertThat(r.code()).as(r.err()).isZero();
-    assertThat(r.json().get("efficiency").asText()).isEqualTo(builtIn("vllm"));
+    assertThat(Profiles.builtIn().profiles().keySet()).containsExactly(Profiles.DEFAULT);
+    assertThat(r.json().get("efficiency").asText()).isEqualTo(pooled("vllm"));
     assertThat(r.json().get("decode_step_seconds").asDouble())
-        .isEqualTo(decodeSeconds(Profiles.builtIn().forEngine("vllm").efficiency()));
-    // engine names match ignoring case
-    assertThat(roofline8b("--engine", "VLLM").json()).isEqualTo(r.json());
+        .isEqualTo(roofline8b().json().get("decode_step_seconds").asDouble())
+        .isEqualTo(decodeSeconds(Profiles.builtIn().forEngine(Profiles.DEFAULT).efficiency()));
+    // the default profile, named in any case, is the default profile with nothing to explain
+    assertThat(roofline8b("--engine", "Default").json().get("efficiency").asText())
+        .isEqualTo(builtIn("default"));
   }
 
   @Test
@@ -243,8 +259,7 @@ final class EfficiencyOptionsTest {
     CliRun r = roofline8b("--engine", "my-engine");
     assertThat(r.code()).as(r.err()).isZero();
     EngineProfile d = Profiles.builtIn().forEngine(Profiles.DEFAULT);
-    assertThat(r.json().get("efficiency").asText())
-        .isEqualTo("calibrated: default profile, no 'my-engine' profile (" + d.efficiency() + ")");
+    assertThat(r.json().get("efficiency").asText()).isEqualTo(pooled("my-engine"));
     assertThat(r.json().get("decode_step_seconds").asDouble())
         .isEqualTo(decodeSeconds(d.efficiency()));
   }
@@ -268,6 +283,16 @@ final class EfficiencyOptionsTest {
     assertThat(v.json().get("efficiency").asText())
         .isEqualTo("calibrated: vllm profile of " + file + " (" + quarter + ")");
     assertThat(v.json().get("decode_step_seconds").asDouble()).isEqualTo(decodeSeconds(quarter));
+    // names match ignoring case; a name the file does not list falls back to its default
+    assertThat(roofline8b("--profile", file.toString(), "--engine", "VLLM").json())
+        .isEqualTo(v.json());
+    assertThat(
+            roofline8b("--profile", file.toString(), "--engine", "sglang")
+                .json()
+                .get("efficiency")
+                .asText())
+        .isEqualTo(
+            "calibrated: default profile of " + file + ", no 'sglang' profile (" + half + ")");
     // --efficiency calibrated with --profile is fine too
     assertThat(roofline8b("--profile", file.toString(), "--efficiency", "calibrated").json())
         .isEqualTo(r.json());
@@ -390,7 +415,7 @@ final class EfficiencyOptionsTest {
   void plan_default_isCalibrated_idealOnRequest() throws Exception {
     CliRun calibrated = plan8b("--json", "--engine", "trtllm");
     assertThat(calibrated.code()).as(calibrated.err()).isZero();
-    assertThat(calibrated.json().get("efficiency").asText()).isEqualTo(builtIn("trtllm"));
+    assertThat(calibrated.json().get("efficiency").asText()).isEqualTo(pooled("trtllm"));
     CliRun ideal = plan8b("--json", "--efficiency", "ideal");
     assertThat(ideal.code()).as(ideal.err()).isZero();
     assertThat(ideal.json().get("efficiency").asText()).isEqualTo("ideal");
@@ -451,7 +476,7 @@ final class EfficiencyOptionsTest {
             "sglang",
             "--json");
     assertThat(crossover.code()).as(crossover.err()).isZero();
-    assertThat(crossover.json().get("efficiency").asText()).isEqualTo(builtIn("sglang"));
+    assertThat(crossover.json().get("efficiency").asText()).isEqualTo(pooled("sglang"));
     CliRun intensity =
         run(
             "intensity",
@@ -476,7 +501,8 @@ final class EfficiencyOptionsTest {
           .contains("--efficiency=MODE")
           .contains("--engine=NAME")
           .contains("--profile=FILE")
-          .contains("calibrated (an engine profile fitted on the shipped validation cases;")
+          .contains("calibrated (the pooled engine profile fitted on the shipped validation cases;")
+          .contains("no engine has its own offsets yet")
           .contains("The profile's cap on running requests is not applied");
     }
   }

@@ -60,7 +60,8 @@ public record AttentionFfnDeployment(
    *     positive or there are fewer than one micro-batch
    */
   public AttentionFfnDeployment {
-    // the order of the checks is that of the former Immutables Deployment
+    // the order of the checks is the order of the messages a deployment with several problems
+    // gets first: micro-batches, then the pool link, the pools' model, the options
     checkArgument(microBatches >= 1, "AFD micro-batches must be at least 1: %s", microBatches);
     Deployments.checkPoolLink(poolLink);
     Deployments.checkSameModel(attention, ffn);

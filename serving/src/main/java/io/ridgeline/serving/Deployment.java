@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  *
  * <ul>
  *   <li>{@link StaticDeployment} (<b>static</b>): a replica prefills its batch's prompts together,
- *       then decodes them together (the issue-2 frontier).
+ *       then decodes them together ({@link ParetoFrontier#point}).
  *   <li>{@link ColocatedDeployment} (<b>colocated</b>, today's engines: continuous batching with
  *       chunked prefill): in steady state each step decodes the batch and prefills the prompts of
  *       the requests that replace the finished ones, {@code batch × isl / osl} tokens on average;

@@ -21,10 +21,13 @@ import java.util.TreeSet;
  * f.frontier();   // the non-dominated points, by rising throughput
  * }</pre>
  *
- * <p>Batching is static: a replica prefills its {@code batch} prompts together (TTFT), then decodes
- * them together for the remaining {@code osl − 1} tokens. TPOT is the mean decode step over
- * contexts {@code isl + 1 … isl + osl − 1}, taken as the average of up to 16 evenly spaced steps
- * (exact for the memory-bound steps, which are linear in context).
+ * <p>Each point is the builder's deployment at one batch size: {@link #builder(RooflineModel)}
+ * serves colocated (continuous batching with chunked prefill), {@link #builder(Deployment)} any
+ * strategy. {@link #point} is one static-batching point (the {@code static} strategy's): a replica
+ * prefills its {@code batch} prompts together (TTFT), then decodes them together for the remaining
+ * {@code osl − 1} tokens, its TPOT the mean decode step over contexts {@code isl + 1 … isl + osl −
+ * 1}, taken as the average of up to 16 evenly spaced steps (exact for the memory-bound steps, which
+ * are linear in context).
  */
 public final class ParetoFrontier {
   private static final int TPOT_SAMPLES = 16;

@@ -93,7 +93,8 @@ public record TtftParts(Seconds admission, Seconds stepWait, Seconds prefill, Se
   }
 
   /**
-   * e.g. {@code "TTFT 131 ms = admission 49.9 ms + wait 6.8 ms + prefill 74.3 ms + transfer 0 s"}.
+   * The total and its parts, e.g. {@code "TTFT 101.1 ms = admission 20 ms + wait 6.8 ms + prefill
+   * 74.3 ms + transfer 0 s"}.
    */
   @Override
   public String toString() {

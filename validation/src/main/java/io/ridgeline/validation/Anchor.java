@@ -21,9 +21,9 @@ import java.util.Optional;
  * that quantity: a time predicted 25% high and a rate predicted 20% low both say the model is 1.25×
  * too slow. A quantity the anchor did not measure gets the mean of all its rows. TTFT and decode
  * miss for different reasons (a serving stack's own queueing and hand-overs, an engine's kernels),
- * so one factor for all carried a TTFT miss into the throughput and back: on the shipped cases the
- * anchored cross-validated error was 26.0% with one factor and is 21.0% with one per quantity
- * (22.0% with TTFT apart and one factor for the rest).
+ * so one factor for all would carry a TTFT miss into the throughput and back. {@link
+ * CrossValidation.Scheme#ANCHORED} measures what the factors buy on sources the profile was not
+ * fitted on (its figures: {@code crossval.json}, the README's Cross-validation table).
  *
  * <p>Worked example: an anchor point with TPOT predicted 12 ms against 10 ms measured (ln 1.2),
  * throughput predicted 800 against 1,000 tok/s (−ln 0.8 = ln 1.25) and TTFT predicted 100 ms

@@ -40,8 +40,9 @@ import java.util.stream.Collectors;
  *       sources, with no intercept for the held-out source (a new deployment, unanchored): the
  *       headline;
  *   <li>{@link Scheme#ANCHORED}: as leave-one-source-out, but the held-out source's first operating
- *       point (by id) is the user's anchor: the mean ln slowdown of its rows sets the deployment's
- *       factor ({@link Anchor}), applied to the source's other points, which alone are scored.
+ *       point (by id) is the user's anchor: the mean ln slowdown of its rows of each quantity (of
+ *       all its rows for a quantity it did not measure) sets the deployment's factor for that
+ *       quantity ({@link Anchor}), applied to the source's other points, which alone are scored.
  *       Sources of one point have nothing left to score.
  * </ul>
  *

@@ -23,34 +23,25 @@ import java.util.stream.IntStream;
  *
  * <p><b>The prior's weight is the variance ratio.</b> In a random-intercept model (residuals of
  * variance σ² within a source, intercepts of variance τ² between sources) the intercept's shrinkage
- * is {@code Σw / (Σw + σ²/τ²)}: λ = σ²/τ², in rows. Measured by moments on the shipped fits' ln
- * slowdowns (σ² the weighted within-source variance, τ² the variance of the 15 sources' mean
- * residuals): 0.165 / 0.133 = 1.24 under the profile fitted with λ = 3, and 0.153 / 0.156 = 0.98
- * under the one fitted with λ = 1, which is therefore self-consistent. λ = 3 had held the
- * intercepts three times too close to 0: the penalty {@code λ·b_s²/2} of a source measured 3×
- * slower than the model (dstack's early-2025 DeepSeek-R1 runs, b = −1.0) pulled every shared
- * parameter slower by {@code λ·|b|} = 3 rows' worth of gradient, and kept the memory fraction on
- * its lower bound (0.50). With λ = 1 (same 19-fit cross-validation) in-sample went from 26.3% to
- * 22.9%, leave-one-source-out from 30.9% to 25.0% (TPOT 37.2% to 31.7%), anchored from 22.2% to
- * 20.0% and point-grouped from 16.3% to 17.6%; the memory fraction is 0.64.
+ * is {@code Σw / (Σw + σ²/τ²)}: λ = σ²/τ², in rows, estimated by moments on the rows' ln slowdowns
+ * under a fitted profile (σ² the weighted within-source variance, τ² the variance of the sources'
+ * mean residuals). λ = 1 is self-consistent: the profile fitted with it gives a ratio near 1 (the
+ * measured ratios are in the experiment log). A larger λ holds the intercepts too close to 0: the
+ * penalty {@code λ·b_s²/2} of a source measured much slower than the model pulls every shared
+ * parameter slower by {@code λ·|b|} rows' worth of gradient.
  *
  * <p>A held-out source is predicted with {@code b = 0}: its error is what a new deployment's user
- * sees without an anchor. (A separate intercept for each source's TTFT rows was tried and dropped
- * twice: it lets the shared parameters fit TTFT's shape within sources, but leave-one-source-out
- * error grew from 34.7% to 40.9%, and again, with the InferenceX rows' median TTFTs and the network
- * fraction held, from 29.2% to 44.8%: freed from the TTFT rows, the other intercepts let the whole
- * model drift slower than every source, memory fraction on its lower bound, and a source held out
- * pays it.)
+ * sees without an anchor. One intercept covers all of a source's metrics: a separate intercept for
+ * its TTFT rows would let the shared parameters fit TTFT's shape within sources, but freed from the
+ * TTFT rows the other intercepts let the whole model drift slower than every source, and a source
+ * held out pays it.
  *
  * <p><b>Each quantity of a point counts once.</b> A source that reports one operating point as six
  * metric rows (output, total and input tokens/s per chip, TPOT, tokens/s per user, TTFT) measures
  * three quantities; counted per row, its throughput would weigh three times its TTFT and its points
  * three times a source that reports one number per point. Each row is weighted by 1 / the rows of
  * its point reporting the same {@link Metric.Quantity} ({@link #weights}), in the loss and in the
- * intercepts ({@code b_s = Σ w_i r_i / (Σ w_i + λ)}). On the shipped cases this took the
- * leave-one-source-out error from 35.1% to 32.0% and the in-sample error from 23.7% to 20.7%;
- * point-grouped rose from 23.2% to 26.3%. (Weighting sources towards equal weight, by 1 / √points
- * on top, gave 31.6% but put the memory fraction on its lower bound.)
+ * intercepts ({@code b_s = Σ w_i r_i / (Σ w_i + λ)}).
  *
  * <p>Rows a candidate leaves unpredictable cost the loss of a factor of e³.
  */

@@ -14,14 +14,14 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Nanoseconds per point of the issue-12 reference sweep's evaluation alone, on one thread: {@link
+ * Nanoseconds per point of the reference sweep's evaluation alone, on one thread: {@link
  * SweepEvaluator#run} over the reference grid's 589,824 points (as {@code
  * benchmarks/grids/reference.json}; {@code io.ridgeline.benchmarks.ReferenceSweepBenchmark} has the
  * grid), the compiled runs' primitive blocks and the object path's rows handed to a {@link
  * Blackhole}: no text, no writer, no threads. What is left is the arithmetic and the compilation of
- * each of the 576 workloads; the issue's target is 200 ns per point (5,000,000 points/s per core).
- * In this package because {@link SweepEvaluator} is the library's internal engine of {@link
- * SweepWriter}; calibrated and ideal.
+ * each of the 576 workloads; the target is 200 ns per point (5,000,000 points/s per core). In this
+ * package because {@link SweepEvaluator} is the library's internal engine of {@link SweepWriter};
+ * calibrated and ideal.
  *
  * <pre>{@code
  * mvn -B -q package -pl benchmarks -am -DskipTests

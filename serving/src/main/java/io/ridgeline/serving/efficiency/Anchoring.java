@@ -15,8 +15,9 @@ import java.util.Locale;
  * quantity: TTFT (and the prefill service time of a plan's queue) by {@code ttft}, TPOT and tokens
  * per second per user by {@code decode}, tokens per second per chip, $/Mtok, tokens per joule and
  * the utilisations by {@code throughput}. An anchor that measured only some quantities gives the
- * others the mean of its rows. On the shipped cases, anchoring each quantity by its own factor took
- * the anchored cross-validated error from 26.0% (one factor for all) to 21.0%.
+ * others the mean of its rows. What anchoring buys on sources the profile was not fitted on is the
+ * anchored column of the cross-validation ({@code crossval.json}, the README's Cross-validation
+ * table).
  *
  * <p>Example: an anchor whose measured TTFT is 1.6× the model's and whose TPOT is 1.1× the model's
  * (and its throughput 1 / 1.1 of the model's) is {@code new Anchoring(−ln 1.6, −ln 1.1, −ln 1.1)}:

@@ -10,6 +10,9 @@ import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.StepResult;
 import io.ridgeline.serving.plan.PlanRequest;
 import io.ridgeline.serving.sweep.Sweep;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import org.immutables.value.Value;
 
 /**
@@ -403,16 +406,57 @@ public abstract class Efficiency {
 
   /**
    * {@code ideal}, or the parameters that differ from ideal (compute, memory and network always),
-   * e.g. "compute 95%, memory 67%, network 20%, GEMM half at 128 tokens, attention 80%, collectives
-   * +500.043 ns/hop, admission 372.606 ms, overhead 2.546 ms/step + 5.548 µs/kernel" (see {@link
-   * EfficiencyParameter}).
+   * in this order, e.g. "compute 95%, memory 67%, network 20%, GEMM half at 128 tokens, attention
+   * 80%, collectives +10 µs/hop, admission 100 ms, overhead 2 ms/step + 5 µs/kernel, MoE all-to-all
+   * hidden 60%", then {@code eager decode} and {@code synchronous scheduler} when they hold.
    */
   @Override
   public String toString() {
-    return isIdeal()
-        ? "ideal"
-        : EfficiencyParameter.describe(this)
-            + (eagerDecode() ? ", eager decode" : "")
-            + (overlapScheduler() ? "" : ", synchronous scheduler");
+    if (isIdeal()) {
+      return "ideal";
+    }
+    List<String> parts = new ArrayList<>();
+    parts.add(percent("compute", compute()));
+    parts.add(percent("memory", memory()));
+    parts.add(percent("network", network()));
+    if (gemmHalfTokens() > 0) {
+      parts.add(String.format(Locale.ROOT, "GEMM half at %.0f tokens", gemmHalfTokens()));
+    }
+    if (gemmHalfDepth() > 0) {
+      parts.add(String.format(Locale.ROOT, "GEMM half-depth K %.0f", gemmHalfDepth()));
+    }
+    if (attention() != memory()) {
+      parts.add(percent("attention", attention()));
+    }
+    if (collectiveLatency().seconds() > 0) {
+      parts.add("collectives +" + collectiveLatency() + "/hop");
+    }
+    if (admission().seconds() > 0) {
+      parts.add("admission " + admission());
+    }
+    if (kernelOverhead().seconds() > 0 || stepOverhead().seconds() > 0) {
+      parts.add("overhead " + stepOverhead() + "/step + " + kernelOverhead() + "/kernel");
+    }
+    if (moeOverlap() > 0) {
+      parts.add(percent("MoE all-to-all hidden", moeOverlap()));
+    }
+    if (prefillKernelOverhead().seconds() > 0) {
+      parts.add("prefill " + prefillKernelOverhead() + "/kernel");
+    }
+    if (pdHandover().seconds() > 0) {
+      parts.add("pd hand-over " + pdHandover());
+    }
+    if (eagerDecode()) {
+      parts.add("eager decode");
+    }
+    if (!overlapScheduler()) {
+      parts.add("synchronous scheduler");
+    }
+    return String.join(", ", parts);
+  }
+
+  /** {@code name} and {@code fraction} as a whole percentage: "compute 67%". */
+  private static String percent(String name, double fraction) {
+    return String.format(Locale.ROOT, "%s %.0f%%", name, 100 * fraction);
   }
 }

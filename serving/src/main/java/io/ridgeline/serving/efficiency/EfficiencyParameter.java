@@ -2,27 +2,25 @@ package io.ridgeline.serving.efficiency;
 
 import io.ridgeline.core.Seconds;
 import io.ridgeline.serving.TtftParts;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.ObjDoubleConsumer;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.Collectors;
 
 /**
- * The parameters of an {@link Efficiency}, each defined once: its JSON key and unit in a profile
- * file ({@link Profiles}), its value with no loss ({@link #ideal()}), the physically plausible
- * range a fit searches ({@link #lower()} to {@link #upper()}; the javadoc of {@code
- * io.ridgeline.validation.Calibration} gives the source of each range and start), the start of a
- * fit, how to read it from an {@link Efficiency} and set it on a builder, and how the efficiency's
- * one-line description ({@link Efficiency#toString()}) prints it.
+ * The schema of an {@link Efficiency}'s parameters, each defined once: its JSON key in a profile
+ * file ({@link Profiles}), its {@link #unit()}, its value with no loss ({@link #ideal()}), the
+ * physically plausible range a fit searches ({@link #lower()} to {@link #upper()}, with its source
+ * in the constant's javadoc), the start of a fit ({@link #start()}), whether a fit searches it
+ * ({@link #fitted()}), and how to read it from an {@link Efficiency} and set it on a builder.
  *
- * <p>Values are in the parameter's {@link #unit()}: fractions, hidden shares, tokens, microseconds
- * or milliseconds, as in the JSON form. Adding a parameter means adding a constant here and the
- * model code that uses it.
+ * <p>Values are in the parameter's {@link #unit()}: fractions, hidden shares, tokens, elements,
+ * microseconds or milliseconds, as in the JSON form. Adding a parameter means adding a constant
+ * here, its attribute on {@link Efficiency} (with its part of {@link Efficiency#toString()}) and
+ * the model code that uses it; the command line's table of fitted values does not compile until it
+ * has a column for it. What the fitted values are is in the built-in {@code profiles.json}, not
+ * here.
  *
  * <pre>{@code
  * ImmutableEfficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
@@ -36,26 +34,18 @@ public enum EfficiencyParameter {
    * Efficiency#compute()}); a pool computes at {@code compute ×} {@link
    * io.ridgeline.hardware.Chip#matmulFraction()} of its dense peak ({@code
    * RooflineModel.kernelEfficiency}). The achievable rate (MAMF) is the best dense {@code
-   * torch.matmul} found by a shape search: 80.3% of the peak on an H100, 77.6% on a B200, 72.9% on
-   * a GB200, 51.4% on an MI300X (the chip's {@code achievable_matmul_fraction}); FP8 GEMMs at the
-   * FP8 rows' share of the FP8 peak where measured, 70.9% on an H100 ({@link
+   * torch.matmul} found by a shape search, the chip's {@code achievable_matmul_fraction} of its
+   * peak; FP8 GEMMs reach the FP8 rows' share of the FP8 peak where measured ({@link
    * io.ridgeline.hardware.Chip#matmulFraction(io.ridgeline.core.Precision)}). Range 0.45–1.0: an
    * engine's GEMMs at their best shapes reach the MAMF (1.0); 0.45 of it (about 35% of an H100's
    * peak) is a whole-model prefill with unfused non-GEMM work (MLPerf Inference offline submissions
    * run near 40–60% of peak FLOP/s). Start 0.75.
    */
   COMPUTE(
-      "compute",
-      Unit.FRACTION,
-      true,
-      0.45,
-      1.0,
-      0.75,
-      Efficiency::compute,
-      ImmutableEfficiency.Builder::compute,
-      new Column("compute", 8, 3),
-      0,
-      e -> Optional.of(percent("compute", e.compute()))),
+      key("compute", Unit.FRACTION)
+          .range(0.45, 1.0)
+          .start(0.75)
+          .value(Efficiency::compute, ImmutableEfficiency.Builder::compute)),
   /**
    * Fraction of memory bandwidth the streaming kernels reach ({@link Efficiency#memory()}). Range
    * 0.5–0.92: copy and GEMV kernels reach 85–92% of HBM bandwidth on H100 and MI300X (NVIDIA's
@@ -63,17 +53,10 @@ public enum EfficiencyParameter {
    * many small kernels as little as half. Start 0.8.
    */
   MEMORY(
-      "memory",
-      Unit.FRACTION,
-      true,
-      0.5,
-      0.92,
-      0.8,
-      Efficiency::memory,
-      ImmutableEfficiency.Builder::memory,
-      new Column("memory", 8, 3),
-      1,
-      e -> Optional.of(percent("memory", e.memory()))),
+      key("memory", Unit.FRACTION)
+          .range(0.5, 0.92)
+          .start(0.8)
+          .value(Efficiency::memory, ImmutableEfficiency.Builder::memory)),
   /**
    * Collective bus-bandwidth fraction of the link's per-direction bandwidth ({@link
    * Efficiency#network()}): the β of the α-β collective model, the share of the link a large
@@ -83,24 +66,17 @@ public enum EfficiencyParameter {
    * a few hundred kB reach a third of the link in bus bandwidth, which the α term (the per-hop
    * latency, {@link #COLLECTIVE_LATENCY}, and the link's own) already charges.
    *
-   * <p><b>Held, not fitted</b> ({@link #fitted()}): at 0.8, the large-message NVLink figure above.
-   * Searched, it ended on its lower bound 0.3 in every one of the 19 cross-validation fits, because
-   * it is the one parameter that slows a tensor-parallel prefill and the served TTFTs the model
-   * predicts too low pulled it there (a 70B prefill's all-reduces at 0.3 took 35 ms of the main
-   * job's 126 ms TTFT); the shipped rows cannot identify it, so it keeps its measured value.
+   * <p><b>Held, not fitted</b> ({@link #fitted()}) at 0.8, the large-message NVLink figure above:
+   * it is the one parameter that slows a tensor-parallel prefill, so a search moves it to absorb
+   * whatever else makes the served TTFTs slower than the model; the shipped rows, whole served
+   * deployments, cannot identify it, so it keeps its measured value.
    */
   NETWORK(
-      "network",
-      Unit.FRACTION,
-      true,
-      0.3,
-      0.9,
-      0.8,
-      Efficiency::network,
-      ImmutableEfficiency.Builder::network,
-      new Column("network", 8, 3),
-      2,
-      e -> Optional.of(percent("network", e.network()))),
+      key("network", Unit.FRACTION)
+          .range(0.3, 0.9)
+          .start(0.8)
+          .held()
+          .value(Efficiency::network, ImmutableEfficiency.Builder::network)),
   /**
    * Fraction of memory bandwidth the kernels that read the KV cache reach ({@link
    * Efficiency#attention()}), their own, not relative to the other kernels'. Range 0.5–0.92, the
@@ -109,20 +85,10 @@ public enum EfficiencyParameter {
    * half. Start 0.8.
    */
   ATTENTION(
-      "attention",
-      Unit.FRACTION,
-      false,
-      0.5,
-      0.92,
-      0.8,
-      Efficiency::attention,
-      ImmutableEfficiency.Builder::attention,
-      new Column("attn", 8, 3),
-      4,
-      e ->
-          e.attention() != e.memory()
-              ? Optional.of(percent("attention", e.attention()))
-              : Optional.empty()),
+      key("attention", Unit.FRACTION)
+          .range(0.5, 0.92)
+          .start(0.8)
+          .value(Efficiency::attention, ImmutableEfficiency.Builder::attention)),
   /**
    * Rows (tokens) at which a GEMM reaches half of its large-M efficiency: {@code compute × M / (M +
    * half)}. Range 4–64 rows: tensor-core tiles are 64–128 rows (CUTLASS tile shapes), and published
@@ -131,21 +97,10 @@ public enum EfficiencyParameter {
    * larger half point would make a one-row GEMV slower than streaming its weights. Start 16.
    */
   GEMM_HALF_TOKENS(
-      "gemm_half_tokens",
-      Unit.TOKENS,
-      true,
-      4,
-      64,
-      16,
-      Efficiency::gemmHalfTokens,
-      ImmutableEfficiency.Builder::gemmHalfTokens,
-      new Column("half tok", 9, 1),
-      3,
-      e ->
-          e.gemmHalfTokens() > 0
-              ? Optional.of(
-                  String.format(Locale.ROOT, "GEMM half at %.0f tokens", e.gemmHalfTokens()))
-              : Optional.empty()),
+      key("gemm_half_tokens", Unit.TOKENS)
+          .range(4, 64)
+          .start(16)
+          .value(Efficiency::gemmHalfTokens, ImmutableEfficiency.Builder::gemmHalfTokens)),
   /**
    * Reduction length K (in BF16 elements; a narrower format's K steps run faster by its peak over
    * BF16's) at which a weight GEMM's per-output-tile fixed cost equals its main loop ({@link
@@ -161,20 +116,11 @@ public enum EfficiencyParameter {
    * deployments, not GEMM shapes.
    */
   GEMM_HALF_DEPTH(
-      "gemm_half_depth",
-      Unit.ELEMENTS,
-      false,
-      256,
-      640,
-      360,
-      Efficiency::gemmHalfDepth,
-      ImmutableEfficiency.Builder::gemmHalfDepth,
-      new Column("half K", 7, 0),
-      3,
-      e ->
-          e.gemmHalfDepth() > 0
-              ? Optional.of(String.format(Locale.ROOT, "GEMM half-depth K %.0f", e.gemmHalfDepth()))
-              : Optional.empty()),
+      key("gemm_half_depth", Unit.ELEMENTS)
+          .range(256, 640)
+          .start(360)
+          .held()
+          .value(Efficiency::gemmHalfDepth, ImmutableEfficiency.Builder::gemmHalfDepth)),
   /**
    * Fixed cost of each kernel a pass launches ({@link Efficiency#kernelOverhead()}), charged per
    * kernel counted from the architecture ({@link io.ridgeline.models.Kernels}). Range 1–10 µs: a
@@ -185,25 +131,14 @@ public enum EfficiencyParameter {
    * PyTorch with CUDA Graphs" (2021) and vLLM's CUDA-graph design notes (docs.vllm.ai, "CUDA
    * Graphs") describe the same per-kernel launch cost, a few microseconds, that graphs shrink but
    * do not remove. 1 µs is a fully fused, graph-replayed kernel on a current GPU; 10 µs an eager
-   * launch with host synchronisation. Start 4 µs.
-   *
-   * <p>Profile files written before kernel counts ({@code layer_overhead_us}, a cost per layer) are
-   * read as this parameter: the per-layer value divided by the {@value
-   * io.ridgeline.models.Kernels#REFERENCE_LAYER} kernels of a reference Llama layer ({@link
-   * #fromLegacy}), so a Llama layer costs what it did and other layers scale with their kernels.
+   * launch with host synchronisation. Start 4 µs. (A profile file's per-layer {@code
+   * layer_overhead_us} reads as this parameter: see {@link Profiles}.)
    */
   KERNEL_OVERHEAD(
-      "kernel_us",
-      Unit.MICROSECONDS,
-      true,
-      1,
-      10,
-      4,
-      e -> e.kernelOverhead().seconds() * 1e6,
-      (b, v) -> b.kernelOverhead(Seconds.ofMicros(v)),
-      new Column("kernel µs", 10, 2),
-      -1, // printed with the step overhead
-      e -> Optional.empty()),
+      key("kernel_us", Unit.MICROSECONDS)
+          .range(1, 10)
+          .start(4)
+          .time(Efficiency::kernelOverhead, ImmutableEfficiency.Builder::kernelOverhead)),
   /**
    * The host's work per step per pipeline stage ({@link Efficiency#stepOverhead()}): the
    * scheduler's batch assembly, sampling, the host synchronisation that reads the sampled tokens
@@ -217,21 +152,10 @@ public enum EfficiencyParameter {
    * its multi-step and asynchronous fixes. Start 1 ms.
    */
   STEP_OVERHEAD(
-      "step_overhead_us",
-      Unit.MICROSECONDS,
-      true,
-      50,
-      3000,
-      1000,
-      e -> e.stepOverhead().seconds() * 1e6,
-      (b, v) -> b.stepOverhead(Seconds.ofMicros(v)),
-      new Column("step µs", 10, 1),
-      7,
-      e ->
-          e.kernelOverhead().seconds() > 0 || e.stepOverhead().seconds() > 0
-              ? Optional.of(
-                  "overhead " + e.stepOverhead() + "/step + " + e.kernelOverhead() + "/kernel")
-              : Optional.empty()),
+      key("step_overhead_us", Unit.MICROSECONDS)
+          .range(50, 3000)
+          .start(1000)
+          .time(Efficiency::stepOverhead, ImmutableEfficiency.Builder::stepOverhead)),
   /**
    * Software latency per collective hop ({@link Efficiency#collectiveLatency()}), on top of the
    * link's own latency. Range 0.5–5 µs: NCCL's small-message all-reduce over 8 NVLink GPUs takes
@@ -240,20 +164,10 @@ public enum EfficiencyParameter {
    * custom all-reduce) bring it under a microsecond. Start 2 µs.
    */
   COLLECTIVE_LATENCY(
-      "collective_latency_us",
-      Unit.MICROSECONDS,
-      false,
-      0.5,
-      5,
-      2,
-      e -> e.collectiveLatency().seconds() * 1e6,
-      (b, v) -> b.collectiveLatency(Seconds.ofMicros(v)),
-      new Column("coll µs", 9, 2),
-      5,
-      e ->
-          e.collectiveLatency().seconds() > 0
-              ? Optional.of("collectives +" + e.collectiveLatency() + "/hop")
-              : Optional.empty()),
+      key("collective_latency_us", Unit.MICROSECONDS)
+          .range(0.5, 5)
+          .start(2)
+          .time(Efficiency::collectiveLatency, ImmutableEfficiency.Builder::collectiveLatency)),
   /**
    * Admission latency of each request outside the accelerators ({@link Efficiency#admission()}):
    * HTTP handling, tokenisation and the scheduler's admission, one part of a served TTFT ({@link
@@ -262,24 +176,31 @@ public enum EfficiencyParameter {
    * server under load. Source: the idle TTFT of served benchmarks minus the model's GPU time, e.g.
    * about 40 ms of TTFT that vLLM's {@code benchmark_serving.py} measures beyond the engine's own
    * prefill at 32 concurrent requests (tenstorrent/tt-inference-server issues 190 and 259, 2025).
-   * The range bounds a fit only: a profile's value is valid when finite and non-negative, so the
-   * built-in profiles fitted before this range (up to a few hundred ms) still read.
+   * The range bounds a fit only: a profile's value is valid when finite and non-negative, so a
+   * profile fitted within other bounds still reads.
    */
   ADMISSION(
-      "admission_ms",
-      Unit.MILLISECONDS,
-      false,
-      5,
-      50,
-      20,
-      e -> e.admission().seconds() * 1e3,
-      (b, v) -> b.admission(Seconds.of(v / 1e3)),
-      new Column("admit ms", 9, 1),
-      6,
-      e ->
-          e.admission().seconds() > 0
-              ? Optional.of("admission " + e.admission())
-              : Optional.empty()),
+      key("admission_ms", Unit.MILLISECONDS)
+          .range(5, 50)
+          .start(20)
+          .time(Efficiency::admission, ImmutableEfficiency.Builder::admission)),
+  /**
+   * The host's launch time of each kernel of a prefill pass ({@link
+   * Efficiency#prefillKernelOverhead()}), run without CUDA graphs. Range 10–40 µs, eager launches:
+   * an eager launch costs the host's launch latency, 5–10 µs per kernel on an idle CPU in NVIDIA's
+   * "Getting Started with CUDA Graphs" measurements, and Python dispatch in PyTorch-based engines
+   * (vLLM, SGLang, TensorRT-LLM's PyTorch backend) adds 10–30 µs per operator (PyTorch
+   * "Accelerating PyTorch with CUDA Graphs" blog, 2021). Launches are asynchronous (CUDA's stream
+   * semantics: the host enqueues while the device runs), so a pass takes the longer of its device
+   * time and its launches ({@link Efficiency#prefillHostSeconds}). Start 20 µs.
+   */
+  PREFILL_KERNEL_OVERHEAD(
+      key("prefill_kernel_us", Unit.MICROSECONDS)
+          .range(10, 40)
+          .start(20)
+          .time(
+              Efficiency::prefillKernelOverhead,
+              ImmutableEfficiency.Builder::prefillKernelOverhead)),
   /**
    * Share of the MoE all-to-all's time hidden under compute ({@link Efficiency#moeOverlap()}), a
    * {@link Unit#HIDDEN_SHARE}: ideal 0 (nothing hidden, the bound's sum of compute and
@@ -292,47 +213,11 @@ public enum EfficiencyParameter {
    * the first dispatch and last combine of a step, and a micro-batch smaller than its kernels'
    * launch costs, are never hidden).
    */
-  /**
-   * The host's launch time of each kernel of a prefill pass ({@link
-   * Efficiency#prefillKernelOverhead()}), run without CUDA graphs. Range 10–40 µs (the accuracy
-   * issue's sourced range for eager launches): an eager launch costs the host's launch latency,
-   * 5–10 µs per kernel on an idle CPU in NVIDIA's "Getting Started with CUDA Graphs" measurements,
-   * and Python dispatch in PyTorch-based engines (vLLM, SGLang, TensorRT-LLM's PyTorch backend)
-   * adds 10–30 µs per operator (PyTorch "Accelerating PyTorch with CUDA Graphs" blog, 2021).
-   * Launches are asynchronous (CUDA's stream semantics: the host enqueues while the device runs),
-   * so a pass takes the longer of its device time and its launches ({@link
-   * Efficiency#prefillHostSeconds}). Start 20 µs.
-   */
-  PREFILL_KERNEL_OVERHEAD(
-      "prefill_kernel_us",
-      Unit.MICROSECONDS,
-      false,
-      10,
-      40,
-      20,
-      e -> e.prefillKernelOverhead().seconds() * 1e6,
-      (b, v) -> b.prefillKernelOverhead(Seconds.ofMicros(v)),
-      new Column("pf k µs", 8, 2),
-      9,
-      e ->
-          e.prefillKernelOverhead().seconds() > 0
-              ? Optional.of("prefill " + e.prefillKernelOverhead() + "/kernel")
-              : Optional.empty()),
   MOE_OVERLAP(
-      "moe_overlap",
-      Unit.HIDDEN_SHARE,
-      false,
-      0,
-      0.9,
-      0.5,
-      Efficiency::moeOverlap,
-      ImmutableEfficiency.Builder::moeOverlap,
-      new Column("moe ovl", 8, 3),
-      8,
-      e ->
-          e.moeOverlap() > 0
-              ? Optional.of(percent("MoE all-to-all hidden", e.moeOverlap()))
-              : Optional.empty()),
+      key("moe_overlap", Unit.HIDDEN_SHARE)
+          .range(0, 0.9)
+          .start(0.5)
+          .value(Efficiency::moeOverlap, ImmutableEfficiency.Builder::moeOverlap)),
   /**
    * The prefill-to-decode hand-over of a disaggregated (pd) request beyond its KV bytes ({@link
    * Efficiency#pdHandover()}): the router's dispatch to the decode pool, the decode engine's wait
@@ -346,20 +231,10 @@ public enum EfficiencyParameter {
    * 51919, 2026).
    */
   PD_HANDOVER(
-      "pd_handover_ms",
-      Unit.MILLISECONDS,
-      false,
-      10,
-      260,
-      50,
-      e -> e.pdHandover().seconds() * 1e3,
-      (b, v) -> b.pdHandover(Seconds.of(v / 1e3)),
-      new Column("pd ms", 8, 1),
-      10,
-      e ->
-          e.pdHandover().seconds() > 0
-              ? Optional.of("pd hand-over " + e.pdHandover())
-              : Optional.empty());
+      key("pd_handover_ms", Unit.MILLISECONDS)
+          .range(10, 260)
+          .start(50)
+          .time(Efficiency::pdHandover, ImmutableEfficiency.Builder::pdHandover));
 
   /** The unit of a parameter's values. */
   public enum Unit {
@@ -388,53 +263,28 @@ public enum EfficiencyParameter {
     }
   }
 
-  /**
-   * How a table of fitted values prints a parameter.
-   *
-   * @param label the column label
-   * @param width the column width in characters
-   * @param decimals digits after the decimal point
-   */
-  public record Column(String label, int width, int decimals) {}
-
-  /** The key of the per-layer overhead in profile files written before kernel counts. */
-  private static final String LEGACY_LAYER_OVERHEAD_KEY = "layer_overhead_us";
-
   private final String jsonKey;
   private final Unit unit;
-  private final boolean required;
   private final double lower;
   private final double upper;
   private final double start;
+  private final boolean fitted;
   private final ToDoubleFunction<Efficiency> getter;
-  private final BiConsumer<ImmutableEfficiency.Builder, Double> setter;
-  private final Column column;
-  private final int descriptionRank;
-  private final Function<Efficiency, Optional<String>> description;
+  private final ObjDoubleConsumer<ImmutableEfficiency.Builder> setter;
 
-  EfficiencyParameter(
-      String jsonKey,
-      Unit unit,
-      boolean required,
-      double lower,
-      double upper,
-      double start,
-      ToDoubleFunction<Efficiency> getter,
-      BiConsumer<ImmutableEfficiency.Builder, Double> setter,
-      Column column,
-      int descriptionRank,
-      Function<Efficiency, Optional<String>> description) {
-    this.jsonKey = jsonKey;
-    this.unit = unit;
-    this.required = required;
-    this.lower = lower;
-    this.upper = upper;
-    this.start = start;
-    this.getter = getter;
-    this.setter = setter;
-    this.column = column;
-    this.descriptionRank = descriptionRank;
-    this.description = description;
+  EfficiencyParameter(Schema s) {
+    if (s.getter == null || !(s.lower < s.upper) || s.start < s.lower || s.start > s.upper) {
+      throw new IllegalStateException(
+          s.jsonKey + ": needs an accessor, a range lower < upper and a start inside it");
+    }
+    this.jsonKey = s.jsonKey;
+    this.unit = s.unit;
+    this.lower = s.lower;
+    this.upper = s.upper;
+    this.start = s.start;
+    this.fitted = s.fitted;
+    this.getter = s.getter;
+    this.setter = s.setter;
   }
 
   /** The key in a profile's JSON form, e.g. {@code kernel_us}. */
@@ -442,37 +292,9 @@ public enum EfficiencyParameter {
     return jsonKey;
   }
 
-  /**
-   * The key an older profile file gave this parameter under, if any: {@code layer_overhead_us} for
-   * {@link #KERNEL_OVERHEAD}; read through {@link #fromLegacy} when the current key is absent.
-   */
-  public Optional<String> legacyKey() {
-    return this == KERNEL_OVERHEAD ? Optional.of(LEGACY_LAYER_OVERHEAD_KEY) : Optional.empty();
-  }
-
-  /**
-   * This parameter's value from the value under its {@link #legacyKey()}: for {@link
-   * #KERNEL_OVERHEAD}, a cost per layer over the {@value
-   * io.ridgeline.models.Kernels#REFERENCE_LAYER} kernels of a reference Llama layer (a layer
-   * overhead of 45 µs reads as 5 µs per kernel).
-   *
-   * @throws IllegalStateException for a parameter without a legacy key
-   */
-  public double fromLegacy(double legacyValue) {
-    if (this != KERNEL_OVERHEAD) {
-      throw new IllegalStateException(jsonKey + " has no legacy key");
-    }
-    return legacyValue / io.ridgeline.models.Kernels.REFERENCE_LAYER;
-  }
-
   /** The unit of {@link #get} and {@link #set}. */
   public Unit unit() {
     return unit;
-  }
-
-  /** Whether a profile file must state it; an absent optional one is {@link #ideal()}. */
-  public boolean required() {
-    return required;
   }
 
   /** The value with no loss: 1 for a fraction, 0 otherwise (a hidden share included). */
@@ -502,20 +324,7 @@ public enum EfficiencyParameter {
    * misses.
    */
   public boolean fitted() {
-    return this != NETWORK && this != GEMM_HALF_DEPTH;
-  }
-
-  /**
-   * Whether a fit searches it on a log scale: every parameter but the fractions and hidden shares
-   * is a positive scale.
-   */
-  public boolean logScale() {
-    return unit != Unit.FRACTION && unit != Unit.HIDDEN_SHARE;
-  }
-
-  /** How a table of fitted values prints it. */
-  public Column column() {
-    return column;
+    return fitted;
   }
 
   /** Its value in {@code e}, in {@link #unit()}. */
@@ -555,26 +364,72 @@ public enum EfficiencyParameter {
     return b.build();
   }
 
-  /** The parts of {@link Efficiency#toString()}, in its order. */
-  private static final List<EfficiencyParameter> DESCRIBED =
-      Arrays.stream(values())
-          .filter(p -> p.descriptionRank >= 0)
-          .sorted(Comparator.comparingInt(p -> p.descriptionRank))
-          .collect(Collectors.toUnmodifiableList());
-
-  /**
-   * The one-line description of a non-ideal {@code e}: "compute 95%, memory 67%, network 20%, GEMM
-   * half at 128 tokens, …", the parameters that differ from ideal (compute, memory and network
-   * always), the two overheads together.
-   */
-  static String describe(Efficiency e) {
-    return DESCRIBED.stream()
-        .map(p -> p.description.apply(e))
-        .flatMap(Optional::stream)
-        .collect(Collectors.joining(", "));
+  /** The schema of a parameter keyed {@code jsonKey} in {@code unit}, to be completed. */
+  private static Schema key(String jsonKey, Unit unit) {
+    return new Schema(jsonKey, unit);
   }
 
-  private static String percent(String name, double fraction) {
-    return String.format(Locale.ROOT, "%s %.0f%%", name, 100 * fraction);
+  /**
+   * A constant's definition, named part by part: its key and unit, {@code range(lower, upper)},
+   * {@code start(value)}, {@code held()} when a fit keeps the start, and its accessor on {@link
+   * Efficiency}: {@code value(get, set)} for a value stored in the unit, {@code time(get, set)} for
+   * a {@link Seconds} attribute given in microseconds or milliseconds.
+   */
+  private static final class Schema {
+    final String jsonKey;
+    final Unit unit;
+    double lower = Double.NaN;
+    double upper = Double.NaN;
+    double start = Double.NaN;
+    boolean fitted = true;
+    ToDoubleFunction<Efficiency> getter;
+    ObjDoubleConsumer<ImmutableEfficiency.Builder> setter;
+
+    Schema(String jsonKey, Unit unit) {
+      this.jsonKey = jsonKey;
+      this.unit = unit;
+    }
+
+    Schema range(double lower, double upper) {
+      this.lower = lower;
+      this.upper = upper;
+      return this;
+    }
+
+    Schema start(double start) {
+      this.start = start;
+      return this;
+    }
+
+    Schema held() {
+      this.fitted = false;
+      return this;
+    }
+
+    Schema value(
+        ToDoubleFunction<Efficiency> getter,
+        ObjDoubleConsumer<ImmutableEfficiency.Builder> setter) {
+      this.getter = getter;
+      this.setter = setter;
+      return this;
+    }
+
+    /** A {@link Seconds} attribute in µs (× 1e6, back × 1e-6) or ms (× 1e3, back / 1e3). */
+    Schema time(
+        Function<Efficiency, Seconds> getter,
+        BiConsumer<ImmutableEfficiency.Builder, Seconds> setter) {
+      return switch (unit) {
+        case MICROSECONDS ->
+            value(
+                e -> getter.apply(e).seconds() * 1e6,
+                (b, v) -> setter.accept(b, Seconds.ofMicros(v)));
+        case MILLISECONDS ->
+            value(
+                e -> getter.apply(e).seconds() * 1e3,
+                (b, v) -> setter.accept(b, Seconds.of(v / 1e3)));
+        case FRACTION, HIDDEN_SHARE, TOKENS, ELEMENTS ->
+            throw new IllegalStateException(jsonKey + ": a time needs µs or ms, not " + unit);
+      };
+    }
   }
 }

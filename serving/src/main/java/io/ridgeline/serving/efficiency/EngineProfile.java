@@ -8,15 +8,12 @@ import java.util.OptionalInt;
 /**
  * The efficiency one serving-engine family achieves, with where the numbers come from.
  *
- * <p>The parameters and their starting values (the javadoc of {@code
- * io.ridgeline.validation.Calibration} gives the derivation of each start): the fraction of peak
- * FLOP/s at large GEMMs ({@link Efficiency#compute()}), the fraction of memory bandwidth ({@link
- * Efficiency#memory()}), the fraction of interconnect bandwidth ({@link Efficiency#network()}), the
- * tokens at which a GEMM reaches half of its large-M efficiency ({@link
- * Efficiency#gemmHalfTokens()}), and the fixed costs per kernel ({@link
- * Efficiency#kernelOverhead()}, launch and tail) and per step ({@link Efficiency#stepOverhead()},
- * scheduler, sampling and host work), and the admission latency of each request outside the
- * accelerators ({@link Efficiency#admission()}).
+ * <p>The efficiency's parameters, each with its unit, plausible range, start and their sources, are
+ * those of {@link EfficiencyParameter}: fractions of peak FLOP/s, memory and interconnect
+ * bandwidth, the KV-reading kernels' own fraction, the small-M and reduction-depth GEMM curves, the
+ * fixed costs per kernel, per step, per collective hop and per eager prefill launch, the share of
+ * the MoE all-to-all hidden under compute, the admission latency of each request and the pd
+ * hand-over.
  *
  * <p>Besides the roofline efficiency, a profile holds one scheduler property: the engine's cap on
  * the requests it runs at once per model replica ({@code max_running_requests}: vLLM's {@code
@@ -27,12 +24,12 @@ import java.util.OptionalInt;
  * memory.
  *
  * @param name the engine family as written in a case file's {@code engine} column, or {@code
- *     default}
- * @param efficiency the fitted efficiency
+ *     default} (the pooled profile, the only built-in one)
+ * @param efficiency the efficiency the family reaches
  * @param maxRunningRequests the engine's cap on requests running at once per model replica,
  *     positive; empty when only memory limits the batch
- * @param source how the values were obtained (e.g. "fitted on the shipped cases (110 rows) on
- *     2025-01-01")
+ * @param source how the values were obtained (e.g. "fitted on the shipped cases (N rows from S
+ *     sources, all engines pooled, a random intercept per source) on DATE")
  */
 public record EngineProfile(
     String name, Efficiency efficiency, OptionalInt maxRunningRequests, String source) {

@@ -15,41 +15,48 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
- * Engine profiles by engine family, with a {@value #DEFAULT} profile for families it does not list.
- * {@link #builtIn()} holds profiles for trtllm, sglang, vllm, nim, jetstream and default, fitted by
- * {@code io.ridgeline.validation.Calibration} on the shipped cases only (each profile's {@link
- * EngineProfile#source()} says so and on which rows); {@link Efficiency#ideal()} stays the roofline
+ * Engine profiles by engine family, with a {@value #DEFAULT} profile for every family a file does
+ * not list. {@link #builtIn()} holds one profile, {@value #DEFAULT}: the pooled profile, fitted by
+ * {@code io.ridgeline.validation.Calibration} on the shipped cases with every engine family pooled
+ * (its {@link EngineProfile#source()} says on which rows and when). No engine family has offsets of
+ * its own yet (the shipped cases cannot separate an engine from the sources that measured it), so
+ * {@link #forEngine} answers the pooled profile for every family, {@code vllm} and {@code trtllm}
+ * alike. A user's file may list profiles per family. {@link Efficiency#ideal()} stays the roofline
  * bound.
  *
- * <p>JSON form (times in microseconds; {@code max_running_requests}, the engine's cap on requests
- * running at once per model replica, is optional: absent or {@code null} means no cap beyond
- * memory, and a fractional value is rounded down, see {@link EngineProfile#maxRunningRequests()};
- * each efficiency parameter's key, unit and default are those of {@link EfficiencyParameter};
- * {@code attention} (default 1) and {@code collective_latency_us} (default 0) are optional too, as
- * is {@code admission_ms}, the engine's request admission latency in milliseconds, default 0, see
- * {@link Efficiency#admission()}; an older file's {@code layer_overhead_us} is read as {@code
- * kernel_us}, divided by the 9 kernels of a Llama layer, see {@link
- * EfficiencyParameter#legacyKey()}):
+ * <p>JSON form ({@code docs/profile-format.md}): each efficiency parameter under its {@link
+ * EfficiencyParameter#jsonKey()}, in its {@link EfficiencyParameter#unit()}; {@code compute},
+ * {@code memory}, {@code network}, {@code gemm_half_tokens}, {@code kernel_us} and {@code
+ * step_overhead_us} are required, the others {@link EfficiencyParameter#ideal()} when absent (an
+ * {@code attention} of 1, no {@code admission_ms}); {@code max_running_requests}, the engine's cap
+ * on requests running at once per model replica, is optional: absent or {@code null} means no cap
+ * beyond memory, and a fractional value is rounded down (see {@link
+ * EngineProfile#maxRunningRequests()}); {@code fitted_on} says where the values come from. A file's
+ * {@code layer_overhead_us} (a fixed cost per layer, before kernels were counted) is read as {@code
+ * kernel_us} divided by the {@value io.ridgeline.models.Kernels#REFERENCE_LAYER} kernels of a Llama
+ * layer.
  *
  * <pre>{@code
  * {"profiles": {
- *   "trtllm": {"compute": 0.6, "memory": 0.8, "network": 0.7, "attention": 0.8,
- *              "gemm_half_tokens": 32, "kernel_us": 4, "step_overhead_us": 1000,
- *              "collective_latency_us": 10, "max_running_requests": 256, "fitted_on": "..."},
- *   "default": {...}}}
+ *   "default": {"compute": 0.6, "memory": 0.8, "network": 0.7, "attention": 0.8,
+ *               "gemm_half_tokens": 32, "kernel_us": 4, "step_overhead_us": 1000,
+ *               "collective_latency_us": 10, "max_running_requests": 256, "fitted_on": "..."},
+ *   "vllm": {...}}}
  * }</pre>
  *
  * <pre>{@code
  * Profiles p = Profiles.builtIn();
- * p.forEngine("vllm").efficiency();
+ * p.forEngine("vllm").efficiency();   // the pooled default profile's
  * Validation.run(CaseFile.shipped(), Predictor.byProfiles(p));   // ridgeline-validation
  * }</pre>
  */
@@ -216,15 +223,46 @@ public final class Profiles {
     return OptionalInt.of((int) Math.max(1, Math.floor(Math.min(v, Integer.MAX_VALUE))));
   }
 
+  /**
+   * The parameters a profile must state; the others, added to the model after these, read as {@link
+   * EfficiencyParameter#ideal()} when absent, so that older files still read.
+   */
+  private static final Set<EfficiencyParameter> REQUIRED =
+      Collections.unmodifiableSet(
+          EnumSet.of(
+              EfficiencyParameter.COMPUTE,
+              EfficiencyParameter.MEMORY,
+              EfficiencyParameter.NETWORK,
+              EfficiencyParameter.GEMM_HALF_TOKENS,
+              EfficiencyParameter.KERNEL_OVERHEAD,
+              EfficiencyParameter.STEP_OVERHEAD));
+
+  /**
+   * The per-layer fixed cost of files written before kernels were counted, read as {@link
+   * EfficiencyParameter#KERNEL_OVERHEAD} when {@code kernel_us} is absent: divided by the {@value
+   * io.ridgeline.models.Kernels#REFERENCE_LAYER} kernels of a reference Llama layer, so a Llama
+   * layer costs what it did (45 µs per layer reads as 5 µs per kernel).
+   */
+  static final String LEGACY_LAYER_OVERHEAD_KEY = "layer_overhead_us";
+
+  /** Whether a profile file must state {@code p}. */
+  static boolean required(EfficiencyParameter p) {
+    return REQUIRED.contains(p);
+  }
+
   /** {@code p}'s value in {@code node}, checked; an optional one that is absent is ideal. */
   private static double parameter(JsonNode node, String where, EfficiencyParameter p, String file) {
-    Optional<String> legacy = p.legacyKey().filter(k -> !node.has(p.jsonKey()) && node.has(k));
-    if (!p.required() && !node.has(p.jsonKey()) && legacy.isEmpty()) {
+    boolean legacy =
+        p == EfficiencyParameter.KERNEL_OVERHEAD
+            && !node.has(p.jsonKey())
+            && node.has(LEGACY_LAYER_OVERHEAD_KEY);
+    if (!required(p) && !node.has(p.jsonKey()) && !legacy) {
       return p.ideal();
     }
     double v =
-        legacy.isPresent()
-            ? p.fromLegacy(number(node, where, legacy.get(), file))
+        legacy
+            ? number(node, where, LEGACY_LAYER_OVERHEAD_KEY, file)
+                / io.ridgeline.models.Kernels.REFERENCE_LAYER
             : number(node, where, p.jsonKey(), file);
     Optional<String> problem = p.problem(v);
     if (problem.isPresent()) {
@@ -262,7 +300,11 @@ public final class Profiles {
     return profiles;
   }
 
-  /** The profile of {@code engine}, or the {@value #DEFAULT} profile when it has none. */
+  /**
+   * The profile of {@code engine}, or the {@value #DEFAULT} profile when it has none: for the
+   * {@link #builtIn()} profiles always the pooled {@value #DEFAULT} one, since no engine family has
+   * offsets of its own yet.
+   */
   public EngineProfile forEngine(String engine) {
     EngineProfile p = profiles.get(engine);
     return p != null ? p : profiles.get(DEFAULT);
@@ -285,7 +327,7 @@ public final class Profiles {
           ObjectNode o = all.putObject(k);
           for (EfficiencyParameter param : EfficiencyParameter.values()) {
             if (param == EfficiencyParameter.ADMISSION && p.capsRunningRequests()) {
-              // the cap before admission_ms: the key order of the files written so far
+              // the cap before admission_ms, the key order of the built-in profiles.json
               o.put("max_running_requests", p.maxRunningRequests().getAsInt());
             }
             o.put(param.jsonKey(), round(param.get(e)));

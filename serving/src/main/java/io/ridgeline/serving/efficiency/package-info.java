@@ -11,7 +11,8 @@
  *       (key, unit, plausible range and its source, starting value);
  *   <li>{@link io.ridgeline.serving.efficiency.Profiles} and {@link
  *       io.ridgeline.serving.efficiency.EngineProfile}: fitted efficiencies by engine family, read
- *       from the built-in {@code profiles.json} or a user's file;
+ *       from the built-in {@code profiles.json} (one pooled profile, which every family uses) or a
+ *       user's file;
  *   <li>{@link io.ridgeline.serving.efficiency.ErrorBands}: the cross-validated error of each
  *       estimate, printed beside it;
  *   <li>{@link io.ridgeline.serving.efficiency.Anchoring}: a user's own measurement scaling an
@@ -21,7 +22,7 @@
  * <p>Where to start in JShell:
  *
  * <pre>{@code
- * Efficiency e = Profiles.builtIn().forEngine("vllm").efficiency();
+ * Efficiency e = Profiles.builtIn().forEngine("vllm").efficiency();   // the pooled profile
  * RooflineModel.builder().model(m).chip(c).efficiency(e).build();   // io.ridgeline.serving
  * }</pre>
  *

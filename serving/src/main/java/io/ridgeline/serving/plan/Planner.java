@@ -58,9 +58,11 @@ import java.util.TreeSet;
  *
  * <p><b>Failures</b> are counted over every evaluated candidate (see {@link
  * PlanResult#failures()}). Every figure is at the request's {@linkplain PlanRequest#efficiency()
- * efficiency}: by default the ideal roofline bound (100% of peak and bandwidth), which real engines
- * need more chips than; an engine profile's efficiency ({@code ridgeline plan}'s default) estimates
- * what they reach.
+ * efficiency}, applied per chip: by default {@link
+ * io.ridgeline.serving.efficiency.Efficiency#standard()}, the calibrated default profile (as {@code
+ * ridgeline plan}), which estimates what engines reach; {@link
+ * io.ridgeline.serving.efficiency.Efficiency#ideal()} gives the roofline bound (100% of peak and
+ * bandwidth), which real engines need more chips than.
  *
  * <p>Cost: each candidate point is evaluated once; one {@link RooflineModel} per layout and one
  * {@link Deployment} per layout and strategy are reused across batch sizes, and a deployment's

@@ -52,8 +52,7 @@ final class EfficiencyParameterTest {
     EfficiencyParameter p = EfficiencyParameter.MOE_OVERLAP;
     assertThat(p.jsonKey()).isEqualTo("moe_overlap");
     assertThat(p.ideal()).isEqualTo(0);
-    assertThat(p.required()).isFalse();
-    assertThat(p.logScale()).isFalse();
+    assertThat(Profiles.required(p)).isFalse();
     assertThat(p.lower()).isEqualTo(0);
     assertThat(p.upper()).isEqualTo(0.9);
     assertThat(p.problem(0)).isEmpty();
@@ -91,11 +90,9 @@ final class EfficiencyParameterTest {
   }
 
   @Test
-  void legacyLayerOverhead_readsAsPerKernel() {
-    // a Llama layer is 9 kernels: 45 µs per layer is 45 / 9 = 5 µs per kernel
-    assertThat(EfficiencyParameter.KERNEL_OVERHEAD.legacyKey()).contains("layer_overhead_us");
-    assertThat(EfficiencyParameter.KERNEL_OVERHEAD.fromLegacy(45)).isCloseTo(5, within(1e-12));
-    assertThat(EfficiencyParameter.STEP_OVERHEAD.legacyKey()).isEmpty();
+  void fitted_everyParameterButNetworkAndGemmHalfDepth() {
+    assertThat(Arrays.stream(EfficiencyParameter.values()).filter(p -> !p.fitted()))
+        .containsExactly(EfficiencyParameter.NETWORK, EfficiencyParameter.GEMM_HALF_DEPTH);
   }
 
   @Test
@@ -132,6 +129,16 @@ final class EfficiencyParameterTest {
     assertThat(EfficiencyParameter.PD_HANDOVER.get(e)).isCloseTo(120, within(1e-12));
     assertThat(e.toString()).contains("pd hand-over 120 ms");
     assertThat(EfficiencyParameter.PD_HANDOVER.get(Efficiency.ideal())).isZero();
+  }
+
+  @Test
+  void unit_timesInMicrosOrMillis_fractionsAndSharesWithoutSymbol() {
+    assertThat(EfficiencyParameter.KERNEL_OVERHEAD.unit().symbol()).isEqualTo("µs");
+    assertThat(EfficiencyParameter.ADMISSION.unit().symbol()).isEqualTo("ms");
+    assertThat(EfficiencyParameter.GEMM_HALF_TOKENS.unit().symbol()).isEqualTo("tokens");
+    assertThat(EfficiencyParameter.COMPUTE.unit().symbol()).isEmpty();
+    assertThat(EfficiencyParameter.MOE_OVERLAP.unit())
+        .isEqualTo(EfficiencyParameter.Unit.HIDDEN_SHARE);
   }
 
   @Test

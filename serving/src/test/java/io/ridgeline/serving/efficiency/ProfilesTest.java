@@ -7,6 +7,7 @@ import io.ridgeline.core.Seconds;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,16 +81,49 @@ final class ProfilesTest {
   }
 
   @Test
+  void parse_legacyLayerOverhead_readsAsPerKernel() {
+    // a Llama layer is 9 kernels: 45 µs per layer is 45 / 9 = 5 µs per kernel; kernel_us, when
+    // present, wins
+    String old =
+        "{\"profiles\": {\"default\": {\"compute\": 0.5, \"memory\": 0.8, \"network\": 0.7,"
+            + " \"gemm_half_tokens\": 1, \"layer_overhead_us\": 45, \"step_overhead_us\": 1}}}";
+    assertThat(
+            Profiles.parse(old, "old.json").forEngine("x").efficiency().kernelOverhead().seconds())
+        .isCloseTo(5e-6, org.assertj.core.api.Assertions.within(1e-18));
+    String both =
+        old.replace("\"layer_overhead_us\": 45", "\"layer_overhead_us\": 45, \"kernel_us\": 2");
+    assertThat(
+            Profiles.parse(both, "new.json").forEngine("x").efficiency().kernelOverhead().seconds())
+        .isCloseTo(2e-6, org.assertj.core.api.Assertions.within(1e-18));
+  }
+
+  @Test
+  void required_theParametersOfTheFirstProfileFiles() {
+    assertThat(Arrays.stream(EfficiencyParameter.values()).filter(Profiles::required))
+        .containsExactly(
+            EfficiencyParameter.COMPUTE,
+            EfficiencyParameter.MEMORY,
+            EfficiencyParameter.NETWORK,
+            EfficiencyParameter.GEMM_HALF_TOKENS,
+            EfficiencyParameter.KERNEL_OVERHEAD,
+            EfficiencyParameter.STEP_OVERHEAD);
+  }
+
+  @Test
   void forEngine_unknown_fallsBackToDefault() {
     assertThat(sample().forEngine("some-engine").name()).isEqualTo("default");
   }
 
   @Test
-  void builtIn_listsEveryFamily_fittedOnShippedCases() {
+  void builtIn_onePooledProfile_everyFamilyUsesIt() {
+    // no engine has offsets of its own yet: one profile, default, fitted with all engines pooled
     Profiles p = Profiles.builtIn();
-    assertThat(p.profiles().keySet())
-        .contains("trtllm", "sglang", "vllm", "nim", "jetstream", "default");
-    p.profiles().values().forEach(x -> assertThat(x.source()).contains("shipped cases"));
+    assertThat(p.profiles().keySet()).containsExactly(Profiles.DEFAULT);
+    EngineProfile pooled = p.forEngine(Profiles.DEFAULT);
+    assertThat(pooled.source()).contains("shipped cases").contains("all engines pooled");
+    for (String family : List.of("trtllm", "sglang", "vllm", "nim", "jetstream", "unknown")) {
+      assertThat(p.forEngine(family)).as(family).isSameAs(pooled);
+    }
   }
 
   @Test
