@@ -165,6 +165,7 @@ final class CalibrationTest {
         "high",
         source,
         "",
+        RunSetup.NOT_STATED,
         "",
         2);
   }
@@ -195,6 +196,7 @@ final class CalibrationTest {
         c.confidence(),
         c.source(),
         c.url(),
+        c.run(),
         c.notes(),
         c.line());
   }
