@@ -245,6 +245,9 @@ final class CaseFileRunColumnsTest {
     assertThat(byId.get("P077-out_tps_chip").run().loadPerChip()).isTrue();
     // "= per chip" about a throughput is not a load per chip
     assertThat(byId.get("P001-out_tps_chip").run().loadPerChip()).isFalse();
+    // LLMPerf's "150 requests, 5 concurrent": 150 prompts, 150 / 5 = 30 rounds per client
+    assertThat(byId.get("P154-ttft").run().prompts()).hasValue(150);
+    assertThat(byId.get("P154-ttft").run().cycles(byId.get("P154-ttft").load())).isEqualTo(30);
     assertThat(byId.get("P086-tps_user").run().maxBatchPerRank()).hasValue(384);
     assertThat(byId.get("P114-ttft_median").run().engineVersion()).hasValue("1.1.0rc2.post2");
     // InferenceX records no range ratio: not stated, InferenceMAX's 0.8
