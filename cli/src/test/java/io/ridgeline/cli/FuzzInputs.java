@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.validation.CaseFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -494,10 +495,25 @@ final class FuzzInputs {
 
   // ---- case files ----
 
-  /** The shipped case file's header and a few of its rows, mutated cell by cell or as a whole. */
+  /**
+   * The shipped case file's header and a few of its rows, mutated cell by cell or as a whole; one
+   * file in four in the format without the run columns.
+   */
   static String caseFile(Random r) {
     List<String> lines = resource("/io/ridgeline/validation/cases.csv").lines().toList();
+    if (r.nextInt(4) == 0) {
+      lines = withoutRunColumns(lines);
+    }
     String header = lines.get(0);
+    List<String> names = splitCsv(header);
+    // every column but the free-text and provenance ones: the configuration, the measurement and
+    // the run columns
+    List<Integer> mutable = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      if (!List.of("confidence", "source", "url", "notes").contains(names.get(i))) {
+        mutable.add(i);
+      }
+    }
     switch (r.nextInt(10)) {
       case 0:
         return "";
@@ -529,19 +545,49 @@ final class FuzzInputs {
       "llama-3.1-8b",
       "fp8",
       "offline",
-      "1,2"
+      "1,2",
+      "true",
+      "eager",
+      "synchronous",
+      "0.7.3"
     };
     for (int i = 0; i < rows; i++) {
       String row = lines.get(1 + r.nextInt(lines.size() - 1));
       List<String> fields = new ArrayList<>(splitCsv(row));
       int mutations = r.nextInt(3);
       for (int m = 0; m < mutations; m++) {
-        int c = r.nextInt(Math.min(fields.size(), 22));
+        int c = mutable.get(r.nextInt(mutable.size()));
+        if (c >= fields.size()) {
+          continue;
+        }
         fields.set(c, csvCell(cells[r.nextInt(cells.length)]));
       }
       b.append(String.join(",", fields)).append(r.nextBoolean() ? "\n" : "\r\n");
     }
     return b.toString();
+  }
+
+  /** {@code lines} of the shipped case file without its run columns (the older format). */
+  private static List<String> withoutRunColumns(List<String> lines) {
+    List<String> header = splitCsv(lines.get(0));
+    List<Integer> keep = new ArrayList<>();
+    for (int i = 0; i < header.size(); i++) {
+      if (!CaseFile.RUN_COLUMNS.contains(header.get(i))) {
+        keep.add(i);
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (String line : lines) {
+      List<String> fields = splitCsv(line);
+      List<String> kept = new ArrayList<>();
+      for (int i : keep) {
+        if (i < fields.size()) {
+          kept.add(fields.get(i));
+        }
+      }
+      out.add(String.join(",", kept));
+    }
+    return out;
   }
 
   private static String csvCell(String v) {

@@ -72,4 +72,51 @@ final class ValidateCommandTest {
     assertThat(r[0]).isEqualTo("1");
     assertThat(r[2]).contains("bad.csv line 1: wrong header");
   }
+
+  /** A closed-loop TPOT row of Llama-3.1-8B on one H100 under vLLM, 16 clients, 1024 / 128. */
+  private static final String ROW =
+      "V1-tpot,V1,llama-3.1-8b,h100-sxm,1,,,1,,,,bf16,,1024,128,concurrency,16,,vllm,tpot_ms,"
+          + "12,high,test,https://example.com";
+
+  private static double predicted(Path file) throws Exception {
+    String[] r = run("validate", "--cases", file.toString(), "--json", "--rows", "all");
+    assertThat(r[0]).as(r[2]).isEqualTo("0");
+    return new ObjectMapper().readTree(r[1]).get("cases").get(0).get("predicted").asDouble();
+  }
+
+  @Test
+  void validate_oldFormatWithoutRunColumns_loadsAndNotesChangeNothing(@TempDir Path dir)
+      throws Exception {
+    // a file of the 25 columns every case file has (the format before the run columns): it
+    // loads, and its notes, whatever they say, predict as an empty run would
+    String header = String.join(",", io.ridgeline.validation.CaseFile.COLUMNS);
+    Path old = Files.writeString(dir.resolve("old.csv"), header + "\n" + ROW + ",\n");
+    Path noted =
+        Files.writeString(
+            dir.resolve("noted.csv"),
+            header + "\n" + ROW + ",synchronous scheduler; eager decode; max_batch 1 per rank\n");
+    Path stated =
+        Files.writeString(
+            dir.resolve("stated.csv"),
+            header + ",scheduler,decode_launch\n" + ROW + ",,synchronous,eager\n");
+    double plain = predicted(old);
+    assertThat(predicted(noted)).isEqualTo(plain);
+    // the columns do: a synchronous scheduler and eager decode launches slow each decode step
+    assertThat(predicted(stated)).isGreaterThan(plain);
+  }
+
+  @Test
+  void validate_badRunCell_namesFileLineColumnAndValue(@TempDir Path dir) throws Exception {
+    String header = String.join(",", io.ridgeline.validation.CaseFile.COLUMNS);
+    Path f =
+        Files.writeString(dir.resolve("bad.csv"), header + ",scheduler\n" + ROW + ",x,async\n");
+    String[] r = run("validate", "--cases", f.toString());
+    assertThat(r[0]).isEqualTo("1");
+    assertThat(r[2])
+        .isEqualTo(
+            "ridgeline: "
+                + f
+                + " line 2: field 'scheduler' must be one of overlap, synchronous or nothing,"
+                + " found 'async'\n");
+  }
 }

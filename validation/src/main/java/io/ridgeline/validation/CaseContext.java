@@ -4,18 +4,13 @@ import io.ridgeline.serving.efficiency.EngineProfile;
 import java.util.List;
 
 /**
- * One case's prediction in progress: the row, its parsed notes, the notes the prediction collects,
- * the engine profile it runs with and the systems built from it.
+ * One case's prediction in progress: the row, the notes the prediction collects, the engine profile
+ * it runs with and the systems built from it.
  *
  * @param testCase the row
- * @param stated what its notes state
  * @param notes how the value is obtained, appended to as the prediction goes
  * @param engine the engine profile (the ideal one on SRAM-only chips)
  * @param systems the row's systems
  */
 record CaseContext(
-    ValidationCase testCase,
-    CaseNotes stated,
-    List<String> notes,
-    EngineProfile engine,
-    CaseSystems systems) {}
+    ValidationCase testCase, List<String> notes, EngineProfile engine, CaseSystems systems) {}

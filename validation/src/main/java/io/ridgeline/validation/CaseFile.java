@@ -1,5 +1,6 @@
 package io.ridgeline.validation;
 
+import io.ridgeline.validation.CsvRecords.Record;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -7,22 +8,28 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalInt;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Reads a validation case file: CSV per RFC 4180 (comma-separated; a field in double quotes may
- * hold commas, line breaks and doubled quotes {@code ""}), a header of exactly {@link #COLUMNS},
- * one {@link ValidationCase} per record. The format is described in {@code cases.md}, shipped next
- * to {@code cases.csv} in this package's resources.
+ * hold commas, line breaks and doubled quotes {@code ""}), a header that names every one of {@link
+ * #COLUMNS} and any of the optional {@link #RUN_COLUMNS}, in any order, then one {@link
+ * ValidationCase} per record. A file without a run column (one written before they existed) reads
+ * as if its cells were all empty: not stated. The format is described in {@code cases.md}, shipped
+ * next to {@code cases.csv} in this package's resources.
  *
- * <p>Errors are {@link IllegalArgumentException}s that name the file, the line and the field: a
- * wrong header, a record with the wrong number of fields, a non-numeric or non-positive {@code
- * measured}, a non-integer count, an unknown {@code mode} or {@code metric} (listing the known
- * ones), a duplicate {@code case_id}, an unterminated quote.
+ * <p>Errors are {@link IllegalArgumentException}s that name the file, the line and the field, the
+ * rule and the value: a header with a missing, unknown or repeated column, a record with the wrong
+ * number of fields, a non-numeric or non-positive {@code measured}, a non-integer count, an unknown
+ * {@code mode}, {@code metric}, {@code scheduler} or {@code decode_launch} (listing the known
+ * ones), a malformed {@code engine_version}, a {@code range_ratio} outside [0, 1], an SLO bound
+ * that is not positive or lacks the other, a {@code load_per_chip} other than {@code true} or
+ * {@code false}, a duplicate {@code case_id}, an unterminated quote. The free-text {@code notes}
+ * are kept as they are and never read for a value.
  *
  * <pre>{@code
  * List<ValidationCase> cases = CaseFile.shipped();          // the 223 shipped rows
@@ -30,7 +37,7 @@ import java.util.Set;
  * }</pre>
  */
 public final class CaseFile {
-  /** The header, in order. */
+  /** The columns every case file has (in any order; the shipped file ends with {@code notes}). */
   public static final List<String> COLUMNS =
       List.of(
           "case_id",
@@ -59,7 +66,24 @@ public final class CaseFile {
           "url",
           "notes");
 
-  /** The largest case file read, in bytes (16 MB; the shipped one is about 100 KB). */
+  /**
+   * The optional typed columns of how a run was set up ({@link RunSetup}), in the order the shipped
+   * file has them (between {@code url} and {@code notes}); an empty cell or a missing column is
+   * "not stated".
+   */
+  public static final List<String> RUN_COLUMNS =
+      List.of(
+          "engine_version",
+          "scheduler",
+          "decode_launch",
+          "max_batch_per_rank",
+          "prompts",
+          "range_ratio",
+          "slo_ttft_ms",
+          "slo_tpot_ms",
+          "load_per_chip");
+
+  /** The largest case file read, in bytes (16 MB; the shipped one is about 190 KB). */
   static final long MAX_FILE_BYTES = 16_000_000;
 
   /** Classpath location of the shipped case file. */
@@ -114,22 +138,13 @@ public final class CaseFile {
    * @throws IllegalArgumentException when the text is malformed, naming {@code name} and the line
    */
   public static List<ValidationCase> parse(String text, String name) {
-    List<Record> records = records(text, name);
+    List<Record> records = CsvRecords.records(text, name);
     if (records.isEmpty()) {
       throw new IllegalArgumentException(
-          name + ": empty case file; expected the header " + String.join(",", COLUMNS));
+          name + ": empty case file; expected a header of " + String.join(",", COLUMNS));
     }
     Record header = records.get(0);
-    if (!header.fields().equals(COLUMNS)) {
-      throw new IllegalArgumentException(
-          name
-              + " line "
-              + header.line()
-              + ": wrong header; expected "
-              + String.join(",", COLUMNS)
-              + " but found "
-              + shortened(String.join(",", header.fields())));
-    }
+    Map<String, Integer> index = columns(header, name);
     if (records.size() == 1) {
       throw new IllegalArgumentException(
           name + ": the case file has a header but no cases; add one row per measurement");
@@ -137,7 +152,7 @@ public final class CaseFile {
     List<ValidationCase> cases = new ArrayList<>();
     Set<String> ids = new HashSet<>();
     for (Record r : records.subList(1, records.size())) {
-      ValidationCase c = toCase(r, name);
+      ValidationCase c = toCase(r, index, name);
       if (!ids.add(c.caseId())) {
         throw new IllegalArgumentException(
             name + " line " + r.line() + ": duplicate case_id '" + c.caseId() + "'");
@@ -147,139 +162,61 @@ public final class CaseFile {
     return List.copyOf(cases);
   }
 
-  /** One CSV record and the line it starts on. */
-  record Record(int line, List<String> fields) {}
-
   /**
-   * The records of {@code text} per RFC 4180; blank lines between records are skipped; CRLF and LF
-   * both end a record.
+   * The column index of {@code header}'s names.
+   *
+   * @throws IllegalArgumentException when a column of {@link #COLUMNS} is missing, or a name is
+   *     unknown or repeated
    */
-  static List<Record> records(String raw, String name) {
-    // a spreadsheet's UTF-8 byte-order mark is not part of the first column's name
-    String text = raw.startsWith("\uFEFF") ? raw.substring(1) : raw;
-    return new RecordReader(text.replace("\r\n", "\n").replace('\r', '\n'), name).read();
+  private static Map<String, Integer> columns(Record header, String name) {
+    Map<String, Integer> index = new HashMap<>();
+    List<String> names = header.fields();
+    for (int i = 0; i < names.size(); i++) {
+      String n = names.get(i);
+      if (!COLUMNS.contains(n) && !RUN_COLUMNS.contains(n)) {
+        throw headerError(header, name, "unknown column '" + CsvRecords.shortened(n) + "'");
+      }
+      if (index.put(n, i) != null) {
+        throw headerError(header, name, "column '" + n + "' appears twice");
+      }
+    }
+    List<String> missing = new ArrayList<>();
+    for (String c : COLUMNS) {
+      if (!index.containsKey(c)) {
+        missing.add("'" + c + "'");
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw headerError(
+          header,
+          name,
+          "missing column" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing));
+    }
+    return Map.copyOf(index);
   }
 
-  /** {@code text} cut to 200 characters, control characters shown as '?', for messages. */
-  static String shortened(String text) {
-    String t = text.length() > 200 ? text.substring(0, 200) + "…" : text;
-    StringBuilder b = new StringBuilder(t.length());
-    t.codePoints()
-        .forEach(c -> b.appendCodePoint(Character.isISOControl(c) || c == 0xFEFF ? '?' : c));
-    return b.toString();
+  private static IllegalArgumentException headerError(Record header, String name, String what) {
+    return new IllegalArgumentException(
+        name
+            + " line "
+            + header.line()
+            + ": wrong header: "
+            + what
+            + "; a case file has the columns "
+            + String.join(",", COLUMNS)
+            + " in any order, and may add "
+            + String.join(",", RUN_COLUMNS)
+            + "; found "
+            + CsvRecords.shortened(String.join(",", header.fields())));
   }
 
-  /** The state of reading records from a text with LF line ends. */
-  private static final class RecordReader {
-    private final String text;
-    private final String name;
-    private final List<Record> out = new ArrayList<>();
-    private final List<String> fields = new ArrayList<>();
-    private final StringBuilder field = new StringBuilder();
-    private int line = 1;
-    private int start = 1;
-    private boolean quoted;
-    private boolean wasQuoted;
-    private boolean any;
-
-    RecordReader(String text, String name) {
-      this.text = text;
-      this.name = name;
-    }
-
-    List<Record> read() {
-      int n = text.length();
-      for (int i = 0; i < n; i++) {
-        char ch = text.charAt(i);
-        if (quoted) {
-          i = quotedChar(i, ch);
-        } else {
-          plainChar(ch);
-        }
-      }
-      if (quoted) {
-        throw new IllegalArgumentException(name + " line " + start + ": unterminated quoted field");
-      }
-      if (any || field.length() > 0) {
-        fields.add(field.toString());
-        out.add(new Record(start, List.copyOf(fields)));
-      }
-      return out;
-    }
-
-    /** Reads {@code ch} at {@code i} inside quotes; returns the index of the last char read. */
-    private int quotedChar(int i, char ch) {
-      if (ch == '"') {
-        if (i + 1 < text.length() && text.charAt(i + 1) == '"') {
-          field.append('"');
-          return i + 1;
-        }
-        quoted = false;
-        return i;
-      }
-      if (ch == '\n') {
-        line++;
-      }
-      field.append(ch);
-      return i;
-    }
-
-    private void plainChar(char ch) {
-      switch (ch) {
-        case '"':
-          if (field.length() > 0 || wasQuoted) {
-            throw fieldError("has a quote inside an unquoted field");
-          }
-          quoted = true;
-          wasQuoted = true;
-          any = true;
-          break;
-        case ',':
-          fields.add(field.toString());
-          field.setLength(0);
-          wasQuoted = false;
-          any = true;
-          break;
-        case '\n':
-          if (any || field.length() > 0) {
-            fields.add(field.toString());
-            out.add(new Record(start, List.copyOf(fields)));
-          }
-          fields.clear();
-          field.setLength(0);
-          wasQuoted = false;
-          any = false;
-          line++;
-          start = line;
-          break;
-        default:
-          if (wasQuoted) {
-            throw fieldError("has text after its closing quote");
-          }
-          field.append(ch);
-          any = true;
-      }
-    }
-
-    private IllegalArgumentException fieldError(String what) {
-      return new IllegalArgumentException(
-          name + " line " + line + ": field " + (fields.size() + 1) + " " + what);
-    }
-  }
-
-  private static ValidationCase toCase(Record r, String name) {
+  private static ValidationCase toCase(Record r, Map<String, Integer> index, String name) {
     List<String> f = r.fields();
-    if (f.size() != COLUMNS.size()) {
+    if (f.size() != index.size()) {
       throw new IllegalArgumentException(
-          name
-              + " line "
-              + r.line()
-              + ": expected "
-              + COLUMNS.size()
-              + " fields, found "
-              + f.size());
+          name + " line " + r.line() + ": expected " + index.size() + " fields, found " + f.size());
     }
-    Fields x = new Fields(f, name, r.line());
+    CaseFields x = new CaseFields(index, f, name, r.line());
     return new ValidationCase(
         x.required("case_id"),
         x.required("point_id"),
@@ -305,95 +242,8 @@ public final class CaseFile {
         x.text("confidence"),
         x.text("source"),
         x.text("url"),
+        x.runSetup(),
         x.text("notes"),
         r.line());
-  }
-
-  /** Typed access to one record's fields, with errors that name the file, line and column. */
-  private static final class Fields {
-    private final List<String> values;
-    private final String name;
-    private final int line;
-
-    Fields(List<String> values, String name, int line) {
-      this.values = values;
-      this.name = name;
-      this.line = line;
-    }
-
-    String text(String column) {
-      return values.get(COLUMNS.indexOf(column)).strip();
-    }
-
-    String required(String column) {
-      String v = text(column);
-      if (v.isEmpty()) {
-        throw error(column, "a value", v);
-      }
-      return v;
-    }
-
-    Optional<String> optional(String column) {
-      String v = text(column);
-      return v.isEmpty() ? Optional.empty() : Optional.of(v);
-    }
-
-    OptionalInt count(String column) {
-      String v = text(column);
-      if (v.isEmpty()) {
-        return OptionalInt.empty();
-      }
-      try {
-        int i = Integer.parseInt(v);
-        if (i > 0) {
-          return OptionalInt.of(i);
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw error(column, "a positive integer or nothing", v);
-    }
-
-    Mode mode() {
-      String v = text("mode");
-      return Mode.find(v).orElseThrow(() -> error("mode", "one of " + Mode.known(), v));
-    }
-
-    Metric metric() {
-      String v = text("metric");
-      return Metric.find(v).orElseThrow(() -> error("metric", "one of " + Metric.known(), v));
-    }
-
-    double measured() {
-      String v = text("measured");
-      try {
-        double d = Double.parseDouble(v);
-        if (Double.isFinite(d)
-            && d > 0
-            && !v.endsWith("d")
-            && !v.endsWith("f")
-            && !v.endsWith("D")
-            && !v.endsWith("F")) {
-          return d;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw error("measured", "a positive decimal number", v);
-    }
-
-    private IllegalArgumentException error(String column, String expected, String found) {
-      return new IllegalArgumentException(
-          name
-              + " line "
-              + line
-              + ": field '"
-              + column
-              + "' must be "
-              + expected
-              + ", found '"
-              + found
-              + "'");
-    }
   }
 }

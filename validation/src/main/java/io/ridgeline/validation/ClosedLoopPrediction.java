@@ -155,8 +155,8 @@ final class ClosedLoopPrediction extends ModePrediction {
       double tpot,
       double transfer) {
     int perStep = prefill.promptsPerPrefillPass(isl);
-    double ratio = stated.rangeRatioOrDefault();
-    int cycles = stated.cycles(c.load());
+    double ratio = run.rangeRatioOrDefault();
+    int cycles = run.cycles(c.load());
     boolean median = c.metric() == Metric.MEDIAN_TTFT_MS;
     IntToDoubleFunction step = m -> prefill.prefill(m, isl).seconds().seconds();
     double decoding = (osl - 1) * tpot;

@@ -62,7 +62,7 @@ final class DisaggPoolPrediction extends ModePrediction {
     int max = rm.maxBatch(context + 1);
     int batch;
     if (c.load().isPresent()) {
-      boolean perChip = stated.loadPerChip();
+      boolean perChip = run.loadPerChip();
       int total = perChip ? c.load().getAsInt() * rm.chips() : c.load().getAsInt();
       batch = capped(perReplica(total, rm), max, context);
       notes.add(

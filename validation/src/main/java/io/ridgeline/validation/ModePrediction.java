@@ -16,8 +16,8 @@ abstract class ModePrediction {
   /** The row. */
   protected final ValidationCase c;
 
-  /** What its notes state. */
-  protected final CaseNotes stated;
+  /** How its run was set up, as its run columns state it. */
+  protected final RunSetup run;
 
   /** How the value is obtained, appended to as the prediction goes. */
   protected final List<String> notes;
@@ -30,7 +30,7 @@ abstract class ModePrediction {
 
   ModePrediction(CaseContext x) {
     this.c = x.testCase();
-    this.stated = x.stated();
+    this.run = x.testCase().run();
     this.notes = x.notes();
     this.engine = x.engine();
     this.systems = x.systems();

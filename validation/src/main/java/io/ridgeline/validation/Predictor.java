@@ -13,7 +13,6 @@ import io.ridgeline.serving.Sizing;
 import io.ridgeline.serving.Speculation;
 import io.ridgeline.serving.efficiency.Efficiency;
 import io.ridgeline.serving.efficiency.EngineProfile;
-import io.ridgeline.serving.efficiency.ImmutableEfficiency;
 import io.ridgeline.serving.efficiency.Profiles;
 import io.ridgeline.serving.queueing.ClosedLoop;
 import java.util.ArrayList;
@@ -24,8 +23,10 @@ import java.util.function.Function;
 
 /**
  * Predicts one case's metric from the configuration its row states, and nothing else: the model,
- * chip, system size, parallelism, precisions, lengths, mode, load and speculative method. Rows that
- * cannot be predicted become a {@link Skip} with the reason; none is dropped.
+ * chip, system size, parallelism, precisions, lengths, mode, load and speculative method, and how
+ * the run was set up ({@link ValidationCase#run()}, the typed run columns). The free-text {@code
+ * notes} never change a prediction. Rows that cannot be predicted become a {@link Skip} with the
+ * reason; none is dropped.
  *
  * <p><b>Layout.</b> An empty {@code tp} is derived: {@code chips / (pp · attention_dp)} when the
  * model's heads allow it, else {@link Sizing#layoutFor} (tensor × pipeline). With attention data
@@ -56,15 +57,15 @@ import java.util.function.Function;
  *       request rate × osl, over all chips of both pools.
  *   <li>{@code disagg-prefill}: prompts per pass of up to 8,192 tokens over the pass time, per chip
  *       of the prefill pool.
- *   <li>{@code disagg-decode}: the decode pool alone at batch = load (× chips when the notes say
- *       the load is per chip; when no load is given, the batch of most tokens/s up to the largest
- *       that fits, as in {@code offline}), context isl.
+ *   <li>{@code disagg-decode}: the decode pool alone at batch = load (× chips when {@code
+ *       load_per_chip} is {@code true}; when no load is given, the batch of most tokens/s up to the
+ *       largest that fits, as in {@code offline}), context isl.
  *   <li>{@code server} (MLPerf Server): colocated under Poisson arrivals at the highest rate whose
- *       p99 TTFT and TPOT meet the bounds the notes give ("SLO TTFT 2 s / TPOT 200 ms"); each batch
- *       B up to the largest that fits (and the engine cap) is a steady state of rate λ = B / (TTFT₀
- *       + (osl − 1)·TPOT) by Little's law, prompts wait for the prefill server as in an M/D/1 queue
- *       (mean) with an exponential tail (p99); the metrics are those of the best batch, TTFT the
- *       mean with the wait.
+ *       p99 TTFT and TPOT meet the row's bounds ({@code slo_ttft_ms}, {@code slo_tpot_ms}); each
+ *       batch B up to the largest that fits (and the engine cap) is a steady state of rate λ = B /
+ *       (TTFT₀ + (osl − 1)·TPOT) by Little's law, prompts wait for the prefill server as in an
+ *       M/D/1 queue (mean) with an exponential tail (p99); the metrics are those of the best batch,
+ *       TTFT the mean with the wait.
  *   <li>{@code production}: skipped (fleet averages are not a controlled operating point).
  * </ul>
  *
@@ -72,9 +73,9 @@ import java.util.function.Function;
  * clients start together and send fixed-length requests, so prompts arrive in rounds: all of a
  * round at once when every request has the same lengths, spread out as the clients drift apart by
  * the spread of their output lengths (InferenceMAX draws lengths uniformly from [r·L, L] with range
- * ratio r = {@value #DEFAULT_RANGE_RATIO} and sends 10 prompts per client; a row's notes may state
- * "range ratio R" and "N prompts"). Round k's arrivals spread over min(1, √k·(1 − r)) of the decode
- * time (a sum of k uniform drifts); the prefill server (the colocated replica, or the decode
+ * ratio r = {@value #DEFAULT_RANGE_RATIO} and sends 10 prompts per client; a row may state {@code
+ * range_ratio} and {@code prompts}). Round k's arrivals spread over min(1, √k·(1 − r)) of the
+ * decode time (a sum of k uniform drifts); the prefill server (the colocated replica, or the decode
  * replica's share of the prefill pool plus the KV transfer) takes them in passes of at most {@link
  * RooflineModel#promptsPerPrefillPass} prompts, and a prompt's TTFT is the end of its pass minus
  * its arrival ({@link ClosedLoop#roundsTtft}), averaged over the rounds ({@code ttft_ms}) or the
@@ -90,9 +91,15 @@ import java.util.function.Function;
  * system of C clients with throughput X has a mean response time of C / X, so a request's TTFT (its
  * wait plus its prefill) is C / X − (osl − 1)·TPOT, used when it exceeds TTFT₀ (it does exactly
  * when C &gt; B). {@code e2e_s} includes the wait; throughput and TPOT are those of batch B. Where
- * a row's notes state the engine's configured cap per rank ("max_batch 384 per rank", {@link
- * CaseNotes#maxBatchPerRank}), the cap per replica is that × the attention data-parallel groups, in
+ * a row states the engine's configured cap per rank ({@code max_batch_per_rank}, {@link
+ * RunSetup#maxBatchPerRank}), the cap per replica is that × the attention data-parallel groups, in
  * place of the profile's fitted one.
+ *
+ * <p><b>Scheduler and decode launch.</b> A row whose {@code scheduler} is {@code synchronous} is
+ * predicted with {@link Efficiency#overlapScheduler} false, one whose {@code decode_launch} is
+ * {@code eager} with {@link Efficiency#eagerDecode} true; {@code overlap} and {@code graphs} set
+ * them the other way; an empty cell keeps the profile's own, and the ideal bound, which has no host
+ * work, is left as it is.
  *
  * <p><b>Speculative decoding</b> ({@code mtp}, {@code mtp3}): {@link Speculation#mtp} with γ =
  * {@value #MTP_LENGTH} draft tokens and acceptance α = {@value #MTP_ACCEPTANCE}, an assumption (the
@@ -114,15 +121,15 @@ public final class Predictor {
   /** Per-token acceptance assumed for MTP draft tokens (an assumption, see the class javadoc). */
   public static final double MTP_ACCEPTANCE = 0.7;
 
-  /** {@link CaseNotes#DEFAULT_RANGE_RATIO}. */
-  public static final double DEFAULT_RANGE_RATIO = CaseNotes.DEFAULT_RANGE_RATIO;
+  /** {@link RunSetup#DEFAULT_RANGE_RATIO}. */
+  public static final double DEFAULT_RANGE_RATIO = RunSetup.DEFAULT_RANGE_RATIO;
 
-  /** {@link CaseNotes#DEFAULT_CYCLES}. */
-  public static final int DEFAULT_CYCLES = CaseNotes.DEFAULT_CYCLES;
+  /** {@link RunSetup#DEFAULT_CYCLES}. */
+  public static final int DEFAULT_CYCLES = RunSetup.DEFAULT_CYCLES;
 
-  /** Skip reason of server-mode rows whose notes give no latency bounds. */
+  /** Skip reason of server-mode rows that state no latency bounds. */
   public static final String SERVER_REASON =
-      "server mode needs the latency bounds in notes ('SLO TTFT <n> s / TPOT <n> ms')";
+      "server mode needs the latency bounds in columns slo_ttft_ms and slo_tpot_ms";
 
   private final Function<ValidationCase, EngineProfile> profile;
 
@@ -187,7 +194,7 @@ public final class Predictor {
    * notes}.
    */
   private CaseContext open(ValidationCase c, List<String> notes) {
-    CaseNotes stated = CaseNotes.parse(c.notes());
+    RunSetup run = c.run();
     if (c.mode() == Mode.PRODUCTION) {
       throw new Unpredictable("production fleet averages: not a controlled operating point");
     }
@@ -211,33 +218,29 @@ public final class Predictor {
               + floor.kernelOverhead()
               + " per dependent operation), no engine profile is fitted on such chips");
     }
-    if ((stated.eagerDecode() || stated.synchronousScheduler()) && !engine.efficiency().isIdeal()) {
-      ImmutableEfficiency.Builder asRun = Efficiency.builder().from(engine.efficiency());
-      if (stated.eagerDecode()) {
-        // the row's engine ran decode without CUDA graphs: each decode pass launches its kernels
-        // from the host at the profile's eager launch cost (Efficiency#eagerDecode)
-        asRun.eagerDecode(true);
-        notes.add("eager decode: each decode kernel launched from the host (no CUDA graph)");
-      }
-      if (stated.synchronousScheduler()) {
-        // the row's engine scheduled each step after the previous one (Efficiency#overlapScheduler)
-        asRun.overlapScheduler(false);
-        notes.add("synchronous scheduler: step work between passes, no scheduling lag");
-      }
+    Efficiency asRun = asRun(run, engine.efficiency(), notes);
+    if (asRun != engine.efficiency()) {
       engine =
-          new EngineProfile(
-              engine.name(), asRun.build(), engine.maxRunningRequests(), engine.source());
+          new EngineProfile(engine.name(), asRun, engine.maxRunningRequests(), engine.source());
     }
-    if (stated.maxBatchPerRank().isPresent() && !Efficiency.sramOnly(chip)) {
+    if (run.maxBatchPerRank().isPresent() && !Efficiency.sramOnly(chip)) {
       // the run states its engine's configured cap per rank (TensorRT-LLM's max_batch_size holds
       // per attention data-parallel rank): a replica runs at most that many per rank, in place of
       // the profile's fitted cap per replica
-      int perRank = stated.maxBatchPerRank().getAsInt();
+      int perRank = run.maxBatchPerRank().getAsInt();
       int ranks = Math.max(1, c.attentionDp().orElse(1));
-      int cap = Math.multiplyExact(perRank, ranks);
+      long cap = (long) perRank * ranks;
+      if (cap > Integer.MAX_VALUE) {
+        throw new Unpredictable(
+            "engine cap as run: max_batch "
+                + perRank
+                + " per rank × "
+                + ranks
+                + " attention groups is more running requests than an int holds");
+      }
       engine =
           new EngineProfile(
-              engine.name(), engine.efficiency(), OptionalInt.of(cap), engine.source());
+              engine.name(), engine.efficiency(), OptionalInt.of((int) cap), engine.source());
       notes.add(
           "engine cap as run: max_batch "
               + perRank
@@ -248,7 +251,41 @@ public final class Predictor {
               + " running requests per replica");
     }
     CaseSystems systems = new CaseSystems(c, model, chip, engine.efficiency(), notes);
-    return new CaseContext(c, stated, notes, engine, systems);
+    return new CaseContext(c, notes, engine, systems);
+  }
+
+  /**
+   * {@code e} as the row's run was set up: its stated decode launch and scheduler in place of the
+   * profile's, with a note for each that differs; {@code e} itself when none differs, and for the
+   * ideal bound, which has no host work to change.
+   */
+  private static Efficiency asRun(RunSetup run, Efficiency e, List<String> notes) {
+    if (e.isIdeal()) {
+      return e;
+    }
+    boolean eager =
+        run.decodeLaunch().map(d -> d == RunSetup.DecodeLaunch.EAGER).orElse(e.eagerDecode());
+    boolean overlap =
+        run.scheduler().map(s -> s == RunSetup.Scheduler.OVERLAP).orElse(e.overlapScheduler());
+    if (eager != e.eagerDecode()) {
+      // eager: each decode pass launches its kernels from the host at the profile's eager launch
+      // cost; graphs: it replays a captured graph (Efficiency#eagerDecode)
+      notes.add(
+          eager
+              ? "eager decode: each decode kernel launched from the host (no CUDA graph)"
+              : "graphed decode: each decode pass replays a captured graph");
+    }
+    if (overlap != e.overlapScheduler()) {
+      // synchronous: each step scheduled after the previous one (Efficiency#overlapScheduler)
+      notes.add(
+          overlap
+              ? "overlap scheduler: the next step scheduled while the device runs this one"
+              : "synchronous scheduler: step work between passes, no scheduling lag");
+    }
+    if (eager == e.eagerDecode() && overlap == e.overlapScheduler()) {
+      return e;
+    }
+    return Efficiency.builder().from(e).eagerDecode(eager).overlapScheduler(overlap).build();
   }
 
   /** The prediction of {@code x}'s mode family. */

@@ -9,7 +9,7 @@ import java.util.Locale;
 
 /**
  * {@code server} (MLPerf Server): colocated under Poisson arrivals at the highest rate whose p99
- * TTFT and TPOT meet the bounds the notes give (see the {@link Predictor} javadoc).
+ * TTFT and TPOT meet the row's bounds (see the {@link Predictor} javadoc).
  */
 final class ServerPrediction extends ModePrediction {
   ServerPrediction(CaseContext x) {
@@ -39,14 +39,14 @@ final class ServerPrediction extends ModePrediction {
   }
 
   /**
-   * MLPerf Server: Poisson arrivals at the highest rate whose p99 TTFT and TPOT meet the bounds in
-   * the notes (see the {@link Predictor} javadoc).
+   * MLPerf Server: Poisson arrivals at the highest rate whose p99 TTFT and TPOT meet the row's
+   * bounds, {@code slo_ttft_ms} and {@code slo_tpot_ms} (see the {@link Predictor} javadoc).
    */
   @Override
   double predict() {
     int isl = isl();
     int osl = osl();
-    CaseNotes.Slo slo = stated.slo().orElseThrow(() -> new Unpredictable(Predictor.SERVER_REASON));
+    RunSetup.Slo slo = run.slo().orElseThrow(() -> new Unpredictable(Predictor.SERVER_REASON));
     double ttftBound = slo.ttftSeconds();
     double tpotBound = slo.tpotSeconds();
     RooflineModel rm = system(1, isl + osl);

@@ -6,7 +6,9 @@ import java.util.OptionalInt;
 /**
  * One row of a case file: one published metric at one operating point. Empty columns are empty
  * optionals: an empty {@code tp} means "not stated", not 1. Column meanings are in {@code
- * cases.md}.
+ * cases.md}. What the row states about how the run was set up (engine version, scheduler, decode
+ * launch, engine cap, prompts, range ratio, server bounds, load per chip) is {@link #run()}; the
+ * {@code notes} are free text that no prediction reads.
  *
  * @param caseId unique id of the row, {@code point_id-metricshort}
  * @param pointId id of the operating point
@@ -32,7 +34,8 @@ import java.util.OptionalInt;
  * @param confidence high, medium or low
  * @param source short name of the publication
  * @param url link to the publication
- * @param notes what a modeller must know about the row
+ * @param run how the run was set up, from the typed run columns ({@link CaseFile#RUN_COLUMNS})
+ * @param notes what a modeller must know about the row: free text, never read for a value
  * @param line the line of the file the row starts on (1 = header)
  */
 public record ValidationCase(
@@ -60,8 +63,13 @@ public record ValidationCase(
     String confidence,
     String source,
     String url,
+    RunSetup run,
     String notes,
     int line) {
+  /** Checks that the run setup is given ({@link RunSetup#NOT_STATED} when nothing is stated). */
+  public ValidationCase {
+    java.util.Objects.requireNonNull(run, "run");
+  }
 
   @Override
   public String toString() {

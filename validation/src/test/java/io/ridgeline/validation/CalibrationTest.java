@@ -81,6 +81,7 @@ final class CalibrationTest {
         "high",
         source,
         "",
+        RunSetup.NOT_STATED,
         "",
         2);
   }
@@ -111,6 +112,7 @@ final class CalibrationTest {
         c.confidence(),
         c.source(),
         c.url(),
+        c.run(),
         c.notes(),
         c.line());
   }

@@ -54,6 +54,21 @@ final class CaseFileTest {
         notes);
   }
 
+  /**
+   * The one case of {@code row} (the columns of {@link #HEADER}) with the run columns {@code run},
+   * each {@code "column=value"}, appended to the header and the row.
+   */
+  static ValidationCase withRun(String row, String... run) {
+    StringBuilder header = new StringBuilder(HEADER);
+    StringBuilder fields = new StringBuilder(row);
+    for (String r : run) {
+      int eq = r.indexOf('=');
+      header.append(',').append(r, 0, eq);
+      fields.append(',').append(r.substring(eq + 1));
+    }
+    return CaseFile.parse(header + "\n" + fields + "\n", "t.csv").get(0);
+  }
+
   @Test
   void parse_quotedFields_keepCommasAndDoubledQuotes() {
     String text =
@@ -229,7 +244,9 @@ final class CaseFileTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class, () -> CaseFile.parse("case_id,model\n", "t.csv"));
-    assertThat(e).hasMessageContaining("t.csv line 1: wrong header");
+    assertThat(e)
+        .hasMessageStartingWith("t.csv line 1: wrong header: missing columns 'point_id', 'chip',")
+        .hasMessageContaining("; found case_id,model");
   }
 
   @Test

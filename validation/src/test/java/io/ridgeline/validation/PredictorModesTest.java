@@ -10,8 +10,9 @@ final class PredictorModesTest {
     return CaseFile.parse(CaseFileTest.HEADER + "\n" + row + "\n", "t.csv").get(0);
   }
 
-  private static ValidationCase llama70(String mode, String load, String metric, String notes) {
-    return one(
+  /** Llama-3.1-70B on 8 H100 at tp 8, 1024 / 256, with the run cells {@code run}. */
+  private static ValidationCase llama70(String mode, String load, String metric, String... run) {
+    return CaseFileTest.withRun(
         CaseFileTest.row(
             "X1-" + metric,
             "llama-3.1-70b",
@@ -26,7 +27,13 @@ final class PredictorModesTest {
             load,
             metric,
             "1",
-            notes));
+            ""),
+        run);
+  }
+
+  /** The bounds of a server row, in ms. */
+  private static String[] slo(String ttftMs, String tpotMs) {
+    return new String[] {"slo_ttft_ms=" + ttftMs, "slo_tpot_ms=" + tpotMs};
   }
 
   private static Prediction predicted(Outcome o) {
@@ -41,12 +48,11 @@ final class PredictorModesTest {
     // 64 clients: when all lengths are equal (range ratio 1) every round arrives at once and the
     // mean TTFT is longer than with InferenceMAX's drifting clients (range ratio 0.8)
     double synced =
-        predicted(START.predict(llama70("concurrency", "64", "ttft_ms", "range ratio 1")))
+        predicted(START.predict(llama70("concurrency", "64", "ttft_ms", "range_ratio=1")))
             .predicted();
-    double drifting =
-        predicted(START.predict(llama70("concurrency", "64", "ttft_ms", ""))).predicted();
+    double drifting = predicted(START.predict(llama70("concurrency", "64", "ttft_ms"))).predicted();
     assertThat(synced).isGreaterThan(drifting);
-    assertThat(predicted(START.predict(llama70("concurrency", "64", "ttft_ms", ""))).note())
+    assertThat(predicted(START.predict(llama70("concurrency", "64", "ttft_ms"))).note())
         .contains("range ratio 0.80");
   }
 
@@ -55,53 +61,37 @@ final class PredictorModesTest {
     // 64 drifting clients over 10 rounds: the first round's prompts arrive together and wait for
     // each other, which lifts the mean; the median is a later round's request, so it is lower, and
     // the note names the statistic; a static batch has one TTFT, its median equals its mean
-    Prediction mean = predicted(START.predict(llama70("concurrency", "64", "ttft_ms", "")));
-    Prediction median =
-        predicted(START.predict(llama70("concurrency", "64", "median_ttft_ms", "")));
+    Prediction mean = predicted(START.predict(llama70("concurrency", "64", "ttft_ms")));
+    Prediction median = predicted(START.predict(llama70("concurrency", "64", "median_ttft_ms")));
     assertThat(median.predicted()).isLessThan(mean.predicted());
     assertThat(median.note()).contains("median TTFT");
     assertThat(mean.note()).contains("mean TTFT");
-    assertThat(predicted(START.predict(llama70("static", "8", "median_ttft_ms", ""))).predicted())
-        .isEqualTo(predicted(START.predict(llama70("static", "8", "ttft_ms", ""))).predicted());
+    assertThat(predicted(START.predict(llama70("static", "8", "median_ttft_ms"))).predicted())
+        .isEqualTo(predicted(START.predict(llama70("static", "8", "ttft_ms"))).predicted());
   }
 
   @Test
   void server_highestRateWithinBounds_tighterBoundsLowerThroughput() {
     double loose =
-        predicted(
-                START.predict(
-                    llama70("server", "", "out_tok_s_per_chip", "SLO TTFT 2 s / TPOT 200 ms")))
+        predicted(START.predict(llama70("server", "", "out_tok_s_per_chip", slo("2000", "200"))))
             .predicted();
     double tight =
-        predicted(
-                START.predict(
-                    llama70(
-                        "server",
-                        "",
-                        "out_tok_s_per_chip",
-                        "constraints TTFT 450 ms / TPOT 40 ms")))
+        predicted(START.predict(llama70("server", "", "out_tok_s_per_chip", slo("450", "40"))))
             .predicted();
     assertThat(tight).isLessThan(loose);
     double tpot =
-        predicted(
-                START.predict(
-                    llama70("server", "", "tpot_ms", "constraints TTFT 450 ms / TPOT 40 ms")))
-            .predicted();
+        predicted(START.predict(llama70("server", "", "tpot_ms", slo("450", "40")))).predicted();
     assertThat(tpot).isLessThanOrEqualTo(40);
-    Prediction ttft =
-        predicted(
-            START.predict(
-                llama70("server", "", "ttft_ms", "constraints TTFT 450 ms / TPOT 40 ms")));
+    Prediction ttft = predicted(START.predict(llama70("server", "", "ttft_ms", slo("450", "40"))));
     assertThat(ttft.predicted()).isLessThanOrEqualTo(450);
     assertThat(ttft.note()).contains("requests/s per replica");
   }
 
   @Test
   void server_withoutBounds_orWithImpossibleBounds_isSkippedWithReason() {
-    Outcome none = START.predict(llama70("server", "", "tpot_ms", "no bounds here"));
+    Outcome none = START.predict(llama70("server", "", "tpot_ms"));
     assertThat(((Skip) none).reason()).isEqualTo(Predictor.SERVER_REASON);
-    Outcome impossible =
-        START.predict(llama70("server", "", "tpot_ms", "SLO TTFT 1 ms / TPOT 0.1 ms"));
+    Outcome impossible = START.predict(llama70("server", "", "tpot_ms", slo("1", "0.1")));
     assertThat(((Skip) impossible).reason()).startsWith("no rate meets the bounds");
   }
 

@@ -59,30 +59,86 @@ final class PredictorTest {
     assertThat(((Prediction) o).ratio()).isCloseTo(expected / 54.86, within(1e-12));
   }
 
+  /** A profile of 1 ms of host work per step and 34 µs per eager launch. */
+  private static final Efficiency HOST_BOUND =
+      Efficiency.builder()
+          .from(Efficiency.of(0.5, 0.6, 0.8))
+          .stepOverhead(Seconds.ofMicros(1000))
+          .prefillKernelOverhead(Seconds.ofMicros(34))
+          .build();
+
   @Test
   void predict_eagerDecodeStated_launchesEveryDecodeKernelFromTheHost() {
-    // the same row twice, one stating "eager decode": Llama-2-70B on 8 H100 at tp 8, batch 1,
+    // the same row twice, one with decode_launch eager: Llama-2-70B on 8 H100 at tp 8, batch 1,
     // with a profile of 1 ms per step and 34 µs per eager launch; the eager row's TPOT is the
     // host's 1 + 884 × 0.034 = 31.056 ms per pass, the graphed one's the device's pass
-    Efficiency e =
-        Efficiency.builder()
-            .from(Efficiency.of(0.5, 0.6, 0.8))
-            .stepOverhead(Seconds.ofMicros(1000))
-            .prefillKernelOverhead(Seconds.ofMicros(34))
-            .build();
-    Predictor predictor = Predictor.of(e);
-    double[] tpot = new double[2];
-    String[] notes = {"", "eager decode: no CUDA graphs"};
-    for (int i = 0; i < 2; i++) {
-      tpot[i] = predicted(predictor, p145Tpot(notes[i]));
+    Predictor predictor = Predictor.of(HOST_BOUND);
+    double graphed = predicted(predictor, CaseFileTest.withRun(p145Tpot("")));
+    Outcome eager = predictor.predict(CaseFileTest.withRun(p145Tpot(""), "decode_launch=eager"));
+    assertThat(graphed).isLessThan(15);
+    assertThat(((Prediction) eager).predicted()).isCloseTo(31.056, within(1e-9));
+    assertThat(((Prediction) eager).note()).contains("eager decode: each decode kernel launched");
+    // graphs stated is the profile's own: the same prediction, no note
+    Outcome graphs = predictor.predict(CaseFileTest.withRun(p145Tpot(""), "decode_launch=graphs"));
+    assertThat(((Prediction) graphs).predicted()).isEqualTo(graphed);
+    assertThat(((Prediction) graphs).note()).doesNotContain("decode:");
+  }
+
+  @Test
+  void predict_notesText_neverChangesAPrediction() {
+    // the same row with notes that name what the run columns carry: the prediction and its note
+    // are those of the row without them, whatever the notes say
+    Predictor predictor = Predictor.of(HOST_BOUND);
+    Outcome plain = predictor.predict(CaseFileTest.withRun(p145Tpot("")));
+    for (String notes :
+        List.of(
+            "eager decode",
+            "no eager decode",
+            "\"synchronous scheduler; max_batch 1 per rank; range ratio 1, 10 prompts\"",
+            "\"SLO TTFT 1 ms / TPOT 1 ms; load per chip\"")) {
+      Outcome o = predictor.predict(CaseFileTest.withRun(p145Tpot(notes)));
+      assertThat(((Prediction) o).predicted())
+          .as(notes)
+          .isEqualTo(((Prediction) plain).predicted());
+      assertThat(((Prediction) o).note()).as(notes).isEqualTo(((Prediction) plain).note());
     }
-    assertThat(tpot[0]).isLessThan(15);
-    assertThat(tpot[1]).isCloseTo(31.056, within(1e-9));
+  }
+
+  @Test
+  void predict_noEagerDecodeInNotes_isNotEagerButTheColumnIs() {
+    // "no eager decode" holds the words "eager decode": the notes once switched such a row to
+    // eager launches; now only the column does, whatever the notes say
+    Predictor predictor = Predictor.of(HOST_BOUND);
+    double graphed = predicted(predictor, CaseFileTest.withRun(p145Tpot("")));
+    assertThat(predicted(predictor, CaseFileTest.withRun(p145Tpot("no eager decode"))))
+        .isEqualTo(graphed);
+    assertThat(
+            predicted(
+                predictor,
+                CaseFileTest.withRun(p145Tpot("no eager decode"), "decode_launch=eager")))
+        .isCloseTo(31.056, within(1e-9));
+  }
+
+  @Test
+  void predict_statedGraphsAndOverlap_replaceAProfileRunEagerAndSynchronous() {
+    // a profile fitted on an eager, synchronous engine; a row that states graphs and overlap is
+    // predicted as the profile with both turned the other way (HOST_BOUND itself)
+    Efficiency eagerSync =
+        Efficiency.builder().from(HOST_BOUND).eagerDecode(true).overlapScheduler(false).build();
+    Outcome o =
+        Predictor.of(eagerSync)
+            .predict(
+                CaseFileTest.withRun(p145Tpot(""), "decode_launch=graphs", "scheduler=overlap"));
+    assertThat(((Prediction) o).predicted())
+        .isEqualTo(predicted(Predictor.of(HOST_BOUND), CaseFileTest.withRun(p145Tpot(""))));
+    assertThat(((Prediction) o).note())
+        .contains("graphed decode: each decode pass replays a captured graph")
+        .contains("overlap scheduler: the next step scheduled while the device runs this one");
   }
 
   @Test
   void predict_synchronousSchedulerStated_paysTheStepWorkAndJoinsTheNextStep() {
-    // the same rows twice, one stating "synchronous scheduler", with a profile of 1 ms per step:
+    // the same rows twice, one with scheduler synchronous, with a profile of 1 ms per step:
     // Llama-2-70B on 8 H100 at tp 8. The static batch-1 TPOT grows by the step's 1 ms of host
     // work, which no longer hides under the device's pass; a served TTFT at 16 clients is shorter
     // with it, as each spread-out prompt joins the next step instead of the step after next
@@ -94,27 +150,29 @@ final class PredictorTest {
     Predictor predictor = Predictor.of(e);
     double[] tpot = new double[2];
     double[] ttft = new double[2];
-    String[] notes = {"", "synchronous scheduler: V0 engine"};
+    String[] scheduler = {"scheduler=", "scheduler=synchronous"};
     for (int i = 0; i < 2; i++) {
-      tpot[i] = predicted(predictor, p145Tpot(notes[i]));
+      tpot[i] = predicted(predictor, CaseFileTest.withRun(p145Tpot(""), scheduler[i]));
       ttft[i] =
           predicted(
               predictor,
-              CaseFileTest.row(
-                  "Q1-ttft",
-                  "llama-2-70b",
-                  "h100-sxm",
-                  "8",
-                  "8",
-                  "fp16",
-                  "fp16",
-                  "1024",
-                  "1024",
-                  "concurrency",
-                  "16",
-                  "ttft_ms",
-                  "100",
-                  notes[i]));
+              CaseFileTest.withRun(
+                  CaseFileTest.row(
+                      "Q1-ttft",
+                      "llama-2-70b",
+                      "h100-sxm",
+                      "8",
+                      "8",
+                      "fp16",
+                      "fp16",
+                      "1024",
+                      "1024",
+                      "concurrency",
+                      "16",
+                      "ttft_ms",
+                      "100",
+                      ""),
+                  scheduler[i]));
     }
     assertThat(tpot[1] - tpot[0]).isCloseTo(1.0, within(1e-9));
     assertThat(ttft[1]).isLessThan(ttft[0]);
@@ -140,7 +198,11 @@ final class PredictorTest {
   }
 
   private static double predicted(Predictor predictor, String row) {
-    Outcome o = predictor.predict(one(row));
+    return predicted(predictor, one(row));
+  }
+
+  private static double predicted(Predictor predictor, ValidationCase c) {
+    Outcome o = predictor.predict(c);
     assertThat(o).isInstanceOf(Prediction.class);
     return ((Prediction) o).predicted();
   }
@@ -296,29 +358,54 @@ final class PredictorTest {
 
   @Test
   void predict_statedCapPerRank_replacesTheProfilesCap() {
-    // DeepSeek-V3 on 8 B200 with attention dp 8 (as P086), 1,024 clients; the notes state
-    // "max_batch 64 per rank": 64 × 8 attention groups = 512 running, the profile's cap of 128
+    // DeepSeek-V3 on 8 B200 with attention dp 8 (as P086), 1,024 clients; the row states
+    // max_batch_per_rank 64: 64 × 8 attention groups = 512 running, the profile's cap of 128
     // notwithstanding, so the row predicts as a profile capped at 512 predicts it unstated
     EngineProfile capped = new EngineProfile("capped", Calibration.start(), 128, "a cap of 128");
     EngineProfile at512 = new EngineProfile("512", Calibration.start(), 512, "a cap of 512");
-    String stated = "max-throughput config; max_batch 64 per rank";
+    String stated = "max_batch_per_rank=64";
     double asRun = dpRow(capped, stated);
-    assertThat(asRun).isCloseTo(dpRow(at512, ""), within(1e-9 * asRun));
-    assertThat(asRun).isNotCloseTo(dpRow(capped, ""), within(0.01 * asRun));
-    Outcome o = Predictor.of(capped).predict(one(dpCsv(stated)));
+    assertThat(asRun).isCloseTo(dpRow(at512, "max_batch_per_rank="), within(1e-9 * asRun));
+    assertThat(asRun).isNotCloseTo(dpRow(capped, "max_batch_per_rank="), within(0.01 * asRun));
+    // the notes once carried the cap; they no longer do
+    assertThat(dpRow(capped, "max_batch_per_rank=", "max_batch 64 per rank"))
+        .isEqualTo(dpRow(capped, "max_batch_per_rank="));
+    Outcome o = Predictor.of(capped).predict(dpCase(stated, ""));
     assertThat(((Prediction) o).note())
         .contains("engine cap as run: max_batch 64 per rank × 8 attention groups = 512");
   }
 
-  private static String dpCsv(String notes) {
-    return "D1-out_tps_chip,D1,deepseek-v3,b200,8,,,8,,8,8,fp4,fp16,1024,2048,concurrency,1024,,"
-        + "trtllm,out_tok_s_per_chip,4548.01,high,test,https://example.org,\""
-        + notes
-        + "\"";
+  @Test
+  void predict_statedCapBeyondAnInt_isSkippedWithTheReason() {
+    // 1,048,576 per rank × 4,096 attention groups = 2^32 running requests: no int holds it
+    ValidationCase c =
+        CaseFileTest.withRun(
+            "D2-out_tps_chip,D2,deepseek-v3,b200,8,,,8,,8,4096,fp4,fp16,1024,2048,concurrency,"
+                + "1024,,trtllm,out_tok_s_per_chip,4548.01,high,test,https://example.org,",
+            "max_batch_per_rank=1048576");
+    Outcome o = Predictor.of(Calibration.startProfile()).predict(c);
+    assertThat(((Skip) o).reason())
+        .isEqualTo(
+            "engine cap as run: max_batch 1048576 per rank × 4096 attention groups is more"
+                + " running requests than an int holds");
   }
 
-  private static double dpRow(EngineProfile profile, String notes) {
-    Outcome o = Predictor.of(profile).predict(one(dpCsv(notes)));
+  /** A DEP-8 row of DeepSeek-V3 on 8 B200 at 1,024 clients, with a run cell and notes. */
+  private static ValidationCase dpCase(String run, String notes) {
+    return CaseFileTest.withRun(
+        "D1-out_tps_chip,D1,deepseek-v3,b200,8,,,8,,8,8,fp4,fp16,1024,2048,concurrency,1024,,"
+            + "trtllm,out_tok_s_per_chip,4548.01,high,test,https://example.org,\""
+            + notes
+            + "\"",
+        run);
+  }
+
+  private static double dpRow(EngineProfile profile, String run) {
+    return dpRow(profile, run, "");
+  }
+
+  private static double dpRow(EngineProfile profile, String run, String notes) {
+    Outcome o = Predictor.of(profile).predict(dpCase(run, notes));
     assertThat(o).isInstanceOf(Prediction.class);
     return ((Prediction) o).predicted();
   }

@@ -25,7 +25,7 @@ final class ShippedCalibrationAccuracyTest {
    * refitted with the search's adaptive coefficients, each weight GEMM's per-tile fixed cost over
    * its reduction depth K per chip (Efficiency#gemmHalfDepth, held at 360 BF16 elements); then,
    * refitted, the overlap scheduler's lag (a request arriving during a step joins the step after
-   * next; rows whose notes say "synchronous scheduler" run without it and pay the step's host work
+   * next; rows whose scheduler column says synchronous run without it and pay the step's host work
    * between passes, Efficiency#overlapScheduler). The held-out figures are pinned by {@link
    * ShippedCrossValidationTest}.
    */
