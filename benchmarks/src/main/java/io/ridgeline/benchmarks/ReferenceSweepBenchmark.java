@@ -95,12 +95,13 @@ public class ReferenceSweepBenchmark {
   @OperationsPerInvocation(POINTS)
   public long csv() {
     return SweepWriter.write(
-        grid,
-        eff,
-        SweepWriter.Format.CSV,
-        OutputStream.nullOutputStream(),
-        Runtime.getRuntime().availableProcessors(),
-        done -> {});
+            grid,
+            eff,
+            SweepWriter.Format.CSV,
+            OutputStream.nullOutputStream(),
+            Runtime.getRuntime().availableProcessors(),
+            done -> {})
+        .rows();
   }
 
   /** The whole sweep on one thread, rows discarded; ns per point. */

@@ -7,6 +7,7 @@ import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.ParetoFrontier;
+import io.ridgeline.serving.PointsAt;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Workload;
 import io.ridgeline.serving.efficiency.ErrorBands;
@@ -117,6 +118,7 @@ final class FrontierOutput {
     lines.addAll(efficiency.bandLines(first().model(), chips()));
     anchor.ifPresent(f -> lines.add(f.line()));
     prices.line(chips()).ifPresent(lines::add);
+    lines.addAll(fallbackWarnings());
     return lines;
   }
 
@@ -230,11 +232,48 @@ final class FrontierOutput {
         priceNode.putNull(c.id());
       }
     }
+    // the points the object path evaluated one by one, and why, per deployment
+    o.put("slow_path_points", frontiers.stream().mapToInt(ParetoFrontier::slowPathPoints).sum());
+    ObjectNode slow = o.putObject("slow_path");
+    for (int i = 0; i < frontiers.size(); i++) {
+      ParetoFrontier f = frontiers.get(i);
+      if (f.slowPathPoints() > 0) {
+        ObjectNode d = slow.putObject(labels.get(i));
+        d.put("points", f.slowPathPoints());
+        d.put("reason", f.slowPath().map(r -> r.name().toLowerCase(Locale.ROOT)).orElse(""));
+        d.put("fallback", f.slowPath().map(r -> r.fallback()).orElse(false));
+      }
+    }
     ArrayNode arr = o.putArray("points");
     for (int i = 0; i < points.size(); i++) {
       point(arr.addObject(), points.get(i), pointLabels.get(i));
     }
     return o;
+  }
+
+  /**
+   * A warning for each deployment whose compiled step does not reproduce the object path ({@link
+   * io.ridgeline.serving.PointsAt.SlowPath#NOT_REPRODUCED}, a defect): its points are the object
+   * path's, evaluated one by one. The by-design slow paths (a strategy without a compiled path,
+   * speculative decoding, pipeline parallelism, ...) are counted in the JSON, not warned about: a
+   * frontier's few points take milliseconds either way.
+   */
+  List<String> fallbackWarnings() {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < frontiers.size(); i++) {
+      ParetoFrontier f = frontiers.get(i);
+      if (f.slowPath().equals(Optional.of(PointsAt.SlowPath.NOT_REPRODUCED))) {
+        out.add(
+            "warning: "
+                + labels.get(i)
+                + ": "
+                + f.slowPath().get().description()
+                + " (please report it); its "
+                + f.slowPathPoints()
+                + " points are the object path's");
+      }
+    }
+    return out;
   }
 
   private static void point(ObjectNode n, FrontierPoint p, String label) {

@@ -39,11 +39,14 @@ import picocli.CommandLine.Spec;
       "checkpoint's. Invalid combinations (tp not dividing the heads, a model that",
       "does not fit, ...) get a row with fits=false and the reason in `error`.",
       "Calibrated estimates by default (an engine profile fitted on the shipped",
-      "validation cases); --efficiency ideal gives the roofline bound. The line",
-      "before the last on stderr names the efficiency; the last line on stderr is",
-      "`sweep: N points in S s, R points/s`. Runs longer than a few seconds print a",
-      "progress line on stderr (points done, rate, ETA). Rows are evaluated on every",
-      "core (--threads) and written in grid order."
+      "validation cases); --efficiency ideal gives the roofline bound. On stderr:",
+      "the efficiency, then `sweep: N points: C compiled, S by the object path",
+      "(why: count)` (colocated rows compile into blocks; static, pd and afd rows,",
+      "and any row that falls back, are evaluated one by one, 18-130x slower; a",
+      "fallback is also a `warning:` line), and last `sweep: N points in S s, R",
+      "points/s`. --summary writes these figures as JSON. Runs longer than a few",
+      "seconds print a progress line on stderr (points done, rate, ETA). Rows are",
+      "evaluated on every core (--threads) and written in grid order."
     })
 final class SweepCommand implements Callable<Integer> {
   /** Seconds before the first progress line, and between two. */
@@ -83,6 +86,14 @@ final class SweepCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "No progress line on stderr.")
   boolean noProgress;
 
+  @Option(
+      names = "--summary",
+      paramLabel = "FILE.json",
+      description =
+          "Also write the run's summary as JSON: rows, compiled rows, rows by the object path"
+              + " by reason, fallbacks, seconds, points per second, efficiency.")
+  Path summary;
+
   @Mixin EfficiencyOptions efficiencyOptions;
 
   @Override
@@ -105,7 +116,7 @@ final class SweepCommand implements Callable<Integer> {
     g.models().forEach(m -> SystemOptions.warnContext(m, longest, spec));
     PrintWriter err = spec.commandLine().getErr();
     Progress progress = new Progress(err, g.size(), noProgress);
-    long rows;
+    SweepWriter.Summary rows;
     PrintStream bytes = RidgelineCli.bytesOut(spec);
     if (file == null && bytes != null) {
       // the process's standard output: the rows' UTF-8 bytes straight to it, as to a file (no
@@ -139,10 +150,59 @@ final class SweepCommand implements Callable<Integer> {
       err.println("sweep: " + io.ridgeline.serving.efficiency.ErrorBands.builtIn());
     }
     err.println("sweep: " + efficiency.line());
+    err.println("sweep: " + rows);
+    if (rows.fallbackRows() > 0) {
+      err.printf(
+          Locale.ROOT,
+          "warning: %d points fell back from the compiled path to the object path (18-130x"
+              + " slower per point): %s%n",
+          rows.fallbackRows(),
+          fallbacks(rows));
+    }
+    if (summary != null) {
+      AtomicFiles.writeString(summary, Json.write(summaryJson(rows, seconds, efficiency)) + "\n");
+      err.println("wrote " + summary);
+    }
     err.printf(
-        Locale.ROOT, "sweep: %d points in %.3f s, %.1f points/s%n", rows, seconds, rows / seconds);
+        Locale.ROOT,
+        "sweep: %d points in %.3f s, %.1f points/s%n",
+        rows.rows(),
+        seconds,
+        rows.rows() / seconds);
     err.flush();
     return 0;
+  }
+
+  /** The reasons of the rows that fell back from a compiled path, with their counts. */
+  private static String fallbacks(SweepWriter.Summary s) {
+    StringBuilder b = new StringBuilder();
+    s.slowPath()
+        .forEach(
+            (why, n) -> {
+              if (why.fallback()) {
+                b.append(b.length() == 0 ? "" : "; ")
+                    .append(why.description())
+                    .append(": ")
+                    .append(n);
+              }
+            });
+    return b.toString();
+  }
+
+  /** The summary of a run as JSON: {@code --summary}'s content. */
+  static com.fasterxml.jackson.databind.node.ObjectNode summaryJson(
+      SweepWriter.Summary s, double seconds, EfficiencyOptions.Choice efficiency) {
+    com.fasterxml.jackson.databind.node.ObjectNode o = Json.object();
+    o.put("rows", s.rows());
+    o.put("compiled_rows", s.rows() - s.slowPathRows());
+    o.put("slow_path_rows", s.slowPathRows());
+    com.fasterxml.jackson.databind.node.ObjectNode why = o.putObject("slow_path");
+    s.slowPath().forEach((reason, n) -> why.put(reason.name().toLowerCase(Locale.ROOT), n));
+    o.put("fallback_rows", s.fallbackRows());
+    o.put("seconds", seconds);
+    o.put("points_per_second", s.rows() / seconds);
+    o.put("efficiency", efficiency.line());
+    return o;
   }
 
   /**

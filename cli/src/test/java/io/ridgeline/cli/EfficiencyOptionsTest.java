@@ -443,11 +443,12 @@ final class EfficiencyOptionsTest {
     assertThat(calibrated.code()).as(calibrated.err()).isZero();
     assertThat(ideal.code()).as(ideal.err()).isZero();
     List<String> errLines = calibrated.err().strip().lines().toList();
-    assertThat(errLines.get(errLines.size() - 2))
+    assertThat(errLines.get(errLines.size() - 3))
         .isEqualTo(
             "sweep: efficiency: "
                 + builtIn("default")
                 + "; --efficiency ideal for the roofline bound");
+    assertThat(errLines.get(errLines.size() - 2)).startsWith("sweep: 4 points: 2 compiled, ");
     assertThat(errLines.get(errLines.size() - 1)).startsWith("sweep: 4 points in ");
     assertThat(ideal.err()).contains("sweep: efficiency: ideal (");
     List<String> c = calibrated.out().strip().lines().skip(1).toList();

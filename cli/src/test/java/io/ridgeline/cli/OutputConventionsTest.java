@@ -127,6 +127,22 @@ class OutputConventionsTest {
   }
 
   @Test
+  void frontierJson_colocatedAndPd_countsThePdPointsTheObjectPathEvaluated() throws Exception {
+    JsonNode j = frontier("--strategy", "colocated,pd", "--json").json();
+    int pd = 0;
+    for (JsonNode p : j.get("points")) {
+      pd += p.get("deployment").asText().equals("pd") ? 1 : 0;
+    }
+    // colocated compiles; pd has no compiled path: each of its points by the object path
+    assertThat(pd).isPositive();
+    assertThat(j.get("slow_path_points").asInt()).isEqualTo(pd);
+    assertThat(j.get("slow_path").has("colocated")).isFalse();
+    assertThat(j.get("slow_path").get("pd").get("points").asInt()).isEqualTo(pd);
+    assertThat(j.get("slow_path").get("pd").get("reason").asText()).isEqualTo("strategy");
+    assertThat(j.get("slow_path").get("pd").get("fallback").asBoolean()).isFalse();
+  }
+
+  @Test
   void frontier_strategyAll_includesStatic() throws Exception {
     JsonNode j = frontier("--strategy", "all", "--json").json();
     Set<String> strategies = new HashSet<>();

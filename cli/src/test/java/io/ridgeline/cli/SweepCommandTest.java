@@ -91,6 +91,37 @@ final class SweepCommandTest {
   }
 
   @Test
+  void sweep_colocatedAndPd_stderrAndSummaryCountTheObjectPathsRowsByReason(@TempDir Path dir)
+      throws Exception {
+    Path g = grid(dir, "{\"strategy\": [\"colocated\", \"pd\"], \"batch\": [1, 2, 4, 8]}");
+    Path summary = dir.resolve("summary.json");
+    CliRun r =
+        run(
+            "sweep",
+            "--grid",
+            g.toString(),
+            "--out",
+            dir.resolve("x.csv").toString(),
+            "--summary",
+            summary.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    // 2 strategies × 4 batches: colocated's 4 rows compile, pd's 4 have no compiled path
+    assertThat(r.err())
+        .contains(
+            "sweep: 8 points: 4 compiled, 4 by the object path (the strategy has no compiled"
+                + " path: 4)")
+        .doesNotContain("warning:");
+    JsonNode s = MAPPER.readTree(Files.readString(summary, StandardCharsets.UTF_8));
+    assertThat(s.get("rows").asLong()).isEqualTo(8);
+    assertThat(s.get("compiled_rows").asLong()).isEqualTo(4);
+    assertThat(s.get("slow_path_rows").asLong()).isEqualTo(4);
+    assertThat(s.get("slow_path").get("strategy").asLong()).isEqualTo(4);
+    assertThat(s.get("fallback_rows").asLong()).isZero();
+    assertThat(s.get("points_per_second").asDouble()).isPositive();
+    assertThat(r.lastErrLine()).matches(SUMMARY);
+  }
+
+  @Test
   void sweep_csvFile_headerAndRows(@TempDir Path dir) throws Exception {
     Path g =
         grid(

@@ -1,6 +1,7 @@
 package io.ridgeline.serving;
 
 import io.ridgeline.core.ComputeTarget;
+import io.ridgeline.serving.PointsAt.SlowPath;
 import java.util.Optional;
 
 /**
@@ -170,11 +171,11 @@ final class CompiledColocated implements PointsAt {
     RooflineModel pool = d.pool();
     // speculation's verify passes and offloaded KV (its fetch, its reads from a slower tier) are
     // not compiled, nor are the steps CompiledSteps refuses: the object path evaluates them
-    Optional<String> obstacle =
+    Optional<SlowPath> obstacle =
         d.speculation().isPresent()
-            ? Optional.of("speculative decoding")
+            ? Optional.of(SlowPath.SPECULATIVE_DECODING)
             : pool.kvOffload() != KvOffload.NONE
-                ? Optional.of("KV offload")
+                ? Optional.of(SlowPath.KV_OFFLOAD)
                 : CompiledSteps.obstacle(pool);
     if (obstacle.isPresent()) {
       return Deployments.slowPath(d.at(w), obstacle.get());
@@ -182,27 +183,20 @@ final class CompiledColocated implements PointsAt {
     Optional<CompiledStep> decode =
         CompiledSteps.decode(pool, ColocatedDeployment.decodeContext(w), 1);
     if (decode.isEmpty()) {
-      return Deployments.slowPath(d.at(w), NOT_REPRODUCED + "decode step");
+      return Deployments.slowPath(d.at(w), SlowPath.NOT_REPRODUCED);
     }
     if (!kept.holds(pool, w)) {
       kept.hold(pool, w, CompiledSteps.prefill(pool, w));
     }
     Optional<CompiledStep> prefill = kept.step;
     if (prefill.isEmpty()) {
-      return Deployments.slowPath(d.at(w), NOT_REPRODUCED + "prefill");
+      return Deployments.slowPath(d.at(w), SlowPath.NOT_REPRODUCED);
     }
     return new CompiledColocated(d, w, decode.get(), prefill.get(), kept);
   }
 
-  /**
-   * The start of the reason a step that should compile falls back: its compiled form does not
-   * reproduce the object path (a model or formula the compiled path does not follow; {@code
-   * CompileCoverageTest} fails on it).
-   */
-  static final String NOT_REPRODUCED = "not reproduced by the compiled path: ";
-
   @Override
-  public Optional<String> slowPath() {
+  public Optional<SlowPath> slowPath() {
     return Optional.empty();
   }
 

@@ -350,12 +350,12 @@ final class CompiledSteps {
    * over stages and micro-batches), or a MoE all-to-all over several scale-up domains (the slower
    * of two links: not affine in the tokens); empty when nothing does.
    */
-  static Optional<String> obstacle(RooflineModel pool) {
+  static Optional<PointsAt.SlowPath> obstacle(RooflineModel pool) {
     if (pool.pipelineParallel() != 1) {
-      return Optional.of("pipeline parallelism");
+      return Optional.of(PointsAt.SlowPath.PIPELINE_PARALLEL);
     }
     return multiNodeAllToAll(pool)
-        ? Optional.of("MoE all-to-all across scale-up domains")
+        ? Optional.of(PointsAt.SlowPath.MULTI_DOMAIN_ALL_TO_ALL)
         : Optional.empty();
   }
 

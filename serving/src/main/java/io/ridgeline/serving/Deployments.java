@@ -74,26 +74,26 @@ final class Deployments {
       return CompiledColocated.at(c, w, shared);
     }
     checkPoint(1, w.inputTokens(), w.outputTokens());
-    return slowPath(batch -> d.point(batch, w), d.strategy().id() + " strategy");
+    return slowPath(batch -> d.point(batch, w), PointsAt.SlowPath.STRATEGY);
   }
 
   /**
    * {@code points}, evaluated by the object path for the reason {@code why} ({@link
    * PointsAt#slowPath}).
    */
-  static PointsAt slowPath(PointsAt points, String why) {
-    return new SlowPath(points, why);
+  static PointsAt slowPath(PointsAt points, PointsAt.SlowPath why) {
+    return new ObjectPath(points, why);
   }
 
   /** Points of the object path and why they are not compiled. */
-  private record SlowPath(PointsAt points, String why) implements PointsAt {
+  private record ObjectPath(PointsAt points, PointsAt.SlowPath why) implements PointsAt {
     @Override
     public FrontierPoint point(int batch) {
       return points.point(batch);
     }
 
     @Override
-    public Optional<String> slowPath() {
+    public Optional<PointsAt.SlowPath> slowPath() {
       return Optional.of(why);
     }
   }

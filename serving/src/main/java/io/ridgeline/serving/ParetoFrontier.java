@@ -34,10 +34,10 @@ public final class ParetoFrontier {
 
   private final ImmutableList<FrontierPoint> points;
   private final int slowPathPoints;
-  private final Optional<String> slowPath;
+  private final Optional<PointsAt.SlowPath> slowPath;
 
   private ParetoFrontier(
-      List<FrontierPoint> points, int slowPathPoints, Optional<String> slowPath) {
+      List<FrontierPoint> points, int slowPathPoints, Optional<PointsAt.SlowPath> slowPath) {
     this.points = ImmutableList.copyOf(points);
     this.slowPathPoints = slowPathPoints;
     this.slowPath = slowPath;
@@ -144,7 +144,7 @@ public final class ParetoFrontier {
   }
 
   /** Why {@link #slowPathPoints()} took the object path; empty when none did. */
-  public Optional<String> slowPath() {
+  public Optional<PointsAt.SlowPath> slowPath() {
     return slowPath;
   }
 
@@ -382,7 +382,9 @@ public final class ParetoFrontier {
       }
       ParetoFrontier marked = of(pts);
       return new ParetoFrontier(
-          marked.points, pts.size(), Optional.of(at.slowPath().orElse("a batch out of range")));
+          marked.points,
+          pts.size(),
+          Optional.of(at.slowPath().orElse(PointsAt.SlowPath.BATCH_OUT_OF_RANGE)));
     }
   }
 }

@@ -10,6 +10,61 @@ import java.util.Optional;
 @FunctionalInterface
 public interface PointsAt {
   /**
+   * Why points are evaluated one by one by the object path rather than as one compiled block
+   * (18–130× slower per point), {@link PointsAt#slowPath}.
+   */
+  enum SlowPath {
+    /** The deployment's strategy has no compiled path (static, pd, afd). */
+    STRATEGY("the strategy has no compiled path", false),
+    /** Speculative decoding's verify passes are not compiled. */
+    SPECULATIVE_DECODING("speculative decoding is not compiled", true),
+    /** Offloaded KV (its fetch, its reads from a slower tier) is not compiled. */
+    KV_OFFLOAD("KV offload is not compiled", true),
+    /** Pipeline parallelism (passes over stages and micro-batches) is not compiled. */
+    PIPELINE_PARALLEL("pipeline parallelism is not compiled", true),
+    /** A MoE all-to-all across scale-up domains takes the slower of two links: not affine. */
+    MULTI_DOMAIN_ALL_TO_ALL("a MoE all-to-all across scale-up domains is not compiled", true),
+    /**
+     * A step whose compiled coefficients or stage time do not reproduce the object path's: a model
+     * or a formula the compiled path does not follow (a defect; {@code CompileCoverageTest} fails
+     * on it).
+     */
+    NOT_REPRODUCED("the compiled step does not reproduce the object path", true),
+    /**
+     * A batch the compiled run stopped at: one the object path rejects or gives no finite point.
+     */
+    BATCH_OUT_OF_RANGE("a batch the compiled path does not evaluate", true),
+    /** Points an implementation of {@link PointsAt} gives one by one. */
+    POINT_BY_POINT("points given one by one", false);
+
+    private final String description;
+    private final boolean fallback;
+
+    SlowPath(String description, boolean fallback) {
+      this.description = description;
+      this.fallback = fallback;
+    }
+
+    /** What keeps the points off the compiled path, for output. */
+    public String description() {
+      return description;
+    }
+
+    /**
+     * Whether points that have a compiled path (colocated serving) fell back from it, as opposed to
+     * points of a strategy or implementation that has none.
+     */
+    public boolean fallback() {
+      return fallback;
+    }
+
+    @Override
+    public String toString() {
+      return description;
+    }
+  }
+
+  /**
    * The point of {@code batch} requests, equal to {@link Deployment#point(int, int, int)}'s.
    *
    * @throws IllegalArgumentException when batch is not positive
@@ -36,7 +91,7 @@ public interface PointsAt {
    * (18–130× slower per point): the strategy, or the feature of the pool or workload that the
    * compiled path does not cover; empty when they are compiled.
    */
-  default Optional<String> slowPath() {
-    return Optional.of("points given one by one");
+  default Optional<SlowPath> slowPath() {
+    return Optional.of(SlowPath.POINT_BY_POINT);
   }
 }

@@ -39,7 +39,7 @@ final class CompileCoverageTest {
         for (RooflineModel pool : layouts(m, chip)) {
           for (Efficiency e : List.of(Efficiency.standard(chip), Efficiency.ideal())) {
             RooflineModel p = RooflineModel.builder().from(pool).efficiency(e).build();
-            Optional<String> why =
+            Optional<PointsAt.SlowPath> why =
                 Deployment.of(Deployment.Strategy.COLOCATED, p).pointsAt(WORKLOAD).slowPath();
             systems++;
             if (why.isPresent()) {

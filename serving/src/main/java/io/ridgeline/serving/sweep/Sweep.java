@@ -2,11 +2,8 @@ package io.ridgeline.serving.sweep;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.collect.ImmutableList;
 import com.google.errorprone.annotations.CanIgnoreReturnValue;
-import io.ridgeline.core.Names;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.hardware.Chip;
@@ -21,17 +18,11 @@ import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.Sizing;
 import io.ridgeline.serving.Workload;
 import io.ridgeline.serving.efficiency.Efficiency;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -289,15 +280,7 @@ public final class Sweep {
      * @throws UncheckedIOException when the file exists but cannot be read
      */
     public static Grid fromJson(Path file) {
-      String text;
-      try {
-        text = Files.readString(file, StandardCharsets.UTF_8);
-      } catch (NoSuchFileException e) {
-        throw new IllegalArgumentException(file + ": no such file", e);
-      } catch (IOException e) {
-        throw new UncheckedIOException(file + ": cannot read: " + e.getMessage(), e);
-      }
-      return fromJson(text, file.toString());
+      return SweepGridJson.read(file);
     }
 
     /**
@@ -307,42 +290,7 @@ public final class Sweep {
      * @throws IllegalArgumentException as {@link #fromJson(Path)} does
      */
     public static Grid fromJson(String json, String origin) {
-      JsonNode root;
-      try {
-        // a UTF-8 byte-order mark (some editors write one) is not content
-        root = SweepGridJson.MAPPER.readTree(json.startsWith("\uFEFF") ? json.substring(1) : json);
-      } catch (JsonProcessingException e) {
-        throw new IllegalArgumentException(
-            origin + ": not valid JSON: " + e.getOriginalMessage().replace('\n', ' ') + location(e),
-            e);
-      }
-      if (root == null || !root.isObject()) {
-        throw new IllegalArgumentException(
-            origin
-                + ": expected a JSON object of grid keys ("
-                + String.join(", ", KEYS)
-                + ") mapped to lists of values");
-      }
-      SweepGridBuilder b = builder();
-      for (Map.Entry<String, JsonNode> f : root.properties()) {
-        String key = f.getKey();
-        if (!KEYS.contains(key)) {
-          throw new IllegalArgumentException(
-              origin + ": " + Names.unknown("grid key", key, KEYS).getMessage());
-        }
-        try {
-          SweepGridJson.set(b, key, SweepGridJson.values(key, f.getValue()));
-        } catch (IllegalArgumentException | NoSuchElementException e) {
-          throw new IllegalArgumentException(origin + ": key '" + key + "': " + e.getMessage(), e);
-        }
-      }
-      return b.build();
-    }
-
-    private static String location(JsonProcessingException e) {
-      return e.getLocation() == null
-          ? ""
-          : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+      return SweepGridJson.parse(json, origin);
     }
 
     /** The number of combinations: the product of the list sizes (a default counts as one). */

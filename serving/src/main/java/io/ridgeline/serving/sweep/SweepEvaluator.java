@@ -51,6 +51,8 @@ final class SweepEvaluator {
   private final Precision[] weights; // null: the checkpoint's
   private final Precision[] kvs; // null: the checkpoint's
   private final Efficiency efficiency;
+  // rows the object path gave, by why they were not compiled (PointsAt.SlowPath ordinals)
+  private final long[] slowPath = new long[PointsAt.SlowPath.values().length];
 
   // the combination of the outer digits, and what was built for it
   private Model model;
@@ -192,6 +194,7 @@ final class SweepEvaluator {
           if (reached < end) {
             // the object path gives this row (its exception as the row's error)
             rows.accept(row(batches[reached]));
+            slowPath[points.slowPath().orElse(PointsAt.SlowPath.BATCH_OUT_OF_RANGE).ordinal()]++;
             reached++;
           }
           k = reached;
@@ -205,6 +208,16 @@ final class SweepEvaluator {
         d--;
       }
       changed = Math.max(d, 0);
+    }
+  }
+
+  /**
+   * Adds to {@code into} (indexed by {@link PointsAt.SlowPath} ordinal) the rows {@link #run} has
+   * handed over as objects because the object path gave them, by why.
+   */
+  void addSlowPathRows(long[] into) {
+    for (int i = 0; i < slowPath.length; i++) {
+      into[i] += slowPath[i];
     }
   }
 

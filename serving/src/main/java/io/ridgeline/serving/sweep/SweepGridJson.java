@@ -3,18 +3,26 @@ package io.ridgeline.serving.sweep;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ridgeline.core.Names;
 import io.ridgeline.core.Precision;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -179,5 +187,58 @@ final class SweepGridJson {
       return Chips.fromJson(p).get(0);
     }
     return Chips.byId(idOrPath);
+  }
+
+  /** {@link Sweep.Grid#fromJson(Path)}. */
+  static Sweep.Grid read(Path file) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException(file + ": no such file", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(file + ": cannot read: " + e.getMessage(), e);
+    }
+    return parse(text, file.toString());
+  }
+
+  /** {@link Sweep.Grid#fromJson(String, String)}. */
+  static Sweep.Grid parse(String json, String origin) {
+    JsonNode root;
+    try {
+      // a UTF-8 byte-order mark (some editors write one) is not content
+      root = MAPPER.readTree(json.startsWith("\uFEFF") ? json.substring(1) : json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          origin + ": not valid JSON: " + e.getOriginalMessage().replace('\n', ' ') + location(e),
+          e);
+    }
+    if (root == null || !root.isObject()) {
+      throw new IllegalArgumentException(
+          origin
+              + ": expected a JSON object of grid keys ("
+              + String.join(", ", Sweep.KEYS)
+              + ") mapped to lists of values");
+    }
+    SweepGridBuilder b = Sweep.Grid.builder();
+    for (Map.Entry<String, JsonNode> f : root.properties()) {
+      String key = f.getKey();
+      if (!Sweep.KEYS.contains(key)) {
+        throw new IllegalArgumentException(
+            origin + ": " + Names.unknown("grid key", key, Sweep.KEYS).getMessage());
+      }
+      try {
+        set(b, key, values(key, f.getValue()));
+      } catch (IllegalArgumentException | NoSuchElementException e) {
+        throw new IllegalArgumentException(origin + ": key '" + key + "': " + e.getMessage(), e);
+      }
+    }
+    return b.build();
+  }
+
+  private static String location(JsonProcessingException e) {
+    return e.getLocation() == null
+        ? ""
+        : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
   }
 }

@@ -5,10 +5,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 
 import com.google.common.collect.ImmutableList;
 import com.google.errorprone.annotations.CanIgnoreReturnValue;
-import io.ridgeline.core.Precision;
-import io.ridgeline.serving.Deployment;
-import io.ridgeline.serving.FrontierPoint;
-import io.ridgeline.serving.PointBlock;
+import io.ridgeline.serving.PointsAt;
 import io.ridgeline.serving.efficiency.Efficiency;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -16,7 +13,11 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
@@ -81,11 +82,6 @@ public final class SweepWriter {
     JSONL
   }
 
-  // ids without a per-row toLowerCase
-  private static final String[] PRECISION_IDS = precisionIds();
-  private static final String[] STRATEGY_IDS = strategyIds();
-  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-
   private SweepWriter() {}
 
   /**
@@ -95,12 +91,12 @@ public final class SweepWriter {
    * closed.
    *
    * @param threads workers evaluating blocks (1: all on the calling thread)
-   * @return the number of rows written, {@link Sweep.Grid#size()}
+   * @return the rows written ({@link Sweep.Grid#size()}) and how many of them the object path gave
    * @throws IllegalArgumentException when {@code threads} is not positive
    * @throws UncheckedIOException when {@code out} fails, which ends the sweep
    */
   @CanIgnoreReturnValue
-  public static long write(
+  public static Summary write(
       Sweep.Grid grid,
       Efficiency efficiency,
       Format format,
@@ -119,7 +115,7 @@ public final class SweepWriter {
    * @throws UncheckedIOException when {@code out} fails, which ends the sweep
    */
   @CanIgnoreReturnValue
-  public static long write(
+  public static Summary write(
       Sweep.Grid grid,
       Efficiency efficiency,
       Format format,
@@ -130,7 +126,7 @@ public final class SweepWriter {
     return write(grid, efficiency, format, new Output(null, out), threads, progress);
   }
 
-  private static long write(
+  private static Summary write(
       Sweep.Grid grid,
       Efficiency efficiency,
       Format format,
@@ -150,38 +146,119 @@ public final class SweepWriter {
     }
     long size = grid.size();
     long blocks = (size + BLOCK_ROWS - 1) / BLOCK_ROWS;
+    long[] slowPath = new long[PointsAt.SlowPath.values().length];
     if (threads == 1 || blocks == 1) {
-      Utf8Text b = new Utf8Text(BLOCK_ROWS * 256);
+      BlockText b = new BlockText();
       for (long i = 0; i < blocks; i++) {
-        b.setLength(0);
-        o.write(block(grid, efficiency, format, cached, hit, i, b));
+        o.write(block(grid, efficiency, format, cached, hit, i, b).add(slowPath));
         progress.accept(Math.min(size, (i + 1) * BLOCK_ROWS));
       }
-      return size;
+      return Summary.of(size, slowPath);
     }
     ForkJoinPool pool = new ForkJoinPool(threads);
     try {
-      ArrayDeque<Future<Utf8Text>> inFlight = new ArrayDeque<>();
+      ArrayDeque<Future<BlockText>> inFlight = new ArrayDeque<>();
       // the buffers of written blocks, reused by the next ones (grown once to a block's text)
-      ArrayDeque<Utf8Text> free = new ArrayDeque<>();
+      ArrayDeque<BlockText> free = new ArrayDeque<>();
       long next = 0;
       for (long i = 0; i < blocks; i++) {
         while (next < blocks && inFlight.size() < 2 * threads) {
           long block = next++;
-          Utf8Text buffer = free.isEmpty() ? new Utf8Text(BLOCK_ROWS * 256) : free.pop();
-          buffer.setLength(0);
+          BlockText buffer = free.isEmpty() ? new BlockText() : free.pop();
           inFlight.add(
               pool.submit(
                   () -> SweepWriter.block(grid, efficiency, format, cached, hit, block, buffer)));
         }
-        Utf8Text written = take(inFlight.remove());
-        o.write(written);
+        BlockText written = take(inFlight.remove());
+        o.write(written.add(slowPath));
         free.push(written);
         progress.accept(Math.min(size, (i + 1) * BLOCK_ROWS));
       }
-      return size;
+      return Summary.of(size, slowPath);
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * What a sweep wrote: its rows, and how many of them the object path gave one by one rather than
+   * the compiled path as blocks, by why ({@link PointsAt.SlowPath}: a strategy without a compiled
+   * path, or a fallback); the object path is 18–130× slower per point.
+   *
+   * @param rows the rows written, {@link Sweep.Grid#size()}
+   * @param slowPath the object path's rows by reason, only the reasons with rows, in the enum's
+   *     order
+   */
+  public record Summary(long rows, Map<PointsAt.SlowPath, Long> slowPath) {
+    /** Checks the counts and keeps an unmodifiable copy of {@code slowPath}. */
+    public Summary {
+      checkArgument(rows >= 0, "rows must not be negative: %s", rows);
+      slowPath = Collections.unmodifiableMap(new EnumMap<>(slowPath));
+      for (long n : slowPath.values()) {
+        checkArgument(n > 0 && n <= rows, "slow-path rows must be in [1, rows]: %s", n);
+      }
+    }
+
+    private static Summary of(long rows, long[] byReason) {
+      Map<PointsAt.SlowPath, Long> m = new EnumMap<>(PointsAt.SlowPath.class);
+      for (PointsAt.SlowPath p : PointsAt.SlowPath.values()) {
+        if (byReason[p.ordinal()] > 0) {
+          m.put(p, byReason[p.ordinal()]);
+        }
+      }
+      return new Summary(rows, m);
+    }
+
+    /** The rows the object path gave, for any reason. */
+    public long slowPathRows() {
+      return slowPath.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** The rows that fell back from a compiled path ({@link PointsAt.SlowPath#fallback()}). */
+    public long fallbackRows() {
+      return slowPath.entrySet().stream()
+          .filter(e -> e.getKey().fallback())
+          .mapToLong(Map.Entry::getValue)
+          .sum();
+    }
+
+    /**
+     * For example {@code 2304 points: 1152 compiled, 1152 by the object path (the strategy has no
+     * compiled path: 1152)}.
+     */
+    @Override
+    public String toString() {
+      long slow = slowPathRows();
+      StringBuilder b =
+          new StringBuilder()
+              .append(rows)
+              .append(" points: ")
+              .append(rows - slow)
+              .append(" compiled");
+      if (slow > 0) {
+        b.append(", ").append(slow).append(" by the object path (");
+        String sep = "";
+        for (Map.Entry<PointsAt.SlowPath, Long> e : slowPath.entrySet()) {
+          b.append(sep).append(e.getKey().description()).append(": ").append(e.getValue());
+          sep = "; ";
+        }
+        b.append(')');
+      }
+      return b.toString();
+    }
+  }
+
+  /** One block's text and its object-path rows by reason; reused, not shared between threads. */
+  private static final class BlockText {
+    private final Utf8Text text = new Utf8Text(BLOCK_ROWS * 256);
+    private final long[] slowPath = new long[PointsAt.SlowPath.values().length];
+
+    /** Adds this block's object-path rows to {@code total} and answers its text. */
+    Utf8Text add(long[] total) {
+      for (int i = 0; i < total.length; i++) {
+        total[i] += slowPath[i];
+      }
+      return text;
     }
   }
 
@@ -202,17 +279,20 @@ public final class SweepWriter {
     }
   }
 
-  /** The text of block {@code block} of the grid, appended to {@code b}. */
-  private static Utf8Text block(
+  /** Block {@code block} of the grid: its text and its object-path rows into {@code b}. */
+  private static BlockText block(
       Sweep.Grid grid,
       Efficiency efficiency,
       Format format,
       boolean cached,
       boolean hit,
       long block,
-      Utf8Text b) {
+      BlockText b) {
     long from = block * BLOCK_ROWS;
-    text(grid, efficiency, format, cached, hit, from, Math.min(grid.size(), from + BLOCK_ROWS), b);
+    b.text.setLength(0);
+    Arrays.fill(b.slowPath, 0);
+    long to = Math.min(grid.size(), from + BLOCK_ROWS);
+    text(grid, efficiency, format, cached, hit, from, to, b.text, b.slowPath);
     return b;
   }
 
@@ -234,163 +314,62 @@ public final class SweepWriter {
       long from,
       long to,
       Utf8Text b) {
+    return text(
+        grid,
+        efficiency,
+        format,
+        cached,
+        hit,
+        from,
+        to,
+        b,
+        new long[PointsAt.SlowPath.values().length]);
+  }
+
+  /**
+   * {@link #text(Sweep.Grid, Efficiency, Format, boolean, boolean, long, long, Utf8Text)}, adding
+   * the rows the object path gave to {@code slowPath} by reason ({@link PointsAt.SlowPath}
+   * ordinals).
+   */
+  static long text(
+      Sweep.Grid grid,
+      Efficiency efficiency,
+      Format format,
+      boolean cached,
+      boolean hit,
+      long from,
+      long to,
+      Utf8Text b,
+      long[] slowPath) {
     long[] primitive = {0};
     // the text of an object-path row, and the text every row of a run shares: the columns
     // before the batch
     StringBuilder row = new StringBuilder(256);
     StringBuilder prefix = new StringBuilder(256);
-    new SweepEvaluator(grid, efficiency)
-        .run(
-            from,
-            to,
-            r -> {
-              row.setLength(0);
-              b.append(format == Format.CSV ? csv(r, row, cached, hit) : json(r, row)).ascii('\n');
-            },
-            (first, points, errors) -> {
-              prefix.setLength(0);
-              if (format == Format.CSV) {
-                csvPrefix(first, prefix, cached, hit);
-              } else {
-                jsonPrefix(first, prefix);
-              }
-              rows(Utf8Text.encode(prefix.toString()), points, errors, format, b, row);
-              primitive[0] += points.size();
-            });
+    SweepEvaluator evaluator = new SweepEvaluator(grid, efficiency);
+    evaluator.run(
+        from,
+        to,
+        r -> {
+          row.setLength(0);
+          b.append(
+                  format == Format.CSV
+                      ? SweepRowText.csv(r, row, cached, hit)
+                      : SweepRowText.json(r, row))
+              .ascii('\n');
+        },
+        (first, points, errors) -> {
+          prefix.setLength(0);
+          if (format == Format.CSV) {
+            SweepRowText.csvPrefix(first, prefix, cached, hit);
+          } else {
+            SweepRowText.jsonPrefix(first, prefix);
+          }
+          SweepRowText.rows(Utf8Text.encode(prefix.toString()), points, errors, format, b, row);
+          primitive[0] += points.size();
+        });
+    evaluator.addSlowPathRows(slowPath);
     return primitive[0];
-  }
-
-  // the text before each figure of a point (PointBlock.TTFT ... TOKENS_PER_JOULE) after its batch,
-  // the chips' figure (a constant of the run) before $/Mtok; and the text of an absent figure
-  private static final byte[][] CSV_BEFORE = encodeAll(",", ",", ",", ",", ",", ",");
-  private static final String[] JSON_BEFORE_TEXT = {
-    ",\"ttft_seconds\":",
-    ",\"tpot_seconds\":",
-    ",\"tokens_per_second_per_user\":",
-    ",\"tokens_per_second_per_chip\":",
-    ",\"dollars_per_million_tokens\":",
-    ",\"tokens_per_joule\":"
-  };
-
-  /**
-   * The lines of {@code points}, each {@code prefix} (the columns or keys before the batch), the
-   * batch, the point's figures as {@link #csv(Sweep.Row, StringBuilder, boolean, boolean)} and
-   * {@link #json} write those of its {@link FrontierPoint} (each as its shortest round-trip
-   * decimal, {@code ShortestDecimal}), whether it fits and the error of one that does not ({@code
-   * errors}), appended to {@code b}.
-   */
-  private static void rows(
-      byte[] prefix,
-      PointBlock points,
-      SweepEvaluator.RowErrors errors,
-      Format format,
-      Utf8Text b,
-      StringBuilder scratch) {
-    boolean csv = format == Format.CSV;
-    byte[][] before = (csv ? CSV_BEFORE : JSON_BEFORE).clone();
-    byte[] absent = csv ? EMPTY : NULL;
-    if (points.points()) {
-      String chips = ShortestDecimal.append(new StringBuilder(), points.chipsTotal()).toString();
-      before[PointBlock.DOLLARS_PER_MILLION_TOKENS] =
-          Utf8Text.encode(
-              csv
-                  ? "," + chips + ","
-                  : ",\"chips_total\":"
-                      + chips
-                      + JSON_BEFORE_TEXT[PointBlock.DOLLARS_PER_MILLION_TOKENS]);
-    }
-    byte[] batchKey = csv ? EMPTY : BATCH_JSON;
-    byte[] noPoint = csv ? NO_POINT_CSV : NO_POINT_JSON;
-    byte[] fit = csv ? FIT_CSV : FIT_JSON;
-    byte[] noFit = csv ? NO_FIT_CSV : NO_FIT_JSON;
-    // a run's rows that do not fit share one error, or differ only in their batch
-    byte[] oneRequest = null;
-    if (errors != null && errors.oneRequest() != null) {
-      StringBuilder e = new StringBuilder();
-      oneRequest =
-          Utf8Text.encode(
-              (csv ? cell(errors.oneRequest(), e) : string(errors.oneRequest(), e)).toString());
-    }
-    int n = points.size();
-    int r = 0;
-    if (points.points()) {
-      // the leading rows that fit (most rows): figures and the fit only, a loop whose branches the
-      // JIT sees taken from the start (one general loop was compiled by C2 five times in a cold
-      // sweep, after deoptimisations at the first rows that do not fit)
-      for (; r < n && points.fits(r); r++) {
-        b.append(prefix).append(batchKey).append(points.batch(r));
-        figures(points, r, before, absent, b).append(fit);
-      }
-    }
-    for (; r < n; r++) {
-      b.append(prefix).append(batchKey).append(points.batch(r));
-      if (points.points()) {
-        figures(points, r, before, absent, b);
-      } else {
-        b.append(noPoint);
-      }
-      if (points.fits(r)) {
-        b.append(fit);
-        continue;
-      }
-      b.append(noFit);
-      if (oneRequest != null) {
-        b.append(oneRequest);
-      } else {
-        if (!csv) {
-          b.ascii('"');
-        }
-        scratch.setLength(0);
-        b.append(errors.exceedsMemory(points.batch(r), scratch));
-        if (!csv) {
-          b.ascii('"');
-        }
-      }
-      b.append(csv ? NEWLINE : BRACE_NEWLINE);
-    }
-  }
-
-  /** Row {@code r}'s figures, each after its text in {@code before} ({@code absent} for NaN). */
-  private static Utf8Text figures(
-      PointBlock points, int r, byte[][] before, byte[] absent, Utf8Text b) {
-    for (int f = 0; f < PointBlock.FIGURES; f++) {
-      b.append(before[f]);
-      double v = points.figure(r, f);
-      if (Double.isNaN(v)) {
-        b.append(absent);
-      } else {
-        ShortestDecimal.append(b, v);
-      }
-    }
-    return b;
-  }
-
-  private static final byte[][] JSON_BEFORE = encodeAll(JSON_BEFORE_TEXT);
-  // the text of a row's parts as UTF-8 bytes: an empty cell, JSON null, the batch's key, the
-  // figures of a row without a point, a row that fits, one that does not (its error follows),
-  // and a row's end
-  private static final byte[] EMPTY = new byte[0];
-  private static final byte[] NULL = Utf8Text.encode("null");
-  private static final byte[] BATCH_JSON = Utf8Text.encode(",\"batch\":");
-  private static final byte[] NO_POINT_CSV = Utf8Text.encode(",,,,,,,");
-  private static final byte[] NO_POINT_JSON =
-      Utf8Text.encode(
-          ",\"ttft_seconds\":null,\"tpot_seconds\":null,\"tokens_per_second_per_user\":null"
-              + ",\"tokens_per_second_per_chip\":null,\"chips_total\":null"
-              + ",\"dollars_per_million_tokens\":null,\"tokens_per_joule\":null");
-  private static final byte[] FIT_CSV = Utf8Text.encode(",true,\n");
-  private static final byte[] FIT_JSON = Utf8Text.encode(",\"fits\":true,\"error\":null}\n");
-  private static final byte[] NO_FIT_CSV = Utf8Text.encode(",false,");
-  private static final byte[] NO_FIT_JSON = Utf8Text.encode(",\"fits\":false,\"error\":");
-  private static final byte[] NEWLINE = Utf8Text.encode("\n");
-  private static final byte[] BRACE_NEWLINE = Utf8Text.encode("}\n");
-
-  private static byte[][] encodeAll(String... texts) {
-    byte[][] out = new byte[texts.length][];
-    for (int i = 0; i < texts.length; i++) {
-      out[i] = Utf8Text.encode(texts[i]);
-    }
-    return out;
   }
 
   /**
@@ -443,206 +422,5 @@ public final class SweepWriter {
       out.add(at, "prefix_hit");
     }
     return out;
-  }
-
-  /** Appends one CSV line (without its line break) in {@link #COLUMNS} order to {@code b}. */
-  static StringBuilder csv(Sweep.Row r, StringBuilder b) {
-    return csv(r, b, false);
-  }
-
-  /** Appends one CSV line in {@link #columns(boolean)} order to {@code b}. */
-  static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached) {
-    return csv(r, b, cached, false);
-  }
-
-  /** Appends one CSV line in {@link #columns(boolean, boolean)} order to {@code b}. */
-  static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached, boolean prefixHit) {
-    csvPrefix(r, b, cached, prefixHit);
-    if (r.point().isPresent()) {
-      FrontierPoint p = r.point().get();
-      b.append(r.batch()).append(',');
-      ShortestDecimal.append(b, p.ttft().seconds()).append(',');
-      ShortestDecimal.append(b, p.tpot().seconds()).append(',');
-      ShortestDecimal.append(b, p.tokensPerSecondPerUser()).append(',');
-      ShortestDecimal.append(b, p.tokensPerSecondPerChip()).append(',');
-      ShortestDecimal.append(b, p.chipsTotal()).append(',');
-      if (p.dollarsPerMillionTokens().isPresent()) {
-        ShortestDecimal.append(b, p.dollarsPerMillionTokens().get().doubleValue());
-      }
-      b.append(',');
-      if (p.tokensPerJoule().isPresent()) {
-        ShortestDecimal.append(b, p.tokensPerJoule().get().doubleValue());
-      }
-      b.append(',');
-    } else {
-      b.append(r.batch()).append(",,,,,,,,");
-    }
-    b.append(r.fits()).append(',');
-    if (r.error().isPresent()) {
-      cell(r.error().get(), b);
-    }
-    return b;
-  }
-
-  /**
-   * The CSV columns before the batch, each followed by its comma: model to osl, then cached and
-   * prefix_hit when {@code cached} and {@code prefixHit}.
-   */
-  private static StringBuilder csvPrefix(
-      Sweep.Row r, StringBuilder b, boolean cached, boolean prefixHit) {
-    cell(r.model().id(), b).append(',');
-    cell(r.chip().id(), b).append(',');
-    b.append(r.count()).append(',').append(r.tp()).append(',').append(r.ep()).append(',');
-    b.append(STRATEGY_IDS[r.strategy().ordinal()]).append(',');
-    cell(r.weights(), b).append(',');
-    b.append(PRECISION_IDS[r.precisions().kvCache().ordinal()]).append(',');
-    b.append(r.isl()).append(',').append(r.osl()).append(',');
-    if (cached) {
-      b.append(r.cached()).append(',');
-    }
-    if (prefixHit) {
-      ShortestDecimal.append(b, r.prefixHit()).append(',');
-    }
-    return b;
-  }
-
-  /** A CSV cell: quoted, with quotes doubled, when it holds a comma, quote or line break. */
-  private static StringBuilder cell(String s, StringBuilder b) {
-    if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
-      return b.append(s);
-    }
-    b.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"') {
-        b.append('"');
-      }
-      b.append(c);
-    }
-    return b.append('"');
-  }
-
-  /**
-   * Appends one JSON object (without its line break) with the {@link #COLUMNS} keys to {@code b},
-   * as Jackson writes it without indentation and with its shortest double writer ({@code
-   * StreamWriteFeature.USE_FAST_DOUBLE_WRITER}).
-   */
-  static StringBuilder json(Sweep.Row r, StringBuilder b) {
-    jsonPrefix(r, b);
-    b.append(",\"batch\":").append(r.batch());
-    FrontierPoint p = r.point().orElse(null);
-    b.append(",\"ttft_seconds\":");
-    if (p != null) {
-      ShortestDecimal.append(b, p.ttft().seconds()).append(",\"tpot_seconds\":");
-      ShortestDecimal.append(b, p.tpot().seconds()).append(",\"tokens_per_second_per_user\":");
-      ShortestDecimal.append(b, p.tokensPerSecondPerUser())
-          .append(",\"tokens_per_second_per_chip\":");
-      ShortestDecimal.append(b, p.tokensPerSecondPerChip()).append(",\"chips_total\":");
-      ShortestDecimal.append(b, p.chipsTotal()).append(",\"dollars_per_million_tokens\":");
-      if (p.dollarsPerMillionTokens().isPresent()) {
-        ShortestDecimal.append(b, p.dollarsPerMillionTokens().get().doubleValue());
-      } else {
-        b.append("null");
-      }
-      b.append(",\"tokens_per_joule\":");
-      if (p.tokensPerJoule().isPresent()) {
-        ShortestDecimal.append(b, p.tokensPerJoule().get().doubleValue());
-      } else {
-        b.append("null");
-      }
-    } else {
-      b.append("null,\"tpot_seconds\":null,\"tokens_per_second_per_user\":null")
-          .append(",\"tokens_per_second_per_chip\":null,\"chips_total\":null")
-          .append(",\"dollars_per_million_tokens\":null,\"tokens_per_joule\":null");
-    }
-    b.append(",\"fits\":").append(r.fits()).append(",\"error\":");
-    if (r.error().isPresent()) {
-      string(r.error().get(), b);
-    } else {
-      b.append("null");
-    }
-    return b.append('}');
-  }
-
-  /** The JSON keys before the batch: {@code {"model":…} to {@code "osl"}, cached and prefix_hit. */
-  private static StringBuilder jsonPrefix(Sweep.Row r, StringBuilder b) {
-    b.append("{\"model\":");
-    string(r.model().id(), b).append(",\"chip\":");
-    string(r.chip().id(), b);
-    b.append(",\"count\":").append(r.count());
-    b.append(",\"tp\":").append(r.tp());
-    b.append(",\"ep\":").append(r.ep());
-    b.append(",\"strategy\":\"").append(STRATEGY_IDS[r.strategy().ordinal()]);
-    b.append("\",\"weights\":");
-    string(r.weights(), b);
-    b.append(",\"kv\":\"").append(PRECISION_IDS[r.precisions().kvCache().ordinal()]);
-    b.append("\",\"isl\":").append(r.isl());
-    b.append(",\"osl\":").append(r.osl());
-    if (r.cached() != 0) {
-      b.append(",\"cached\":").append(r.cached());
-    }
-    if (r.prefixHit() != 0) {
-      ShortestDecimal.append(b.append(",\"prefix_hit\":"), r.prefixHit());
-    }
-    return b;
-  }
-
-  /**
-   * A JSON string as Jackson escapes it by default: quote, backslash and control characters (\b \t
-   * \n \f \r short, the others as {@code \}{@code u00XX}); everything else as is.
-   */
-  private static StringBuilder string(String s, StringBuilder b) {
-    b.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"':
-          b.append("\\\"");
-          break;
-        case '\\':
-          b.append("\\\\");
-          break;
-        case '\b':
-          b.append("\\b");
-          break;
-        case '\t':
-          b.append("\\t");
-          break;
-        case '\n':
-          b.append("\\n");
-          break;
-        case '\f':
-          b.append("\\f");
-          break;
-        case '\r':
-          b.append("\\r");
-          break;
-        default:
-          if (c < 0x20) {
-            b.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
-          } else {
-            b.append(c);
-          }
-      }
-    }
-    return b.append('"');
-  }
-
-  private static String[] precisionIds() {
-    Precision[] all = Precision.values();
-    String[] ids = new String[all.length];
-    for (Precision p : all) {
-      ids[p.ordinal()] = p.id();
-    }
-    return ids;
-  }
-
-  private static String[] strategyIds() {
-    Deployment.Strategy[] all = Deployment.Strategy.values();
-    String[] ids = new String[all.length];
-    for (Deployment.Strategy s : all) {
-      ids[s.ordinal()] = s.id();
-    }
-    return ids;
   }
 }

@@ -9,8 +9,13 @@
  *   <li>{@link io.ridgeline.serving.sweep.SweepGridBuilder}: a grid from code ({@code
  *       Sweep.Grid.builder()}) or from the JSON grid file the command line reads;
  *   <li>{@link io.ridgeline.serving.sweep.SweepWriter}: a sweep written as CSV or JSON Lines on
- *       several threads, in row order, each combination's batches evaluated as one compiled block where
- *       they compile.
+ *       several threads, in row order, each combination's batches evaluated as one compiled block
+ *       where they compile, and its {@code SweepWriter.Summary}: how many rows the object path gave
+ *       one by one, and why;
+ *   <li>sweeps of one pool: {@link io.ridgeline.serving.sweep.IntensitySweep} (each decode phase's
+ *       arithmetic intensity as the batch grows, against the ridge point) and {@link
+ *       io.ridgeline.serving.sweep.Crossover} (the context at which decode attention overtakes the
+ *       FFN).
  * </ul>
  *
  * <p>Where to start in JShell:

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.PointsAt;
 import io.ridgeline.serving.efficiency.Efficiency;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -42,13 +43,39 @@ final class SweepWriterTest {
         row -> {
           StringBuilder line = new StringBuilder();
           if (format == SweepWriter.Format.CSV) {
-            SweepWriter.csv(row, line);
+            SweepRowText.csv(row, line);
           } else {
-            SweepWriter.json(row, line);
+            SweepRowText.json(row, line);
           }
           b.append(line).append('\n');
         });
     return b.toString();
+  }
+
+  @Test
+  void write_colocatedAndPd_countsPdRowsAsTheObjectPathsByReason() {
+    SweepWriter.Summary s =
+        SweepWriter.write(
+            grid(), Efficiency.standard(), SweepWriter.Format.CSV, new StringWriter(), 2, n -> {});
+    // 2 strategies × 1,024 batches × 3 ISLs = 6,144 rows: pd's 3,072 have no compiled path, every
+    // colocated row compiles
+    assertThat(s.rows()).isEqualTo(6144);
+    assertThat(s.slowPath())
+        .containsExactly(org.assertj.core.api.Assertions.entry(PointsAt.SlowPath.STRATEGY, 3072L));
+    assertThat(s.slowPathRows()).isEqualTo(3072);
+    assertThat(s.fallbackRows()).isZero();
+    assertThat(s)
+        .hasToString(
+            "6144 points: 3072 compiled, 3072 by the object path (the strategy has no compiled"
+                + " path: 3072)");
+  }
+
+  @Test
+  void summary_badCounts_areRejectedNamingTheRule() {
+    assertThatThrownBy(
+            () -> new SweepWriter.Summary(2, java.util.Map.of(PointsAt.SlowPath.STRATEGY, 3L)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("slow-path rows must be in [1, rows]: 3");
   }
 
   @Test
@@ -57,7 +84,8 @@ final class SweepWriterTest {
     for (SweepWriter.Format format : SweepWriter.Format.values()) {
       StringWriter w = new StringWriter();
       List<Long> progress = new ArrayList<>();
-      long rows = SweepWriter.write(grid, Efficiency.standard(), format, w, 2, progress::add);
+      long rows =
+          SweepWriter.write(grid, Efficiency.standard(), format, w, 2, progress::add).rows();
       assertThat(rows).isEqualTo(6144);
       assertThat(w.toString()).isEqualTo(sequential(grid, format));
       // one report per block, the last at the grid's size
@@ -99,9 +127,9 @@ final class SweepWriterTest {
         row -> {
           StringBuilder line = new StringBuilder();
           if (format == SweepWriter.Format.CSV) {
-            SweepWriter.csv(row, line, cached, hit);
+            SweepRowText.csv(row, line, cached, hit);
           } else {
-            SweepWriter.json(row, line);
+            SweepRowText.json(row, line);
           }
           lines.add(line.toString());
         });
@@ -166,7 +194,8 @@ final class SweepWriterTest {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         SweepWriter.write(grid, Efficiency.standard(), format, text, threads, done -> {});
         long rows =
-            SweepWriter.write(grid, Efficiency.standard(), format, bytes, threads, done -> {});
+            SweepWriter.write(grid, Efficiency.standard(), format, bytes, threads, done -> {})
+                .rows();
         assertThat(rows).isEqualTo(grid.size());
         assertThat(bytes.toByteArray())
             .isEqualTo(text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -212,7 +241,7 @@ final class SweepWriterTest {
         Sweep.Grid.builder().batches(1).build(),
         Efficiency.ideal(),
         r ->
-            SweepWriter.json(
+            SweepRowText.json(
                 new Sweep.Row(
                     r.model(),
                     r.chip(),
