@@ -160,8 +160,8 @@ public sealed interface Deployment
   /**
    * The points of {@code workload} for any batch, with what does not depend on the batch done once:
    * colocated serving compiled into per-operation coefficients ({@code CompiledColocated}), the
-   * other strategies {@link #point(int, Workload)} per batch. Its points equal {@link #point(int,
-   * Workload)}'s (compiled: to the last digit or two).
+   * other strategies {@link #point(int, Workload)} per batch; {@link PointsAt#slowPath} says which
+   * and why. Its points equal {@link #point(int, Workload)}'s (compiled: to the last digit or two).
    *
    * <pre>{@code
    * PointsAt at = deployment.pointsAt(Workload.of(1024, 1024));

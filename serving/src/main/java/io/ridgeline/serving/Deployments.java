@@ -54,8 +54,8 @@ final class Deployments {
   /**
    * The points of {@code d} for workload {@code w}: colocated serving compiled ({@link
    * CompiledColocated}) where it compiles, else with the TTFT chunk's prefill hoisted out of the
-   * batch loop; the other strategies evaluate {@link Deployment#point} per batch (not compiled
-   * yet).
+   * batch loop; the other strategies evaluate {@link Deployment#point} per batch, which {@link
+   * PointsAt#slowPath} says ({@link PointsAt.SlowPath#STRATEGY}).
    *
    * @throws IllegalArgumentException when a length is not positive, or what the hoisted part throws
    */

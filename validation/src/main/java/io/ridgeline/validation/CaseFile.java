@@ -32,7 +32,7 @@ import java.util.Set;
  * are kept as they are and never read for a value.
  *
  * <pre>{@code
- * List<ValidationCase> cases = CaseFile.shipped();          // the 223 shipped rows
+ * List<ValidationCase> cases = CaseFile.shipped();          // the shipped rows
  * List<ValidationCase> mine = CaseFile.read(Path.of("my-cases.csv"));
  * }</pre>
  */

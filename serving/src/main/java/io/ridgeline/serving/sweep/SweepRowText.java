@@ -282,8 +282,8 @@ final class SweepRowText {
     int r = 0;
     if (points.points()) {
       // the leading rows that fit (most rows): figures and the fit only, a loop whose branches the
-      // JIT sees taken from the start (one general loop was compiled by C2 five times in a cold
-      // sweep, after deoptimisations at the first rows that do not fit)
+      // JIT sees taken from the start (a general loop is deoptimised and recompiled at the first
+      // rows that do not fit)
       for (; r < n && points.fits(r); r++) {
         b.append(prefix).append(batchKey).append(points.batch(r));
         figures(points, r, before, absent, b).append(fit);
