@@ -5,8 +5,6 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.DeploymentSpec;
-import io.ridgeline.serving.ImmutableDeploymentSpec;
-import io.ridgeline.serving.ImmutablePoolSpec;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.RooflineModel;
@@ -293,7 +291,7 @@ final class FrontierCommand implements Callable<Integer> {
   /** A pool of the options, at the roofline bound when {@code ideal}. */
   private PoolSpec pool(boolean ideal, Model m, Chip c, Integer chipCount, Integer tpDegree) {
     PoolSpec p = system.poolSpec(m, c, chipCount, tpDegree);
-    return ideal ? ImmutablePoolSpec.copyOf(p).withEfficiency(Efficiency.ideal()) : p;
+    return ideal ? PoolSpec.builder().from(p).efficiency(Efficiency.ideal()).build() : p;
   }
 
   private static Integer count(String token, String text) {
@@ -318,7 +316,7 @@ final class FrontierCommand implements Callable<Integer> {
    */
   private Deployment deployment(
       Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount, boolean ideal) {
-    ImmutableDeploymentSpec.Builder b =
+    DeploymentSpec.Builder b =
         DeploymentSpec.builder().strategy(s).afdMicroBatches(afd.afdMicroBatches);
     if (poolLinkGbps != null) {
       b.poolLink(BytesPerSecond.ofGigabytes(poolLinkGbps));
@@ -359,7 +357,7 @@ final class FrontierCommand implements Callable<Integer> {
             .prefill(pool(ideal, m, afdPrefillC, prefillCount, null))
             .ffn(
                 ideal
-                    ? ImmutablePoolSpec.copyOf(ffnSpec).withEfficiency(Efficiency.ideal())
+                    ? PoolSpec.builder().from(ffnSpec).efficiency(Efficiency.ideal()).build()
                     : ffnSpec);
         break;
       default:

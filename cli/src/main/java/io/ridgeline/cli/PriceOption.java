@@ -2,7 +2,6 @@ package io.ridgeline.cli;
 
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.hardware.Chip;
-import io.ridgeline.hardware.ImmutableChip;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -89,7 +88,7 @@ final class PriceOption {
   /** {@code chip} with the price --price gives it, if any; else unchanged. */
   Chip apply(Chip chip) {
     Optional<DollarsPerHour> p = Optional.ofNullable(perChip.get(chip.id())).or(() -> every);
-    return p.<Chip>map(d -> ImmutableChip.copyOf(chip).withPricePerHour(d)).orElse(chip);
+    return p.<Chip>map(d -> Chip.builder().from(chip).pricePerHour(d).build()).orElse(chip);
   }
 
   /**

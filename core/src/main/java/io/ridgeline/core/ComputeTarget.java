@@ -117,8 +117,13 @@ public abstract class ComputeTarget {
   }
 
   /** A new builder. */
-  public static ImmutableComputeTarget.Builder builder() {
-    return ImmutableComputeTarget.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link ComputeTarget}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableComputeTarget.Builder {
+    Builder() {}
   }
 
   /** The tier name that serves {@code kind} (the first tier of a split placement). */
@@ -197,10 +202,12 @@ public abstract class ComputeTarget {
 
   /** This target with the given efficiency factors. */
   public ComputeTarget withEfficiency(double compute, double memory, double network) {
-    return ImmutableComputeTarget.copyOf(this)
-        .withComputeEfficiency(compute)
-        .withMemoryEfficiency(memory)
-        .withNetworkEfficiency(network);
+    return ComputeTarget.builder()
+        .from(this)
+        .computeEfficiency(compute)
+        .memoryEfficiency(memory)
+        .networkEfficiency(network)
+        .build();
   }
 
   @Value.Check

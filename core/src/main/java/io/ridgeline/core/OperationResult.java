@@ -51,4 +51,14 @@ public abstract class OperationResult {
   public String toString() {
     return operation().name() + ": " + seconds() + " " + bound() + "-bound, " + intensity();
   }
+
+  /** A new builder. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds an {@link OperationResult}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableOperationResult.Builder {
+    Builder() {}
+  }
 }

@@ -231,7 +231,7 @@ final class ChipJson {
   /** One chip object; {@code prefix} is "" or "[i]." and starts every field path. */
   private Chip chip(JsonNode node, String prefix) {
     checkKeys(node, prefix, CHIP_KEYS);
-    ImmutableChip.Builder chip = Chip.builder();
+    Chip.Builder chip = Chip.builder();
     String id = requiredText(node, prefix, "id");
     chip.id(id).name(requiredText(node, prefix, "name"));
     optionalText(node, prefix, "vendor").ifPresent(chip::vendor);
@@ -255,7 +255,7 @@ final class ChipJson {
   }
 
   /** The required {@code peak_tflops} object: precision id to TFLOP/s. */
-  private void peaks(JsonNode node, String prefix, ImmutableChip.Builder chip) {
+  private void peaks(JsonNode node, String prefix, Chip.Builder chip) {
     JsonNode peaks = required(node, prefix, "peak_tflops");
     if (!peaks.isObject() || peaks.isEmpty()) {
       throw fail(
@@ -271,7 +271,7 @@ final class ChipJson {
   }
 
   /** The optional {@code narrow_matmul_fractions} object: precision id to MAMF / peak. */
-  private void narrowMatmulFractions(JsonNode n, String prefix, ImmutableChip.Builder chip) {
+  private void narrowMatmulFractions(JsonNode n, String prefix, Chip.Builder chip) {
     if (!n.isObject()) {
       throw fail(
           prefix + "narrow_matmul_fractions",
@@ -285,7 +285,7 @@ final class ChipJson {
   }
 
   /** The required {@code memory} array of tiers, the main tier first. */
-  private void memory(JsonNode node, String prefix, ImmutableChip.Builder chip) {
+  private void memory(JsonNode node, String prefix, Chip.Builder chip) {
     JsonNode memory = required(node, prefix, "memory");
     if (!memory.isArray() || memory.isEmpty()) {
       throw fail(prefix + "memory", "must be an array of at least one memory tier", memory);
@@ -296,7 +296,7 @@ final class ChipJson {
   }
 
   /** The optional {@code scale_up} and {@code scale_out} interconnects. */
-  private void links(JsonNode node, String prefix, ImmutableChip.Builder chip) {
+  private void links(JsonNode node, String prefix, Chip.Builder chip) {
     present(node, "scale_up")
         .ifPresent(
             n ->
@@ -318,7 +318,7 @@ final class ChipJson {
   }
 
   /** The optional {@code sources} object: field name to source text. */
-  private void sources(JsonNode sources, String prefix, ImmutableChip.Builder chip) {
+  private void sources(JsonNode sources, String prefix, Chip.Builder chip) {
     if (!sources.isObject()) {
       throw fail(prefix + "sources", "must be an object of field name to text", sources);
     }
@@ -332,7 +332,7 @@ final class ChipJson {
       throw fail(path, "must be a memory tier object", node);
     }
     checkKeys(node, path + ".", TIER_KEYS);
-    ImmutableMemoryTier.Builder tier = MemoryTier.builder();
+    MemoryTier.Builder tier = MemoryTier.builder();
     JsonNode kind = required(node, path + ".", "kind");
     try {
       tier.kind(MemoryKind.of(text(kind, path + ".kind")));
@@ -358,7 +358,7 @@ final class ChipJson {
       throw fail(path, "must be an interconnect object", node);
     }
     checkKeys(node, path + ".", LINK_KEYS);
-    ImmutableInterconnect.Builder link = Interconnect.builder().scope(scope);
+    Interconnect.Builder link = Interconnect.builder().scope(scope);
     link.name(optionalText(node, path + ".", "name").orElse(scope.id()));
     link.bandwidthPerDirection(
         BytesPerSecond.ofGigabytes(

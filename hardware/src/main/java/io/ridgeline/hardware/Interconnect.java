@@ -70,8 +70,13 @@ public abstract class Interconnect {
    * IllegalStateException} when one is missing and {@link IllegalArgumentException} when a value
    * breaks a rule above.
    */
-  public static ImmutableInterconnect.Builder builder() {
-    return ImmutableInterconnect.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds an {@link Interconnect}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableInterconnect.Builder {
+    Builder() {}
   }
 
   @Value.Check

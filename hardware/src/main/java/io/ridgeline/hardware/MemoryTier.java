@@ -56,7 +56,7 @@ public abstract class MemoryTier {
    * @throws IllegalArgumentException if capacity or bandwidth is zero
    */
   public static MemoryTier of(MemoryKind kind, Bytes capacity, BytesPerSecond bandwidth) {
-    return ImmutableMemoryTier.builder().kind(kind).capacity(capacity).bandwidth(bandwidth).build();
+    return MemoryTier.builder().kind(kind).capacity(capacity).bandwidth(bandwidth).build();
   }
 
   /**
@@ -64,8 +64,13 @@ public abstract class MemoryTier {
    * build()} throws {@link IllegalStateException} when one is missing and {@link
    * IllegalArgumentException} when a value breaks a rule above.
    */
-  public static ImmutableMemoryTier.Builder builder() {
-    return ImmutableMemoryTier.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link MemoryTier}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableMemoryTier.Builder {
+    Builder() {}
   }
 
   @Value.Check

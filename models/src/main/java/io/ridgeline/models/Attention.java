@@ -70,8 +70,13 @@ public abstract class Attention {
   public abstract Optional<Indexer> indexer();
 
   /** A new builder. */
-  public static ImmutableAttention.Builder builder() {
-    return ImmutableAttention.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds an {@link Attention}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableAttention.Builder {
+    Builder() {}
   }
 
   /** Multi-head latent attention (DeepSeek-V2/V3): low-rank Q and a shared latent KV cache. */
@@ -94,8 +99,13 @@ public abstract class Attention {
     public abstract int vHeadDim();
 
     /** A new builder. */
-    public static ImmutableMla.Builder builder() {
-      return ImmutableMla.builder();
+    public static Builder builder() {
+      return new Builder();
+    }
+
+    /** Builds a {@link Mla}: one setter per attribute, then {@code build()}. */
+    public static final class Builder extends ImmutableMla.Builder {
+      Builder() {}
     }
   }
 
@@ -118,8 +128,13 @@ public abstract class Attention {
     public abstract int headDim();
 
     /** A new builder. */
-    public static ImmutableIndexer.Builder builder() {
-      return ImmutableIndexer.builder();
+    public static Builder builder() {
+      return new Builder();
+    }
+
+    /** Builds an {@link Indexer}: one setter per attribute, then {@code build()}. */
+    public static final class Builder extends ImmutableIndexer.Builder {
+      Builder() {}
     }
   }
 

@@ -243,7 +243,7 @@ final class ConfigReader {
           is("nemotron_h")
               ? new NemotronLayers(f, hidden, layers).build()
               : new StandardLayers(f, type, hidden, layers).build();
-      ImmutableModel.Builder b =
+      Model.Builder b =
           Model.builder()
               .id(id)
               .modelType(type)
@@ -287,7 +287,7 @@ final class ConfigReader {
     }
 
     /** Checkpoint precisions from quantization_config. */
-    private void quantization(ImmutableModel.Builder b) {
+    private void quantization(Model.Builder b) {
       JsonNode q = f.node("quantization_config");
       if (q == null || q.isNull()) {
         return;

@@ -67,12 +67,17 @@ public abstract class Ffn {
 
   /** A dense FFN. */
   public static Ffn dense(int inner, boolean gated) {
-    return ImmutableFfn.builder().innerSize(inner).gated(gated).build();
+    return Ffn.builder().innerSize(inner).gated(gated).build();
   }
 
   /** A new builder. */
-  public static ImmutableFfn.Builder builder() {
-    return ImmutableFfn.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link Ffn}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableFfn.Builder {
+    Builder() {}
   }
 
   /** Whether this is a mixture of experts. */

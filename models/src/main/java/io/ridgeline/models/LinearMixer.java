@@ -69,8 +69,13 @@ public abstract class LinearMixer {
   }
 
   /** A new builder. */
-  public static ImmutableLinearMixer.Builder builder() {
-    return ImmutableLinearMixer.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link LinearMixer}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableLinearMixer.Builder {
+    Builder() {}
   }
 
   /** Inner (value) width: heads × value head dim. */

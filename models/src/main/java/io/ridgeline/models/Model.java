@@ -124,8 +124,13 @@ public abstract class Model {
   public abstract List<String> warnings();
 
   /** A new builder. */
-  public static ImmutableModel.Builder builder() {
-    return ImmutableModel.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link Model}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableModel.Builder {
+    Builder() {}
   }
 
   /** Number of blocks. */

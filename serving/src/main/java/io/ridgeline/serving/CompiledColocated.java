@@ -418,8 +418,8 @@ final class CompiledColocated implements PointsAt {
       int batch = block.batch(r);
       // the decode step's utilisation over its own time (decodeUtilisation)
       Utilisation u = block.utilisation(r);
-      ImmutableFrontierPoint.Builder p =
-          ImmutableFrontierPoint.builder()
+      FrontierPoint.Builder p =
+          FrontierPoint.builder()
               .batch(batch)
               .ttft(Seconds.of(block.figure(r, PointBlock.TTFT)))
               .tpot(Seconds.of(block.figure(r, PointBlock.TPOT)))

@@ -6,7 +6,6 @@ import com.google.common.collect.ImmutableMap;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.DataKind;
-import io.ridgeline.core.ImmutableComputeTarget;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.TensorClass;
@@ -188,7 +187,7 @@ final class MemoryPlan {
       String tier = weights.keySet().iterator().next();
       return tier.equals(base.mainTier())
           ? base
-          : ImmutableComputeTarget.builder()
+          : ComputeTarget.builder()
               .from(base)
               .placement(ImmutableMap.of(DataKind.WEIGHTS, tier))
               .build();
@@ -199,7 +198,7 @@ final class MemoryPlan {
       split.put(DataKind.KV_READ, shares(kv));
       split.put(DataKind.KV_WRITE, shares(kv));
     }
-    return ImmutableComputeTarget.builder().from(base).splitPlacement(split.build()).build();
+    return ComputeTarget.builder().from(base).splitPlacement(split.build()).build();
   }
 
   /** Each tier's share of the bytes {@code byTier} places (1 for a tier holding them all). */
@@ -223,7 +222,7 @@ final class MemoryPlan {
    * @throws IllegalArgumentException naming --kv-offload when the chip has no slower tier
    */
   static ComputeTarget fetchTarget(RooflineModel pool) {
-    return ImmutableComputeTarget.builder()
+    return ComputeTarget.builder()
         .from(pool.baseTarget())
         .placement(
             ImmutableMap.of(DataKind.KV_READ, pool.kvOffload().requireTier(pool.chip()).name()))

@@ -57,7 +57,7 @@ public final class ParetoFrontier {
     boolean[] pareto = paretoFlags(points);
     List<FrontierPoint> marked = new ArrayList<>(points.size());
     for (int i = 0; i < points.size(); i++) {
-      marked.add(ImmutableFrontierPoint.copyOf(points.get(i)).withPareto(pareto[i]));
+      marked.add(FrontierPoint.builder().from(points.get(i)).pareto(pareto[i]).build());
     }
     return new ParetoFrontier(marked);
   }

@@ -5,8 +5,6 @@ import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Flops;
-import io.ridgeline.core.ImmutableOperation;
-import io.ridgeline.core.ImmutablePhaseResult;
 import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.PhaseKind;
@@ -42,7 +40,7 @@ final class PoolOperations {
     if (uniformKernels(pool)) {
       return Roofline.phase(kind, ops, t);
     }
-    ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().kind(kind);
+    PhaseResult.Builder b = PhaseResult.builder().kind(kind);
     for (Operation op : ops) {
       KernelClass k = KernelClass.of(op.role());
       double rows =
@@ -130,9 +128,11 @@ final class PoolOperations {
         bytes.put(e.getKey(), e.getValue().dividedBy(divisor));
       }
       out.add(
-          ImmutableOperation.copyOf(op)
-              .withFlops(op.flops().dividedBy(work))
-              .withBytes(bytes.build()));
+          Operation.builder()
+              .from(op)
+              .flops(op.flops().dividedBy(work))
+              .bytes(bytes.build())
+              .build());
     }
     return out;
   }
@@ -152,7 +152,7 @@ final class PoolOperations {
             .cacheBytesPerSequence(cachedTokens, kv, pool.tensorParallel())
             .times(prompts)
             .dividedBy(layout.busyAttentionGroups(prompts) * pool.pipelineParallel());
-    return ImmutableOperation.builder()
+    return Operation.builder()
         .name("kv_fetch")
         .role(OperationRole.KV_FETCH)
         .flops(Flops.ZERO)

@@ -3,11 +3,10 @@ package io.ridgeline.serving;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import io.ridgeline.core.ComputeTarget;
-import io.ridgeline.core.ImmutableComputeTarget;
-import io.ridgeline.core.ImmutablePhaseResult;
 import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.Phase;
 import io.ridgeline.core.PhaseKind;
+import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
@@ -180,8 +179,13 @@ public abstract class RooflineModel {
   }
 
   /** A new builder. */
-  public static ImmutableRooflineModel.Builder builder() {
-    return ImmutableRooflineModel.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link RooflineModel}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableRooflineModel.Builder {
+    Builder() {}
   }
 
   /** {@code model} on one {@code chip}, the checkpoint's precisions, the default efficiency. */
@@ -296,8 +300,8 @@ public abstract class RooflineModel {
   @Value.Lazy
   ComputeTarget baseTarget() {
     Efficiency e = kernelEfficiency();
-    ImmutableComputeTarget.Builder b =
-        ImmutableComputeTarget.builder()
+    ComputeTarget.Builder b =
+        ComputeTarget.builder()
             .from(chip().toComputeTarget())
             .computeEfficiency(e.compute())
             .memoryEfficiency(e.memory())
@@ -420,8 +424,7 @@ public abstract class RooflineModel {
         .ifPresent(c -> ops.addAll(c.operations()));
     ImmutableStepResult.Builder b =
         ImmutableStepResult.builder()
-            .addPhases(
-                ImmutablePhaseResult.builder().kind(PhaseKind.PREFILL).operations(ops).build())
+            .addPhases(PhaseResult.builder().kind(PhaseKind.PREFILL).operations(ops).build())
             .stages(pp)
             .microBatches(micro)
             .passes(micro + pp - 1)

@@ -12,8 +12,6 @@ import io.ridgeline.core.Precision;
 import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
-import io.ridgeline.hardware.ImmutableChip;
-import io.ridgeline.hardware.ImmutableMemoryTier;
 import io.ridgeline.hardware.MemoryTier;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
@@ -109,17 +107,19 @@ final class InvariantPropertiesTest {
     List<MemoryTier> tiers = new ArrayList<>();
     for (MemoryTier t : chip.memory()) {
       tiers.add(
-          ImmutableMemoryTier.copyOf(t)
-              .withBandwidth(BytesPerSecond.of(t.bandwidth().bytesPerSecond() * f)));
+          MemoryTier.builder()
+              .from(t)
+              .bandwidth(BytesPerSecond.of(t.bandwidth().bytesPerSecond() * f))
+              .build());
     }
-    return ImmutableChip.copyOf(chip).withMemory(tiers);
+    return Chip.builder().from(chip).memory(tiers).build();
   }
 
   /** {@code chip} with every precision's peak times {@code f}. */
   private static Chip peakTimes(Chip chip, double f) {
     Map<Precision, FlopsPerSecond> peaks = new EnumMap<>(Precision.class);
     chip.peaks().forEach((p, v) -> peaks.put(p, FlopsPerSecond.of(v.flopsPerSecond() * f)));
-    return ImmutableChip.copyOf(chip).withPeaks(peaks);
+    return Chip.builder().from(chip).peaks(peaks).build();
   }
 
   @Test

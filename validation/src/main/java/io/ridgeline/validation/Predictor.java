@@ -13,7 +13,6 @@ import io.ridgeline.serving.Sizing;
 import io.ridgeline.serving.Speculation;
 import io.ridgeline.serving.efficiency.Efficiency;
 import io.ridgeline.serving.efficiency.EngineProfile;
-import io.ridgeline.serving.efficiency.ImmutableEfficiency;
 import io.ridgeline.serving.efficiency.Profiles;
 import io.ridgeline.serving.queueing.ClosedLoop;
 import java.util.ArrayList;
@@ -212,7 +211,7 @@ public final class Predictor {
               + " per dependent operation), no engine profile is fitted on such chips");
     }
     if ((stated.eagerDecode() || stated.synchronousScheduler()) && !engine.efficiency().isIdeal()) {
-      ImmutableEfficiency.Builder asRun = Efficiency.builder().from(engine.efficiency());
+      Efficiency.Builder asRun = Efficiency.builder().from(engine.efficiency());
       if (stated.eagerDecode()) {
         // the row's engine ran decode without CUDA graphs: each decode pass launches its kernels
         // from the host at the profile's eager launch cost (Efficiency#eagerDecode)

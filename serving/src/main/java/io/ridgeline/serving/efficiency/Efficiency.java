@@ -278,8 +278,13 @@ public abstract class Efficiency {
   }
 
   /** A new builder. */
-  public static ImmutableEfficiency.Builder builder() {
-    return ImmutableEfficiency.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds an {@link Efficiency}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableEfficiency.Builder {
+    Builder() {}
   }
 
   /** The compute fraction a GEMM over {@code tokens} tokens reaches: compute × M / (M + half). */

@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
  * model code that uses it.
  *
  * <pre>{@code
- * ImmutableEfficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
+ * Efficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
  * EfficiencyParameter.MEMORY.set(b, 0.8);
  * EfficiencyParameter.MEMORY.get(b.build());   // 0.8
  * }</pre>
@@ -52,7 +52,7 @@ public enum EfficiencyParameter {
       1.0,
       0.75,
       Efficiency::compute,
-      ImmutableEfficiency.Builder::compute,
+      Efficiency.Builder::compute,
       new Column("compute", 8, 3),
       0,
       e -> Optional.of(percent("compute", e.compute()))),
@@ -70,7 +70,7 @@ public enum EfficiencyParameter {
       0.92,
       0.8,
       Efficiency::memory,
-      ImmutableEfficiency.Builder::memory,
+      Efficiency.Builder::memory,
       new Column("memory", 8, 3),
       1,
       e -> Optional.of(percent("memory", e.memory()))),
@@ -97,7 +97,7 @@ public enum EfficiencyParameter {
       0.9,
       0.8,
       Efficiency::network,
-      ImmutableEfficiency.Builder::network,
+      Efficiency.Builder::network,
       new Column("network", 8, 3),
       2,
       e -> Optional.of(percent("network", e.network()))),
@@ -116,7 +116,7 @@ public enum EfficiencyParameter {
       0.92,
       0.8,
       Efficiency::attention,
-      ImmutableEfficiency.Builder::attention,
+      Efficiency.Builder::attention,
       new Column("attn", 8, 3),
       4,
       e ->
@@ -138,7 +138,7 @@ public enum EfficiencyParameter {
       64,
       16,
       Efficiency::gemmHalfTokens,
-      ImmutableEfficiency.Builder::gemmHalfTokens,
+      Efficiency.Builder::gemmHalfTokens,
       new Column("half tok", 9, 1),
       3,
       e ->
@@ -168,7 +168,7 @@ public enum EfficiencyParameter {
       640,
       360,
       Efficiency::gemmHalfDepth,
-      ImmutableEfficiency.Builder::gemmHalfDepth,
+      Efficiency.Builder::gemmHalfDepth,
       new Column("half K", 7, 0),
       3,
       e ->
@@ -326,7 +326,7 @@ public enum EfficiencyParameter {
       0.9,
       0.5,
       Efficiency::moeOverlap,
-      ImmutableEfficiency.Builder::moeOverlap,
+      Efficiency.Builder::moeOverlap,
       new Column("moe ovl", 8, 3),
       8,
       e ->
@@ -407,7 +407,7 @@ public enum EfficiencyParameter {
   private final double upper;
   private final double start;
   private final ToDoubleFunction<Efficiency> getter;
-  private final BiConsumer<ImmutableEfficiency.Builder, Double> setter;
+  private final BiConsumer<Efficiency.Builder, Double> setter;
   private final Column column;
   private final int descriptionRank;
   private final Function<Efficiency, Optional<String>> description;
@@ -420,7 +420,7 @@ public enum EfficiencyParameter {
       double upper,
       double start,
       ToDoubleFunction<Efficiency> getter,
-      BiConsumer<ImmutableEfficiency.Builder, Double> setter,
+      BiConsumer<Efficiency.Builder, Double> setter,
       Column column,
       int descriptionRank,
       Function<Efficiency, Optional<String>> description) {
@@ -524,7 +524,7 @@ public enum EfficiencyParameter {
   }
 
   /** Sets it on {@code builder} to {@code value}, in {@link #unit()}; returns the builder. */
-  public ImmutableEfficiency.Builder set(ImmutableEfficiency.Builder builder, double value) {
+  public Efficiency.Builder set(Efficiency.Builder builder, double value) {
     setter.accept(builder, value);
     return builder;
   }
@@ -548,7 +548,7 @@ public enum EfficiencyParameter {
 
   /** The efficiency with every parameter at {@code values.apply(parameter)}, in {@link #unit()}. */
   public static Efficiency efficiency(ToDoubleFunction<EfficiencyParameter> values) {
-    ImmutableEfficiency.Builder b = Efficiency.builder();
+    Efficiency.Builder b = Efficiency.builder();
     for (EfficiencyParameter p : values()) {
       p.set(b, values.applyAsDouble(p));
     }

@@ -63,8 +63,13 @@ public abstract class PlanConfiguration {
   public abstract Optional<Double> dollarsPerMillionTokens();
 
   /** A new builder. */
-  public static ImmutablePlanConfiguration.Builder builder() {
-    return ImmutablePlanConfiguration.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link PlanConfiguration}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutablePlanConfiguration.Builder {
+    Builder() {}
   }
 
   /** The chip type. */

@@ -45,8 +45,13 @@ public abstract class PlanMiss {
   public abstract String detail();
 
   /** A new builder. */
-  public static ImmutablePlanMiss.Builder builder() {
-    return ImmutablePlanMiss.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link PlanMiss}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutablePlanMiss.Builder {
+    Builder() {}
   }
 
   @Override

@@ -216,8 +216,13 @@ public abstract class PlanRequest {
   }
 
   /** A new builder. */
-  public static ImmutablePlanRequest.Builder builder() {
-    return ImmutablePlanRequest.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link PlanRequest}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutablePlanRequest.Builder {
+    Builder() {}
   }
 
   /** Output tokens per second the fleet must produce: requests per second × output tokens. */

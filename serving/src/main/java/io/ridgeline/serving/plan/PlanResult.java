@@ -52,8 +52,13 @@ public abstract class PlanResult {
   public abstract List<PlanMiss> closest();
 
   /** A new builder. */
-  public static ImmutablePlanResult.Builder builder() {
-    return ImmutablePlanResult.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link PlanResult}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutablePlanResult.Builder {
+    Builder() {}
   }
 
   /** Whether at least one configuration meets the objectives. */
