@@ -19,6 +19,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class ComputeTarget {
+  ComputeTarget() {} // subclassed only by the generated implementation
+
   /** Fallback order when a target lacks a native peak for a precision (wider formats next). */
   private static final Map<Precision, List<Precision>> FALLBACK =
       Map.of(

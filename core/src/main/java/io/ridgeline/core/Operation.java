@@ -21,6 +21,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Operation {
+  Operation() {} // subclassed only by the generated implementation
+
   /** A short name such as {@code "qkv_proj"}. */
   public abstract String name();
 

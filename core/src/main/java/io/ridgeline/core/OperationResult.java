@@ -7,6 +7,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class OperationResult {
+  OperationResult() {} // subclassed only by the generated implementation
+
   /** The operation evaluated. */
   public abstract Operation operation();
 

@@ -12,6 +12,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PhaseResult {
+  PhaseResult() {} // subclassed only by the generated implementation
+
   /** What part of a step the phase is. */
   public abstract PhaseKind kind();
 

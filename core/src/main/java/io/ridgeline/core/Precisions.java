@@ -42,6 +42,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Precisions {
+  Precisions() {} // subclassed only by the generated implementation
+
   /** Weight storage precision. */
   @Value.Default
   public Precision weights() {

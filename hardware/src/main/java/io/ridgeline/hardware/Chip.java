@@ -38,6 +38,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Chip {
+  Chip() {} // subclassed only by the generated implementation
+
   /** Order of peaks in {@link #toString()}: the precisions inference uses most come first. */
   private static final List<Precision> DISPLAY_ORDER =
       List.of(

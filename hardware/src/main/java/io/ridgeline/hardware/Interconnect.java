@@ -26,6 +26,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Interconnect {
+  Interconnect() {} // subclassed only by the generated implementation
+
   /** Where an interconnect sits. */
   public enum Scope {
     /** A fabric inside a node or rack (NVLink, xGMI, ICI, NeuronLink). */

@@ -26,6 +26,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class MemoryTier {
+  MemoryTier() {} // subclassed only by the generated implementation
+
   /** The tier's name within its chip; defaults to the kind's id, for example {@code "hbm"}. */
   @Value.Default
   public String name() {

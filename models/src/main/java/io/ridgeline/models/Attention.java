@@ -15,6 +15,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Attention {
+  Attention() {} // subclassed only by the generated implementation
+
   /** Query heads. */
   public abstract int heads();
 
@@ -83,6 +85,8 @@ public abstract class Attention {
   @Value.Immutable
   @RidgelineStyle
   public abstract static class Mla {
+    Mla() {} // subclassed only by the generated implementation
+
     /** Query compression rank; 0 when Q is projected directly (DeepSeek-V2-Lite). */
     public abstract int qLoraRank();
 
@@ -116,6 +120,8 @@ public abstract class Attention {
   @Value.Immutable
   @RidgelineStyle
   public abstract static class Indexer {
+    Indexer() {} // subclassed only by the generated implementation
+
     /** Tokens attention keeps per query ({@code index_topk}). */
     public abstract int topK();
 

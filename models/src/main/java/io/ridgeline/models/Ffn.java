@@ -14,6 +14,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Ffn {
+  Ffn() {} // subclassed only by the generated implementation
+
   /** Inner width of the dense FFN, or of one routed expert. */
   public abstract int innerSize();
 

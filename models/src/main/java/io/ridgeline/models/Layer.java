@@ -14,6 +14,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Layer {
+  Layer() {} // subclassed only by the generated implementation
+
   /** The softmax attention, if the layer has one. */
   public abstract Optional<Attention> attention();
 

@@ -17,6 +17,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class LinearMixer {
+  LinearMixer() {} // subclassed only by the generated implementation
+
   /** The two families. */
   public enum Kind {
     /** Mamba2 selective state space (SSD). */

@@ -34,6 +34,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Model {
+  Model() {} // subclassed only by the generated implementation
+
   /** How each norm is built. */
   public enum NormKind {
     /** RMSNorm: one weight vector. */

@@ -42,6 +42,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class DeploymentSpec {
+  DeploymentSpec() {} // subclassed only by the generated implementation
+
   /** The strategy. */
   public abstract Deployment.Strategy strategy();
 

@@ -10,6 +10,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class FrontierPoint {
+  FrontierPoint() {} // subclassed only by the generated implementation
+
   /** Requests decoded together per model replica. */
   public abstract int batch();
 

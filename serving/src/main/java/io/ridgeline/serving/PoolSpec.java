@@ -34,6 +34,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PoolSpec {
+  PoolSpec() {} // subclassed only by the generated implementation
+
   /** The model served. */
   public abstract Model model();
 

@@ -59,6 +59,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class RooflineModel {
+  RooflineModel() {} // subclassed only by the generated implementation
+
   /**
    * Tokens per prefill chunk assumed for the activation workspace: engines run chunked prefill with
    * a bounded token budget per step (vLLM's {@code max_num_batched_tokens} is 8,192 for

@@ -35,6 +35,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Efficiency {
+  Efficiency() {} // subclassed only by the generated implementation
+
   /** Fraction of peak FLOP/s at large token counts, in (0, 1]. */
   @Value.Parameter
   public abstract double compute();

@@ -19,6 +19,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PlanConfiguration {
+  PlanConfiguration() {} // subclassed only by the generated implementation
+
   /**
    * The deployment: strategy and pools (for pd both pools have the layout of {@link
    * #tensorParallel()}, {@link #pipelineParallel()}).

@@ -20,6 +20,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PlanMiss {
+  PlanMiss() {} // subclassed only by the generated implementation
+
   /** The chip type. */
   public abstract Chip chip();
 

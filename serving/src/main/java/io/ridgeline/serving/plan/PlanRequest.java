@@ -45,6 +45,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PlanRequest {
+  PlanRequest() {} // subclassed only by the generated implementation
+
   /** How configurations that meet the objectives are ranked. */
   public enum Objective {
     /** Fewest chips in total, then lowest price per hour. */

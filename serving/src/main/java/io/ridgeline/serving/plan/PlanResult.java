@@ -18,6 +18,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PlanResult {
+  PlanResult() {} // subclassed only by the generated implementation
+
   /** The request planned. */
   public abstract PlanRequest request();
 
