@@ -1,5 +1,6 @@
 package io.ridgeline.cli;
 
+import com.google.common.base.Splitter;
 import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
@@ -232,7 +233,7 @@ final class FrontierCommand implements Callable<Integer> {
     if (strategy.trim().equalsIgnoreCase("all")) {
       all().forEach(s -> tokens.add(s.id()));
     } else {
-      for (String t : strategy.split(",")) {
+      for (String t : Splitter.on(',').split(strategy)) {
         if (!t.isBlank()) {
           tokens.add(t);
         }
@@ -249,17 +250,17 @@ final class FrontierCommand implements Callable<Integer> {
     List<Deployment> deployments = new ArrayList<>();
     for (String token : tokens) {
       // name, or pd:CHIP[:COUNT] for a decode pool of another chip (e.g. pd:groq-lpu:576)
-      String[] parts = token.trim().split(":");
-      Deployment.Strategy s = Deployment.Strategy.of(parts[0].trim());
-      if (parts.length > 1 && s != Deployment.Strategy.PD) {
+      List<String> parts = Splitter.on(':').splitToList(token.trim());
+      Deployment.Strategy s = Deployment.Strategy.of(parts.get(0).trim());
+      if (parts.size() > 1 && s != Deployment.Strategy.PD) {
         throw new IllegalArgumentException(
             "--strategy " + token + ": only pd takes a decode chip (pd:CHIP[:COUNT])");
       }
-      String dChip = parts.length > 1 ? parts[1] : decodeChip;
+      String dChip = parts.size() > 1 ? parts.get(1) : decodeChip;
       Integer dCount =
-          parts.length > 2 ? count(token, parts[2]) : parts.length > 1 ? null : decodeCount;
+          parts.size() > 2 ? count(token, parts.get(2)) : parts.size() > 1 ? null : decodeCount;
       deployments.add(deployment(s, m, dChip, dCount, ideal));
-      String label = s.id() + token.trim().substring(parts[0].length());
+      String label = s.id() + token.trim().substring(parts.get(0).length());
       String unique = label;
       for (int n = 2; labels.contains(unique); n++) {
         unique = label + "#" + n;

@@ -1,5 +1,6 @@
 package io.ridgeline.cli;
 
+import com.google.common.base.Splitter;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.hardware.Chip;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ final class PriceOption {
     Optional<DollarsPerHour> every = Optional.empty();
     Map<String, DollarsPerHour> perChip = new LinkedHashMap<>();
     for (String value : values) {
-      for (String item : value.split(",")) {
+      for (String item : Splitter.on(',').split(value)) {
         String text = item.trim();
         int eq = text.indexOf('=');
         if (eq < 0) {

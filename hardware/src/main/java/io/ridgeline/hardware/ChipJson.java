@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.google.common.base.Splitter;
 import com.google.common.collect.ImmutableList;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.BytesPerSecond;
@@ -522,7 +523,7 @@ final class ChipJson {
   private double inRange(JsonNode node, String path) {
     // a field's own range, else, for an entry of an object of numbers (peak_tflops.bf16,
     // narrow_matmul_fractions.fp8), the range of the object that holds it
-    String[] segments = path.split("\\.");
+    String[] segments = Splitter.on('.').splitToList(path).toArray(String[]::new);
     String field = segments[segments.length - 1];
     double[] range = RANGES.get(field);
     if (range == null && segments.length > 1) {

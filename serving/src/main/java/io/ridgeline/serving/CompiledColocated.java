@@ -327,9 +327,9 @@ final class CompiledColocated implements PointsAt {
       int batch = batches[k];
       if (batch < 1
           || batch > Limits.MAX_BATCH
-          || !oneTier
+          || (!oneTier
               && (batch > decodeOnMainTier
-                  || prefillPrompts((double) batch / osl) > prefillOnMainTier)) {
+                  || prefillPrompts((double) batch / osl) > prefillOnMainTier))) {
         break;
       }
       k++;

@@ -3,6 +3,8 @@ package io.ridgeline.serving;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
+import com.google.common.collect.Sets;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.DataKind;
@@ -48,11 +50,11 @@ final class MemoryPlan {
     /** Attention/FFN disaggregation's FFN pool: dense FFN and expert weights only. */
     FFN_SIDE(EnumSet.of(TensorClass.DENSE_FFN, TensorClass.EXPERTS), false);
 
-    private final Set<TensorClass> weights;
+    private final ImmutableSet<TensorClass> weights;
     private final boolean kvCache;
 
     Holding(Set<TensorClass> weights, boolean kvCache) {
-      this.weights = weights;
+      this.weights = Sets.immutableEnumSet(weights);
       this.kvCache = kvCache;
     }
   }

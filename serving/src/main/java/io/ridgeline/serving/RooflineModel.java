@@ -537,7 +537,7 @@ public abstract class RooflineModel {
   @Value.Check
   void check() {
     // the layout validates the degrees and their divisibility, naming the one that is wrong
-    layout();
+    var unusedLayout = layout();
     checkArgument(
         pipelineParallel() <= model().layerCount(),
         "pipeline parallel degree (%s) must not exceed the %s layers of %s",
@@ -563,8 +563,8 @@ public abstract class RooflineModel {
       kvOffload().requireTier(chip());
     }
     // the chip must be able to run the precisions at all
-    target().effectivePrecision(computePrecisions().matmul());
-    target().effectivePrecision(computePrecisions().attention());
+    var unusedMatmul = target().effectivePrecision(computePrecisions().matmul());
+    var unusedAttention = target().effectivePrecision(computePrecisions().attention());
   }
 
   /**

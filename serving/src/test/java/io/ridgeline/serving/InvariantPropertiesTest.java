@@ -49,7 +49,7 @@ final class InvariantPropertiesTest {
   private static final Efficiency CALIBRATED = Profiles.builtIn().forEngine("default").efficiency();
 
   /** A system: a model on a chip under a strategy at an efficiency, built for any chip. */
-  private record System(Model model, Chip chip, Deployment.Strategy strategy, boolean ideal) {
+  private record Setup(Model model, Chip chip, Deployment.Strategy strategy, boolean ideal) {
     Deployment on(Chip c) {
       Efficiency e = ideal ? Efficiency.ideal() : CALIBRATED;
       RooflineModel one = pool(c, 1, e);
@@ -83,15 +83,15 @@ final class InvariantPropertiesTest {
     }
   }
 
-  private static final List<System> SYSTEMS = systems();
+  private static final List<Setup> SYSTEMS = systems();
 
-  private static List<System> systems() {
-    List<System> out = new ArrayList<>();
+  private static List<Setup> systems() {
+    List<Setup> out = new ArrayList<>();
     for (Model m : MODELS) {
       for (Chip c : CHIPS) {
         for (Deployment.Strategy s : Deployment.Strategy.values()) {
           for (boolean ideal : List.of(true, false)) {
-            System sys = new System(m, c, s, ideal);
+            Setup sys = new Setup(m, c, s, ideal);
             if (sys.deployment().fitProblem(1024, 256).isEmpty()) {
               out.add(sys);
             }

@@ -148,6 +148,7 @@ public final class CaseFile {
   }
 
   /** One CSV record and the line it starts on. */
+  @SuppressWarnings("JavaLangClash") // package-private; no file here uses java.lang.Record
   record Record(int line, List<String> fields) {}
 
   /**

@@ -1,5 +1,7 @@
 package io.ridgeline.serving.efficiency;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
+import com.google.errorprone.annotations.Immutable;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.serving.TtftParts;
 import java.util.Arrays;
@@ -395,6 +397,7 @@ public enum EfficiencyParameter {
    * @param width the column width in characters
    * @param decimals digits after the decimal point
    */
+  @Immutable
   public record Column(String label, int width, int decimals) {}
 
   /** The key of the per-layer overhead in profile files written before kernel counts. */
@@ -406,10 +409,17 @@ public enum EfficiencyParameter {
   private final double lower;
   private final double upper;
   private final double start;
+
+  @SuppressWarnings("ImmutableEnumChecker") // stateless method references
   private final ToDoubleFunction<Efficiency> getter;
+
+  @SuppressWarnings("ImmutableEnumChecker") // stateless method references
   private final BiConsumer<Efficiency.Builder, Double> setter;
+
   private final Column column;
   private final int descriptionRank;
+
+  @SuppressWarnings("ImmutableEnumChecker") // stateless lambdas
   private final Function<Efficiency, Optional<String>> description;
 
   EfficiencyParameter(
@@ -524,6 +534,7 @@ public enum EfficiencyParameter {
   }
 
   /** Sets it on {@code builder} to {@code value}, in {@link #unit()}; returns the builder. */
+  @CanIgnoreReturnValue
   public Efficiency.Builder set(Efficiency.Builder builder, double value) {
     setter.accept(builder, value);
     return builder;

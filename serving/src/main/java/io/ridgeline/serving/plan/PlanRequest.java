@@ -237,7 +237,7 @@ public abstract class PlanRequest {
     checkArgument(!chips().isEmpty(), "chips must not be empty: name at least one chip to search");
     checkArgument(inputTokens() > 0, "input tokens (isl) must be positive: %s", inputTokens());
     checkArgument(outputTokens() > 0, "output tokens (osl) must be positive: %s", outputTokens());
-    workload(); // validates history and prefix hits
+    var unused = workload(); // validates history and prefix hits
     checkArgument(
         requestsPerSecond() > 0 && Double.isFinite(requestsPerSecond()),
         "request rate must be positive and finite: %s requests/s",

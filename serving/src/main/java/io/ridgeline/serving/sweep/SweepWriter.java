@@ -225,6 +225,7 @@ public final class SweepWriter {
    *
    * @return the rows written from primitive figures
    */
+  @CanIgnoreReturnValue
   static long text(
       Sweep.Grid grid,
       Efficiency efficiency,
@@ -351,6 +352,7 @@ public final class SweepWriter {
   }
 
   /** Row {@code r}'s figures, each after its text in {@code before} ({@code absent} for NaN). */
+  @CanIgnoreReturnValue
   private static Utf8Text figures(
       PointBlock points, int r, byte[][] before, byte[] absent, Utf8Text b) {
     for (int f = 0; f < PointBlock.FIGURES; f++) {
@@ -442,20 +444,23 @@ public final class SweepWriter {
     if (prefixHit) {
       out.add(at, "prefix_hit");
     }
-    return out;
+    return ImmutableList.copyOf(out);
   }
 
   /** Appends one CSV line (without its line break) in {@link #COLUMNS} order to {@code b}. */
+  @CanIgnoreReturnValue
   static StringBuilder csv(Sweep.Row r, StringBuilder b) {
     return csv(r, b, false);
   }
 
   /** Appends one CSV line in {@link #columns(boolean)} order to {@code b}. */
+  @CanIgnoreReturnValue
   static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached) {
     return csv(r, b, cached, false);
   }
 
   /** Appends one CSV line in {@link #columns(boolean, boolean)} order to {@code b}. */
+  @CanIgnoreReturnValue
   static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached, boolean prefixHit) {
     csvPrefix(r, b, cached, prefixHit);
     if (r.point().isPresent()) {
@@ -488,6 +493,7 @@ public final class SweepWriter {
    * The CSV columns before the batch, each followed by its comma: model to osl, then cached and
    * prefix_hit when {@code cached} and {@code prefixHit}.
    */
+  @CanIgnoreReturnValue
   private static StringBuilder csvPrefix(
       Sweep.Row r, StringBuilder b, boolean cached, boolean prefixHit) {
     cell(r.model().id(), b).append(',');
@@ -507,6 +513,7 @@ public final class SweepWriter {
   }
 
   /** A CSV cell: quoted, with quotes doubled, when it holds a comma, quote or line break. */
+  @CanIgnoreReturnValue
   private static StringBuilder cell(String s, StringBuilder b) {
     if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
       return b.append(s);
@@ -527,6 +534,7 @@ public final class SweepWriter {
    * as Jackson writes it without indentation and with its shortest double writer ({@code
    * StreamWriteFeature.USE_FAST_DOUBLE_WRITER}).
    */
+  @CanIgnoreReturnValue
   static StringBuilder json(Sweep.Row r, StringBuilder b) {
     jsonPrefix(r, b);
     b.append(",\"batch\":").append(r.batch());
@@ -564,7 +572,8 @@ public final class SweepWriter {
     return b.append('}');
   }
 
-  /** The JSON keys before the batch: {@code {"model":…} to {@code "osl"}, cached and prefix_hit. */
+  /** The JSON keys before the batch: {@code "model"} to {@code "osl"}, cached and prefix_hit. */
+  @CanIgnoreReturnValue
   private static StringBuilder jsonPrefix(Sweep.Row r, StringBuilder b) {
     b.append("{\"model\":");
     string(r.model().id(), b).append(",\"chip\":");
@@ -591,6 +600,7 @@ public final class SweepWriter {
    * A JSON string as Jackson escapes it by default: quote, backslash and control characters (\b \t
    * \n \f \r short, the others as {@code \}{@code u00XX}); everything else as is.
    */
+  @CanIgnoreReturnValue
   private static StringBuilder string(String s, StringBuilder b) {
     b.append('"');
     for (int i = 0; i < s.length(); i++) {
