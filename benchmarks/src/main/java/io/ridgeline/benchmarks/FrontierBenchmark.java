@@ -1,5 +1,6 @@
 package io.ridgeline.benchmarks;
 
+import com.google.common.base.Splitter;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
@@ -83,7 +84,7 @@ public class FrontierBenchmark {
 
   /** The pool {@code model/chip/count} at {@code efficiency} ("ideal" or "calibrated"). */
   public static RooflineModel pool(String system, String efficiency) {
-    String[] f = system.split("/");
+    String[] f = Splitter.on('/').splitToList(system).toArray(String[]::new);
     int count = Integer.parseInt(f[2]);
     Chip chip = Chips.byId(f[1]);
     return RooflineModel.builder()

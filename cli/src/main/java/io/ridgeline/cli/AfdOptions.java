@@ -2,7 +2,6 @@ package io.ridgeline.cli;
 
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
-import io.ridgeline.serving.ImmutablePoolSpec;
 import io.ridgeline.serving.PoolSpec;
 import picocli.CommandLine.Option;
 
@@ -74,10 +73,12 @@ final class AfdOptions {
       throw new IllegalArgumentException(
           "--ffn-ep (" + fep + ") must divide the FFN pool's chips per stage: " + stage);
     }
-    return ImmutablePoolSpec.copyOf(system.poolSpec(m, c, ffnCount, ffnTp))
-        .withPipelineParallel(fpp)
-        .withExpertParallel(fep)
-        .withAttentionDataParallel(1)
-        .withRunsAttention(false);
+    return PoolSpec.builder()
+        .from(system.poolSpec(m, c, ffnCount, ffnTp))
+        .pipelineParallel(fpp)
+        .expertParallel(fep)
+        .attentionDataParallel(1)
+        .runsAttention(false)
+        .build();
   }
 }

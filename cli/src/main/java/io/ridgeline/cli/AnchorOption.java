@@ -32,7 +32,6 @@ final class AnchorOption {
    * The factor of {@code file}'s rows predicted at {@code efficiency}.
    *
    * @param file the file, or null for no anchor
-   * @param efficiency the efficiency every row is predicted with
    * @param rows predicted rows
    * @param lnSlowdown the mean ln slowdown of the model against the rows
    * @param anchoring the ln slowdown per quantity ({@link Anchor#factors})
@@ -103,8 +102,8 @@ final class AnchorOption {
     List<Prediction> predicted = new ArrayList<>();
     for (ValidationCase c : cases) {
       Outcome o = p.predict(c);
-      if (o instanceof Prediction) {
-        predicted.add((Prediction) o);
+      if (o instanceof Prediction prediction) {
+        predicted.add(prediction);
       }
     }
     if (predicted.isEmpty()) {

@@ -136,8 +136,8 @@ final class AtomicFiles {
   }
 
   private static String why(IOException e) {
-    if (e instanceof NoSuchFileException) {
-      String file = ((NoSuchFileException) e).getFile();
+    if (e instanceof NoSuchFileException missing) {
+      String file = missing.getFile();
       Path parent = file == null ? null : Path.of(file).getParent();
       return parent != null && Files.isDirectory(parent)
           ? "cannot create a file in " + parent

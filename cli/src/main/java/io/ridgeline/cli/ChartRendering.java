@@ -2,6 +2,7 @@ package io.ridgeline.cli;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import com.google.common.base.Splitter;
 import de.erichseifert.vectorgraphics2d.VectorGraphics2D;
 import de.erichseifert.vectorgraphics2d.VectorHints;
 import de.erichseifert.vectorgraphics2d.svg.SVGProcessor;
@@ -89,7 +90,7 @@ final class ChartRendering {
   static List<String> wrap(String text, Font f, FontRenderContext frc, double room) {
     List<String> lines = new ArrayList<>();
     StringBuilder line = new StringBuilder();
-    for (String word : text.split(" ")) {
+    for (String word : Splitter.on(' ').split(text)) {
       String candidate = line.length() == 0 ? word : line + " " + word;
       if (f.getStringBounds(candidate, frc).getWidth() <= room || line.length() == 0) {
         line.setLength(0);

@@ -1,12 +1,11 @@
 package io.ridgeline.cli;
 
+import com.google.common.base.Splitter;
 import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.DeploymentSpec;
-import io.ridgeline.serving.ImmutableDeploymentSpec;
-import io.ridgeline.serving.ImmutablePoolSpec;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.RooflineModel;
@@ -234,7 +233,7 @@ final class FrontierCommand implements Callable<Integer> {
     if (strategy.trim().equalsIgnoreCase("all")) {
       all().forEach(s -> tokens.add(s.id()));
     } else {
-      for (String t : strategy.split(",")) {
+      for (String t : Splitter.on(',').split(strategy)) {
         if (!t.isBlank()) {
           tokens.add(t);
         }
@@ -251,17 +250,17 @@ final class FrontierCommand implements Callable<Integer> {
     List<Deployment> deployments = new ArrayList<>();
     for (String token : tokens) {
       // name, or pd:CHIP[:COUNT] for a decode pool of another chip (e.g. pd:groq-lpu:576)
-      String[] parts = token.trim().split(":");
-      Deployment.Strategy s = Deployment.Strategy.of(parts[0].trim());
-      if (parts.length > 1 && s != Deployment.Strategy.PD) {
+      List<String> parts = Splitter.on(':').splitToList(token.trim());
+      Deployment.Strategy s = Deployment.Strategy.of(parts.get(0).trim());
+      if (parts.size() > 1 && s != Deployment.Strategy.PD) {
         throw new IllegalArgumentException(
             "--strategy " + token + ": only pd takes a decode chip (pd:CHIP[:COUNT])");
       }
-      String dChip = parts.length > 1 ? parts[1] : decodeChip;
+      String dChip = parts.size() > 1 ? parts.get(1) : decodeChip;
       Integer dCount =
-          parts.length > 2 ? count(token, parts[2]) : parts.length > 1 ? null : decodeCount;
+          parts.size() > 2 ? count(token, parts.get(2)) : parts.size() > 1 ? null : decodeCount;
       deployments.add(deployment(s, m, dChip, dCount, ideal));
-      String label = s.id() + token.trim().substring(parts[0].length());
+      String label = s.id() + token.trim().substring(parts.get(0).length());
       String unique = label;
       for (int n = 2; labels.contains(unique); n++) {
         unique = label + "#" + n;
@@ -293,7 +292,7 @@ final class FrontierCommand implements Callable<Integer> {
   /** A pool of the options, at the roofline bound when {@code ideal}. */
   private PoolSpec pool(boolean ideal, Model m, Chip c, Integer chipCount, Integer tpDegree) {
     PoolSpec p = system.poolSpec(m, c, chipCount, tpDegree);
-    return ideal ? ImmutablePoolSpec.copyOf(p).withEfficiency(Efficiency.ideal()) : p;
+    return ideal ? PoolSpec.builder().from(p).efficiency(Efficiency.ideal()).build() : p;
   }
 
   private static Integer count(String token, String text) {
@@ -318,7 +317,7 @@ final class FrontierCommand implements Callable<Integer> {
    */
   private Deployment deployment(
       Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount, boolean ideal) {
-    ImmutableDeploymentSpec.Builder b =
+    DeploymentSpec.Builder b =
         DeploymentSpec.builder().strategy(s).afdMicroBatches(afd.afdMicroBatches);
     if (poolLinkGbps != null) {
       b.poolLink(BytesPerSecond.ofGigabytes(poolLinkGbps));
@@ -362,7 +361,7 @@ final class FrontierCommand implements Callable<Integer> {
                 .prefill(pool(ideal, m, afdPrefillC, prefillCount, null))
                 .ffn(
                     ideal
-                        ? ImmutablePoolSpec.copyOf(ffnSpec).withEfficiency(Efficiency.ideal())
+                        ? PoolSpec.builder().from(ffnSpec).efficiency(Efficiency.ideal()).build()
                         : ffnSpec)
                 .build();
           }

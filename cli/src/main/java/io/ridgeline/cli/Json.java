@@ -77,8 +77,8 @@ final class Json {
    *     defence that keeps non-finite values from leaving the program
    */
   static String write(Object node) {
-    if (node instanceof JsonNode) {
-      requireFinite((JsonNode) node, "");
+    if (node instanceof JsonNode tree) {
+      requireFinite(tree, "");
     }
     try {
       return MAPPER.writeValueAsString(node);

@@ -132,9 +132,8 @@ final class OptionLimits {
   }
 
   private static void check(String option, Range r, Object value) {
-    if (value instanceof Number && !r.contains(((Number) value).doubleValue())) {
-      throw new IllegalArgumentException(
-          option + " " + r.broken(((Number) value).doubleValue()) + ": " + value);
+    if (value instanceof Number n && !r.contains(n.doubleValue())) {
+      throw new IllegalArgumentException(option + " " + r.broken(n.doubleValue()) + ": " + value);
     }
   }
 

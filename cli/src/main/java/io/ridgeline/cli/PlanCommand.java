@@ -2,7 +2,6 @@ package io.ridgeline.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ridgeline.core.ImmutablePrecisions;
 import io.ridgeline.core.Names;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
@@ -13,7 +12,6 @@ import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.Speculation;
 import io.ridgeline.serving.Workload;
-import io.ridgeline.serving.plan.ImmutablePlanRequest;
 import io.ridgeline.serving.plan.PlanRequest;
 import io.ridgeline.serving.plan.PlanResult;
 import io.ridgeline.serving.plan.Planner;
@@ -236,7 +234,7 @@ final class PlanCommand implements Callable<Integer> {
     Model m = SystemOptions.resolveModels(List.of(model), architecture).get(0);
     SystemOptions.warn(m, spec);
     SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
-    ImmutablePlanRequest.Builder b =
+    PlanRequest.Builder b =
         PlanRequest.builder()
             .model(m)
             .chips(resolved)
@@ -301,7 +299,7 @@ final class PlanCommand implements Callable<Integer> {
     for (Precision w : ws) {
       for (Precision k : ks) {
         Precisions p = w == null ? m.defaultPrecisions() : m.defaultPrecisions().withAllWeights(w);
-        p = k == null ? p : ImmutablePrecisions.builder().from(p).kvCache(k).build();
+        p = k == null ? p : Precisions.builder().from(p).kvCache(k).build();
         if (!out.contains(p)) {
           out.add(p);
         }

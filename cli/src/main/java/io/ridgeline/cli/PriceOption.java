@@ -1,8 +1,8 @@
 package io.ridgeline.cli;
 
+import com.google.common.base.Splitter;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.hardware.Chip;
-import io.ridgeline.hardware.ImmutableChip;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -44,7 +44,7 @@ final class PriceOption {
     Optional<DollarsPerHour> every = Optional.empty();
     Map<String, DollarsPerHour> perChip = new LinkedHashMap<>();
     for (String value : values) {
-      for (String item : value.split(",")) {
+      for (String item : Splitter.on(',').split(value)) {
         String text = item.trim();
         int eq = text.indexOf('=');
         if (eq < 0) {
@@ -89,7 +89,7 @@ final class PriceOption {
   /** {@code chip} with the price --price gives it, if any; else unchanged. */
   Chip apply(Chip chip) {
     Optional<DollarsPerHour> p = Optional.ofNullable(perChip.get(chip.id())).or(() -> every);
-    return p.<Chip>map(d -> ImmutableChip.copyOf(chip).withPricePerHour(d)).orElse(chip);
+    return p.<Chip>map(d -> Chip.builder().from(chip).pricePerHour(d).build()).orElse(chip);
   }
 
   /**

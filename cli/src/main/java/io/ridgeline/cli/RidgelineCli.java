@@ -1,6 +1,9 @@
 package io.ridgeline.cli;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import io.ridgeline.core.Precision;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.NoSuchElementException;
@@ -53,10 +56,16 @@ public final class RidgelineCli implements Runnable {
 
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
-    PrintWriter err = new PrintWriter(System.err, true);
+    // UTF-8, as the files the commands write and the sweep's bytes on System.out
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, UTF_8), true);
     int code;
     try {
-      code = execute(args, new PrintWriter(System.out, true), err, System.out);
+      code =
+          execute(
+              args,
+              new PrintWriter(new OutputStreamWriter(System.out, UTF_8), true),
+              err,
+              System.out);
     } catch (OutOfMemoryError | StackOverflowError e) {
       // bounds on every input make this a bug, but it still ends as one line
       err.println(

@@ -2,6 +2,7 @@ package io.ridgeline.cli;
 
 import io.ridgeline.serving.sweep.Sweep;
 import io.ridgeline.serving.sweep.SweepWriter;
+import java.io.Console;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -310,10 +311,27 @@ final class SweepCommand implements Callable<Integer> {
     private final PrintWriter err;
     private final long total;
     private final boolean off;
-    private final boolean terminal = System.console() != null;
+    private final boolean terminal = onTerminal();
     private final long start = System.nanoTime();
     private double nextAt = PROGRESS_AFTER_SECONDS;
     private boolean shown;
+
+    /**
+     * Whether the JVM runs on an interactive terminal: JDK 17 to 21 have a console only then, JDK
+     * 22 and later always have one and say so with {@code Console.isTerminal()}.
+     */
+    @SuppressWarnings("SystemConsoleNull") // the null check is for JDK 17 to 21, isTerminal for 22+
+    static boolean onTerminal() {
+      Console console = System.console();
+      if (console == null) {
+        return false;
+      }
+      try {
+        return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+      } catch (ReflectiveOperationException e) {
+        return true; // before JDK 22: no isTerminal, and a console is a terminal
+      }
+    }
 
     Progress(PrintWriter err, long total, boolean off) {
       this.err = err;

@@ -1,7 +1,6 @@
 package io.ridgeline.cli;
 
 import io.ridgeline.core.GemmInputs;
-import io.ridgeline.core.ImmutablePrecisions;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.TensorClass;
@@ -281,8 +280,7 @@ final class SystemOptions {
     putIfSet(overrides, TensorClass.EXPERTS, expertWeights);
     putIfSet(overrides, TensorClass.DENSE_FFN, denseWeights);
     putIfSet(overrides, TensorClass.EMBEDDINGS, embeddingWeights);
-    ImmutablePrecisions.Builder b =
-        ImmutablePrecisions.builder().from(p).weightOverrides(overrides);
+    Precisions.Builder b = Precisions.builder().from(p).weightOverrides(overrides);
     if (kv != null) {
       b.kvCache(kv);
     }

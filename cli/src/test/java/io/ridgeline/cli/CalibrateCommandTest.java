@@ -2,6 +2,7 @@ package io.ridgeline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.common.base.Splitter;
 import io.ridgeline.validation.CaseFile;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -29,7 +30,7 @@ final class CalibrateCommandTest {
   private static String row(String id, String load, String metric, String measured) {
     return id
         + ","
-        + id.split("-")[0]
+        + Splitter.on('-').splitToList(id).get(0)
         + ",llama-3.1-8b,h100-sxm,1,,,1,,,,bf16,,1024,128,static,"
         + load
         + ",,vllm,"

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.RooflineModel;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * Profiles#builtIn()} at run time, never from pinned profile numbers (the profiles get refitted).
  */
 final class EfficiencyOptionsTest {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private static CliRun run(String... args) {
     return CliRun.of(args);

@@ -2,6 +2,7 @@ package io.ridgeline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.common.base.Splitter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +43,7 @@ final class FrontierAfdTest {
     assertThat(r.code()).as(r.err()).isZero();
     // 8 attention + 3 FFN chips + the prefill pool's share
     String row = r.out().lines().filter(l -> l.startsWith("afd,16,")).findFirst().orElseThrow();
-    assertThat(Double.parseDouble(row.split(",")[6])).isGreaterThan(11);
+    assertThat(Double.parseDouble(Splitter.on(',').splitToList(row).get(6))).isGreaterThan(11);
   }
 
   @Test

@@ -599,7 +599,8 @@ final class FuzzInputs {
     List<String> out = new ArrayList<>();
     StringBuilder f = new StringBuilder();
     boolean quoted = false;
-    for (char ch : line.toCharArray()) {
+    for (int i = 0; i < line.length(); i++) {
+      char ch = line.charAt(i);
       if (ch == '"') {
         quoted = !quoted;
       }

@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 final class PlanCommandTest {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private static CliRun run(String... args) {
     return CliRun.of(args);
@@ -48,7 +46,7 @@ final class PlanCommandTest {
   void plan_generousSlo_printsAlignedTableWithUnits() {
     CliRun r = plan8b("1", "0.05");
     assertThat(r.code()).as(r.err()).isZero();
-    String[] lines = r.out().split("\n");
+    String[] lines = r.out().lines().toArray(String[]::new);
     assertThat(lines[0])
         .startsWith("llama-3.1-8b: ISL 1024, OSL 256, 10 requests/s (2560 output tok/s)");
     assertThat(r.out())
@@ -158,7 +156,7 @@ final class PlanCommandTest {
     CliRun r = plan8b("2", "1e-6");
     assertThat(r.code()).isEqualTo(3);
     assertThat(r.err()).isEmpty();
-    String[] lines = r.out().strip().split("\n");
+    String[] lines = r.out().strip().lines().toArray(String[]::new);
     assertThat(lines[0])
         .isEqualTo(
             "no configuration meets TTFT ≤ 2 s and TPOT ≤ 1 µs for llama-3.1-8b (ISL 1024, OSL 256, 10 requests/s) on h100-sxm:");

@@ -3,7 +3,6 @@ package io.ridgeline.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 final class RidgelineCliTest {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private static CliRun run(String... args) {
     return CliRun.of(args);

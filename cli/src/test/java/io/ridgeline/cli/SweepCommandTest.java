@@ -6,8 +6,10 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.google.common.base.Splitter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -150,7 +152,7 @@ final class SweepCommandTest {
     for (String line : lines) {
       JsonNode n = MAPPER.readTree(line);
       assertThat(n.isObject()).isTrue();
-      for (String k : HEADER.split(",")) {
+      for (String k : Splitter.on(',').split(HEADER)) {
         assertThat(n.has(k)).as(k).isTrue();
       }
       assertThat(n.get("fits").asBoolean()).isTrue();
@@ -320,7 +322,7 @@ final class SweepCommandTest {
     int code =
         RidgelineCli.execute(
             new String[] {"sweep", "--grid", g.toString()},
-            new PrintWriter(broken),
+            new PrintWriter(new OutputStreamWriter(broken, StandardCharsets.UTF_8)),
             new PrintWriter(err));
     assertThat(code).isEqualTo(1);
     assertThat(err.toString().strip()).isEqualTo("ridgeline: cannot write to standard output");
@@ -362,7 +364,7 @@ final class SweepCommandTest {
     int code =
         RidgelineCli.execute(
             new String[] {"sweep", "--grid", g.toString()},
-            new PrintWriter(broken),
+            new PrintWriter(new OutputStreamWriter(broken, StandardCharsets.UTF_8)),
             new PrintWriter(err),
             broken);
     assertThat(code).isEqualTo(1);

@@ -19,6 +19,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class ComputeTarget {
+  ComputeTarget() {} // subclassed only by the generated implementation
+
   /** Fallback order when a target lacks a native peak for a precision (wider formats next). */
   private static final Map<Precision, List<Precision>> FALLBACK =
       Map.of(
@@ -117,8 +119,13 @@ public abstract class ComputeTarget {
   }
 
   /** A new builder. */
-  public static ImmutableComputeTarget.Builder builder() {
-    return ImmutableComputeTarget.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link ComputeTarget}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableComputeTarget.Builder {
+    Builder() {}
   }
 
   /** The tier name that serves {@code kind} (the first tier of a split placement). */
@@ -197,10 +204,12 @@ public abstract class ComputeTarget {
 
   /** This target with the given efficiency factors. */
   public ComputeTarget withEfficiency(double compute, double memory, double network) {
-    return ImmutableComputeTarget.copyOf(this)
-        .withComputeEfficiency(compute)
-        .withMemoryEfficiency(memory)
-        .withNetworkEfficiency(network);
+    return ComputeTarget.builder()
+        .from(this)
+        .computeEfficiency(compute)
+        .memoryEfficiency(memory)
+        .networkEfficiency(network)
+        .build();
   }
 
   @Value.Check

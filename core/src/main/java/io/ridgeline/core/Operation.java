@@ -21,6 +21,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Operation {
+  Operation() {} // subclassed only by the generated implementation
+
   /** A short name such as {@code "qkv_proj"}. */
   public abstract String name();
 
@@ -81,8 +83,13 @@ public abstract class Operation {
   }
 
   /** A new builder. */
-  public static ImmutableOperation.Builder builder() {
-    return ImmutableOperation.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds an {@link Operation}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableOperation.Builder {
+    Builder() {}
   }
 
   /** Total memory bytes moved, all kinds together. */
@@ -114,10 +121,12 @@ public abstract class Operation {
         factor >= 0 && Double.isFinite(factor), "scale factor must be finite and >= 0: %s", factor);
     ImmutableMap.Builder<DataKind, Bytes> scaled = ImmutableMap.builder();
     bytes().forEach((k, v) -> scaled.put(k, v.times(factor)));
-    return ImmutableOperation.copyOf(this)
-        .withFlops(flops().times(factor))
-        .withBytes(scaled.build())
-        .withNetworkBytes(networkBytes().times(factor));
+    return Operation.builder()
+        .from(this)
+        .flops(flops().times(factor))
+        .bytes(scaled.build())
+        .networkBytes(networkBytes().times(factor))
+        .build();
   }
 
   @Value.Check

@@ -7,6 +7,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class OperationResult {
+  OperationResult() {} // subclassed only by the generated implementation
+
   /** The operation evaluated. */
   public abstract Operation operation();
 
@@ -50,5 +52,15 @@ public abstract class OperationResult {
   @Override
   public String toString() {
     return operation().name() + ": " + seconds() + " " + bound() + "-bound, " + intensity();
+  }
+
+  /** A new builder. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds an {@link OperationResult}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableOperationResult.Builder {
+    Builder() {}
   }
 }

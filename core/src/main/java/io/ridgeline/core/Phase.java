@@ -10,6 +10,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Phase {
+  Phase() {} // subclassed only by the generated implementation
+
   /** What part of a step the phase is. */
   @Value.Parameter
   public abstract PhaseKind kind();

@@ -12,6 +12,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PhaseResult {
+  PhaseResult() {} // subclassed only by the generated implementation
+
   /** What part of a step the phase is. */
   public abstract PhaseKind kind();
 
@@ -25,7 +27,17 @@ public abstract class PhaseResult {
 
   /** A phase of {@code kind} with no operations. */
   public static PhaseResult empty(PhaseKind kind) {
-    return ImmutablePhaseResult.builder().kind(kind).build();
+    return builder().kind(kind).build();
+  }
+
+  /** A new builder. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link PhaseResult}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutablePhaseResult.Builder {
+    Builder() {}
   }
 
   /** Total FLOPs. */

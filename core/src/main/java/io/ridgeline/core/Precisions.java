@@ -42,6 +42,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Precisions {
+  Precisions() {} // subclassed only by the generated implementation
+
   /** Weight storage precision. */
   @Value.Default
   public Precision weights() {
@@ -82,7 +84,7 @@ public abstract class Precisions {
    * peak keys, so that {@link #matmul(TensorClass)} applies the GEMM rule for that chip.
    */
   public Precisions resolvedFor(ComputeTarget target) {
-    return ImmutablePrecisions.builder().from(this).tensorUnits(target.peaks().keySet()).build();
+    return Precisions.builder().from(this).tensorUnits(target.peaks().keySet()).build();
   }
 
   /**
@@ -105,11 +107,7 @@ public abstract class Precisions {
 
   /** This with every weight class at {@code precision} (overrides cleared). */
   public Precisions withAllWeights(Precision precision) {
-    return ImmutablePrecisions.builder()
-        .from(this)
-        .weights(precision)
-        .weightOverrides(Map.of())
-        .build();
+    return Precisions.builder().from(this).weights(precision).weightOverrides(Map.of()).build();
   }
 
   /** KV-cache storage precision. */
@@ -126,7 +124,7 @@ public abstract class Precisions {
 
   /** All three in BF16, the default of today's engines. */
   public static Precisions bf16() {
-    return ImmutablePrecisions.builder().build();
+    return Precisions.builder().build();
   }
 
   /**
@@ -134,16 +132,17 @@ public abstract class Precisions {
    * and activations ({@link GemmInputs#ACTIVATION_PRECISION}).
    */
   public static Precisions of(Precision weights, Precision kvCache, Precision activations) {
-    return ImmutablePrecisions.builder()
-        .weights(weights)
-        .kvCache(kvCache)
-        .activations(activations)
-        .build();
+    return Precisions.builder().weights(weights).kvCache(kvCache).activations(activations).build();
   }
 
   /** A new builder (precisions default to BF16, GEMM inputs to the activation precision). */
-  public static ImmutablePrecisions.Builder builder() {
-    return ImmutablePrecisions.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link Precisions}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutablePrecisions.Builder {
+    Builder() {}
   }
 
   /**

@@ -36,6 +36,9 @@ abstract class Quantity {
     return true;
   }
 
+  // the class is the unit: 1 s and 1 B hold the same value and must differ, so instanceof
+  // Quantity would be wrong
+  @SuppressWarnings("EqualsGetClass")
   @Override
   public final boolean equals(Object other) {
     return other != null

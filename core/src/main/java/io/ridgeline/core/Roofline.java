@@ -107,7 +107,7 @@ public final class Roofline {
               link.bytesPerSecond(),
               target.networkEfficiency());
     }
-    return ImmutableOperationResult.builder()
+    return OperationResult.builder()
         .operation(op)
         .computeSeconds(Seconds.of(compute))
         .memorySeconds(Seconds.of(memory))
@@ -158,7 +158,7 @@ public final class Roofline {
 
   /** The phase of {@code kind} made of {@code ops}, run one after another on {@code target}. */
   public static PhaseResult phase(PhaseKind kind, List<Operation> ops, ComputeTarget target) {
-    ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().kind(kind);
+    PhaseResult.Builder b = PhaseResult.builder().kind(kind);
     for (Operation op : ops) {
       b.addOperation(evaluate(op, target));
     }

@@ -90,7 +90,7 @@ final class PrecisionsTest {
       target("b200", Map.of(BF16, 2250e12, FP8, 4500e12, FP4, 9000e12));
 
   private static ComputeTarget target(String name, Map<Precision, Double> peaks) {
-    ImmutableComputeTarget.Builder b =
+    ComputeTarget.Builder b =
         ComputeTarget.builder()
             .name(name)
             .putTierBandwidth("hbm", BytesPerSecond.of(3.35e12))

@@ -6,7 +6,6 @@ import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.FlopsPerByte;
 import io.ridgeline.core.FlopsPerSecond;
-import io.ridgeline.core.ImmutableComputeTarget;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Watts;
@@ -39,6 +38,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Chip {
+  Chip() {} // subclassed only by the generated implementation
+
   /** Order of peaks in {@link #toString()}: the precisions inference uses most come first. */
   private static final List<Precision> DISPLAY_ORDER =
       List.of(
@@ -168,8 +169,13 @@ public abstract class Chip {
    *     .build();
    * }</pre>
    */
-  public static ImmutableChip.Builder builder() {
-    return ImmutableChip.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link Chip}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableChip.Builder {
+    Builder() {}
   }
 
   /** The main memory tier: the first of {@link #memory()}. */
@@ -217,7 +223,7 @@ public abstract class Chip {
    * ComputeTarget#withEfficiency(double, double, double)}.
    */
   public ComputeTarget toComputeTarget() {
-    ImmutableComputeTarget.Builder target =
+    ComputeTarget.Builder target =
         ComputeTarget.builder().name(id()).putAllPeaks(peaks()).mainTier(mainMemory().name());
     for (MemoryTier tier : memory()) {
       target.putTierBandwidth(tier.name(), tier.bandwidth());

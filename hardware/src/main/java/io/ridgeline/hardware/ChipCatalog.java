@@ -116,7 +116,7 @@ public final class ChipCatalog {
   /** Whether {@code other} is a catalog of equal chips in the same order. */
   @Override
   public boolean equals(Object other) {
-    return other instanceof ChipCatalog && all().equals(((ChipCatalog) other).all());
+    return other instanceof ChipCatalog c && all().equals(c.all());
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.ridgeline.hardware;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.common.base.Splitter;
 import io.ridgeline.core.Names;
 import io.ridgeline.core.Precision;
 import java.util.List;
@@ -162,7 +163,7 @@ final class ChipFields {
   private double inRange(JsonNode node, String path) {
     // a field's own range, else, for an entry of an object of numbers (peak_tflops.bf16,
     // narrow_matmul_fractions.fp8), the range of the object that holds it
-    String[] segments = path.split("\\.");
+    String[] segments = Splitter.on('.').splitToList(path).toArray(String[]::new);
     String field = segments[segments.length - 1];
     double[] range = RANGES.get(field);
     if (range == null && segments.length > 1) {

@@ -233,7 +233,7 @@ final class ChipJson {
   /** One chip object; {@code prefix} is "" or "[i]." and starts every field path. */
   private Chip chip(JsonNode node, String prefix) {
     fields.checkKeys(node, prefix, CHIP_KEYS);
-    ImmutableChip.Builder chip = Chip.builder();
+    Chip.Builder chip = Chip.builder();
     String id = fields.requiredText(node, prefix, "id");
     chip.id(id).name(fields.requiredText(node, prefix, "name"));
     fields.optionalText(node, prefix, "vendor").ifPresent(chip::vendor);
@@ -261,7 +261,7 @@ final class ChipJson {
   }
 
   /** The required {@code peak_tflops} object: precision id to TFLOP/s. */
-  private void peaks(JsonNode node, String prefix, ImmutableChip.Builder chip) {
+  private void peaks(JsonNode node, String prefix, Chip.Builder chip) {
     JsonNode peaks = fields.required(node, prefix, "peak_tflops");
     if (!peaks.isObject() || peaks.isEmpty()) {
       throw fields.fail(
@@ -277,7 +277,7 @@ final class ChipJson {
   }
 
   /** The optional {@code narrow_matmul_fractions} object: precision id to MAMF / peak. */
-  private void narrowMatmulFractions(JsonNode n, String prefix, ImmutableChip.Builder chip) {
+  private void narrowMatmulFractions(JsonNode n, String prefix, Chip.Builder chip) {
     if (!n.isObject()) {
       throw fields.fail(
           prefix + "narrow_matmul_fractions",
@@ -292,7 +292,7 @@ final class ChipJson {
   }
 
   /** The required {@code memory} array of tiers, the main tier first. */
-  private void memory(JsonNode node, String prefix, ImmutableChip.Builder chip) {
+  private void memory(JsonNode node, String prefix, Chip.Builder chip) {
     JsonNode memory = fields.required(node, prefix, "memory");
     if (!memory.isArray() || memory.isEmpty()) {
       throw fields.fail(prefix + "memory", "must be an array of at least one memory tier", memory);
@@ -303,7 +303,7 @@ final class ChipJson {
   }
 
   /** The optional {@code scale_up} and {@code scale_out} interconnects. */
-  private void links(JsonNode node, String prefix, ImmutableChip.Builder chip) {
+  private void links(JsonNode node, String prefix, Chip.Builder chip) {
     ChipFields.present(node, "scale_up")
         .ifPresent(
             n ->
@@ -325,7 +325,7 @@ final class ChipJson {
   }
 
   /** The optional {@code sources} object: field name to source text. */
-  private void sources(JsonNode sources, String prefix, ImmutableChip.Builder chip) {
+  private void sources(JsonNode sources, String prefix, Chip.Builder chip) {
     if (!sources.isObject()) {
       throw fields.fail(prefix + "sources", "must be an object of field name to text", sources);
     }
@@ -339,7 +339,7 @@ final class ChipJson {
       throw fields.fail(path, "must be a memory tier object", node);
     }
     fields.checkKeys(node, path + ".", TIER_KEYS);
-    ImmutableMemoryTier.Builder tier = MemoryTier.builder();
+    MemoryTier.Builder tier = MemoryTier.builder();
     JsonNode kind = fields.required(node, path + ".", "kind");
     try {
       tier.kind(MemoryKind.of(fields.text(kind, path + ".kind")));
@@ -368,7 +368,7 @@ final class ChipJson {
       throw fields.fail(path, "must be an interconnect object", node);
     }
     fields.checkKeys(node, path + ".", LINK_KEYS);
-    ImmutableInterconnect.Builder link = Interconnect.builder().scope(scope);
+    Interconnect.Builder link = Interconnect.builder().scope(scope);
     link.name(fields.optionalText(node, path + ".", "name").orElse(scope.id()));
     link.bandwidthPerDirection(
         BytesPerSecond.ofGigabytes(

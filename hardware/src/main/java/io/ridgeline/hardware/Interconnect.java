@@ -26,6 +26,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Interconnect {
+  Interconnect() {} // subclassed only by the generated implementation
+
   /** Where an interconnect sits. */
   public enum Scope {
     /** A fabric inside a node or rack (NVLink, xGMI, ICI, NeuronLink). */
@@ -70,8 +72,13 @@ public abstract class Interconnect {
    * IllegalStateException} when one is missing and {@link IllegalArgumentException} when a value
    * breaks a rule above.
    */
-  public static ImmutableInterconnect.Builder builder() {
-    return ImmutableInterconnect.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds an {@link Interconnect}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableInterconnect.Builder {
+    Builder() {}
   }
 
   @Value.Check

@@ -26,6 +26,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class MemoryTier {
+  MemoryTier() {} // subclassed only by the generated implementation
+
   /** The tier's name within its chip; defaults to the kind's id, for example {@code "hbm"}. */
   @Value.Default
   public String name() {
@@ -56,7 +58,7 @@ public abstract class MemoryTier {
    * @throws IllegalArgumentException if capacity or bandwidth is zero
    */
   public static MemoryTier of(MemoryKind kind, Bytes capacity, BytesPerSecond bandwidth) {
-    return ImmutableMemoryTier.builder().kind(kind).capacity(capacity).bandwidth(bandwidth).build();
+    return MemoryTier.builder().kind(kind).capacity(capacity).bandwidth(bandwidth).build();
   }
 
   /**
@@ -64,8 +66,13 @@ public abstract class MemoryTier {
    * build()} throws {@link IllegalStateException} when one is missing and {@link
    * IllegalArgumentException} when a value breaks a rule above.
    */
-  public static ImmutableMemoryTier.Builder builder() {
-    return ImmutableMemoryTier.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link MemoryTier}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableMemoryTier.Builder {
+    Builder() {}
   }
 
   @Value.Check

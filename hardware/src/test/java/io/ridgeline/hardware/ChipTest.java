@@ -271,7 +271,7 @@ final class ChipTest {
                 + " latency; scale-up AcmeLink: 200 GB/s per direction, 1 µs per hop, 8 chips");
   }
 
-  private static ImmutableChip.Builder chip() {
+  private static Chip.Builder chip() {
     return Chip.builder()
         .id("x")
         .name("X")

@@ -15,6 +15,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Attention {
+  Attention() {} // subclassed only by the generated implementation
+
   /** Query heads. */
   public abstract int heads();
 
@@ -70,14 +72,21 @@ public abstract class Attention {
   public abstract Optional<Indexer> indexer();
 
   /** A new builder. */
-  public static ImmutableAttention.Builder builder() {
-    return ImmutableAttention.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds an {@link Attention}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableAttention.Builder {
+    Builder() {}
   }
 
   /** Multi-head latent attention (DeepSeek-V2/V3): low-rank Q and a shared latent KV cache. */
   @Value.Immutable
   @RidgelineStyle
   public abstract static class Mla {
+    Mla() {} // subclassed only by the generated implementation
+
     /** Query compression rank; 0 when Q is projected directly (DeepSeek-V2-Lite). */
     public abstract int qLoraRank();
 
@@ -94,8 +103,13 @@ public abstract class Attention {
     public abstract int vHeadDim();
 
     /** A new builder. */
-    public static ImmutableMla.Builder builder() {
-      return ImmutableMla.builder();
+    public static Builder builder() {
+      return new Builder();
+    }
+
+    /** Builds a {@link Mla}: one setter per attribute, then {@code build()}. */
+    public static final class Builder extends ImmutableMla.Builder {
+      Builder() {}
     }
   }
 
@@ -106,6 +120,8 @@ public abstract class Attention {
   @Value.Immutable
   @RidgelineStyle
   public abstract static class Indexer {
+    Indexer() {} // subclassed only by the generated implementation
+
     /** Tokens attention keeps per query ({@code index_topk}). */
     public abstract int topK();
 
@@ -118,8 +134,13 @@ public abstract class Attention {
     public abstract int headDim();
 
     /** A new builder. */
-    public static ImmutableIndexer.Builder builder() {
-      return ImmutableIndexer.builder();
+    public static Builder builder() {
+      return new Builder();
+    }
+
+    /** Builds an {@link Indexer}: one setter per attribute, then {@code build()}. */
+    public static final class Builder extends ImmutableIndexer.Builder {
+      Builder() {}
     }
   }
 

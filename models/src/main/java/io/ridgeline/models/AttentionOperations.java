@@ -2,7 +2,6 @@ package io.ridgeline.models;
 
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Flops;
-import io.ridgeline.core.ImmutableOperation;
 import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.Precision;
@@ -218,7 +217,7 @@ final class AttentionOperations {
    * Attention of a layer shape: {@code attention_sliding} for a sliding window, else {@code
    * attention}.
    */
-  private static ImmutableOperation.Builder attentionOp(Attention a, Precisions p) {
+  private static Operation.Builder attentionOp(Attention a, Precisions p) {
     String name = a.slidingWindow().isPresent() ? "attention_sliding" : "attention";
     return Operations.op(name, OperationRole.ATTENTION, p.attention());
   }

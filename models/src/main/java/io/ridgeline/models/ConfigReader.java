@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.common.collect.ImmutableSortedSet;
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.TensorClass;
 import java.util.List;
@@ -128,8 +129,11 @@ final class ConfigReader {
     JsonNode root = tree(json, origin);
     String type = root.path("model_type").asText("");
     JsonNode cfg = root;
+    // the file around the text config, when the text config is nested (null otherwise)
+    JsonNode outer = null;
     if (!root.has("hidden_size") && root.path("text_config").isObject()) {
       cfg = root.get("text_config");
+      outer = root;
       if (type.isEmpty()) {
         type = cfg.path("model_type").asText("");
       }
@@ -156,7 +160,7 @@ final class ConfigReader {
               + ")");
     }
     // in a multimodal file the dtype, tying and quantization may sit beside text_config
-    ConfigFields f = new ConfigFields(cfg, cfg == root ? null : root, origin);
+    ConfigFields f = new ConfigFields(cfg, outer, origin);
     Reader r = new Reader(f, type);
     return r.build(id, source);
   }
@@ -166,6 +170,7 @@ final class ConfigReader {
    *
    * @throws IllegalArgumentException naming the rule and the value otherwise
    */
+  @CanIgnoreReturnValue
   static String checkFamily(String family) {
     if (!SUPPORTED.contains(family)) {
       throw new IllegalArgumentException(
@@ -243,7 +248,7 @@ final class ConfigReader {
           is("nemotron_h")
               ? new NemotronLayers(f, hidden, layers).build()
               : new StandardLayers(f, type, hidden, layers).build();
-      ImmutableModel.Builder b =
+      Model.Builder b =
           Model.builder()
               .id(id)
               .modelType(type)
@@ -287,7 +292,7 @@ final class ConfigReader {
     }
 
     /** Checkpoint precisions from quantization_config. */
-    private void quantization(ImmutableModel.Builder b) {
+    private void quantization(Model.Builder b) {
       JsonNode q = f.node("quantization_config");
       if (q == null || q.isNull()) {
         return;

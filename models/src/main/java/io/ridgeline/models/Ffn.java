@@ -14,6 +14,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Ffn {
+  Ffn() {} // subclassed only by the generated implementation
+
   /** Inner width of the dense FFN, or of one routed expert. */
   public abstract int innerSize();
 
@@ -67,12 +69,17 @@ public abstract class Ffn {
 
   /** A dense FFN. */
   public static Ffn dense(int inner, boolean gated) {
-    return ImmutableFfn.builder().innerSize(inner).gated(gated).build();
+    return Ffn.builder().innerSize(inner).gated(gated).build();
   }
 
   /** A new builder. */
-  public static ImmutableFfn.Builder builder() {
-    return ImmutableFfn.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link Ffn}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableFfn.Builder {
+    Builder() {}
   }
 
   /** Whether this is a mixture of experts. */

@@ -14,6 +14,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Layer {
+  Layer() {} // subclassed only by the generated implementation
+
   /** The softmax attention, if the layer has one. */
   public abstract Optional<Attention> attention();
 
@@ -31,12 +33,17 @@ public abstract class Layer {
 
   /** A layer of attention then FFN. */
   public static Layer of(Attention attention, Ffn ffn) {
-    return ImmutableLayer.builder().attention(attention).ffn(ffn).build();
+    return Layer.builder().attention(attention).ffn(ffn).build();
   }
 
   /** A new builder. */
-  public static ImmutableLayer.Builder builder() {
-    return ImmutableLayer.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link Layer}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableLayer.Builder {
+    Builder() {}
   }
 
   /** Sub-blocks whose outputs a tensor-parallel group all-reduces: mixer and FFN. */

@@ -17,6 +17,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class LinearMixer {
+  LinearMixer() {} // subclassed only by the generated implementation
+
   /** The two families. */
   public enum Kind {
     /** Mamba2 selective state space (SSD). */
@@ -75,8 +77,13 @@ public abstract class LinearMixer {
   }
 
   /** A new builder. */
-  public static ImmutableLinearMixer.Builder builder() {
-    return ImmutableLinearMixer.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link LinearMixer}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableLinearMixer.Builder {
+    Builder() {}
   }
 
   /** Inner (value) width: heads × value head dim. */

@@ -34,6 +34,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Model {
+  Model() {} // subclassed only by the generated implementation
+
   /** How each norm is built. */
   public enum NormKind {
     /** RMSNorm: one weight vector. */
@@ -135,8 +137,13 @@ public abstract class Model {
   public abstract List<String> warnings();
 
   /** A new builder. */
-  public static ImmutableModel.Builder builder() {
-    return ImmutableModel.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link Model}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableModel.Builder {
+    Builder() {}
   }
 
   /** Number of blocks. */

@@ -138,7 +138,7 @@ public final class Models {
         key = id.toLowerCase(Locale.ROOT);
       }
       pathOfId.put(key, where);
-      out.add(id.equals(m.id()) ? m : ImmutableModel.copyOf(m).withId(id));
+      out.add(id.equals(m.id()) ? m : Model.builder().from(m).id(id).build());
     }
     return out;
   }

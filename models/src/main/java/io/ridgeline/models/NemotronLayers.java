@@ -28,7 +28,7 @@ final class NemotronLayers {
     List<Layer> out = new ArrayList<>(layers);
     for (int i = 0; i < layers; i++) {
       char c = pattern.charAt(i);
-      ImmutableLayer.Builder b = Layer.builder();
+      Layer.Builder b = Layer.builder();
       switch (c) {
         case 'M':
           b.linear(mamba());

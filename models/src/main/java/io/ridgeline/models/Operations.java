@@ -5,7 +5,6 @@ import static com.google.common.base.Preconditions.checkArgument;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Flops;
-import io.ridgeline.core.ImmutableOperation;
 import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.Phase;
@@ -179,7 +178,7 @@ final class Operations {
                     + 4.0 * l.keyHeadDim() * l.valueHeadDim())
             + 2.0 * l.convKernel() * l.convChannels();
     Bytes state = Bytes.of(b * l.stateBytes(p.kvCache()) * n);
-    ImmutableOperation.Builder o = op("linear_state", OperationRole.LINEAR_STATE, p.attention());
+    Operation.Builder o = op("linear_state", OperationRole.LINEAR_STATE, p.attention());
     if (cached > 0) {
       o.putBytes(DataKind.KV_READ, state);
     }
@@ -196,7 +195,7 @@ final class Operations {
 
   /** {@code op} with the reduction depths {@code d = {inverse depth, inverse split depth}}. */
   static Operation depths(Operation op, double[] d) {
-    return ImmutableOperation.copyOf(op).withInverseDepth(d[0]).withInverseSplitDepth(d[1]);
+    return Operation.builder().from(op).inverseDepth(d[0]).inverseSplitDepth(d[1]).build();
   }
 
   // ---- embeddings, norms, head ----
@@ -260,7 +259,7 @@ final class Operations {
         .build();
   }
 
-  static ImmutableOperation.Builder op(String name, OperationRole role, Precision precision) {
+  static Operation.Builder op(String name, OperationRole role, Precision precision) {
     return Operation.builder().name(name).role(role).precision(precision);
   }
 }

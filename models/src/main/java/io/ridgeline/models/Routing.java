@@ -19,6 +19,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Routing {
+  Routing() {} // subclassed only by the generated implementation
+
   /**
    * The largest Zipf exponent accepted: beyond it the popularity of the 512th expert (512^−10 ≈
    * 8e−28) heads for underflow and the distribution is, for every purpose here, "one expert".

@@ -66,20 +66,14 @@ final class StandardLayers {
         attention = Optional.of(attention(i, layerTypes));
       }
       int norms = is("gemma2", "gemma3", "gemma3_text") ? 4 : 2;
-      out.add(
-          ImmutableLayer.builder()
-              .attention(attention)
-              .linear(linear)
-              .ffn(ffn(i))
-              .norms(norms)
-              .build());
+      out.add(Layer.builder().attention(attention).linear(linear).ffn(ffn(i)).norms(norms).build());
     }
     return out;
   }
 
   private Attention attention(int i, List<String> layerTypes) {
     int heads = f.positiveInt("num_attention_heads", "n_head");
-    ImmutableAttention.Builder a = Attention.builder().heads(heads);
+    Attention.Builder a = Attention.builder().heads(heads);
     if (is("deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2")) {
       return mla(a, heads);
     }
@@ -103,7 +97,7 @@ final class StandardLayers {
   }
 
   /** DeepSeek/Kimi multi-head latent attention, with DSA's indexer where index_topk is set. */
-  private Attention mla(ImmutableAttention.Builder a, int heads) {
+  private Attention mla(Attention.Builder a, int heads) {
     int nope = f.positiveInt("qk_nope_head_dim");
     int rope = f.positiveInt("qk_rope_head_dim");
     int v = f.positiveInt("v_head_dim");
@@ -217,7 +211,7 @@ final class StandardLayers {
     int step = f.optionalPositiveInt("decoder_sparse_step").orElse(1);
     int experts = f.optionalNonNegativeInt("num_experts").orElse(0);
     if (!mlpOnly.contains(i) && experts > 0 && (i + 1) % step == 0) {
-      ImmutableFfn.Builder b =
+      Ffn.Builder b =
           Ffn.builder()
               .innerSize(f.positiveInt("moe_intermediate_size"))
               .gated(true)

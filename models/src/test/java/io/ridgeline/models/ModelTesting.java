@@ -3,7 +3,6 @@ package io.ridgeline.models;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Flops;
-import io.ridgeline.core.ImmutableOperation;
 import io.ridgeline.core.Operation;
 import io.ridgeline.core.Phase;
 import java.io.IOException;
@@ -53,7 +52,7 @@ final class ModelTesting {
       flops += o.flops().flops();
       o.bytes().forEach((k, v) -> bytes.merge(k, v.bytes(), Double::sum));
     }
-    ImmutableOperation.Builder b =
+    Operation.Builder b =
         Operation.builder()
             .name(name)
             .role(first.role())

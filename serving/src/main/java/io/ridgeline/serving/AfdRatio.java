@@ -36,7 +36,7 @@ final class AfdRatio {
    * @throws IllegalArgumentException when no count up to 65,536 chips holds the FFN weights
    */
   static AttentionFfnDeployment search(
-      AttentionFfnDeployment template, ImmutablePoolSpec spec, int isl, int osl) {
+      AttentionFfnDeployment template, PoolSpec spec, int isl, int osl) {
     int context = isl + osl;
     int unit = spec.pipelineParallel() * spec.expertParallel();
     int fewest = fewest(spec, unit, context);
@@ -44,7 +44,7 @@ final class AfdRatio {
     AttentionFfnDeployment best = null;
     double bestRate = -1;
     for (long n = fewest; n <= limit; n *= 2) {
-      AttentionFfnDeployment d = withFfn(template, spec.withCount((int) n).build(1, context));
+      AttentionFfnDeployment d = withFfn(template, withCount(spec, (int) n).build(1, context));
       int batch = d.maxBatch(context);
       if (batch == 0) {
         return d; // the attention pool holds no request; more FFN chips cannot help
@@ -59,14 +59,14 @@ final class AfdRatio {
   }
 
   /** The fewest chips, a multiple of {@code unit}, whose FFN share fits one chip. */
-  private static int fewest(ImmutablePoolSpec spec, int unit, int context) {
-    RooflineModel one = spec.withCount(unit).build(1, context);
+  private static int fewest(PoolSpec spec, int unit, int context) {
+    RooflineModel one = withCount(spec, unit).build(1, context);
     double weights = MemoryPlan.use(one, 1, 1, MemoryPlan.Holding.FFN_SIDE).weights().bytes();
     double capacity = one.chip().memory().stream().mapToDouble(t -> t.capacity().bytes()).sum();
     // weights per chip fall as 1/n: start at the count whose share fills every tier
     long n = Math.max(1, (long) Math.floor(weights / capacity)) * unit;
     for (; n <= MAX_FFN_CHIPS; n += unit) {
-      RooflineModel pool = spec.withCount((int) n).build(1, context);
+      RooflineModel pool = withCount(spec, (int) n).build(1, context);
       if (MemoryPlan.use(pool, 1, 1, MemoryPlan.Holding.FFN_SIDE).fits()) {
         return (int) n;
       }
@@ -79,5 +79,10 @@ final class AfdRatio {
             + " "
             + spec.chip().id()
             + " chips");
+  }
+
+  /** {@code spec} with {@code count} chips. */
+  private static PoolSpec withCount(PoolSpec spec, int count) {
+    return PoolSpec.builder().from(spec).count(count).build();
   }
 }

@@ -174,7 +174,7 @@ public record AttentionFfnDeployment(
   /** Decode tokens/s per chip of the attention pool decoding the whole model alone. */
   private double aloneRate(int batch, int isl, int osl) {
     RooflineModel alone =
-        ImmutableRooflineModel.copyOf(attention).withRunsPrefill(false).withRunsAttention(true);
+        RooflineModel.builder().from(attention).runsPrefill(false).runsAttention(true).build();
     int b = Math.max(1, Math.min(batch, alone.maxBatch(isl + osl)));
     double tpot = alone.decode(b, isl + Math.max(1, osl / 2)).seconds().seconds();
     return b / tpot / attention.replicaChips();
@@ -215,8 +215,8 @@ public record AttentionFfnDeployment(
     boolean fits =
         p.fits(batch, w.finalContext())
             && prefill.map(pre -> DisaggregatedPrefill.fits(pre, isl)).orElse(true);
-    ImmutableFrontierPoint.Builder b =
-        ImmutableFrontierPoint.builder()
+    FrontierPoint.Builder b =
+        FrontierPoint.builder()
             .strategy(strategy().id())
             .batch(batch)
             .ttft(Seconds.of(ttft))

@@ -3,9 +3,6 @@ package io.ridgeline.serving;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.Flops;
-import io.ridgeline.core.ImmutableComputeTarget;
-import io.ridgeline.core.ImmutableOperationResult;
-import io.ridgeline.core.ImmutablePhaseResult;
 import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.OperationRole;
@@ -42,9 +39,11 @@ final class Collectives {
       return t;
     }
     // hop latency = the link's + the efficiency's software latency per collective hop
-    return ImmutableComputeTarget.copyOf(t)
-        .withLinkBandwidth(link.get().bandwidthPerDirection())
-        .withLinkLatency(link.get().latency().plus(rm.efficiency().collectiveLatency()));
+    return ComputeTarget.builder()
+        .from(t)
+        .linkBandwidth(link.get().bandwidthPerDirection())
+        .linkLatency(link.get().latency().plus(rm.efficiency().collectiveLatency()))
+        .build();
   }
 
   /** The collectives of one stage for {@code tokens} tokens, as one phase; empty for one chip. */
@@ -63,7 +62,7 @@ final class Collectives {
     int groupFfns = n.groupFfns();
     int moeFfns = n.moeFfns();
     double topK = n.topK();
-    ImmutablePhaseResult.Builder phase = ImmutablePhaseResult.builder().kind(kind);
+    PhaseResult.Builder phase = PhaseResult.builder().kind(kind);
     if (tp > 1 && mixers > 0) {
       // after each attention block: all-reduce over the tp chips of a dp group of its tokens
       phase.addOperation(
@@ -165,8 +164,10 @@ final class Collectives {
     double hidden = rm.efficiency().moeOverlap();
     return hidden == 0
         ? r
-        : ImmutableOperationResult.copyOf(r)
-            .withNetworkSeconds(r.networkSeconds().times(1 - hidden));
+        : OperationResult.builder()
+            .from(r)
+            .networkSeconds(r.networkSeconds().times(1 - hidden))
+            .build();
   }
 
   /**

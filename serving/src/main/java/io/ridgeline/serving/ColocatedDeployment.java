@@ -162,7 +162,7 @@ public record ColocatedDeployment(
     double ttft = ttftParts(batch, tpot, w, chunkStep).total().seconds();
     double perChip = batch / tpot / pool.replicaChips();
     return ServingCosts.onePool(
-        ImmutableFrontierPoint.builder()
+        FrontierPoint.builder()
             .batch(batch)
             .ttft(Seconds.of(ttft))
             .tpot(Seconds.of(tpot))

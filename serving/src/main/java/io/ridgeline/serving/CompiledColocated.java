@@ -132,7 +132,7 @@ final class CompiledColocated implements PointsAt {
    * (a sweep's output lengths under one prompt length): the compiled prefill step, the TTFT chunk's
    * own pass and its side of its riding step, and the largest prefill whose bytes stay on the main
    * tier; all depend on the pool and those tokens only. A one-entry cache for {@link
-   * #of(ColocatedDeployment, Workload, Prefills)}, not shared between threads.
+   * #at(ColocatedDeployment, Workload, Prefills)}, not shared between threads.
    */
   static final class Prefills {
     private RooflineModel pool;
@@ -309,9 +309,9 @@ final class CompiledColocated implements PointsAt {
       int batch = batches[k];
       if (batch < 1
           || batch > Limits.MAX_BATCH
-          || !oneTier
+          || (!oneTier
               && (batch > decodeOnMainTier
-                  || prefillPrompts((double) batch / osl) > prefillOnMainTier)) {
+                  || prefillPrompts((double) batch / osl) > prefillOnMainTier))) {
         break;
       }
       k++;

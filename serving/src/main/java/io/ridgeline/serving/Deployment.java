@@ -242,7 +242,7 @@ public sealed interface Deployment
   /** Prefill/decode disaggregation; the decode pool does not run prefill. */
   static Deployment disaggregated(RooflineModel prefill, RooflineModel decode) {
     return new PrefillDecodeDeployment(
-        prefill, ImmutableRooflineModel.copyOf(decode).withRunsPrefill(false));
+        prefill, RooflineModel.builder().from(decode).runsPrefill(false).build());
   }
 
   /** Attention/FFN disaggregation. */

@@ -42,6 +42,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class DeploymentSpec {
+  DeploymentSpec() {} // subclassed only by the generated implementation
+
   /** The strategy. */
   public abstract Deployment.Strategy strategy();
 
@@ -73,8 +75,13 @@ public abstract class DeploymentSpec {
   }
 
   /** A new builder. */
-  public static ImmutableDeploymentSpec.Builder builder() {
-    return ImmutableDeploymentSpec.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link DeploymentSpec}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableDeploymentSpec.Builder {
+    Builder() {}
   }
 
   /**
@@ -92,7 +99,7 @@ public abstract class DeploymentSpec {
       case COLOCATED -> new ColocatedDeployment(pool().build(1, context), speculation(), price());
       case PD -> {
         RooflineModel decode =
-            ImmutablePoolSpec.copyOf(pool()).withRunsPrefill(false).build(1, context);
+            PoolSpec.builder().from(pool()).runsPrefill(false).build().build(1, context);
         RooflineModel prefill = prefillSpec().build(1, isl);
         yield new PrefillDecodeDeployment(prefill, decode, speculation(), price(), poolLink());
       }
@@ -103,18 +110,22 @@ public abstract class DeploymentSpec {
   private AttentionFfnDeployment attentionFfn(int isl, int osl) {
     PoolSpec attentionSpec = attention().orElse(pool());
     RooflineModel attention =
-        ImmutablePoolSpec.copyOf(attentionSpec).withRunsPrefill(false).build(1, isl + osl);
+        PoolSpec.builder().from(attentionSpec).runsPrefill(false).build().build(1, isl + osl);
     RooflineModel prefill = prefillSpec().build(1, isl);
-    ImmutablePoolSpec ffn =
-        ImmutablePoolSpec.copyOf(
+    PoolSpec ffn =
+        PoolSpec.builder()
+            .from(
                 ffn()
                     .orElseGet(
                         () ->
-                            ImmutablePoolSpec.copyOf(attentionSpec)
-                                .withCount(Optional.empty())
-                                .withTensorParallel(Optional.empty())
-                                .withAttentionDataParallel(1)))
-            .withRunsAttention(false);
+                            PoolSpec.builder()
+                                .from(attentionSpec)
+                                .count(Optional.empty())
+                                .tensorParallel(Optional.empty())
+                                .attentionDataParallel(1)
+                                .build()))
+            .runsAttention(false)
+            .build();
     AttentionFfnDeployment template =
         new AttentionFfnDeployment(
             attention,
@@ -128,7 +139,10 @@ public abstract class DeploymentSpec {
       PoolSpec sized =
           ffn.count().isPresent()
               ? ffn
-              : ffn.withCount(ffn.tensorParallel().get() * ffn.pipelineParallel());
+              : PoolSpec.builder()
+                  .from(ffn)
+                  .count(ffn.tensorParallel().get() * ffn.pipelineParallel())
+                  .build();
       return AfdRatio.withFfn(template, sized.build(1, isl + osl));
     }
     return AfdRatio.search(template, ffn, isl, osl);
@@ -138,9 +152,11 @@ public abstract class DeploymentSpec {
     return prefill()
         .orElseGet(
             () ->
-                ImmutablePoolSpec.copyOf(pool())
-                    .withCount(Optional.empty())
-                    .withTensorParallel(Optional.empty()));
+                PoolSpec.builder()
+                    .from(pool())
+                    .count(Optional.empty())
+                    .tensorParallel(Optional.empty())
+                    .build());
   }
 
   @Value.Check

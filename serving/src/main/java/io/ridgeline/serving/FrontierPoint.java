@@ -10,6 +10,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class FrontierPoint {
+  FrontierPoint() {} // subclassed only by the generated implementation
+
   /** Requests decoded together per model replica. */
   public abstract int batch();
 
@@ -63,9 +65,11 @@ public abstract class FrontierPoint {
 
   /** This point with the utilisation {@code u}. */
   public FrontierPoint withUtilisation(Utilisation u) {
-    return ImmutableFrontierPoint.copyOf(this)
-        .withMfu(u.mfu())
-        .withBandwidthUtilisation(u.bandwidth());
+    return FrontierPoint.builder()
+        .from(this)
+        .mfu(u.mfu())
+        .bandwidthUtilisation(u.bandwidth())
+        .build();
   }
 
   /** Strategy details: PD prefill:decode ratio, AFD bandwidth needed, speculative acceptance. */
@@ -110,8 +114,13 @@ public abstract class FrontierPoint {
   }
 
   /** A new builder. */
-  public static ImmutableFrontierPoint.Builder builder() {
-    return ImmutableFrontierPoint.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link FrontierPoint}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableFrontierPoint.Builder {
+    Builder() {}
   }
 
   /**
@@ -137,15 +146,17 @@ public abstract class FrontierPoint {
     double first = Math.exp(a.ttft());
     double decode = Math.exp(a.decode());
     double rate = Math.exp(a.throughput());
-    return ImmutableFrontierPoint.copyOf(this)
-        .withTtft(ttft().dividedBy(first))
-        .withTpot(tpot().dividedBy(decode))
-        .withTokensPerSecondPerUser(tokensPerSecondPerUser() * decode)
-        .withTokensPerSecondPerChip(tokensPerSecondPerChip() * rate)
-        .withDollarsPerMillionTokens(dollarsPerMillionTokens().map(d -> d / rate))
-        .withTokensPerJoule(tokensPerJoule().map(t -> t * rate))
-        .withMfu(mfu().map(m -> m * rate))
-        .withBandwidthUtilisation(bandwidthUtilisation().map(b -> b * rate));
+    return FrontierPoint.builder()
+        .from(this)
+        .ttft(ttft().dividedBy(first))
+        .tpot(tpot().dividedBy(decode))
+        .tokensPerSecondPerUser(tokensPerSecondPerUser() * decode)
+        .tokensPerSecondPerChip(tokensPerSecondPerChip() * rate)
+        .dollarsPerMillionTokens(dollarsPerMillionTokens().map(d -> d / rate))
+        .tokensPerJoule(tokensPerJoule().map(t -> t * rate))
+        .mfu(mfu().map(m -> m * rate))
+        .bandwidthUtilisation(bandwidthUtilisation().map(b -> b * rate))
+        .build();
   }
 
   /** Whether this point dominates {@code other}: no worse on both axes, better on one. */

@@ -1,5 +1,6 @@
 package io.ridgeline.serving;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.hardware.MemoryTier;
@@ -128,6 +129,7 @@ public enum KvOffload {
    *
    * @throws IllegalArgumentException naming --kv-offload when the chip has no slower tier
    */
+  @CanIgnoreReturnValue
   MemoryTier requireTier(Chip chip) {
     return tier(chip)
         .orElseThrow(

@@ -1,5 +1,7 @@
 package io.ridgeline.serving;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
+
 /**
  * The largest sizes the library accepts where a caller sets them (the command line's options and a
  * sweep grid's keys check the same bounds; README, "Limits and errors"). They are far above any
@@ -23,6 +25,7 @@ public final class Limits {
    *
    * @throws IllegalArgumentException naming {@code what}, the rule and the value otherwise
    */
+  @CanIgnoreReturnValue
   public static int check(String what, long value, int max) {
     if (value < 1) {
       throw new IllegalArgumentException(what + " must be positive: " + value);

@@ -3,10 +3,11 @@ package io.ridgeline.serving;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
+import com.google.common.collect.Sets;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.DataKind;
-import io.ridgeline.core.ImmutableComputeTarget;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.TensorClass;
@@ -49,12 +50,12 @@ final class MemoryPlan {
     /** Attention/FFN disaggregation's FFN pool: dense FFN and expert weights only. */
     FFN_SIDE(EnumSet.of(TensorClass.DENSE_FFN, TensorClass.EXPERTS), false, false);
 
-    private final Set<TensorClass> weights;
+    private final ImmutableSet<TensorClass> weights;
     private final boolean kvCache;
     private final boolean workspace;
 
     Holding(Set<TensorClass> weights, boolean kvCache, boolean workspace) {
-      this.weights = weights;
+      this.weights = Sets.immutableEnumSet(weights);
       this.kvCache = kvCache;
       this.workspace = workspace;
     }
@@ -190,7 +191,7 @@ final class MemoryPlan {
       String tier = weights.keySet().iterator().next();
       return tier.equals(base.mainTier())
           ? base
-          : ImmutableComputeTarget.builder()
+          : ComputeTarget.builder()
               .from(base)
               .placement(ImmutableMap.of(DataKind.WEIGHTS, tier))
               .build();
@@ -201,7 +202,7 @@ final class MemoryPlan {
       split.put(DataKind.KV_READ, shares(kv));
       split.put(DataKind.KV_WRITE, shares(kv));
     }
-    return ImmutableComputeTarget.builder().from(base).splitPlacement(split.build()).build();
+    return ComputeTarget.builder().from(base).splitPlacement(split.build()).build();
   }
 
   /** Each tier's share of the bytes {@code byTier} places (1 for a tier holding them all). */
@@ -225,7 +226,7 @@ final class MemoryPlan {
    * @throws IllegalArgumentException naming --kv-offload when the chip has no slower tier
    */
   static ComputeTarget fetchTarget(RooflineModel pool) {
-    return ImmutableComputeTarget.builder()
+    return ComputeTarget.builder()
         .from(pool.baseTarget())
         .placement(
             ImmutableMap.of(DataKind.KV_READ, pool.kvOffload().requireTier(pool.chip()).name()))

@@ -28,6 +28,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class MemoryUse {
+  MemoryUse() {} // subclassed only by the generated implementation
+
   /** This chip's share of the weights. */
   public abstract Bytes weights();
 

@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
 import com.google.common.collect.ImmutableList;
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.ridgeline.core.Seconds;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -65,7 +66,7 @@ public final class ParetoFrontier {
     boolean[] pareto = paretoFlags(points);
     List<FrontierPoint> marked = new ArrayList<>(points.size());
     for (int i = 0; i < points.size(); i++) {
-      marked.add(ImmutableFrontierPoint.copyOf(points.get(i)).withPareto(pareto[i]));
+      marked.add(FrontierPoint.builder().from(points.get(i)).pareto(pareto[i]).build());
     }
     return new ParetoFrontier(marked, 0, Optional.empty());
   }
@@ -291,6 +292,7 @@ public final class ParetoFrontier {
     }
 
     /** Prompt length (ISL), tokens. */
+    @CanIgnoreReturnValue
     public Builder inputTokens(int isl) {
       Limits.check("input tokens (isl)", isl, Limits.MAX_TOKENS);
       this.inputTokens = isl;
@@ -298,6 +300,7 @@ public final class ParetoFrontier {
     }
 
     /** Output length (OSL), tokens. */
+    @CanIgnoreReturnValue
     public Builder outputTokens(int osl) {
       Limits.check("output tokens (osl)", osl, Limits.MAX_TOKENS);
       this.outputTokens = osl;
@@ -307,6 +310,7 @@ public final class ParetoFrontier {
     /**
      * The input and output lengths, history and prefix-hit rate of {@code w} ({@link Workload}).
      */
+    @CanIgnoreReturnValue
     public Builder workload(Workload w) {
       inputTokens = w.inputTokens();
       outputTokens = w.outputTokens();
@@ -316,6 +320,7 @@ public final class ParetoFrontier {
     }
 
     /** Caps the swept batch sizes. */
+    @CanIgnoreReturnValue
     public Builder maxBatch(int max) {
       checkArgument(max > 0, "max batch must be positive: %s", max);
       this.maxBatch = max;
@@ -323,6 +328,7 @@ public final class ParetoFrontier {
     }
 
     /** Explicit batch sizes instead of 1, 2, 4, … up to the largest that fits. */
+    @CanIgnoreReturnValue
     public Builder batches(List<Integer> sizes) {
       checkArgument(!sizes.isEmpty(), "batch sizes must not be empty");
       for (int b : sizes) {

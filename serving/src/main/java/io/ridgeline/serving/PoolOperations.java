@@ -5,8 +5,6 @@ import io.ridgeline.core.Bytes;
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Flops;
-import io.ridgeline.core.ImmutableOperation;
-import io.ridgeline.core.ImmutablePhaseResult;
 import io.ridgeline.core.Operation;
 import io.ridgeline.core.OperationResult;
 import io.ridgeline.core.OperationRole;
@@ -43,7 +41,7 @@ final class PoolOperations {
    */
   static PhaseResult phase(
       RooflineModel pool, PhaseKind kind, List<Operation> ops, ComputeTarget t) {
-    ImmutablePhaseResult.Builder b = ImmutablePhaseResult.builder().kind(kind);
+    PhaseResult.Builder b = PhaseResult.builder().kind(kind);
     for (Operation op : ops) {
       OperationCost cost = OperationCost.of(pool, op, t);
       double compute = cost.computeSeconds(op.flops().flops(), op.bytes(DataKind.WEIGHTS).bytes());
@@ -110,8 +108,7 @@ final class PoolOperations {
         .ifPresent(c -> ops.addAll(c.operations()));
     ImmutableStepResult.Builder b =
         ImmutableStepResult.builder()
-            .addPhases(
-                ImmutablePhaseResult.builder().kind(PhaseKind.PREFILL).operations(ops).build())
+            .addPhases(PhaseResult.builder().kind(PhaseKind.PREFILL).operations(ops).build())
             .stages(pp)
             .microBatches(micro)
             .passes(micro + pp - 1)
@@ -195,9 +192,11 @@ final class PoolOperations {
         bytes.put(e.getKey(), e.getValue().dividedBy(divisor));
       }
       out.add(
-          ImmutableOperation.copyOf(op)
-              .withFlops(op.flops().dividedBy(work))
-              .withBytes(bytes.build()));
+          Operation.builder()
+              .from(op)
+              .flops(op.flops().dividedBy(work))
+              .bytes(bytes.build())
+              .build());
     }
     return out;
   }
@@ -217,7 +216,7 @@ final class PoolOperations {
             .cacheBytesPerSequence(cachedTokens, kv, pool.tensorParallel())
             .times(prompts)
             .dividedBy(layout.busyAttentionGroups(prompts) * pool.pipelineParallel());
-    return ImmutableOperation.builder()
+    return Operation.builder()
         .name("kv_fetch")
         .role(OperationRole.KV_FETCH)
         .flops(Flops.ZERO)

@@ -34,6 +34,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PoolSpec {
+  PoolSpec() {} // subclassed only by the generated implementation
+
   /** The model served. */
   public abstract Model model();
 
@@ -110,8 +112,13 @@ public abstract class PoolSpec {
   }
 
   /** A new builder. */
-  public static ImmutablePoolSpec.Builder builder() {
-    return ImmutablePoolSpec.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link PoolSpec}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutablePoolSpec.Builder {
+    Builder() {}
   }
 
   /**
@@ -145,14 +152,14 @@ public abstract class PoolSpec {
    */
   public RooflineModel build(int batch, int context) {
     RooflineModel rm = layout(batch, context);
-    return runsPrefill() ? rm : ImmutableRooflineModel.copyOf(rm).withRunsPrefill(false);
+    return runsPrefill() ? rm : RooflineModel.builder().from(rm).runsPrefill(false).build();
   }
 
   private RooflineModel layout(int batch, int context) {
     int pp = pipelineParallel();
     int dp = attentionDataParallel();
     int tp = tensorParallel().orElse(count().map(c -> Math.max(1, c / (pp * dp))).orElse(1));
-    ImmutableRooflineModel.Builder b =
+    RooflineModel.Builder b =
         RooflineModel.builder()
             .model(model())
             .chip(chip())

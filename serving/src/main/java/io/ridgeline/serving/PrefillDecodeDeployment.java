@@ -112,7 +112,7 @@ public record PrefillDecodeDeployment(
                 Seconds.of(transfer))
             + speculation.map(s -> ", " + s).orElse("");
     return ServingCosts.costs(
-        ImmutableFrontierPoint.builder()
+        FrontierPoint.builder()
             .strategy(strategy().id())
             .batch(batch)
             .ttft(Seconds.of(ttft))

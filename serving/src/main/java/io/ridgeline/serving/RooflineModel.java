@@ -3,7 +3,6 @@ package io.ridgeline.serving;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import io.ridgeline.core.ComputeTarget;
-import io.ridgeline.core.ImmutableComputeTarget;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
@@ -54,6 +53,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class RooflineModel {
+  RooflineModel() {} // subclassed only by the generated implementation
+
   /**
    * Tokens per prefill chunk assumed for the activation workspace: engines run chunked prefill with
    * a bounded token budget per step (vLLM's {@code max_num_batched_tokens} is 8,192 for
@@ -174,8 +175,13 @@ public abstract class RooflineModel {
   }
 
   /** A new builder. */
-  public static ImmutableRooflineModel.Builder builder() {
-    return ImmutableRooflineModel.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link RooflineModel}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableRooflineModel.Builder {
+    Builder() {}
   }
 
   /** {@code model} on one {@code chip}, the checkpoint's precisions, the default efficiency. */
@@ -290,8 +296,8 @@ public abstract class RooflineModel {
   @Value.Lazy
   ComputeTarget baseTarget() {
     Efficiency e = kernelEfficiency();
-    ImmutableComputeTarget.Builder b =
-        ImmutableComputeTarget.builder()
+    ComputeTarget.Builder b =
+        ComputeTarget.builder()
             .from(chip().toComputeTarget())
             .computeEfficiency(e.compute())
             .memoryEfficiency(e.memory())
@@ -441,7 +447,7 @@ public abstract class RooflineModel {
   @Value.Check
   void check() {
     // the layout validates the degrees and their divisibility, naming the one that is wrong
-    layout();
+    var unusedLayout = layout();
     checkArgument(
         pipelineParallel() <= model().layerCount(),
         "pipeline parallel degree (%s) must not exceed the %s layers of %s",
@@ -467,8 +473,8 @@ public abstract class RooflineModel {
       kvOffload().requireTier(chip());
     }
     // the chip must be able to run the precisions at all
-    target().effectivePrecision(computePrecisions().matmul());
-    target().effectivePrecision(computePrecisions().attention());
+    var unusedMatmul = target().effectivePrecision(computePrecisions().matmul());
+    var unusedAttention = target().effectivePrecision(computePrecisions().attention());
   }
 
   /**

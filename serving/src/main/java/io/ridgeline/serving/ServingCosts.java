@@ -40,7 +40,7 @@ final class ServingCosts {
    * chips, note, and the costs of {@code perChip × chips} tokens per second.
    */
   static FrontierPoint onePool(
-      ImmutableFrontierPoint.Builder b,
+      FrontierPoint.Builder b,
       Deployment.Strategy strategy,
       RooflineModel pool,
       Optional<DollarsPerHour> price,
@@ -58,10 +58,7 @@ final class ServingCosts {
    * per joule (tokens per second / watts at TDP), where prices and TDPs are known.
    */
   static FrontierPoint costs(
-      ImmutableFrontierPoint.Builder b,
-      double tokensPerSecond,
-      double dollarsPerHour,
-      double watts) {
+      FrontierPoint.Builder b, double tokensPerSecond, double dollarsPerHour, double watts) {
     double dollars = dollarsPerMillionTokens(dollarsPerHour, tokensPerSecond);
     if (!Double.isNaN(dollars)) {
       b.dollarsPerMillionTokens(dollars);

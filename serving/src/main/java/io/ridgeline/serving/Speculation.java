@@ -19,6 +19,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Speculation {
+  Speculation() {} // subclassed only by the generated implementation
+
   /** The draft model; empty for MTP heads. */
   public abstract Optional<Model> draft();
 

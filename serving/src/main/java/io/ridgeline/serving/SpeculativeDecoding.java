@@ -61,17 +61,19 @@ final class SpeculativeDecoding {
     // the draft's weights (its checkpoint's precisions) and its KV (at the target's KV precision),
     // sharded as the target's (MemoryPlan); the draft's KV joins the target's in the main tier, its
     // weights join the target's (MemoryUse's tier rule)
-    return ImmutableMemoryUse.copyOf(target)
-        .withWeights(
+    return ImmutableMemoryUse.builder()
+        .from(target)
+        .weights(
             target
                 .weights()
                 .plus(
                     MemoryPlan.weights(
                         draft, draft.defaultPrecisions(), rm.layout(), MemoryPlan.Holding.ALL)))
-        .withKvCache(
+        .kvCache(
             target
                 .kvCache()
                 .plus(MemoryPlan.kvCache(draft, rm, rm.precisions().kvCache(), batch, context)))
+        .build()
         .fits();
   }
 

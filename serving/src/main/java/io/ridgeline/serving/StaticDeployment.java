@@ -54,7 +54,7 @@ public record StaticDeployment(
     FrontierPoint p = ParetoFrontier.point(pool, batch, w);
     if (speculation.isEmpty()) {
       return ServingCosts.onePool(
-          ImmutableFrontierPoint.builder().from(p),
+          FrontierPoint.builder().from(p),
           strategy(),
           pool,
           price,
@@ -67,7 +67,7 @@ public record StaticDeployment(
     double request = p.ttft().seconds() + (osl - 1) * tpot;
     double perChip = (double) batch * osl / request / pool.replicaChips();
     return ServingCosts.onePool(
-        ImmutableFrontierPoint.builder()
+        FrontierPoint.builder()
             .from(p)
             .tpot(Seconds.of(tpot))
             .tokensPerSecondPerUser(1 / tpot)

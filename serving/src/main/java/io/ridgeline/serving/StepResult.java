@@ -21,6 +21,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class StepResult {
+  StepResult() {} // subclassed only by the generated implementation
+
   /** Phases in execution order, per chip, per micro-batch, per stage. */
   public abstract List<PhaseResult> phases();
 

@@ -112,15 +112,16 @@ final class AttentionFfnDeploymentTest {
     // SRAM each: at least 56.4e9 / 230e6 ≈ 246 chips
     Chip groq = Chips.byId("groq-lpu");
     PoolSpec attention =
-        ImmutablePoolSpec.copyOf(eight(LLAMA70))
-            .withPrecisions(
-                LLAMA70.defaultPrecisions().withAllWeights(io.ridgeline.core.Precision.FP8));
+        PoolSpec.builder()
+            .from(eight(LLAMA70))
+            .precisions(LLAMA70.defaultPrecisions().withAllWeights(io.ridgeline.core.Precision.FP8))
+            .build();
     AttentionFfnDeployment d =
         (AttentionFfnDeployment)
             DeploymentSpec.builder()
                 .strategy(Deployment.Strategy.AFD)
                 .pool(attention)
-                .ffn(ImmutablePoolSpec.copyOf(attention).withCount(Optional.empty()).withChip(groq))
+                .ffn(PoolSpec.builder().from(attention).count(Optional.empty()).chip(groq).build())
                 .build()
                 .build(1024, 256);
     int n = d.ffn().chips();

@@ -10,7 +10,6 @@ import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.efficiency.Efficiency;
-import io.ridgeline.serving.efficiency.ImmutableEfficiency;
 import org.junit.jupiter.api.Test;
 
 /** The one deployment factory: {@link DeploymentSpec#build}, on worked examples. */
@@ -93,8 +92,10 @@ class DeploymentSpecTest {
                 .build(1024, 1024);
     assertThat(d.attention())
         .isEqualTo(
-            ImmutableRooflineModel.copyOf(RooflineModel.of(LLAMA70, H100, 2))
-                .withRunsPrefill(false));
+            RooflineModel.builder()
+                .from(RooflineModel.of(LLAMA70, H100, 2))
+                .runsPrefill(false)
+                .build());
     assertThat(d.ffn().chip()).isEqualTo(B200);
     assertThat(d.ffn().runsAttention()).isFalse();
     assertThat(d.ffn().chips()).isIn(1, 2, 4, 8);
@@ -105,8 +106,10 @@ class DeploymentSpecTest {
       AttentionFfnDeployment other =
           AfdRatio.withFfn(
               d,
-              ImmutableRooflineModel.copyOf(RooflineModel.of(LLAMA70, B200, n))
-                  .withRunsAttention(false));
+              RooflineModel.builder()
+                  .from(RooflineModel.of(LLAMA70, B200, n))
+                  .runsAttention(false)
+                  .build());
       assertThat(other.point(other.maxBatch(context), 1024, 1024).tokensPerSecondPerChip())
           .isLessThanOrEqualTo(best);
     }
@@ -131,7 +134,7 @@ class DeploymentSpecTest {
   @Test
   void build_explicitParallelismEfficiencyAndSpeculation_asValidationNeeds() {
     // a measured system: 16 H200s, tp 8, ep 8, attention-dp 2, a calibrated efficiency, MTP
-    Efficiency half = ImmutableEfficiency.copyOf(Efficiency.ideal()).withCompute(0.5);
+    Efficiency half = Efficiency.builder().from(Efficiency.ideal()).compute(0.5).build();
     PoolSpec measured =
         PoolSpec.builder()
             .model(DEEPSEEK)

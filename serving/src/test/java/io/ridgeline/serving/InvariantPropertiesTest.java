@@ -12,8 +12,6 @@ import io.ridgeline.core.Precision;
 import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
-import io.ridgeline.hardware.ImmutableChip;
-import io.ridgeline.hardware.ImmutableMemoryTier;
 import io.ridgeline.hardware.MemoryTier;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
@@ -51,7 +49,7 @@ final class InvariantPropertiesTest {
   private static final Efficiency CALIBRATED = Profiles.builtIn().forEngine("default").efficiency();
 
   /** A system: a model on a chip under a strategy at an efficiency, built for any chip. */
-  private record System(Model model, Chip chip, Deployment.Strategy strategy, boolean ideal) {
+  private record Setup(Model model, Chip chip, Deployment.Strategy strategy, boolean ideal) {
     Deployment on(Chip c) {
       Efficiency e = ideal ? Efficiency.ideal() : CALIBRATED;
       RooflineModel one = pool(c, 1, e);
@@ -85,15 +83,15 @@ final class InvariantPropertiesTest {
     }
   }
 
-  private static final List<System> SYSTEMS = systems();
+  private static final List<Setup> SYSTEMS = systems();
 
-  private static List<System> systems() {
-    List<System> out = new ArrayList<>();
+  private static List<Setup> systems() {
+    List<Setup> out = new ArrayList<>();
     for (Model m : MODELS) {
       for (Chip c : CHIPS) {
         for (Deployment.Strategy s : Deployment.Strategy.values()) {
           for (boolean ideal : List.of(true, false)) {
-            System sys = new System(m, c, s, ideal);
+            Setup sys = new Setup(m, c, s, ideal);
             if (sys.deployment().fitProblem(1024, 256).isEmpty()) {
               out.add(sys);
             }
@@ -109,17 +107,19 @@ final class InvariantPropertiesTest {
     List<MemoryTier> tiers = new ArrayList<>();
     for (MemoryTier t : chip.memory()) {
       tiers.add(
-          ImmutableMemoryTier.copyOf(t)
-              .withBandwidth(BytesPerSecond.of(t.bandwidth().bytesPerSecond() * f)));
+          MemoryTier.builder()
+              .from(t)
+              .bandwidth(BytesPerSecond.of(t.bandwidth().bytesPerSecond() * f))
+              .build());
     }
-    return ImmutableChip.copyOf(chip).withMemory(tiers);
+    return Chip.builder().from(chip).memory(tiers).build();
   }
 
   /** {@code chip} with every precision's peak times {@code f}. */
   private static Chip peakTimes(Chip chip, double f) {
     Map<Precision, FlopsPerSecond> peaks = new EnumMap<>(Precision.class);
     chip.peaks().forEach((p, v) -> peaks.put(p, FlopsPerSecond.of(v.flopsPerSecond() * f)));
-    return ImmutableChip.copyOf(chip).withPeaks(peaks);
+    return Chip.builder().from(chip).peaks(peaks).build();
   }
 
   @Test

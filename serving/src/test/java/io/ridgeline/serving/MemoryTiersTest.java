@@ -119,7 +119,8 @@ final class MemoryTiersTest {
     assertThat(use.byTier()).containsOnlyKeys("sram");
     assertThat(use.toString())
         .isEqualTo("weights 200 MB + KV 20 MB + workspace 5 MB = 225 MB of 230 MB (fits)");
-    assertThat(ImmutableMemoryUse.copyOf(use).withWeights(Bytes.of(210e6)).fits()).isFalse();
+    assertThat(ImmutableMemoryUse.builder().from(use).weights(Bytes.of(210e6)).build().fits())
+        .isFalse();
   }
 
   @Test

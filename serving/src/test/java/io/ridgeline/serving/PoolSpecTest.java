@@ -8,7 +8,6 @@ import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.efficiency.Efficiency;
-import io.ridgeline.serving.efficiency.ImmutableEfficiency;
 import org.junit.jupiter.api.Test;
 
 /** The one layout policy: {@link PoolSpec#build}, on worked examples. */
@@ -19,7 +18,7 @@ class PoolSpecTest {
   private static final Chip H100 = Chips.byId("h100-sxm");
   private static final Chip H200 = Chips.byId("h200-sxm");
 
-  private static ImmutablePoolSpec.Builder llama70OnH100() {
+  private static PoolSpec.Builder llama70OnH100() {
     return PoolSpec.builder().model(LLAMA70).chip(H100);
   }
 
@@ -85,7 +84,7 @@ class PoolSpecTest {
     RooflineModel decode = llama70OnH100().runsPrefill(false).build().build(1, 2048);
     assertThat(decode.runsPrefill()).isFalse();
     assertThat(decode.chips()).isEqualTo(sized.chips());
-    assertThat(decode).isEqualTo(ImmutableRooflineModel.copyOf(sized).withRunsPrefill(false));
+    assertThat(decode).isEqualTo(RooflineModel.builder().from(sized).runsPrefill(false).build());
   }
 
   @Test
@@ -99,7 +98,7 @@ class PoolSpecTest {
             .attentionDataParallel(2)
             .chips(16)
             .runsPrefill(false)
-            .efficiency(ImmutableEfficiency.copyOf(Efficiency.ideal()).withCompute(0.5))
+            .efficiency(Efficiency.builder().from(Efficiency.ideal()).compute(0.5).build())
             .build();
     assertThat(PoolSpec.of(rm).build(1, 4096)).isEqualTo(rm);
   }

@@ -214,8 +214,8 @@ public final class Calibration {
         .mapToDouble(
             c -> {
               Outcome o = p.predict(c);
-              return o instanceof Prediction
-                  ? huber(Math.log(((Prediction) o).ratio()))
+              return o instanceof Prediction prediction
+                  ? huber(Math.log(prediction.ratio()))
                   : UNPREDICTABLE_LOSS;
             })
         .sum();

@@ -1,13 +1,11 @@
 package io.ridgeline.validation;
 
-import io.ridgeline.core.ImmutablePrecisions;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.TensorClass;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.serving.Deployment;
-import io.ridgeline.serving.ImmutableRooflineModel;
 import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.PrefillDecodeDeployment;
 import io.ridgeline.serving.RooflineModel;
@@ -72,7 +70,10 @@ final class CaseSystems {
 
   /** A decode pool of {@code chips} chips with the row's stated parallelism: it runs no prefill. */
   RooflineModel decodePool(OptionalInt chips, int batch, int context) {
-    return ImmutableRooflineModel.copyOf(statedPool(chips, batch, context)).withRunsPrefill(false);
+    return RooflineModel.builder()
+        .from(statedPool(chips, batch, context))
+        .runsPrefill(false)
+        .build();
   }
 
   /**
@@ -123,15 +124,11 @@ final class CaseSystems {
       p = p.withAllWeights(precision("weights", c.weights().get()));
     }
     if (c.kvCache().isPresent()) {
-      p =
-          ImmutablePrecisions.builder()
-              .from(p)
-              .kvCache(precision("kv_cache", c.kvCache().get()))
-              .build();
+      p = Precisions.builder().from(p).kvCache(precision("kv_cache", c.kvCache().get())).build();
     } else if (quantizedCheckpoint(p)) {
       // FP8/FP4 weights of a 16-bit checkpoint come from a quantization recipe (NVIDIA ModelOpt,
       // whose FP8 and NVFP4 checkpoints set kv_cache_quant_algo FP8): KV in FP8 unless stated
-      p = ImmutablePrecisions.builder().from(p).kvCache(Precision.FP8).build();
+      p = Precisions.builder().from(p).kvCache(Precision.FP8).build();
       notes.add("kv_cache not stated: FP8, as in FP8/FP4 quantized checkpoints of 16-bit models");
     }
     return p;
@@ -250,7 +247,7 @@ final class CaseSystems {
             + " at context "
             + context);
     return epRow.isPresent()
-        ? ImmutableRooflineModel.copyOf(sized).withExpertParallel(epRow.getAsInt())
+        ? RooflineModel.builder().from(sized).expertParallel(epRow.getAsInt()).build()
         : sized;
   }
 

@@ -223,8 +223,8 @@ public final class CrossValidation {
       List<Prediction> predicted = new ArrayList<>();
       for (ValidationCase c : rows) {
         Outcome o = p.predict(c);
-        if (o instanceof Prediction) {
-          predicted.add((Prediction) o);
+        if (o instanceof Prediction prediction) {
+          predicted.add(prediction);
         }
       }
       if (f.anchorPoint().isPresent()) {

@@ -13,6 +13,7 @@ final class CsvRecords {
   private CsvRecords() {}
 
   /** One CSV record and the line it starts on. */
+  @SuppressWarnings("JavaLangClash") // package-private; no file here uses java.lang.Record
   record Record(int line, List<String> fields) {}
 
   /**

@@ -113,8 +113,8 @@ final class FitObjective {
         .mapToDouble(
             i -> {
               Outcome o = p.predict(rows.get(i));
-              return o instanceof Prediction
-                  ? rows.get(i).metric().lnSlowdown(((Prediction) o).ratio())
+              return o instanceof Prediction prediction
+                  ? rows.get(i).metric().lnSlowdown(prediction.ratio())
                   : Double.NaN;
             })
         .toArray();

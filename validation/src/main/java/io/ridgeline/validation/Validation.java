@@ -34,8 +34,8 @@ public final class Validation {
     List<Skip> s = new ArrayList<>();
     for (ValidationCase c : cases) {
       Outcome o = predictor.predict(c);
-      if (o instanceof Prediction) {
-        p.add((Prediction) o);
+      if (o instanceof Prediction prediction) {
+        p.add(prediction);
       } else {
         s.add((Skip) o);
       }

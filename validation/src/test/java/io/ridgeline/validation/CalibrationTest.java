@@ -36,8 +36,8 @@ final class CalibrationTest {
         continue;
       }
       Outcome o = p.predict(c);
-      if (o instanceof Prediction) {
-        synthetic.add(withMeasured(c, ((Prediction) o).predicted()));
+      if (o instanceof Prediction prediction) {
+        synthetic.add(withMeasured(c, prediction.predicted()));
       }
     }
     assertThat(synthetic).hasSize(12);

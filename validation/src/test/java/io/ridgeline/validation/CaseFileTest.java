@@ -3,6 +3,7 @@ package io.ridgeline.validation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.google.common.base.Splitter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,7 @@ final class CaseFileTest {
     return String.join(
         ",",
         id,
-        id.split("-")[0],
+        Splitter.on('-').splitToList(id).get(0),
         model,
         chip,
         chips,

@@ -197,10 +197,6 @@ final class PredictorTest {
         notes);
   }
 
-  private static double predicted(Predictor predictor, String row) {
-    return predicted(predictor, one(row));
-  }
-
   private static double predicted(Predictor predictor, ValidationCase c) {
     Outcome o = predictor.predict(c);
     assertThat(o).isInstanceOf(Prediction.class);

@@ -37,6 +37,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Efficiency {
+  Efficiency() {} // subclassed only by the generated implementation
+
   /** Fraction of peak FLOP/s at large token counts, in (0, 1]. */
   @Value.Parameter
   public abstract double compute();
@@ -280,8 +282,13 @@ public abstract class Efficiency {
   }
 
   /** A new builder. */
-  public static ImmutableEfficiency.Builder builder() {
-    return ImmutableEfficiency.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds an {@link Efficiency}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutableEfficiency.Builder {
+    Builder() {}
   }
 
   /** The compute fraction a GEMM over {@code tokens} tokens reaches: compute × M / (M + half). */

@@ -1,5 +1,6 @@
 package io.ridgeline.serving.efficiency;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.serving.TtftParts;
 import java.util.Optional;
@@ -23,7 +24,7 @@ import java.util.function.ToDoubleFunction;
  * here.
  *
  * <pre>{@code
- * ImmutableEfficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
+ * Efficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
  * EfficiencyParameter.MEMORY.set(b, 0.8);
  * EfficiencyParameter.MEMORY.get(b.build());   // 0.8
  * }</pre>
@@ -45,7 +46,7 @@ public enum EfficiencyParameter {
       key("compute", Unit.FRACTION)
           .range(0.45, 1.0)
           .start(0.75)
-          .value(Efficiency::compute, ImmutableEfficiency.Builder::compute)),
+          .value(Efficiency::compute, Efficiency.Builder::compute)),
   /**
    * Fraction of memory bandwidth the streaming kernels reach ({@link Efficiency#memory()}). Range
    * 0.5–0.92: copy and GEMV kernels reach 85–92% of HBM bandwidth on H100 and MI300X (NVIDIA's
@@ -56,7 +57,7 @@ public enum EfficiencyParameter {
       key("memory", Unit.FRACTION)
           .range(0.5, 0.92)
           .start(0.8)
-          .value(Efficiency::memory, ImmutableEfficiency.Builder::memory)),
+          .value(Efficiency::memory, Efficiency.Builder::memory)),
   /**
    * Collective bus-bandwidth fraction of the link's per-direction bandwidth ({@link
    * Efficiency#network()}): the β of the α-β collective model, the share of the link a large
@@ -76,7 +77,7 @@ public enum EfficiencyParameter {
           .range(0.3, 0.9)
           .start(0.8)
           .held()
-          .value(Efficiency::network, ImmutableEfficiency.Builder::network)),
+          .value(Efficiency::network, Efficiency.Builder::network)),
   /**
    * Fraction of memory bandwidth the kernels that read the KV cache reach ({@link
    * Efficiency#attention()}), their own, not relative to the other kernels'. Range 0.5–0.92, the
@@ -88,7 +89,7 @@ public enum EfficiencyParameter {
       key("attention", Unit.FRACTION)
           .range(0.5, 0.92)
           .start(0.8)
-          .value(Efficiency::attention, ImmutableEfficiency.Builder::attention)),
+          .value(Efficiency::attention, Efficiency.Builder::attention)),
   /**
    * Rows (tokens) at which a GEMM reaches half of its large-M efficiency: {@code compute × M / (M +
    * half)}. Range 4–64 rows: tensor-core tiles are 64–128 rows (CUTLASS tile shapes), and published
@@ -100,7 +101,7 @@ public enum EfficiencyParameter {
       key("gemm_half_tokens", Unit.TOKENS)
           .range(4, 64)
           .start(16)
-          .value(Efficiency::gemmHalfTokens, ImmutableEfficiency.Builder::gemmHalfTokens)),
+          .value(Efficiency::gemmHalfTokens, Efficiency.Builder::gemmHalfTokens)),
   /**
    * Reduction length K (in BF16 elements; a narrower format's K steps run faster by its peak over
    * BF16's) at which a weight GEMM's per-output-tile fixed cost equals its main loop ({@link
@@ -120,7 +121,7 @@ public enum EfficiencyParameter {
           .range(256, 640)
           .start(360)
           .held()
-          .value(Efficiency::gemmHalfDepth, ImmutableEfficiency.Builder::gemmHalfDepth)),
+          .value(Efficiency::gemmHalfDepth, Efficiency.Builder::gemmHalfDepth)),
   /**
    * Fixed cost of each kernel a pass launches ({@link Efficiency#kernelOverhead()}), charged per
    * kernel counted from the architecture ({@link io.ridgeline.models.Kernels}). Range 1–10 µs: a
@@ -138,7 +139,7 @@ public enum EfficiencyParameter {
       key("kernel_us", Unit.MICROSECONDS)
           .range(1, 10)
           .start(4)
-          .time(Efficiency::kernelOverhead, ImmutableEfficiency.Builder::kernelOverhead)),
+          .time(Efficiency::kernelOverhead, Efficiency.Builder::kernelOverhead)),
   /**
    * The host's work per step per pipeline stage ({@link Efficiency#stepOverhead()}): the
    * scheduler's batch assembly, sampling, the host synchronisation that reads the sampled tokens
@@ -155,7 +156,7 @@ public enum EfficiencyParameter {
       key("step_overhead_us", Unit.MICROSECONDS)
           .range(50, 3000)
           .start(1000)
-          .time(Efficiency::stepOverhead, ImmutableEfficiency.Builder::stepOverhead)),
+          .time(Efficiency::stepOverhead, Efficiency.Builder::stepOverhead)),
   /**
    * Software latency per collective hop ({@link Efficiency#collectiveLatency()}), on top of the
    * link's own latency. Range 0.5–5 µs: NCCL's small-message all-reduce over 8 NVLink GPUs takes
@@ -167,7 +168,7 @@ public enum EfficiencyParameter {
       key("collective_latency_us", Unit.MICROSECONDS)
           .range(0.5, 5)
           .start(2)
-          .time(Efficiency::collectiveLatency, ImmutableEfficiency.Builder::collectiveLatency)),
+          .time(Efficiency::collectiveLatency, Efficiency.Builder::collectiveLatency)),
   /**
    * Admission latency of each request outside the accelerators ({@link Efficiency#admission()}):
    * HTTP handling, tokenisation and the scheduler's admission, one part of a served TTFT ({@link
@@ -183,7 +184,7 @@ public enum EfficiencyParameter {
       key("admission_ms", Unit.MILLISECONDS)
           .range(5, 50)
           .start(20)
-          .time(Efficiency::admission, ImmutableEfficiency.Builder::admission)),
+          .time(Efficiency::admission, Efficiency.Builder::admission)),
   /**
    * The host's launch time of each kernel of a prefill pass ({@link
    * Efficiency#prefillKernelOverhead()}), run without CUDA graphs. Range 10–40 µs, eager launches:
@@ -198,9 +199,7 @@ public enum EfficiencyParameter {
       key("prefill_kernel_us", Unit.MICROSECONDS)
           .range(10, 40)
           .start(20)
-          .time(
-              Efficiency::prefillKernelOverhead,
-              ImmutableEfficiency.Builder::prefillKernelOverhead)),
+          .time(Efficiency::prefillKernelOverhead, Efficiency.Builder::prefillKernelOverhead)),
   /**
    * Share of the MoE all-to-all's time hidden under compute ({@link Efficiency#moeOverlap()}), a
    * {@link Unit#HIDDEN_SHARE}: ideal 0 (nothing hidden, the bound's sum of compute and
@@ -217,7 +216,7 @@ public enum EfficiencyParameter {
       key("moe_overlap", Unit.HIDDEN_SHARE)
           .range(0, 0.9)
           .start(0.5)
-          .value(Efficiency::moeOverlap, ImmutableEfficiency.Builder::moeOverlap)),
+          .value(Efficiency::moeOverlap, Efficiency.Builder::moeOverlap)),
   /**
    * The prefill-to-decode hand-over of a disaggregated (pd) request beyond its KV bytes ({@link
    * Efficiency#pdHandover()}): the router's dispatch to the decode pool, the decode engine's wait
@@ -234,7 +233,7 @@ public enum EfficiencyParameter {
       key("pd_handover_ms", Unit.MILLISECONDS)
           .range(10, 260)
           .start(50)
-          .time(Efficiency::pdHandover, ImmutableEfficiency.Builder::pdHandover));
+          .time(Efficiency::pdHandover, Efficiency.Builder::pdHandover));
 
   /** The unit of a parameter's values. */
   public enum Unit {
@@ -269,8 +268,12 @@ public enum EfficiencyParameter {
   private final double upper;
   private final double start;
   private final boolean fitted;
+
+  @SuppressWarnings("ImmutableEnumChecker") // stateless method references and lambdas
   private final ToDoubleFunction<Efficiency> getter;
-  private final ObjDoubleConsumer<ImmutableEfficiency.Builder> setter;
+
+  @SuppressWarnings("ImmutableEnumChecker") // stateless method references and lambdas
+  private final ObjDoubleConsumer<Efficiency.Builder> setter;
 
   EfficiencyParameter(Schema s) {
     if (s.getter == null || !(s.lower < s.upper) || s.start < s.lower || s.start > s.upper) {
@@ -333,7 +336,8 @@ public enum EfficiencyParameter {
   }
 
   /** Sets it on {@code builder} to {@code value}, in {@link #unit()}; returns the builder. */
-  public ImmutableEfficiency.Builder set(ImmutableEfficiency.Builder builder, double value) {
+  @CanIgnoreReturnValue
+  public Efficiency.Builder set(Efficiency.Builder builder, double value) {
     setter.accept(builder, value);
     return builder;
   }
@@ -357,7 +361,7 @@ public enum EfficiencyParameter {
 
   /** The efficiency with every parameter at {@code values.apply(parameter)}, in {@link #unit()}. */
   public static Efficiency efficiency(ToDoubleFunction<EfficiencyParameter> values) {
-    ImmutableEfficiency.Builder b = Efficiency.builder();
+    Efficiency.Builder b = Efficiency.builder();
     for (EfficiencyParameter p : values()) {
       p.set(b, values.applyAsDouble(p));
     }
@@ -383,7 +387,7 @@ public enum EfficiencyParameter {
     double start = Double.NaN;
     boolean fitted = true;
     ToDoubleFunction<Efficiency> getter;
-    ObjDoubleConsumer<ImmutableEfficiency.Builder> setter;
+    ObjDoubleConsumer<Efficiency.Builder> setter;
 
     Schema(String jsonKey, Unit unit) {
       this.jsonKey = jsonKey;
@@ -407,8 +411,7 @@ public enum EfficiencyParameter {
     }
 
     Schema value(
-        ToDoubleFunction<Efficiency> getter,
-        ObjDoubleConsumer<ImmutableEfficiency.Builder> setter) {
+        ToDoubleFunction<Efficiency> getter, ObjDoubleConsumer<Efficiency.Builder> setter) {
       this.getter = getter;
       this.setter = setter;
       return this;
@@ -416,8 +419,7 @@ public enum EfficiencyParameter {
 
     /** A {@link Seconds} attribute in µs (× 1e6, back × 1e-6) or ms (× 1e3, back / 1e3). */
     Schema time(
-        Function<Efficiency, Seconds> getter,
-        BiConsumer<ImmutableEfficiency.Builder, Seconds> setter) {
+        Function<Efficiency, Seconds> getter, BiConsumer<Efficiency.Builder, Seconds> setter) {
       return switch (unit) {
         case MICROSECONDS ->
             value(

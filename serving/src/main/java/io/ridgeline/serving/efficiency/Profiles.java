@@ -188,7 +188,7 @@ public final class Profiles {
     if (!node.isObject()) {
       throw new IllegalArgumentException(file + ": field '" + where + "' must be an object");
     }
-    ImmutableEfficiency.Builder efficiency = Efficiency.builder();
+    Efficiency.Builder efficiency = Efficiency.builder();
     for (EfficiencyParameter p : EfficiencyParameter.values()) {
       p.set(efficiency, parameter(node, where, p, file));
     }

@@ -19,6 +19,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PlanConfiguration {
+  PlanConfiguration() {} // subclassed only by the generated implementation
+
   /**
    * The deployment: strategy and pools (for pd both pools have the layout of {@link
    * #tensorParallel()}, {@link #pipelineParallel()}).
@@ -63,8 +65,13 @@ public abstract class PlanConfiguration {
   public abstract Optional<Double> dollarsPerMillionTokens();
 
   /** A new builder. */
-  public static ImmutablePlanConfiguration.Builder builder() {
-    return ImmutablePlanConfiguration.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link PlanConfiguration}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutablePlanConfiguration.Builder {
+    Builder() {}
   }
 
   /** The chip type. */

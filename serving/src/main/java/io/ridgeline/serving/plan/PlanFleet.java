@@ -144,13 +144,16 @@ final class PlanFleet {
       long prefillReplicas) {
     double dollars = 0;
     if (d instanceof AttentionFfnDeployment afd) {
-      dollars += cost(q, afd.attention().chip(), replicas * afd.attention().replicaChips());
-      dollars += cost(q, afd.ffn().chip(), replicas * afd.ffn().replicaChips());
+      dollars +=
+          cost(q, afd.attention().chip(), (double) (replicas * afd.attention().replicaChips()));
+      dollars += cost(q, afd.ffn().chip(), (double) (replicas * afd.ffn().replicaChips()));
     } else {
-      dollars += cost(q, d.decodePool().chip(), replicas * d.decodePool().replicaChips());
+      dollars +=
+          cost(q, d.decodePool().chip(), (double) (replicas * d.decodePool().replicaChips()));
     }
     if (prefill.isPresent()) {
-      dollars += cost(q, prefill.get().chip(), prefillReplicas * prefill.get().replicaChips());
+      dollars +=
+          cost(q, prefill.get().chip(), (double) (prefillReplicas * prefill.get().replicaChips()));
     }
     return Double.isFinite(dollars) ? Optional.of(DollarsPerHour.of(dollars)) : Optional.empty();
   }

@@ -20,6 +20,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PlanMiss {
+  PlanMiss() {} // subclassed only by the generated implementation
+
   /** The chip type. */
   public abstract Chip chip();
 
@@ -45,8 +47,13 @@ public abstract class PlanMiss {
   public abstract String detail();
 
   /** A new builder. */
-  public static ImmutablePlanMiss.Builder builder() {
-    return ImmutablePlanMiss.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link PlanMiss}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutablePlanMiss.Builder {
+    Builder() {}
   }
 
   @Override

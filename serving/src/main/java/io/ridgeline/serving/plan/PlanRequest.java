@@ -45,6 +45,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PlanRequest {
+  PlanRequest() {} // subclassed only by the generated implementation
+
   /** How configurations that meet the objectives are ranked. */
   public enum Objective {
     /** Fewest chips in total, then lowest price per hour. */
@@ -227,8 +229,13 @@ public abstract class PlanRequest {
   }
 
   /** A new builder. */
-  public static ImmutablePlanRequest.Builder builder() {
-    return ImmutablePlanRequest.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link PlanRequest}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutablePlanRequest.Builder {
+    Builder() {}
   }
 
   /** Output tokens per second the fleet must produce: requests per second × output tokens. */
@@ -241,7 +248,7 @@ public abstract class PlanRequest {
     checkArgument(!chips().isEmpty(), "chips must not be empty: name at least one chip to search");
     checkArgument(inputTokens() > 0, "input tokens (isl) must be positive: %s", inputTokens());
     checkArgument(outputTokens() > 0, "output tokens (osl) must be positive: %s", outputTokens());
-    workload(); // validates history and prefix hits
+    var unused = workload(); // validates history and prefix hits
     checkArgument(
         requestsPerSecond() > 0 && Double.isFinite(requestsPerSecond()),
         "request rate must be positive and finite: %s requests/s",

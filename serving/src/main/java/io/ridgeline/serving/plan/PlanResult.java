@@ -18,6 +18,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class PlanResult {
+  PlanResult() {} // subclassed only by the generated implementation
+
   /** The request planned. */
   public abstract PlanRequest request();
 
@@ -52,8 +54,13 @@ public abstract class PlanResult {
   public abstract List<PlanMiss> closest();
 
   /** A new builder. */
-  public static ImmutablePlanResult.Builder builder() {
-    return ImmutablePlanResult.builder();
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link PlanResult}: one setter per attribute, then {@code build()}. */
+  public static final class Builder extends ImmutablePlanResult.Builder {
+    Builder() {}
   }
 
   /** Whether at least one configuration meets the objectives. */

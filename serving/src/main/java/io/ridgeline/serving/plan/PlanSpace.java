@@ -5,7 +5,6 @@ import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.DeploymentSpec;
-import io.ridgeline.serving.ImmutablePoolSpec;
 import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.RooflineModel;
@@ -155,13 +154,15 @@ final class PlanSpace {
 
   /** {@code spec} on chip {@code c}, sized by the layout policy (no count, tp or parallelism). */
   private PoolSpec other(PoolSpec spec, Chip c) {
-    return ImmutablePoolSpec.copyOf(spec)
-        .withChip(c)
-        .withKvOffload(offload(c))
-        .withCount(Optional.empty())
-        .withTensorParallel(Optional.empty())
-        .withAttentionDataParallel(1)
-        .withExpertParallel(1);
+    return PoolSpec.builder()
+        .from(spec)
+        .chip(c)
+        .kvOffload(offload(c))
+        .count(Optional.empty())
+        .tensorParallel(Optional.empty())
+        .attentionDataParallel(1)
+        .expertParallel(1)
+        .build();
   }
 
   private Deployment build(
@@ -181,10 +182,12 @@ final class PlanSpace {
               Optional.of(
                   other.orElseGet(
                       () ->
-                          ImmutablePoolSpec.copyOf(spec)
-                              .withCount(Optional.empty())
-                              .withTensorParallel(Optional.empty())
-                              .withAttentionDataParallel(1)));
+                          PoolSpec.builder()
+                              .from(spec)
+                              .count(Optional.empty())
+                              .tensorParallel(Optional.empty())
+                              .attentionDataParallel(1)
+                              .build()));
           case STATIC, COLOCATED, PD -> Optional.empty();
         };
     return DeploymentSpec.builder()

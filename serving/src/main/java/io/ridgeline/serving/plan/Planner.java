@@ -4,7 +4,6 @@ import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
-import io.ridgeline.models.Model;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.MemoryUse;
@@ -106,9 +105,7 @@ public final class Planner {
   /** One search: its running counts and closest misses. */
   private static final class Search {
     private final PlanRequest request;
-    private final Model model;
     private final int isl;
-    private final int osl;
     private final int context;
     private final Comparator<PlanConfiguration> order;
     private final Map<PlanFailure, Integer> failures = new EnumMap<>(PlanFailure.class);
@@ -119,10 +116,8 @@ public final class Planner {
 
     Search(PlanRequest request) {
       this.request = request;
-      this.model = request.model();
       // a request's history counts as prompt for pool sizing and memory
       this.isl = request.workload().promptContext();
-      this.osl = request.outputTokens();
       this.context = request.workload().finalContext();
       this.order = order(request.objective());
       for (PlanFailure f : PlanFailure.values()) {

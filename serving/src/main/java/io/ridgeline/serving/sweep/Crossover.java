@@ -38,6 +38,8 @@ import org.immutables.value.Value;
 @Value.Immutable
 @RidgelineStyle
 public abstract class Crossover {
+  Crossover() {} // subclassed only by the generated implementation
+
   /** The largest context searched, tokens (2^24 ≈ 16.8M). */
   public static final int SEARCH_LIMIT = 1 << 24;
 

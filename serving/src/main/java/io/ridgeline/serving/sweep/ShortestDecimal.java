@@ -2,6 +2,7 @@ package io.ridgeline.serving.sweep;
 
 import static java.lang.Math.multiplyHigh;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import java.math.BigInteger;
 
 /**
@@ -59,6 +60,7 @@ final class ShortestDecimal {
       ThreadLocal.withInitial(() -> new Utf8Text(MAX_CHARS));
 
   /** Appends the shortest decimal of {@code v} to {@code b} (see the class comment). */
+  @CanIgnoreReturnValue
   static StringBuilder append(StringBuilder b, double v) {
     Utf8Text t = SCRATCH.get();
     t.setLength(0);
@@ -72,6 +74,7 @@ final class ShortestDecimal {
   /**
    * Appends the shortest decimal of {@code v} to {@code b}, ASCII bytes (see the class comment).
    */
+  @CanIgnoreReturnValue
   static Utf8Text append(Utf8Text b, double v) {
     b.reserve(MAX_CHARS);
     long bits = Double.doubleToRawLongBits(v);
@@ -147,7 +150,7 @@ final class ShortestDecimal {
     }
     // both in the interval: the closer to v, the even one on a tie
     long cmp = vb - ((s + t) << 1);
-    return chars(b, cmp < 0 || cmp == 0 && (s & 0x1) == 0 ? s : t, k + dk);
+    return chars(b, cmp < 0 || (cmp == 0 && (s & 0x1) == 0) ? s : t, k + dk);
   }
 
   /** Rounding to odd of g × cp / 2^127 (the paper's r_o'). */
@@ -184,8 +187,8 @@ final class ShortestDecimal {
     // 193_428_131_138_340_668 / 2^84); floor(hm / 10^8) = floor(hm × 1_441_151_881 / 2^57))
     long hm = multiplyHigh(f, 193_428_131_138_340_668L) >>> 20;
     int l = (int) (f - 100_000_000L * hm);
-    int h = (int) (hm * 1_441_151_881L >>> 57);
-    int m = (int) (hm - 100_000_000 * h);
+    int h = (int) ((hm * 1_441_151_881L) >>> 57);
+    int m = (int) (hm - 100_000_000L * h);
     if (0 < e && e <= 7) {
       // plain, no leading zeros: e digits before the point
       a[n++] = (byte) ('0' + h);
@@ -267,16 +270,16 @@ final class ShortestDecimal {
       e = -e;
     }
     if (e >= 100) {
-      int d = e * 1_311 >>> 17; // e / 100 for e < 1000
+      int d = (e * 1_311) >>> 17; // e / 100 for e < 1000
       a[n++] = (byte) ('0' + d);
       e -= 100 * d;
-      int t = e * 103 >>> 10; // e / 10 for e < 100
+      int t = (e * 103) >>> 10; // e / 10 for e < 100
       a[n++] = (byte) ('0' + t);
       a[n++] = (byte) ('0' + e - 10 * t);
       return n;
     }
     if (e >= 10) {
-      int t = e * 103 >>> 10;
+      int t = (e * 103) >>> 10;
       a[n++] = (byte) ('0' + t);
       a[n++] = (byte) ('0' + e - 10 * t);
       return n;
@@ -287,15 +290,15 @@ final class ShortestDecimal {
 
   // floor(e log10 2), floor(e log10(3/4 × 2)), floor(e log2 10), exact for |e| <= 2^14 or so
   private static int flog10pow2(int e) {
-    return (int) (e * 661_971_961_083L >> 41);
+    return (int) ((e * 661_971_961_083L) >> 41);
   }
 
   private static int flog10threeQuartersPow2(int e) {
-    return (int) (e * 661_971_961_083L + -274_743_187_321L >> 41);
+    return (int) ((e * 661_971_961_083L + -274_743_187_321L) >> 41);
   }
 
   private static int flog2pow10(int e) {
-    return (int) (e * 913_124_641_741L >> 38);
+    return (int) ((e * 913_124_641_741L) >> 38);
   }
 
   private static long[] powersOfTen() {

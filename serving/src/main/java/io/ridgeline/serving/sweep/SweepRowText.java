@@ -1,5 +1,6 @@
 package io.ridgeline.serving.sweep;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.ridgeline.core.Precision;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.FrontierPoint;
@@ -25,16 +26,19 @@ final class SweepRowText {
    * Appends one CSV line (without its line break) in {@link SweepWriter#COLUMNS} order to {@code
    * b}.
    */
+  @CanIgnoreReturnValue
   static StringBuilder csv(Sweep.Row r, StringBuilder b) {
     return csv(r, b, false);
   }
 
   /** Appends one CSV line in {@link SweepWriter#columns(boolean)} order to {@code b}. */
+  @CanIgnoreReturnValue
   static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached) {
     return csv(r, b, cached, false);
   }
 
   /** Appends one CSV line in {@link SweepWriter#columns(boolean, boolean)} order to {@code b}. */
+  @CanIgnoreReturnValue
   static StringBuilder csv(Sweep.Row r, StringBuilder b, boolean cached, boolean prefixHit) {
     csvPrefix(r, b, cached, prefixHit);
     if (r.point().isPresent()) {
@@ -67,6 +71,7 @@ final class SweepRowText {
    * The CSV columns before the batch, each followed by its comma: model to osl, then cached and
    * prefix_hit when {@code cached} and {@code prefixHit}.
    */
+  @CanIgnoreReturnValue
   static StringBuilder csvPrefix(Sweep.Row r, StringBuilder b, boolean cached, boolean prefixHit) {
     cell(r.model().id(), b).append(',');
     cell(r.chip().id(), b).append(',');
@@ -85,6 +90,7 @@ final class SweepRowText {
   }
 
   /** A CSV cell: quoted, with quotes doubled, when it holds a comma, quote or line break. */
+  @CanIgnoreReturnValue
   static StringBuilder cell(String s, StringBuilder b) {
     if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
       return b.append(s);
@@ -105,6 +111,7 @@ final class SweepRowText {
    * {@code b}, as Jackson writes it without indentation and with its shortest double writer ({@code
    * StreamWriteFeature.USE_FAST_DOUBLE_WRITER}).
    */
+  @CanIgnoreReturnValue
   static StringBuilder json(Sweep.Row r, StringBuilder b) {
     jsonPrefix(r, b);
     b.append(",\"batch\":").append(r.batch());
@@ -142,7 +149,8 @@ final class SweepRowText {
     return b.append('}');
   }
 
-  /** The JSON keys before the batch: {@code {"model":…} to {@code "osl"}, cached and prefix_hit. */
+  /** The JSON keys before the batch: {@code "model"} to {@code "osl"}, cached and prefix_hit. */
+  @CanIgnoreReturnValue
   static StringBuilder jsonPrefix(Sweep.Row r, StringBuilder b) {
     b.append("{\"model\":");
     string(r.model().id(), b).append(",\"chip\":");
@@ -169,6 +177,7 @@ final class SweepRowText {
    * A JSON string as Jackson escapes it by default: quote, backslash and control characters (\b \t
    * \n \f \r short, the others as {@code \}{@code u00XX}); everything else as is.
    */
+  @CanIgnoreReturnValue
   static StringBuilder string(String s, StringBuilder b) {
     b.append('"');
     for (int i = 0; i < s.length(); i++) {
@@ -318,6 +327,7 @@ final class SweepRowText {
   }
 
   /** Row {@code r}'s figures, each after its text in {@code before} ({@code absent} for NaN). */
+  @CanIgnoreReturnValue
   private static Utf8Text figures(
       PointBlock points, int r, byte[][] before, byte[] absent, Utf8Text b) {
     for (int f = 0; f < PointBlock.FIGURES; f++) {

@@ -300,11 +300,13 @@ public final class SweepWriter {
    * Appends the lines of rows {@code from} to {@code to} of {@code grid} to {@code b} as UTF-8
    * bytes: the points the compiled path gives written from their primitive figures ({@link
    * SweepEvaluator#run}), the others (and each run's columns before the batch) built as text from
-   * their {@link Sweep.Row} objects and encoded; the text is that of {@link #csv(Sweep.Row,
-   * StringBuilder, boolean, boolean)} and {@link #json} for every row.
+   * their {@link Sweep.Row} objects and encoded; the text is that of {@link
+   * SweepRowText#csv(Sweep.Row, StringBuilder, boolean, boolean)} and {@link SweepRowText#json} for
+   * every row.
    *
    * @return the rows written from primitive figures
    */
+  @CanIgnoreReturnValue
   static long text(
       Sweep.Grid grid,
       Efficiency efficiency,
@@ -331,6 +333,7 @@ public final class SweepWriter {
    * the rows the object path gave to {@code slowPath} by reason ({@link PointsAt.SlowPath}
    * ordinals).
    */
+  @CanIgnoreReturnValue
   static long text(
       Sweep.Grid grid,
       Efficiency efficiency,
@@ -421,6 +424,6 @@ public final class SweepWriter {
     if (prefixHit) {
       out.add(at, "prefix_hit");
     }
-    return out;
+    return ImmutableList.copyOf(out);
   }
 }

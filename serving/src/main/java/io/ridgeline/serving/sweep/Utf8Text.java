@@ -1,5 +1,6 @@
 package io.ridgeline.serving.sweep;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -68,6 +69,7 @@ final class Utf8Text {
   }
 
   /** Appends the ASCII character {@code c} (below 0x80). */
+  @CanIgnoreReturnValue
   Utf8Text ascii(char c) {
     reserve(1);
     bytes[length++] = (byte) c;
@@ -75,6 +77,7 @@ final class Utf8Text {
   }
 
   /** Appends bytes already encoded as UTF-8 ({@link #encode}). */
+  @CanIgnoreReturnValue
   Utf8Text append(byte[] utf8) {
     reserve(utf8.length);
     System.arraycopy(utf8, 0, bytes, length, utf8.length);
@@ -83,6 +86,7 @@ final class Utf8Text {
   }
 
   /** Appends {@code s} encoded as UTF-8 (a lone surrogate as '?', as {@link String#getBytes}). */
+  @CanIgnoreReturnValue
   Utf8Text append(CharSequence s) {
     int n = s.length();
     reserve(3 * n);
@@ -92,29 +96,30 @@ final class Utf8Text {
         bytes[length++] = (byte) c;
       } else if (c < 0x800) {
         bytes[length++] = (byte) (0xC0 | c >> 6);
-        bytes[length++] = (byte) (0x80 | c & 0x3F);
+        bytes[length++] = (byte) (0x80 | (c & 0x3F));
       } else if (Character.isSurrogate(c)) {
         int cp = i + 1 < n ? Character.codePointAt(s, i) : c;
         if (Character.isSupplementaryCodePoint(cp)) {
           reserve(1);
           bytes[length++] = (byte) (0xF0 | cp >> 18);
-          bytes[length++] = (byte) (0x80 | cp >> 12 & 0x3F);
-          bytes[length++] = (byte) (0x80 | cp >> 6 & 0x3F);
-          bytes[length++] = (byte) (0x80 | cp & 0x3F);
+          bytes[length++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+          bytes[length++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+          bytes[length++] = (byte) (0x80 | (cp & 0x3F));
           i++;
         } else {
           bytes[length++] = '?';
         }
       } else {
         bytes[length++] = (byte) (0xE0 | c >> 12);
-        bytes[length++] = (byte) (0x80 | c >> 6 & 0x3F);
-        bytes[length++] = (byte) (0x80 | c & 0x3F);
+        bytes[length++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+        bytes[length++] = (byte) (0x80 | (c & 0x3F));
       }
     }
     return this;
   }
 
   /** Appends {@code v} in decimal, as {@link Integer#toString(int)} writes it. */
+  @CanIgnoreReturnValue
   Utf8Text append(int v) {
     if (v == Integer.MIN_VALUE) {
       return append("-2147483648");

@@ -24,7 +24,7 @@ final class EfficiencyParameterTest {
     for (EfficiencyParameter p : EfficiencyParameter.values()) {
       assertThat(p.get(e)).as(p.jsonKey()).isCloseTo(p.start(), within(1e-9 * p.start()));
     }
-    ImmutableEfficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
+    Efficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
     EfficiencyParameter.ADMISSION.set(b, 2);
     EfficiencyParameter.KERNEL_OVERHEAD.set(b, 5);
     Efficiency set = b.build();
@@ -122,7 +122,7 @@ final class EfficiencyParameterTest {
     assertThat(EfficiencyParameter.PD_HANDOVER.upper()).isEqualTo(260);
     assertThat(EfficiencyParameter.PD_HANDOVER.start()).isEqualTo(50);
     assertThat(EfficiencyParameter.PD_HANDOVER.jsonKey()).isEqualTo("pd_handover_ms");
-    ImmutableEfficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
+    Efficiency.Builder b = Efficiency.builder().from(Efficiency.ideal());
     EfficiencyParameter.PD_HANDOVER.set(b, 120);
     Efficiency e = b.build();
     assertThat(e.pdHandover().seconds()).isCloseTo(0.120, within(1e-15));

@@ -30,7 +30,7 @@ final class PlannerTest {
   private static final Model LLAMA_70B = Models.byId("llama-3.1-70b");
 
   /** ISL 1024, OSL 256, 10 requests/s: 2,560 output tokens/s to serve. */
-  private static ImmutablePlanRequest.Builder request(Model model, Chip... chips) {
+  private static PlanRequest.Builder request(Model model, Chip... chips) {
     return PlanRequest.builder()
         .model(model)
         .addChips(chips)

@@ -16,6 +16,8 @@ final class ShortestDecimalTest {
   }
 
   @Test
+  // the literals are the texts under test: 1.0E23 is the shortest text of the double nearest 1e23
+  @SuppressWarnings("FloatingPointLiteralPrecision")
   void workedExamples_javaNineteensDoubleToString() {
     // each expected text is Java 25's Double.toString of the value (Schubfach)
     assertThat(text(1024.0)).isEqualTo("1024.0");

@@ -11,7 +11,6 @@ import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.FrontierPoint;
-import io.ridgeline.serving.ImmutableRooflineModel;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.SamePoints;
@@ -179,7 +178,10 @@ final class SweepTest {
                 .build());
     // the decode pool never prefills, as in `ridgeline frontier --strategy pd`
     RooflineModel decode =
-        ImmutableRooflineModel.copyOf(RooflineModel.of(LLAMA_70B, H100, 8)).withRunsPrefill(false);
+        RooflineModel.builder()
+            .from(RooflineModel.of(LLAMA_70B, H100, 8))
+            .runsPrefill(false)
+            .build();
     for (Sweep.Row r : rows) {
       RooflineModel prefill =
           Sizing.fewestChips(RooflineModel.of(LLAMA_70B, H100), 1, r.isl()).orElseThrow();

@@ -49,6 +49,7 @@ final class Utf8TextTest {
   }
 
   @Test
+  @SuppressWarnings("FloatingPointLiteralPrecision") // 1.0E23: the double nearest 1e23, on purpose
   void shortestDecimal_sameTextAsTheStringBuilderForm() {
     double[] values = {0.0, -0.0, 1024.0, 0.015, 1.0E23, 4.9E-324, Double.NaN, -1.0E-5};
     Utf8Text t = new Utf8Text(1);
