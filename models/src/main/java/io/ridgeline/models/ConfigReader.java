@@ -260,7 +260,7 @@ final class ConfigReader {
                       ? f.optionalPositiveInt("vocab_size").orElse(262_208)
                       : f.positiveInt("vocab_size"))
               .layers(stack)
-              .normKind(bloom ? Model.NormKind.LAYER : Model.NormKind.RMS)
+              .normKind(bloom ? NormKind.LAYER : NormKind.RMS)
               // class defaults: BLOOM and Gemma tie the LM head to the embedding; the rest do not
               .tiedEmbeddings(f.bool("tie_word_embeddings").orElse(bloom || gemma))
               .embeddingNorm(bloom)

@@ -36,25 +36,6 @@ import org.immutables.value.Value;
 public abstract class Model {
   Model() {} // subclassed only by the generated implementation
 
-  /** How each norm is built. */
-  public enum NormKind {
-    /** RMSNorm: one weight vector. */
-    RMS(1),
-    /** LayerNorm: a weight and a bias vector. */
-    LAYER(2);
-
-    private final int vectors;
-
-    NormKind(int vectors) {
-      this.vectors = vectors;
-    }
-
-    /** Parameter vectors of one norm, each one element per channel: 1 (RMSNorm) or 2. */
-    public int vectors() {
-      return vectors;
-    }
-  }
-
   /** Catalog id such as {@code "llama-3.1-8b"} (or the file name for user configs). */
   public abstract String id();
 
@@ -104,7 +85,7 @@ public abstract class Model {
         .map(
             max ->
                 String.format(
-                    java.util.Locale.ROOT,
+                    Locale.ROOT,
                     "%s: a sequence of %,d tokens is longer than its context window of %,d tokens"
                         + " (max_position_embeddings); engines refuse such requests, and the"
                         + " estimate extrapolates",
@@ -337,26 +318,29 @@ public abstract class Model {
   /** Whether every layer's heads split evenly over {@code tp} chips. */
   public Optional<String> tensorParallelProblem(int tp) {
     for (Layer l : layerGroups().keySet()) {
-      if (l.attention().isPresent() && l.attention().get().heads() % tp != 0) {
-        return Optional.of(
-            "tensor parallel degree ("
-                + tp
-                + ") must divide the "
-                + l.attention().get().heads()
-                + " attention heads of "
-                + id());
-      }
-      if (l.linear().isPresent() && l.linear().get().heads() % tp != 0) {
-        return Optional.of(
-            "tensor parallel degree ("
-                + tp
-                + ") must divide the "
-                + l.linear().get().heads()
-                + " linear-mixer heads of "
-                + id());
+      Optional<String> problem =
+          l.attention()
+              .flatMap(a -> splitProblem(tp, a.heads(), "attention heads"))
+              .or(() -> l.linear().flatMap(x -> splitProblem(tp, x.heads(), "linear-mixer heads")));
+      if (problem.isPresent()) {
+        return problem;
       }
     }
     return Optional.empty();
+  }
+
+  private Optional<String> splitProblem(int tp, int heads, String what) {
+    if (heads % tp == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        String.format(
+            Locale.ROOT,
+            "tensor parallel degree (%d) must divide the %d %s of %s",
+            tp,
+            heads,
+            what,
+            id()));
   }
 
   /**

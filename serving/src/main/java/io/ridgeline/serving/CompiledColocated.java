@@ -84,8 +84,8 @@ final class CompiledColocated implements PointsAt {
     // none of which depends on the batch or the context
     decodePasses = pool.pipelineParallel();
     decodeHandOff = Collectives.handOff(pool, 1).seconds();
-    decodeOverhead = pool.passOverhead().seconds();
-    decodeHost = pool.decodeHost().seconds();
+    decodeOverhead = PoolOperations.passOverhead(pool, pool.kernels()).seconds();
+    decodeHost = PoolOperations.decodeHost(pool, pool.kernels()).seconds();
     largestFit = pool.maxBatch(w.finalContext());
     boolean tiered = pool.chip().memory().size() > 1;
     decodeSpill = tiered ? WeightSpill.of(pool, context) : null;

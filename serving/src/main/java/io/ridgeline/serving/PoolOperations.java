@@ -125,19 +125,43 @@ final class PoolOperations {
    * StepResult#seconds()}), the step's own work ({@link Efficiency#stepOverhead}) and, for a
    * prefill pass, whose kernels are launched eagerly, their launches ({@link
    * Efficiency#prefillHostSeconds}); a decode pass's kernels too under {@link
-   * Efficiency#eagerDecode} ({@link RooflineModel#decodeHost()}).
+   * Efficiency#eagerDecode} ({@link #decodeHost}).
    */
   private static void chargeOverheads(
       RooflineModel pool, ImmutableStepResult.Builder b, boolean prefill) {
     Efficiency e = pool.efficiency();
     Kernels.Count k = pool.kernels();
     double pp = pool.pipelineParallel();
-    b.overheadSeconds(pool.passOverhead(k))
+    b.overheadSeconds(passOverhead(pool, k))
         .attentionOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.mixer() / pp)))
         .ffnOverheadSeconds(Seconds.of(e.deviceOverheadSeconds(k.ffn() / pp)));
     // the host's work per pass overlaps the device's (StepResult.seconds): a prefill's eager
     // launches and step work, a decode pass's step work (and its launches when not graphed)
-    b.hostSeconds(prefill ? Seconds.of(e.prefillHostSeconds(k.total() / pp)) : pool.decodeHost(k));
+    b.hostSeconds(prefill ? Seconds.of(e.prefillHostSeconds(k.total() / pp)) : decodeHost(pool, k));
+  }
+
+  /**
+   * The host's time per pass of a decode step ({@link RooflineModel#decode}), {@link
+   * StepResult#hostSeconds()}, which overlaps the device's pass: {@link
+   * Efficiency#decodeHostSeconds} of the stage's share of the forward pass's kernels {@code k}
+   * ({@link RooflineModel#kernels()} / pp): the step's own work ({@link Efficiency#stepOverhead})
+   * when the kernels replay from a CUDA graph, and their eager launches too under {@link
+   * Efficiency#eagerDecode}. It depends on the pool alone.
+   */
+  static Seconds decodeHost(RooflineModel pool, Kernels.Count k) {
+    return Seconds.of(
+        pool.efficiency().decodeHostSeconds(k.total() / (double) pool.pipelineParallel()));
+  }
+
+  /**
+   * The device's fixed cost of one pass through a stage of a step, {@link
+   * StepResult#overheadSeconds()}: {@link Efficiency#deviceOverheadSeconds} of the stage's share of
+   * the forward pass's kernels {@code k} ({@link RooflineModel#kernels()} / pp). It depends on the
+   * pool alone, not on the batch or the context.
+   */
+  static Seconds passOverhead(RooflineModel pool, Kernels.Count k) {
+    return Seconds.of(
+        pool.efficiency().deviceOverheadSeconds(k.total() / (double) pool.pipelineParallel()));
   }
 
   /**

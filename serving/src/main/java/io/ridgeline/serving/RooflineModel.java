@@ -6,7 +6,6 @@ import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
-import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Interconnect;
 import io.ridgeline.models.Kernels;
@@ -389,35 +388,6 @@ public abstract class RooflineModel {
    */
   public Kernels.Count kernels() {
     return Kernels.forward(model(), tensorParallel(), stageChips(), expertParallel());
-  }
-
-  /**
-   * The host's time per pass of {@link #decode}, {@link StepResult#hostSeconds()}, which overlaps
-   * the device's pass: {@link Efficiency#decodeHostSeconds} of the stage's share of the forward
-   * pass's kernels ({@link #kernels()} / pp), the step's own work ({@link Efficiency#stepOverhead})
-   * when the kernels replay from a CUDA graph, and their eager launches too under {@link
-   * Efficiency#eagerDecode}. It depends on the pool alone.
-   */
-  Seconds decodeHost() {
-    return decodeHost(kernels());
-  }
-
-  Seconds decodeHost(Kernels.Count k) {
-    return Seconds.of(efficiency().decodeHostSeconds(k.total() / (double) pipelineParallel()));
-  }
-
-  /**
-   * The fixed cost of one pass through a stage of a step, {@link StepResult#overheadSeconds()} of
-   * {@link #decode} and {@link #prefill}, on the device: {@link Efficiency#deviceOverheadSeconds}
-   * of the stage's share of the forward pass's kernels ({@link #kernels()} / pp). It depends on the
-   * pool alone, not on the batch or the context.
-   */
-  Seconds passOverhead() {
-    return passOverhead(kernels());
-  }
-
-  Seconds passOverhead(Kernels.Count k) {
-    return Seconds.of(efficiency().deviceOverheadSeconds(k.total() / (double) pipelineParallel()));
   }
 
   // ---- memory ----
