@@ -158,7 +158,7 @@ final class SweepCommand implements Callable<Integer> {
           "warning: %d points fell back from the compiled path to the object path (18-130x"
               + " slower per point): %s%n",
           rows.fallbackRows(),
-          fallbacks(rows));
+          rows.fallbackReasons());
     }
     if (summary != null) {
       AtomicFiles.writeString(summary, Json.write(summaryJson(rows, seconds, efficiency)) + "\n");
@@ -172,22 +172,6 @@ final class SweepCommand implements Callable<Integer> {
         rows.rows() / seconds);
     err.flush();
     return 0;
-  }
-
-  /** The reasons of the rows that fell back from a compiled path, with their counts. */
-  private static String fallbacks(SweepWriter.Summary s) {
-    StringBuilder b = new StringBuilder();
-    s.slowPath()
-        .forEach(
-            (why, n) -> {
-              if (why.fallback()) {
-                b.append(b.length() == 0 ? "" : "; ")
-                    .append(why.description())
-                    .append(": ")
-                    .append(n);
-              }
-            });
-    return b.toString();
   }
 
   /** The summary of a run as JSON: {@code --summary}'s content. */

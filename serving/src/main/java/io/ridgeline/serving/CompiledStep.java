@@ -62,13 +62,6 @@ final class CompiledStep {
   final double[] flops0;
   final double[] flops1;
   final boolean[] perGroup;
-  // operation i's KV shards within a tensor-parallel group, min(tp, its KV shards)
-  // (ParallelLayout.kvShards), and the pipeline stages
-  final int[] kvSplit;
-  final int stages;
-  final double[] weightShards;
-  final double[] peak;
-  final double[] memoryFraction;
   final int[] kindStart; // kinds of op i: [kindStart[i], kindStart[i+1])
   final OperationCost.Share[] kindDivisor;
   final DataKind[] kindOf;
@@ -78,11 +71,11 @@ final class CompiledStep {
   final double[] bytes0;
   final double[] bytes1;
   final double mainBandwidth;
-  // operation i's times as products (OperationCost): seconds per FLOP and per weight byte of
-  // compute, per byte read from the main tier; and the reciprocals of its weights' and KV's fixed
-  // shards (KV's without the busy attention groups)
+  // operation i's terms (OperationCost: its peak, seconds per FLOP and per weight byte of compute,
+  // its memory fraction and seconds per byte read from the main tier); and the reciprocals of its
+  // weights' and KV's fixed shards (KV's: min(tp, its KV shards) × pp, without the busy attention
+  // groups, ParallelLayout.kvShards)
   final OperationCost[] cost;
-  final double[] secondsPerByte;
   final double[] perWeightShard;
   final double[] perKvShard;
 
@@ -116,13 +109,7 @@ final class CompiledStep {
     flops0 = new double[ops];
     flops1 = new double[ops];
     perGroup = new boolean[ops];
-    kvSplit = new int[ops];
-    stages = layout.pipelineParallel();
-    weightShards = new double[ops];
-    peak = new double[ops];
-    memoryFraction = new double[ops];
     cost = new OperationCost[ops];
-    secondsPerByte = new double[ops];
     perWeightShard = new double[ops];
     perKvShard = new double[ops];
     kindStart = new int[ops + 1];
@@ -297,7 +284,8 @@ final class CompiledStep {
     for (int i = 0; i < ops; i++) {
       out.withoutWeights[i] =
           tiers == null
-              ? mainTierWithoutWeights(secondsPerByte[i], out.weightBytes[i], out.memoryBytes[i])
+              ? mainTierWithoutWeights(
+                  cost[i].secondsPerMainTierByte, out.weightBytes[i], out.memoryBytes[i])
               : ColocatedDeployment.withoutWeights(
                   out.memory[i], out.weightBytes[i], out.memoryBytes[i]);
     }
@@ -364,7 +352,7 @@ final class CompiledStep {
     double bytes = 0;
     for (int i = 0; i < ops; i++) {
       if (flops[i] > 0) {
-        peakSeconds += flops[i] / peak[i];
+        peakSeconds += flops[i] / cost[i].peak;
       }
       bytes += memoryBytes[i];
     }
@@ -462,7 +450,7 @@ final class CompiledStep {
         tiers.bytes[t] += v * shares[j];
       }
     }
-    double fraction = memoryFraction[i];
+    double fraction = cost[i].memoryFraction;
     double memory = 0;
     for (int q = 0; q < seen; q++) {
       int t = tiers.order[q];

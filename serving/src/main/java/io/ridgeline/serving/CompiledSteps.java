@@ -183,8 +183,8 @@ final class CompiledSteps {
     s.perGroup[i] = s.layout.runsPerGroup(role);
     int shards = o1.kvShards();
     checkArgument(shards > 0, "kv shards must be positive: %s", shards);
-    s.kvSplit[i] = Math.min(s.layout.tensorParallel(), shards);
-    s.weightShards[i] =
+    int kvSplit = Math.min(s.layout.tensorParallel(), shards);
+    double weightShards =
         s.layout.shards(
             s.perGroup[i]
                 ? ParallelLayout.Sharding.ATTENTION_GROUP
@@ -195,11 +195,8 @@ final class CompiledSteps {
     OperationCost terms =
         OperationCost.of(pool, o1.flops().flops() > 0 || !hasFlops ? o1 : o2, t, hasFlops);
     s.cost[i] = terms;
-    s.peak[i] = terms.peak;
-    s.memoryFraction[i] = terms.memoryFraction;
-    s.secondsPerByte[i] = terms.secondsPerMainTierByte;
-    s.perWeightShard[i] = 1 / s.weightShards[i];
-    s.perKvShard[i] = 1 / ((double) s.kvSplit[i] * s.stages);
+    s.perWeightShard[i] = 1 / weightShards;
+    s.perKvShard[i] = 1 / ((double) kvSplit * s.layout.pipelineParallel());
     s.kindStart[i] = k;
     require(o1.bytes().keySet().equals(o2.bytes().keySet()), "byte kinds differ");
     for (Map.Entry<DataKind, io.ridgeline.core.Bytes> e : o1.bytes().entrySet()) {

@@ -50,14 +50,8 @@ final class OperationCost {
     WORK
   }
 
-  /** The operation's kernel class. */
-  final KernelClass kernel;
-
   /** FLOP/s of the operation's precision on the target; 0 for an operation without FLOPs. */
   final double peak;
-
-  /** Bytes per stored weight element ({@link PoolOperations#weightBytesPerElement}). */
-  final double bytesEach;
 
   /** Compute seconds per FLOP on one chip: {@code d / (peak × c)}; 0 without FLOPs. */
   final double secondsPerFlop;
@@ -77,16 +71,12 @@ final class OperationCost {
   final double secondsPerMainTierByte;
 
   private OperationCost(
-      KernelClass kernel,
       double peak,
-      double bytesEach,
       double secondsPerFlop,
       double secondsPerWeightByte,
       double memoryFraction,
       double mainBandwidth) {
-    this.kernel = kernel;
     this.peak = peak;
-    this.bytesEach = bytesEach;
     this.secondsPerFlop = secondsPerFlop;
     this.secondsPerWeightByte = secondsPerWeightByte;
     this.memoryFraction = memoryFraction;
@@ -110,9 +100,7 @@ final class OperationCost {
     double half = uniform ? 0 : kernel.halfTokens(e);
     double bytesEach = PoolOperations.weightBytesPerElement(pool, op);
     return new OperationCost(
-        kernel,
         peak,
-        bytesEach,
         hasFlops ? depth / (peak * large) : 0,
         half > 0 && bytesEach > 0 && hasFlops ? 2 * half / (bytesEach * peak * large) : 0,
         uniform ? t.memoryEfficiency() : kernel.memoryFraction(e, t.memoryEfficiency()),

@@ -63,12 +63,17 @@ public final class ParetoFrontier {
    * The result is in the input order and does not depend on it; applying it twice changes nothing.
    */
   public static ParetoFrontier of(List<FrontierPoint> points) {
+    return new ParetoFrontier(marked(points), 0, Optional.empty());
+  }
+
+  /** {@code points}, each with its Pareto flag set ({@link #paretoFlags(List)}). */
+  private static List<FrontierPoint> marked(List<FrontierPoint> points) {
     boolean[] pareto = paretoFlags(points);
     List<FrontierPoint> marked = new ArrayList<>(points.size());
     for (int i = 0; i < points.size(); i++) {
       marked.add(FrontierPoint.builder().from(points.get(i)).pareto(pareto[i]).build());
     }
-    return new ParetoFrontier(marked, 0, Optional.empty());
+    return marked;
   }
 
   /**
@@ -386,9 +391,8 @@ public final class ParetoFrontier {
                 : deployment.decodeUtilisation(b, w.promptContext(), w.outputTokens());
         pts.add(at.point(b).withUtilisation(u));
       }
-      ParetoFrontier marked = of(pts);
       return new ParetoFrontier(
-          marked.points,
+          marked(pts),
           pts.size(),
           Optional.of(at.slowPath().orElse(PointsAt.SlowPath.BATCH_OUT_OF_RANGE)));
     }

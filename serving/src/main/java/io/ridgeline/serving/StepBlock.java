@@ -96,7 +96,7 @@ final class StepBlock {
       memory[row + j] = s.opMemory(i, bytes[j]);
     }
     if (riding) {
-      double perByte = s.secondsPerByte[i];
+      double perByte = s.cost[i].secondsPerMainTierByte;
       for (int j = 0; j < m; j++) {
         withoutWeights[row + j] =
             CompiledStep.mainTierWithoutWeights(perByte, weights[j], bytes[j]);

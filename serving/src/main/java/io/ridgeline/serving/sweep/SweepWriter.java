@@ -236,14 +236,36 @@ public final class SweepWriter {
               .append(rows - slow)
               .append(" compiled");
       if (slow > 0) {
-        b.append(", ").append(slow).append(" by the object path (");
-        String sep = "";
-        for (Map.Entry<PointsAt.SlowPath, Long> e : slowPath.entrySet()) {
-          b.append(sep).append(e.getKey().description()).append(": ").append(e.getValue());
-          sep = "; ";
-        }
-        b.append(')');
+        b.append(", ")
+            .append(slow)
+            .append(" by the object path (")
+            .append(reasons(false))
+            .append(')');
       }
+      return b.toString();
+    }
+
+    /**
+     * The reasons of the rows that fell back from a compiled path ({@link #fallbackRows()}), each
+     * with its rows, for example {@code pipeline parallelism is not compiled: 12}; empty when none
+     * did.
+     */
+    public String fallbackReasons() {
+      return reasons(true);
+    }
+
+    /** {@code description: rows} of each reason (of the fallbacks only), separated by "; ". */
+    private String reasons(boolean fallbacksOnly) {
+      StringBuilder b = new StringBuilder();
+      slowPath.forEach(
+          (why, n) -> {
+            if (!fallbacksOnly || why.fallback()) {
+              b.append(b.length() == 0 ? "" : "; ")
+                  .append(why.description())
+                  .append(": ")
+                  .append(n);
+            }
+          });
       return b.toString();
     }
   }

@@ -64,10 +64,28 @@ final class SweepWriterTest {
         .containsExactly(org.assertj.core.api.Assertions.entry(PointsAt.SlowPath.STRATEGY, 3072L));
     assertThat(s.slowPathRows()).isEqualTo(3072);
     assertThat(s.fallbackRows()).isZero();
+    assertThat(s.fallbackReasons()).isEmpty();
     assertThat(s)
         .hasToString(
             "6144 points: 3072 compiled, 3072 by the object path (the strategy has no compiled"
                 + " path: 3072)");
+  }
+
+  @Test
+  void summary_strategyAndFallbackRows_describesEachAndTheFallbacksApart() {
+    SweepWriter.Summary s =
+        new SweepWriter.Summary(
+            10,
+            java.util.Map.of(
+                PointsAt.SlowPath.PIPELINE_PARALLEL, 2L, PointsAt.SlowPath.STRATEGY, 4L));
+    // 10 rows: 4 of a strategy without a compiled path, 2 fallen back, 10 − 6 = 4 compiled
+    assertThat(s.slowPathRows()).isEqualTo(6);
+    assertThat(s.fallbackRows()).isEqualTo(2);
+    assertThat(s)
+        .hasToString(
+            "10 points: 4 compiled, 6 by the object path (the strategy has no compiled path: 4;"
+                + " pipeline parallelism is not compiled: 2)");
+    assertThat(s.fallbackReasons()).isEqualTo("pipeline parallelism is not compiled: 2");
   }
 
   @Test
