@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Golden outputs of the README's commands and of `validate` on the shipped cases (JSON, CSV).
+# Golden outputs of the documented commands and of `validate` on the shipped cases (JSON, CSV).
 #   .ci/golden.sh            build the CLI jar, run every command into a temporary folder and diff
 #                            against .ci/golden/ (exit 1 on any difference)
 #   .ci/golden.sh --update   rewrite .ci/golden/ (commit it with the change that explains the difference)

@@ -11,10 +11,10 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The valid range of every numeric option, checked once after parsing and before a command runs
- * (README, "Limits and errors"). A value outside its range is bad input (exit 1): one line naming
- * the option, the rule and the value typed. A value picocli cannot parse as a number is a malformed
- * option (exit 2). The bounds keep every product of sizes inside {@code long} and every result
- * finite; they are far above any real deployment.
+ * (docs/errors.md). A value outside its range is bad input (exit 1): one line naming the option,
+ * the rule and the value typed. A value picocli cannot parse as a number is a malformed option
+ * (exit 2). The bounds keep every product of sizes inside {@code long} and every result finite;
+ * they are far above any real deployment.
  */
 final class OptionLimits {
   private static final long MAX_CHIPS = Limits.MAX_CHIPS;

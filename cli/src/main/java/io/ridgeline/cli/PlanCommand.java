@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
       "types, tensor/pipeline/expert/attention-data parallelism, precision, speculation, batch)",
       "that serve --rate requests/s of --isl prompt and --osl output tokens within p50 (and",
       "optionally p99) TTFT and TPOT objectives under a queueing model of the rate (Poisson",
-      "arrivals, M/D/1 prefill servers; see the README), with the fewest chips (or the lowest",
+      "arrivals, M/D/1 prefill servers; see docs/guide.md), with the fewest chips (or the lowest",
       "cost); says why the others fail and prints a launch sketch for vLLM, SGLang and",
       "TensorRT-LLM. Calibrated estimates by default; --efficiency ideal gives the roofline bounds."
     },

@@ -74,7 +74,7 @@ final class PriceOption {
     try {
       double v = Double.parseDouble(number);
       if (v >= 0 && Double.isFinite(v)) {
-        OptionLimits.checkValue("--price", v); // the option's range (README, "Limits and errors")
+        OptionLimits.checkValue("--price", v); // the option's range (docs/errors.md)
         return DollarsPerHour.of(v);
       }
     } catch (NumberFormatException e) {

@@ -127,9 +127,9 @@ final class ChipFields {
   }
 
   /**
-   * The valid range of each number field, by the field's name (README, "Limits and errors"): wide
-   * enough for any real or imagined chip, narrow enough that every time and byte count derived from
-   * it stays finite.
+   * The valid range of each number field, by the field's name (docs/errors.md): wide enough for any
+   * real or imagined chip, narrow enough that every time and byte count derived from it stays
+   * finite.
    */
   private static final Map<String, double[]> RANGES =
       Map.of(

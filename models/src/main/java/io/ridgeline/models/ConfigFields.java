@@ -18,10 +18,10 @@ final class ConfigFields {
   static final int MAX_LAYERS = 4_096;
 
   /**
-   * The largest value of each size field (README, "Limits and errors"): far above any published
-   * model, and low enough that products of two sizes stay exact in an {@code int} and products of
-   * several in a {@code long} or a {@code double}. Other integer fields (positions, windows, layer
-   * indices) may take any value up to 2^31 − 1.
+   * The largest value of each size field (docs/errors.md): far above any published model, and low
+   * enough that products of two sizes stay exact in an {@code int} and products of several in a
+   * {@code long} or a {@code double}. Other integer fields (positions, windows, layer indices) may
+   * take any value up to 2^31 − 1.
    */
   static final java.util.Map<String, Integer> MAX = maxima();
 

@@ -98,7 +98,7 @@ final class ConfigReader {
   /** The largest config file read, in bytes (16 MB; published configs are a few KB). */
   static final long MAX_FILE_BYTES = 16_000_000;
 
-  /** Nesting depth, string and number lengths a config may use (README, "Limits and errors"). */
+  /** Nesting depth, string and number lengths a config may use (docs/errors.md). */
   private static final ObjectMapper MAPPER =
       JsonMapper.builder(
               com.fasterxml.jackson.core.JsonFactory.builder()

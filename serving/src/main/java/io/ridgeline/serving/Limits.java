@@ -4,8 +4,8 @@ import com.google.errorprone.annotations.CanIgnoreReturnValue;
 
 /**
  * The largest sizes the library accepts where a caller sets them (the command line's options and a
- * sweep grid's keys check the same bounds; README, "Limits and errors"). They are far above any
- * real deployment and keep every product of sizes exact in a {@code long} and every result finite.
+ * sweep grid's keys check the same bounds; docs/errors.md). They are far above any real deployment
+ * and keep every product of sizes exact in a {@code long} and every result finite.
  */
 public final class Limits {
   /** Chips in a pool or a parallel group: at most 2^16 (65,536). */

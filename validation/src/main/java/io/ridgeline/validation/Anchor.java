@@ -23,7 +23,7 @@ import java.util.Optional;
  * miss for different reasons (a serving stack's own queueing and hand-overs, an engine's kernels),
  * so one factor for all would carry a TTFT miss into the throughput and back. {@link
  * CrossValidation.Scheme#ANCHORED} measures what the factors buy on sources the profile was not
- * fitted on (its figures: {@code crossval.json}, the README's Cross-validation table).
+ * fitted on (its figures: {@code crossval.json}, the cross-validation table of docs/validation.md).
  *
  * <p>Worked example: an anchor point with TPOT predicted 12 ms against 10 ms measured (ln 1.2),
  * throughput predicted 800 against 1,000 tok/s (−ln 0.8 = ln 1.25) and TTFT predicted 100 ms

@@ -17,8 +17,8 @@ import java.util.stream.Collectors;
  * still comes from the row's stated configuration only; the fit chooses the {@link Efficiency} an
  * engine reaches and the number of requests its scheduler runs at once. What the fit gives (the
  * values in the built-in {@code profiles.json}) and how well it predicts rows it has not seen (the
- * cross-validated errors in {@code crossval.json}, tabled in the README's Cross-validation section)
- * are written by {@code ridgeline calibrate}, not here.
+ * cross-validated errors in {@code crossval.json}, tabled in docs/validation.md) are written by
+ * {@code ridgeline calibrate}, not here.
  *
  * <p><b>Parameters, starts and ranges.</b> Each efficiency parameter's start and plausible range,
  * with their sources, are defined once in {@link EfficiencyParameter}; {@link

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Rows measured faster than the roofline bound ({@link Predictor#ideal()}) are base-model errors:
- * no deployment beats 100% of peak and bandwidth. This pins the list; each is explained in the
- * README ("How close to real engines"), and a model change that adds one fails here.
+ * no deployment beats 100% of peak and bandwidth. This pins the list; each is explained in
+ * docs/validation.md, and a model change that adds one fails here.
  */
 final class FasterThanBoundTest {
   /**

@@ -16,8 +16,8 @@ import java.util.Locale;
  * per second per user by {@code decode}, tokens per second per chip, $/Mtok, tokens per joule and
  * the utilisations by {@code throughput}. An anchor that measured only some quantities gives the
  * others the mean of its rows. What anchoring buys on sources the profile was not fitted on is the
- * anchored column of the cross-validation ({@code crossval.json}, the README's Cross-validation
- * table).
+ * anchored column of the cross-validation ({@code crossval.json}, the cross-validation table of
+ * docs/validation.md).
  *
  * <p>Example: an anchor whose measured TTFT is 1.6× the model's and whose TPOT is 1.1× the model's
  * (and its throughput 1 / 1.1 of the model's) is {@code new Anchoring(−ln 1.6, −ln 1.1, −ln 1.1)}:

@@ -29,7 +29,7 @@ import java.util.function.IntFunction;
 
 /** Reading grid JSON: one value list per key. */
 final class SweepGridJson {
-  /** With a depth and size limit: 64 levels, 16 MB (README, "Limits and errors"). */
+  /** With a depth and size limit: 64 levels, 16 MB (docs/errors.md). */
   static final ObjectMapper MAPPER =
       new ObjectMapper(
               com.fasterxml.jackson.core.JsonFactory.builder()
