@@ -98,7 +98,7 @@ import java.util.Set;
  * IllegalArgumentException}; other I/O failures are {@link UncheckedIOException}s naming the file.
  */
 final class ChipJson {
-  /** With a depth and size limit: 64 levels, 16 MB (README, "Limits and errors"). */
+  /** With a depth and size limit: 64 levels, 16 MB (docs/errors.md). */
   private static final ObjectMapper MAPPER =
       JsonMapper.builder(
               com.fasterxml.jackson.core.JsonFactory.builder()
