@@ -19,6 +19,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -182,19 +183,16 @@ final class FrontierCommand implements Callable<Integer> {
   @Option(names = "--log-y", description = "Chart: throughput on a logarithmic axis.")
   boolean logY;
 
-  /** The chart's axes and the objectives of --ttft and --tpot, checked. */
+  /**
+   * The chart's axes and the objectives of --ttft and --tpot (their bounds checked with every
+   * numeric option, {@code OptionLimits}).
+   */
   FrontierChart.Options chartOptions() {
-    for (Object[] o : new Object[][] {{"--ttft", ttft}, {"--tpot", tpot}}) {
-      Double v = (Double) o[1];
-      if (v != null && (!(v > 0) || !Double.isFinite(v))) {
-        throw new IllegalArgumentException(o[0] + " must be a positive number (s): " + v);
-      }
-    }
     return new FrontierChart.Options(
         logBoth || logX,
         logBoth || logY,
-        ttft == null ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(ttft),
-        tpot == null ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(tpot));
+        ttft == null ? OptionalDouble.empty() : OptionalDouble.of(ttft),
+        tpot == null ? OptionalDouble.empty() : OptionalDouble.of(tpot));
   }
 
   @Override
