@@ -37,8 +37,8 @@ import org.knowm.xchart.XYChart;
  * <text>}); XChart draws its other labels as outlines, whose coordinates are rounded to 0.1 px.
  */
 final class ChartRendering {
-  static final float TITLE_POINTS = 14f;
-  static final float MIN_TITLE_POINTS = 9f;
+  static final float TITLE_POINTS = 20f;
+  static final float MIN_TITLE_POINTS = 12f;
   static final int MAX_TITLE_LINES = 3;
 
   /** Free space left and right of the title, px. */

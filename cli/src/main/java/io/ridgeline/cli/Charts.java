@@ -2,12 +2,10 @@ package io.ridgeline.cli;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.PhaseResult;
-import io.ridgeline.core.Precision;
-import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.Roofs;
 import io.ridgeline.serving.sweep.IntensitySweep;
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -17,12 +15,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.XYStyler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -33,11 +29,23 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * }</pre>
  */
 public final class Charts {
-  private static final int WIDTH = 900;
-  private static final int HEIGHT = 600;
+  /** Slide size (16:10): readable when the image fills a projected slide. */
+  static final int WIDTH = 1200;
+
+  static final int HEIGHT = 750;
+
+  /** Font sizes, points: axis titles, tick labels, legend, annotations. */
+  static final float AXIS_TITLE_POINTS = 18f;
+
+  static final float TICK_POINTS = 15f;
+  static final float LEGEND_POINTS = 14f;
+  static final float ANNOTATION_POINTS = 14f;
+
+  /** Line width of a series, px. */
+  static final float LINE_WIDTH = 2.5f;
 
   /** One colour per deployment on a frontier chart (colour-blind-safe Okabe-Ito hues). */
-  private static final Color[] PALETTE = {
+  static final Color[] PALETTE = {
     new Color(0, 114, 178),
     new Color(213, 94, 0),
     new Color(0, 158, 115),
@@ -49,9 +57,11 @@ public final class Charts {
 
   private Charts() {}
 
-  /** An XY chart of the project's size and title font, with optional log axes. */
-  private static XYChart chart(
-      String title, String xTitle, String yTitle, boolean logX, boolean logY) {
+  /**
+   * An XY chart of the project's size and style: white background, slide-size fonts, optional log
+   * axes.
+   */
+  static XYChart chart(String title, String xTitle, String yTitle, boolean logX, boolean logY) {
     XYChart chart =
         new XYChartBuilder()
             .width(WIDTH)
@@ -60,71 +70,64 @@ public final class Charts {
             .xAxisTitle(xTitle)
             .yAxisTitle(yTitle)
             .build();
-    chart.getStyler().setXAxisLogarithmic(logX);
-    chart.getStyler().setYAxisLogarithmic(logY);
-    chart.getStyler().setChartTitleFont(chart.getStyler().getChartTitleFont().deriveFont(14f));
+    XYStyler st = chart.getStyler();
+    st.setXAxisLogarithmic(logX);
+    st.setYAxisLogarithmic(logY);
+    st.setChartBackgroundColor(Color.WHITE);
+    st.setPlotBackgroundColor(Color.WHITE);
+    st.setLegendBackgroundColor(Color.WHITE);
+    st.setLegendBorderColor(new Color(200, 200, 200));
+    st.setPlotBorderColor(new Color(120, 120, 120));
+    st.setChartFontColor(Color.BLACK);
+    st.setAxisTickLabelsColor(Color.BLACK);
+    st.setChartTitleFont(st.getChartTitleFont().deriveFont(ChartRendering.TITLE_POINTS));
+    st.setAxisTitleFont(st.getAxisTitleFont().deriveFont(AXIS_TITLE_POINTS));
+    st.setAxisTickLabelsFont(st.getAxisTickLabelsFont().deriveFont(TICK_POINTS));
+    st.setLegendFont(st.getLegendFont().deriveFont(LEGEND_POINTS));
+    st.setAnnotationTextFont(st.getAnnotationTextFont().deriveFont(ANNOTATION_POINTS));
+    st.setMarkerSize(9);
+    st.setChartPadding(14);
     // solid grid lines: a dashed stroke becomes one filled shape per dash in SVG (300 kB a chart)
-    chart.getStyler().setPlotGridLinesStroke(new BasicStroke(0.5f));
-    chart.getStyler().setPlotGridLinesColor(new Color(225, 225, 225));
+    st.setPlotGridLinesStroke(new BasicStroke(0.8f));
+    st.setPlotGridLinesColor(new Color(230, 230, 230));
     return chart;
   }
 
+  /** A dotted series line. */
+  static BasicStroke dotted(float width) {
+    return new BasicStroke(
+        width, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10f, new float[] {1f, 6f}, 0f);
+  }
+
   /**
-   * A log-log roofline: the chip's roof for {@code precision} (attainable TFLOP/s against FLOP/B on
-   * the main memory tier) and each phase with work as a point at its intensity and achieved TFLOP/s
-   * (FLOPs / time).
+   * A figure with three significant digits and no exponent: 0.0123, 1.23, 12.3, 1,230 (grouping
+   * separators, {@link Locale#ROOT}).
    */
-  public static XYChart roofline(
-      RooflineModel model, List<PhaseResult> phases, Precision precision) {
-    ComputeTarget t = model.target();
-    double ridge = t.ridgePoint(precision).flopsPerByte();
-    XYChart chart =
-        chart(
-            String.format(
-                Locale.ROOT,
-                "Roofline: %s on %d× %s, %s (ridge %.0f FLOP/B)",
-                model.model().id(),
-                model.chips(),
-                model.chip().id(),
-                precision.id(),
-                ridge),
-            "Arithmetic intensity (FLOP/B)",
-            "Attainable TFLOP/s per chip",
-            true,
-            true);
-    double lo = ridge / 1000;
-    double hi = ridge * 100;
-    for (PhaseResult p : phases) {
-      double x = p.intensity().flopsPerByte();
-      if (x > 0) {
-        lo = Math.min(lo, x / 2);
-        hi = Math.max(hi, x * 2);
-      }
+  static String figure(double v) {
+    if (v == 0) {
+      return "0";
     }
-    int n = 64;
-    double[] xs = new double[n];
-    double[] ys = new double[n];
-    for (int i = 0; i < n; i++) {
-      xs[i] = lo * Math.pow(hi / lo, i / (n - 1.0));
-      ys[i] =
-          t.attainable(io.ridgeline.core.FlopsPerByte.of(xs[i]), precision).flopsPerSecond() / 1e12;
-    }
-    XYSeries roof = chart.addSeries("roof (" + precision.id() + ")", xs, ys);
-    roof.setMarker(SeriesMarkers.NONE);
-    roof.setLineColor(Color.DARK_GRAY);
-    for (PhaseResult p : phases) {
-      double x = p.intensity().flopsPerByte();
-      double s = p.seconds().seconds();
-      if (x <= 0 || s <= 0 || p.flops().flops() <= 0) {
-        continue;
-      }
-      double achieved = p.flops().flops() / s / 1e12;
-      XYSeries pt =
-          chart.addSeries(
-              p.name() + " (" + p.bound() + ")", new double[] {x}, new double[] {achieved});
-      pt.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-    }
-    return chart;
+    double a = Math.abs(v);
+    int digits =
+        a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : Math.min(6, 2 - (int) Math.floor(Math.log10(a)));
+    return String.format(Locale.ROOT, "%,." + digits + "f", v);
+  }
+
+  /** A series line, solid or dashed. */
+  static BasicStroke line(float width, boolean dashed) {
+    return dashed
+        ? new BasicStroke(
+            width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {10f, 6f}, 0f)
+        : new BasicStroke(width, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND);
+  }
+
+  /**
+   * A log-log roofline chart of {@code phases} (results of {@code model}): the datasheet and
+   * calibrated roofs of every precision in use, their ridge points labelled, and each phase's work
+   * under its own roof ({@link RooflineChart}, {@link Roofs}).
+   */
+  public static XYChart roofline(RooflineModel model, List<PhaseResult> phases) {
+    return RooflineChart.of(model, Roofs.of(model, phases));
   }
 
   /**
@@ -141,88 +144,15 @@ public final class Charts {
 
   /**
    * Interactivity (tokens/s per user, x) against throughput (tokens/s per chip, y): per deployment,
-   * its Pareto frontier as a line with its batch sizes written at both ends, its other fitting
-   * points as dots, its roofline bound (when given) as a faint dashed line, and, when {@code
-   * throughputError} is given (the typical error of tokens/s per chip as a fraction, from {@code
-   * ErrorBands}), error bars of ± that fraction on the frontier.
+   * its Pareto frontier as a line with its batch sizes labelled at both ends where they overlap
+   * nothing, its other fitting points as dots, its roofline bound (when given) as a faint dashed
+   * line, and, when {@code throughputError} is given (the typical error of tokens/s per chip as a
+   * fraction, from {@code ErrorBands}), error bars of ± that fraction on the frontier ({@link
+   * FrontierChart}, linear axes, no SLO).
    */
   public static XYChart frontier(
       List<FrontierSeries> series, OptionalDouble throughputError, String title) {
-    XYChart chart =
-        chart(
-            title,
-            "Interactivity (output tokens/s per user)",
-            "Throughput (output tokens/s per chip)",
-            false,
-            false);
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
-    chart.getStyler().setErrorBarsColor(new Color(150, 150, 150));
-    chart
-        .getStyler()
-        .setAnnotationTextFont(chart.getStyler().getAnnotationTextFont().deriveFont(10f));
-    for (int i = 0; i < series.size(); i++) {
-      FrontierSeries s = series.get(i);
-      List<FrontierPoint> front = s.frontier().frontier();
-      if (front.isEmpty()) {
-        continue;
-      }
-      Color color = PALETTE[i % PALETTE.length];
-      XYSeries line =
-          throughputError.isPresent()
-              ? chart.addSeries(
-                  s.label() + " (Pareto, ±" + percent(throughputError.getAsDouble()) + ")",
-                  x(front),
-                  y(front),
-                  front.stream()
-                      .mapToDouble(p -> p.tokensPerSecondPerChip() * throughputError.getAsDouble())
-                      .toArray())
-              : chart.addSeries(s.label() + " (Pareto)", x(front), y(front));
-      line.setMarker(SeriesMarkers.CIRCLE);
-      line.setLineColor(color);
-      line.setMarkerColor(color);
-      List<FrontierPoint> others = new ArrayList<>();
-      for (FrontierPoint p : s.frontier().points()) {
-        if (p.fits() && !p.pareto()) {
-          others.add(p);
-        }
-      }
-      if (!others.isEmpty()) {
-        XYSeries dots = chart.addSeries(s.label() + " (dominated)", x(others), y(others));
-        dots.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-        dots.setMarker(SeriesMarkers.DIAMOND);
-        dots.setMarkerColor(color);
-      }
-      label(chart, front.get(0));
-      if (front.size() > 1) {
-        label(chart, front.get(front.size() - 1));
-      }
-      s.bound()
-          .map(ParetoFrontier::frontier)
-          .filter(b -> !b.isEmpty())
-          .ifPresent(b -> bound(chart, s, b, color));
-    }
-    return chart;
-  }
-
-  /** The roofline bound of a deployment: a faint dashed line without markers. */
-  private static void bound(
-      XYChart chart, FrontierSeries s, List<FrontierPoint> front, Color color) {
-    XYSeries b = chart.addSeries(s.label() + " roofline bound (ideal)", x(front), y(front));
-    b.setMarker(SeriesMarkers.NONE);
-    // the deployment's colour, faded: a reference, not an estimate
-    b.setLineColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), 90));
-    b.setLineStyle(SeriesLines.DASH_DASH);
-  }
-
-  /** "batch N" next to a frontier point. */
-  private static void label(XYChart chart, FrontierPoint p) {
-    chart.addAnnotation(
-        new AnnotationText(
-            "batch " + p.batch(), p.tokensPerSecondPerUser(), p.tokensPerSecondPerChip(), false));
-  }
-
-  private static String percent(double fraction) {
-    return String.format(Locale.ROOT, "%.0f%%", 100 * fraction);
+    return FrontierChart.of(series, throughputError, title, FrontierChart.Options.DEFAULT);
   }
 
   /** A frontier chart of frontiers with the given labels, without bounds or error bars. */
@@ -285,14 +215,6 @@ public final class Charts {
   public static XYChart frontier(ParetoFrontier frontier, String title) {
     String label = frontier.points().isEmpty() ? "frontier" : frontier.points().get(0).strategy();
     return frontier(List.of(frontier), List.of(label), title);
-  }
-
-  private static double[] x(List<FrontierPoint> ps) {
-    return ps.stream().mapToDouble(FrontierPoint::tokensPerSecondPerUser).toArray();
-  }
-
-  private static double[] y(List<FrontierPoint> ps) {
-    return ps.stream().mapToDouble(FrontierPoint::tokensPerSecondPerChip).toArray();
   }
 
   /**

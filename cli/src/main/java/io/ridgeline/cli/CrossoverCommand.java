@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.sweep.Crossover;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,9 +33,20 @@ final class CrossoverCommand implements Callable<Integer> {
       description = "Sequences per decode step (default: ${DEFAULT-VALUE}).")
   int batch;
 
+  @Option(
+      names = "--plot",
+      paramLabel = "FILE",
+      description =
+          "Write a chart (.png or .svg): decode attention and FFN time against the context, the"
+              + " crossover and the max context marked.")
+  Path plot;
+
   @Override
   public Integer call() {
     SystemOptions.positive("--batch", batch);
+    if (plot != null) {
+      ChartRendering.checkPlotFile(plot);
+    }
     system.efficiency();
     RooflineModel rm = system.build();
     Crossover c = Crossover.find(rm, batch);
@@ -63,6 +75,10 @@ final class CrossoverCommand implements Callable<Integer> {
       out.println(c);
       out.println(system.efficiency().line());
       system.efficiency().bandLines(rm).forEach(out::println);
+    }
+    if (plot != null) {
+      Charts.save(CrossoverChart.of(rm, c), plot);
+      (system.json ? spec.commandLine().getErr() : out).println("wrote " + plot);
     }
     return 0;
   }

@@ -19,6 +19,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -159,8 +160,44 @@ final class FrontierCommand implements Callable<Integer> {
               + " frontier-<model>-<chip>-x<count>.png).")
   Path plot;
 
+  @Option(
+      names = "--ttft",
+      description =
+          "TTFT objective, seconds: the table (column SLO) and JSON (meets_slo) mark the points"
+              + " meeting every objective given; the chart marks them.")
+  Double ttft;
+
+  @Option(
+      names = "--tpot",
+      description =
+          "TPOT objective, seconds: as --ttft; the chart draws its guide line at 1 / TPOT"
+              + " tokens/s per user.")
+  Double tpot;
+
+  @Option(names = "--log", description = "Chart: both axes logarithmic.")
+  boolean logBoth;
+
+  @Option(names = "--log-x", description = "Chart: interactivity on a logarithmic axis.")
+  boolean logX;
+
+  @Option(names = "--log-y", description = "Chart: throughput on a logarithmic axis.")
+  boolean logY;
+
+  /**
+   * The chart's axes and the objectives of --ttft and --tpot (their bounds checked with every
+   * numeric option, {@code OptionLimits}).
+   */
+  FrontierChart.Options chartOptions() {
+    return new FrontierChart.Options(
+        logBoth || logX,
+        logBoth || logY,
+        ttft == null ? OptionalDouble.empty() : OptionalDouble.of(ttft),
+        tpot == null ? OptionalDouble.empty() : OptionalDouble.of(tpot));
+  }
+
   @Override
   public Integer call() {
+    FrontierChart.Options chartOptions = chartOptions();
     SystemOptions.positive("--isl", isl);
     SystemOptions.positive("--osl", osl);
     if (system.json && csv) {
@@ -193,6 +230,7 @@ final class FrontierCommand implements Callable<Integer> {
             workload.used()
                 ? Optional.of(workload.apply(Workload.of(isl, osl)))
                 : Optional.empty());
+    output.chartOptions(chartOptions);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (system.json) {

@@ -2,6 +2,7 @@ package io.ridgeline.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.FrontierPoint;
@@ -44,6 +45,9 @@ final class FrontierOutput {
   /** Every point of every deployment, Pareto flags of the union. */
   private final List<FrontierPoint> points;
 
+  /** The chart's axes and the SLOs (--ttft, --tpot) the table, JSON and chart mark. */
+  private FrontierChart.Options options = FrontierChart.Options.DEFAULT;
+
   /** The label of each of {@link #points}. */
   private final List<String> pointLabels = new ArrayList<>();
 
@@ -75,6 +79,11 @@ final class FrontierOutput {
     }
     // with several strategies, Pareto flags are those of the union (same order as the input)
     this.points = ParetoFrontier.of(all).points();
+  }
+
+  /** Sets the chart's axes and the SLOs the outputs mark. */
+  void chartOptions(FrontierChart.Options options) {
+    this.options = options;
   }
 
   private RooflineModel first() {
@@ -133,7 +142,12 @@ final class FrontierOutput {
         deployments.size() > 1 ? " across deployments" : "");
     workload.ifPresent(x -> out.println(WorkloadOptions.line(x)));
     int w = Math.max(10, labels.stream().mapToInt(String::length).max().orElse(0));
-    String head = "%-" + w + "s %6s %12s %12s %11s %11s %7s %9s %6s %6s %6s%n";
+    if (options.hasSlo()) {
+      out.println(sloLine());
+    }
+    // the SLO column only when an objective is given
+    String slo = options.hasSlo() ? " %4s" : "%s";
+    String head = "%-" + w + "s %6s %12s %12s %11s %11s %7s %9s %6s %6s" + slo + " %6s%n";
     out.printf(
         Locale.ROOT,
         head,
@@ -147,8 +161,9 @@ final class FrontierOutput {
         "$/Mtok",
         "MFU",
         "BW",
+        options.hasSlo() ? "SLO" : "",
         "");
-    String row = "%-" + w + "s %6d %12s %12s %11.1f %11.1f %7.2f %9s %6s %6s %6s%n";
+    String row = "%-" + w + "s %6d %12s %12s %11.1f %11.1f %7.2f %9s %6s %6s" + slo + " %6s%n";
     for (int i = 0; i < points.size(); i++) {
       FrontierPoint p = points.get(i);
       out.printf(
@@ -164,6 +179,7 @@ final class FrontierOutput {
           p.dollarsPerMillionTokens().map(d -> String.format(Locale.ROOT, "%.3f", d)).orElse("-"),
           percent(p.mfu()),
           percent(p.bandwidthUtilisation()),
+          options.hasSlo() ? (options.meets(p) ? "yes" : "no") : "",
           (p.pareto() ? "*" : "") + (p.fits() ? "" : " oom"));
     }
     for (int i = 0; i < frontiers.size(); i++) {
@@ -244,11 +260,40 @@ final class FrontierOutput {
         d.put("fallback", f.slowPath().map(r -> r.fallback()).orElse(false));
       }
     }
+    if (options.hasSlo()) {
+      ObjectNode slo = o.putObject("slo");
+      Json.putOrNull(slo, "ttft_seconds", optional(options.ttftSeconds()));
+      Json.putOrNull(slo, "tpot_seconds", optional(options.tpotSeconds()));
+    }
     ArrayNode arr = o.putArray("points");
     for (int i = 0; i < points.size(); i++) {
-      point(arr.addObject(), points.get(i), pointLabels.get(i));
+      ObjectNode n = arr.addObject();
+      point(n, points.get(i), pointLabels.get(i));
+      if (options.hasSlo()) {
+        n.put("meets_slo", options.meets(points.get(i)));
+      }
     }
     return o;
+  }
+
+  private static Optional<Double> optional(OptionalDouble v) {
+    return v.isPresent() ? Optional.of(v.getAsDouble()) : Optional.empty();
+  }
+
+  /** For example {@code "SLO: TTFT <= 200 ms, TPOT <= 30 ms (column SLO: meets both)"}. */
+  String sloLine() {
+    List<String> parts = new ArrayList<>();
+    options.ttftSeconds().ifPresent(t -> parts.add("TTFT <= " + Seconds.of(t)));
+    options.tpotSeconds().ifPresent(t -> parts.add("TPOT <= " + Seconds.of(t)));
+    long meeting = points.stream().filter(options::meets).count();
+    return String.format(
+        Locale.ROOT,
+        "SLO: %s (column SLO: meets %s); %d of %d points meet %s",
+        String.join(", ", parts),
+        parts.size() > 1 ? "both" : "it",
+        meeting,
+        points.size(),
+        parts.size() > 1 ? "both" : "it");
   }
 
   /**
@@ -313,7 +358,7 @@ final class FrontierOutput {
             ? OptionalDouble.of(
                 ErrorBands.builtIn().typical(ErrorBands.Estimate.TOKENS_PER_SECOND_PER_CHIP))
             : OptionalDouble.empty();
-    return Charts.frontier(series, band, title());
+    return FrontierChart.of(series, band, title(), options);
   }
 
   /** The chart title: what runs where, the workload and the efficiency, without the profile. */

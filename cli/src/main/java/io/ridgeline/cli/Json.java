@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.core.PhaseResult;
+import io.ridgeline.serving.Roofs;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Optional;
@@ -122,5 +123,37 @@ final class Json {
     o.put("bound", p.bound().id());
     o.put("seconds", p.seconds().seconds());
     return o;
+  }
+
+  /**
+   * The roofs a roofline chart draws and the points it places under them ({@link Roofs}): {@code
+   * roofs[{precision, kind (datasheet|calibrated), kernels, peak_flops_per_second,
+   * bandwidth_bytes_per_second, ridge_flops_per_byte}]} and {@code roof_points[{phase, label, roof
+   * (index into roofs), flops_per_chip, bytes_per_chip, seconds, intensity,
+   * achieved_flops_per_second}]}, per chip.
+   */
+  static void putRoofs(ObjectNode o, Roofs roofs) {
+    ArrayNode rs = o.putArray("roofs");
+    for (Roofs.Roof r : roofs.roofs()) {
+      ObjectNode n = rs.addObject();
+      n.put("precision", r.precision().id());
+      n.put("kind", r.kind().id());
+      n.put("kernels", r.kernels());
+      n.put("peak_flops_per_second", r.peak().flopsPerSecond());
+      n.put("bandwidth_bytes_per_second", r.bandwidth().bytesPerSecond());
+      n.put("ridge_flops_per_byte", r.ridge().flopsPerByte());
+    }
+    ArrayNode ps = o.putArray("roof_points");
+    for (Roofs.Point p : roofs.points()) {
+      ObjectNode n = ps.addObject();
+      n.put("phase", p.phase().id());
+      n.put("label", p.label());
+      n.put("roof", roofs.roofs().indexOf(p.roof()));
+      n.put("flops_per_chip", p.flops().flops());
+      n.put("bytes_per_chip", p.bytes().bytes());
+      n.put("seconds", p.seconds().seconds());
+      n.put("intensity", p.intensity().flopsPerByte());
+      n.put("achieved_flops_per_second", p.achieved().flopsPerSecond());
+    }
   }
 }

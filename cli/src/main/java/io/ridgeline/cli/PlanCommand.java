@@ -198,12 +198,23 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
 
+  @Option(
+      names = "--plot",
+      paramLabel = "FILE",
+      description =
+          "Write a chart (.png or .svg): each configuration's TPOT and TTFT against the"
+              + " objectives.")
+  Path plot;
+
   @Mixin EfficiencyOptions efficiencyOptions;
 
   @Mixin WorkloadOptions workload;
 
   @Override
   public Integer call() {
+    if (plot != null) {
+      ChartRendering.checkPlotFile(plot);
+    }
     SystemOptions.positive("--isl", isl);
     SystemOptions.positive("--osl", osl);
     SystemOptions.positive("--top", top);
@@ -287,6 +298,10 @@ final class PlanCommand implements Callable<Integer> {
       priceLines.forEach(out::println);
     } else {
       PlanOutput.table(r, efficiency, priceLines, out);
+    }
+    if (plot != null) {
+      Charts.save(PlanChart.of(r), plot);
+      (json ? spec.commandLine().getErr() : out).println("wrote " + plot);
     }
     return r.found() ? 0 : NOTHING_MEETS;
   }

@@ -6,6 +6,7 @@ import io.ridgeline.core.PhaseResult;
 import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.MemoryUse;
 import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.Roofs;
 import io.ridgeline.serving.StepResult;
 import io.ridgeline.serving.Utilisation;
 import io.ridgeline.serving.Workload;
@@ -96,6 +97,7 @@ final class RooflineCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     if (system.json) {
       ObjectNode o = json(rm, decode, prefill, mem, promptTokens, sequenceTokens);
+      Json.putRoofs(o, Roofs.of(rm, phases));
       if (w.hasCache()) {
         WorkloadOptions.put(o, w);
       }
@@ -107,7 +109,7 @@ final class RooflineCommand implements Callable<Integer> {
       }
     }
     if (plot != null) {
-      Charts.save(Charts.roofline(rm, phases, rm.computePrecisions().matmul()), plot);
+      Charts.save(Charts.roofline(rm, phases), plot);
       (system.json ? spec.commandLine().getErr() : out).println("wrote " + plot);
     }
     return 0;

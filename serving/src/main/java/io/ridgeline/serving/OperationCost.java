@@ -53,6 +53,12 @@ final class OperationCost {
   /** FLOP/s of the operation's precision on the target; 0 for an operation without FLOPs. */
   final double peak;
 
+  /**
+   * The large-GEMM fraction {@code c} of the precision's peak: the compute roof no kernel of the
+   * operation's precision exceeds ({@link Roofs}); 1 for an operation without FLOPs.
+   */
+  final double computeFraction;
+
   /** Compute seconds per FLOP on one chip: {@code d / (peak × c)}; 0 without FLOPs. */
   final double secondsPerFlop;
 
@@ -72,11 +78,13 @@ final class OperationCost {
 
   private OperationCost(
       double peak,
+      double computeFraction,
       double secondsPerFlop,
       double secondsPerWeightByte,
       double memoryFraction,
       double mainBandwidth) {
     this.peak = peak;
+    this.computeFraction = computeFraction;
     this.secondsPerFlop = secondsPerFlop;
     this.secondsPerWeightByte = secondsPerWeightByte;
     this.memoryFraction = memoryFraction;
@@ -101,6 +109,7 @@ final class OperationCost {
     double bytesEach = PoolOperations.weightBytesPerElement(pool, op);
     return new OperationCost(
         peak,
+        hasFlops ? large : 1,
         hasFlops ? depth / (peak * large) : 0,
         half > 0 && bytesEach > 0 && hasFlops ? 2 * half / (bytesEach * peak * large) : 0,
         uniform ? t.memoryEfficiency() : kernel.memoryFraction(e, t.memoryEfficiency()),
