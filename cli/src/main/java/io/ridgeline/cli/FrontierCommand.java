@@ -170,6 +170,10 @@ final class FrontierCommand implements Callable<Integer> {
       ChartRendering.checkPlotFile(plot);
     }
     prices = PriceOption.parse(price);
+    List<String> chipIds = system.chipIds();
+    if (chipIds.size() > 1) {
+      return compare(chipIds);
+    }
     system.efficiency();
     Model m = system.model();
     List<String> labels = new ArrayList<>();
@@ -210,6 +214,80 @@ final class FrontierCommand implements Callable<Integer> {
               ? frontiers(deployments(m, new ArrayList<>(), true))
               : List.of();
       Charts.save(output.chart(bounds), target);
+      (system.json || csv ? err : out).println("wrote " + target);
+    }
+    return 0;
+  }
+
+  /**
+   * One system per chip of --chip on one table, CSV and chart ({@link FrontierSystems}): each
+   * chip's deployments labelled {@code CHIP xCOUNT} (and the strategy, with several); a system that
+   * cannot be built (it does not fit) is named with why, and the others are still printed.
+   */
+  private Integer compare(List<String> chipIds) {
+    Model m = system.model();
+    SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
+    FrontierSystems systems = new FrontierSystems();
+    for (String id : chipIds) {
+      system.select(id);
+      List<String> strategyLabels = new ArrayList<>();
+      List<Deployment> deployments;
+      List<ParetoFrontier> frontiers;
+      try {
+        system.efficiency();
+        deployments = deployments(m, strategyLabels, false);
+        frontiers = frontiers(deployments);
+      } catch (IllegalArgumentException e) {
+        systems.failed(
+            id + (system.count != null ? " x" + system.count : ""), RidgelineCli.message(e));
+        continue;
+      }
+      if (anchorFactor.isEmpty()) {
+        anchorFactor = AnchorOption.factor(anchor, system.efficiency());
+      }
+      if (anchorFactor.isPresent()) {
+        frontiers = anchorFactor.get().apply(frontiers);
+      }
+      List<ParetoFrontier> bounds =
+          plot != null && system.efficiency().banded() && anchorFactor.isEmpty()
+              ? frontiers(deployments(m, new ArrayList<>(), true))
+              : List.of();
+      String label = id + " x" + deployments.get(0).decodePool().chips();
+      systems.add(
+          label,
+          new FrontierOutput(
+              system.efficiency(),
+              isl,
+              osl,
+              strategyLabels,
+              deployments,
+              frontiers,
+              anchorFactor,
+              prices,
+              workload.used()
+                  ? Optional.of(workload.apply(Workload.of(isl, osl)))
+                  : Optional.empty()),
+          bounds);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    // every system failed: one line with every reason
+    FrontierOutput all = systems.combined();
+    if (system.json) {
+      out.println(Json.write(systems.json(m, isl, osl)));
+    } else if (csv) {
+      all.headerLines(false).forEach(err::println);
+      all.csv(out);
+      systems.failureLines().forEach(err::println);
+    } else {
+      all.table(out, systems.failures());
+    }
+    if (plot != null) {
+      Path target =
+          plot.toString().isEmpty()
+              ? Path.of("frontier-" + m.id() + "-" + systems.fileLabel() + ".png")
+              : plot;
+      Charts.save(all.chart(systems.bounds()), target);
       (system.json || csv ? err : out).println("wrote " + target);
     }
     return 0;

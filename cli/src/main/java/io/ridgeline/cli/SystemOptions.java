@@ -43,7 +43,9 @@ final class SystemOptions {
   @Option(
       names = "--chip",
       required = true,
-      description = "Chip id (see `ridgeline chips`) or a path to a chip JSON file.")
+      description =
+          "Chip id (see `ridgeline chips`) or a path to a chip JSON file; frontier and roofline"
+              + " take a comma-separated list, one system per chip.")
   String chip;
 
   @Option(
@@ -151,7 +153,49 @@ final class SystemOptions {
    */
   RooflineModel build(int batch, int context) {
     efficiency();
-    return poolSpec(model(), resolveChip(chip), count, tp).build(batch, context);
+    return poolSpec(model(), resolveChip(oneChip()), count, tp).build(batch, context);
+  }
+
+  /**
+   * The chips of --chip, a comma-separated list (blanks dropped), in order.
+   *
+   * @throws IllegalArgumentException when the list names no chip
+   */
+  List<String> chipIds() {
+    List<String> ids = new java.util.ArrayList<>();
+    for (String id : com.google.common.base.Splitter.on(',').trimResults().split(chip)) {
+      if (!id.isEmpty()) {
+        ids.add(id);
+      }
+    }
+    if (ids.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--chip must name a chip, e.g. --chip h100-sxm: '" + chip + "'");
+    }
+    return ids;
+  }
+
+  /**
+   * Makes {@code id}, one of {@link #chipIds()}, the chip these options describe (the command's
+   * next system): {@link #efficiency()} is resolved again for it.
+   */
+  void select(String id) {
+    chip = id;
+    choice = null;
+  }
+
+  /**
+   * The one chip of --chip.
+   *
+   * @throws IllegalArgumentException when --chip names several (only frontier and roofline take a
+   *     list)
+   */
+  private String oneChip() {
+    if (chip.indexOf(',') >= 0 && chipIds().size() > 1) {
+      throw new IllegalArgumentException(
+          "--chip takes one chip here (frontier and roofline take a list): '" + chip + "'");
+    }
+    return chipIds().get(0);
   }
 
   /**
@@ -230,7 +274,7 @@ final class SystemOptions {
     if (choice == null) {
       choice = efficiencyOptions.resolve();
       if (chip != null) {
-        choice = choice.forChip(resolveChip(chip));
+        choice = choice.forChip(resolveChip(oneChip()));
       }
     }
     return choice;
