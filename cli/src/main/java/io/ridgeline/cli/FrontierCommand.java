@@ -252,7 +252,9 @@ final class FrontierCommand implements Callable<Integer> {
           plot != null && system.efficiency().banded() && anchorFactor.isEmpty()
               ? frontiers(deployments(m, new ArrayList<>(), true))
               : List.of();
-      String label = id + " x" + deployments.get(0).decodePool().chips();
+      // the chip's id (a chip file's, not its path; CHIP* for a what-if) and its count
+      RooflineModel decode = deployments.get(0).decodePool();
+      String label = decode.chip().id() + " x" + decode.chips();
       systems.add(
           label,
           new FrontierOutput(
@@ -364,7 +366,7 @@ final class FrontierCommand implements Callable<Integer> {
 
   /** A chip by id or file, with its --price. */
   private Chip chip(String idOrPath) {
-    return prices.apply(SystemOptions.resolveChip(idOrPath));
+    return prices.apply(system.chip(idOrPath));
   }
 
   /** A pool of the options, at the roofline bound when {@code ideal}. */

@@ -131,7 +131,12 @@ final class HelpLayout {
    */
   static final Map<String, List<String>> EXAMPLES_BY_COMMAND =
       Map.ofEntries(
-          Map.entry("chips", List.of("ridgeline chips", "ridgeline chips --json")),
+          Map.entry(
+              "chips",
+              List.of(
+                  "ridgeline chips",
+                  "ridgeline chips --export h100-sxm > my-chip.json",
+                  "ridgeline chips --export 'h100-sxm*' --chip-set h100-sxm:bandwidth_gbps=2x")),
           Map.entry("models", List.of("ridgeline models", "ridgeline models --json")),
           Map.entry(
               "roofline",

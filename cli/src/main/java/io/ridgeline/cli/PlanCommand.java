@@ -209,6 +209,8 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
 
+  @Mixin ChipSetOption chipSet;
+
   @Mixin EfficiencyOptions efficiencyOptions;
 
   @Mixin WorkloadOptions workload;
@@ -231,7 +233,7 @@ final class PlanCommand implements Callable<Integer> {
     List<Chip> catalog = new ArrayList<>();
     for (String id : chips) {
       if (!id.isBlank()) {
-        catalog.add(SystemOptions.resolveChip(id.trim()));
+        catalog.add(chipSet.resolve(id.trim(), chips));
       }
     }
     List<Chip> resolved = catalog.stream().map(prices::apply).toList();

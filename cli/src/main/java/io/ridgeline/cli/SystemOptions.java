@@ -119,6 +119,8 @@ final class SystemOptions {
 
   @Mixin EfficiencyOptions efficiencyOptions;
 
+  @Mixin ChipSetOption chipSet;
+
   private EfficiencyOptions.Choice choice;
 
   @Option(names = "--json", description = "Print JSON.")
@@ -153,7 +155,7 @@ final class SystemOptions {
    */
   RooflineModel build(int batch, int context) {
     efficiency();
-    return poolSpec(model(), resolveChip(oneChip()), count, tp).build(batch, context);
+    return poolSpec(model(), chip(oneChip()), count, tp).build(batch, context);
   }
 
   /**
@@ -180,6 +182,9 @@ final class SystemOptions {
    * next system): {@link #efficiency()} is resolved again for it.
    */
   void select(String id) {
+    if (chipList == null) {
+      chipList = chipIds();
+    }
     chip = id;
     choice = null;
   }
@@ -274,7 +279,7 @@ final class SystemOptions {
     if (choice == null) {
       choice = efficiencyOptions.resolve();
       if (chip != null) {
-        choice = choice.forChip(resolveChip(oneChip()));
+        choice = choice.forChip(chip(oneChip()));
       }
     }
     return choice;
@@ -340,6 +345,18 @@ final class SystemOptions {
       m.put(c, p);
     }
   }
+
+  /**
+   * The chip {@code idOrPath} names, with its --chip-set what-if ({@link ChipSetOption#resolve}:
+   * {@code CHIP*} is the modified chip).
+   */
+  Chip chip(String idOrPath) {
+    return chipSet.resolve(
+        idOrPath, chipList != null ? chipList : chip == null ? List.of() : chipIds());
+  }
+
+  /** Every chip of --chip, once {@link #select} has moved the options to one of them. */
+  private List<String> chipList;
 
   static Chip resolveChip(String idOrPath) {
     if (Chips.builtIn().find(idOrPath).isPresent()) {
