@@ -33,6 +33,16 @@ final class ChipsCommand implements Callable<Integer> {
   @Option(names = "--add", description = "Also list the chips of this JSON file (repeatable).")
   List<Path> add = List.of();
 
+  @Option(
+      names = "--export",
+      paramLabel = "ID",
+      description =
+          "Print chip ID in the chip-file format that --add and --chip FILE.json read (edit it,"
+              + " then feed it back); ID* exports its --chip-set what-if.")
+  String export;
+
+  @picocli.CommandLine.Mixin ChipSetOption chipSet;
+
   @Override
   public Integer call() {
     ChipCatalog catalog = Chips.builtIn();
@@ -40,6 +50,24 @@ final class ChipsCommand implements Callable<Integer> {
       catalog = catalog.withFile(p);
     }
     PrintWriter out = spec.commandLine().getOut();
+    if (export != null) {
+      boolean starred = export.endsWith("*");
+      Chip c = catalog.byId(starred ? export.substring(0, export.length() - 1) : export);
+      Chip exported = chipSet.apply(c);
+      if (starred && exported == c) {
+        throw new IllegalArgumentException(
+            "chip '" + export + "' is a what-if: give --chip-set " + c.id() + ":FIELD=VALUE");
+      }
+      out.print(Chips.toJson(exported));
+      return 0;
+    }
+    // each what-if chip listed after the catalog's
+    for (Chip c : List.copyOf(catalog.all())) {
+      Chip modified = chipSet.apply(c);
+      if (modified != c) {
+        catalog = catalog.with(modified);
+      }
+    }
     if (json) {
       ArrayNode arr = Json.array();
       for (Chip c : catalog.all()) {

@@ -2,6 +2,7 @@ package io.ridgeline.cli;
 
 import com.google.common.base.Splitter;
 import io.ridgeline.core.BytesPerSecond;
+import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.serving.Deployment;
@@ -162,17 +163,23 @@ final class FrontierCommand implements Callable<Integer> {
 
   @Option(
       names = "--ttft",
-      description =
-          "TTFT objective, seconds: the table (column SLO) and JSON (meets_slo) mark the points"
-              + " meeting every objective given; the chart marks them.")
-  Double ttft;
+      converter = DurationOption.Converter.class,
+      paramLabel = "DURATION",
+      description = {
+        "TTFT objective: the table (column SLO) and JSON (meets_slo) mark the points meeting every objective given; the chart marks them.",
+        DurationOption.UNITS_HELP
+      })
+  Seconds ttft;
 
   @Option(
       names = "--tpot",
-      description =
-          "TPOT objective, seconds: as --ttft; the chart draws its guide line at 1 / TPOT"
-              + " tokens/s per user.")
-  Double tpot;
+      converter = DurationOption.Converter.class,
+      paramLabel = "DURATION",
+      description = {
+        "TPOT objective: as --ttft; the chart draws its guide line at 1 / TPOT tokens/s per user.",
+        DurationOption.UNITS_HELP
+      })
+  Seconds tpot;
 
   @Option(names = "--log", description = "Chart: both axes logarithmic.")
   boolean logBoth;
@@ -191,8 +198,8 @@ final class FrontierCommand implements Callable<Integer> {
     return new FrontierChart.Options(
         logBoth || logX,
         logBoth || logY,
-        ttft == null ? OptionalDouble.empty() : OptionalDouble.of(ttft),
-        tpot == null ? OptionalDouble.empty() : OptionalDouble.of(tpot));
+        ttft == null ? OptionalDouble.empty() : OptionalDouble.of(ttft.seconds()),
+        tpot == null ? OptionalDouble.empty() : OptionalDouble.of(tpot.seconds()));
   }
 
   @Override
@@ -207,6 +214,10 @@ final class FrontierCommand implements Callable<Integer> {
       ChartRendering.checkPlotFile(plot);
     }
     prices = PriceOption.parse(price);
+    List<String> chipIds = system.chipIds();
+    if (chipIds.size() > 1) {
+      return compare(chipIds);
+    }
     system.efficiency();
     Model m = system.model();
     List<String> labels = new ArrayList<>();
@@ -248,6 +259,83 @@ final class FrontierCommand implements Callable<Integer> {
               ? frontiers(deployments(m, new ArrayList<>(), true))
               : List.of();
       Charts.save(output.chart(bounds), target);
+      (system.json || csv ? err : out).println("wrote " + target);
+    }
+    return 0;
+  }
+
+  /**
+   * One system per chip of --chip on one table, CSV and chart ({@link FrontierSystems}): each
+   * chip's deployments labelled {@code CHIP xCOUNT} (and the strategy, with several); a system that
+   * cannot be built (it does not fit) is named with why, and the others are still printed.
+   */
+  private Integer compare(List<String> chipIds) {
+    Model m = system.model();
+    SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
+    FrontierSystems systems = new FrontierSystems();
+    for (String id : chipIds) {
+      system.select(id);
+      List<String> strategyLabels = new ArrayList<>();
+      List<Deployment> deployments;
+      List<ParetoFrontier> frontiers;
+      try {
+        system.efficiency();
+        deployments = deployments(m, strategyLabels, false);
+        frontiers = frontiers(deployments);
+      } catch (IllegalArgumentException e) {
+        systems.failed(
+            id + (system.count != null ? " x" + system.count : ""), RidgelineCli.message(e));
+        continue;
+      }
+      if (anchorFactor.isEmpty()) {
+        anchorFactor = AnchorOption.factor(anchor, system.efficiency());
+      }
+      if (anchorFactor.isPresent()) {
+        frontiers = anchorFactor.get().apply(frontiers);
+      }
+      List<ParetoFrontier> bounds =
+          plot != null && system.efficiency().banded() && anchorFactor.isEmpty()
+              ? frontiers(deployments(m, new ArrayList<>(), true))
+              : List.of();
+      // the chip's id (a chip file's, not its path; CHIP* for a what-if) and its count
+      RooflineModel decode = deployments.get(0).decodePool();
+      String label = decode.chip().id() + " x" + decode.chips();
+      FrontierOutput one =
+          new FrontierOutput(
+              system.efficiency(),
+              isl,
+              osl,
+              strategyLabels,
+              deployments,
+              frontiers,
+              anchorFactor,
+              prices,
+              workload.used()
+                  ? Optional.of(workload.apply(Workload.of(isl, osl)))
+                  : Optional.empty());
+      one.chartOptions(chartOptions());
+      systems.add(label, one, bounds);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    // every system failed: one line with every reason
+    FrontierOutput all = systems.combined();
+    all.chartOptions(chartOptions());
+    if (system.json) {
+      out.println(Json.write(systems.json(m, isl, osl)));
+    } else if (csv) {
+      all.headerLines(false).forEach(err::println);
+      all.csv(out);
+      systems.failureLines().forEach(err::println);
+    } else {
+      all.table(out, systems.failures());
+    }
+    if (plot != null) {
+      Path target =
+          plot.toString().isEmpty()
+              ? Path.of("frontier-" + m.id() + "-" + systems.fileLabel() + ".png")
+              : plot;
+      Charts.save(all.chart(systems.bounds()), target);
       (system.json || csv ? err : out).println("wrote " + target);
     }
     return 0;
@@ -324,7 +412,7 @@ final class FrontierCommand implements Callable<Integer> {
 
   /** A chip by id or file, with its --price. */
   private Chip chip(String idOrPath) {
-    return prices.apply(SystemOptions.resolveChip(idOrPath));
+    return prices.apply(system.chip(idOrPath));
   }
 
   /** A pool of the options, at the roofline bound when {@code ideal}. */

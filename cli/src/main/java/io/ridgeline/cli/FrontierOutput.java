@@ -86,6 +86,56 @@ final class FrontierOutput {
     this.options = options;
   }
 
+  /** The chart title's subject when systems of several chips are compared (null otherwise). */
+  private String compared;
+
+  /**
+   * The union of {@code outputs}, one per system of {@code systemLabels}, as one output: each
+   * deployment labelled by its system ({@code h100-sxm x8}), followed by its strategy's label when
+   * its system has several ({@code h100-sxm x8 pd}); Pareto flags across all. The efficiency line
+   * is the first system's (a pool on an SRAM-only chip keeps its own in its description).
+   */
+  static FrontierOutput combine(List<String> systemLabels, List<FrontierOutput> outputs) {
+    List<String> labels = new ArrayList<>();
+    List<Deployment> deployments = new ArrayList<>();
+    List<ParetoFrontier> frontiers = new ArrayList<>();
+    for (int s = 0; s < outputs.size(); s++) {
+      FrontierOutput o = outputs.get(s);
+      for (int i = 0; i < o.labels.size(); i++) {
+        labels.add(
+            o.labels.size() == 1
+                ? systemLabels.get(s)
+                : systemLabels.get(s) + " " + o.labels.get(i));
+      }
+      deployments.addAll(o.deployments);
+      frontiers.addAll(o.frontiers);
+    }
+    FrontierOutput first = outputs.get(0);
+    FrontierOutput all =
+        new FrontierOutput(
+            first.efficiency,
+            first.isl,
+            first.osl,
+            labels,
+            deployments,
+            frontiers,
+            first.anchor,
+            first.prices,
+            first.workload);
+    all.compared = first.first().model().id() + ": " + String.join(", ", systemLabels);
+    return all;
+  }
+
+  /** The number of deployments. */
+  int deploymentCount() {
+    return deployments.size();
+  }
+
+  /** The Pareto flag of every point, in the order of the JSON's and the table's points. */
+  List<Boolean> paretoFlags() {
+    return points.stream().map(FrontierPoint::pareto).toList();
+  }
+
   private RooflineModel first() {
     return deployments.get(0).decodePool();
   }
@@ -132,6 +182,14 @@ final class FrontierOutput {
   }
 
   void table(PrintWriter out) {
+    table(out, Map.of());
+  }
+
+  /**
+   * The table, with a row after the points for each system of {@code failures} (label to why) that
+   * could not be built.
+   */
+  void table(PrintWriter out, Map<String, String> failures) {
     headerLines(true).forEach(out::println);
     out.printf(
         Locale.ROOT,
@@ -141,7 +199,13 @@ final class FrontierOutput {
         osl,
         deployments.size() > 1 ? " across deployments" : "");
     workload.ifPresent(x -> out.println(WorkloadOptions.line(x)));
-    int w = Math.max(10, labels.stream().mapToInt(String::length).max().orElse(0));
+    int w =
+        Math.max(
+            10,
+            java.util.stream.Stream.concat(labels.stream(), failures.keySet().stream())
+                .mapToInt(String::length)
+                .max()
+                .orElse(0));
     if (options.hasSlo()) {
       out.println(sloLine());
     }
@@ -182,6 +246,7 @@ final class FrontierOutput {
           options.hasSlo() ? (options.meets(p) ? "yes" : "no") : "",
           (p.pareto() ? "*" : "") + (p.fits() ? "" : " oom"));
     }
+    failures.forEach((label, why) -> out.printf(Locale.ROOT, "%-" + w + "s %s%n", label, why));
     for (int i = 0; i < frontiers.size(); i++) {
       List<FrontierPoint> front = frontiers.get(i).frontier();
       if (!front.isEmpty() && !front.get(front.size() - 1).note().isEmpty()) {
@@ -364,15 +429,17 @@ final class FrontierOutput {
   /** The chart title: what runs where, the workload and the efficiency, without the profile. */
   String title() {
     String what =
-        deployments.size() == 1
-            ? describe(0)
-            : String.format(
-                Locale.ROOT,
-                "%s on %d× %s: %s",
-                first().model().id(),
-                first().chips(),
-                first().chip().id(),
-                String.join(", ", labels));
+        compared != null
+            ? compared
+            : deployments.size() == 1
+                ? describe(0)
+                : String.format(
+                    Locale.ROOT,
+                    "%s on %d× %s: %s",
+                    first().model().id(),
+                    first().chips(),
+                    first().chip().id(),
+                    String.join(", ", labels));
     String eff = efficiency.description();
     int paren = eff.indexOf(" (");
     if (efficiency.ideal()) {

@@ -110,6 +110,9 @@ final class OptionLimits {
       if (r == null) {
         continue;
       }
+      for (String typed : o.originalStringValues()) {
+        DurationOption.checkPlausible(o.longestName(), typed);
+      }
       Object v = o.getValue();
       if (v instanceof Collection<?>) {
         for (Object e : (Collection<?>) v) {
@@ -132,6 +135,10 @@ final class OptionLimits {
   }
 
   private static void check(String option, Range r, Object value) {
+    if (value instanceof io.ridgeline.core.Seconds s) {
+      check(option, r, Double.valueOf(s.seconds()));
+      return;
+    }
     if (value instanceof Number n && !r.contains(n.doubleValue())) {
       throw new IllegalArgumentException(option + " " + r.broken(n.doubleValue()) + ": " + value);
     }

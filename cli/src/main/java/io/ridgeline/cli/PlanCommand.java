@@ -88,24 +88,35 @@ final class PlanCommand implements Callable<Integer> {
   @Option(
       names = "--ttft",
       required = true,
-      description = "Objective on the p50 time to first token under load, seconds.")
-  double ttft;
+      converter = DurationOption.Converter.class,
+      paramLabel = "DURATION",
+      description = {
+        "Objective on the p50 time to first token under load.",
+        DurationOption.UNITS_HELP
+      })
+  Seconds ttft;
 
   @Option(
       names = "--tpot",
       required = true,
-      description = "Objective on the p50 time per output token, seconds.")
-  double tpot;
+      converter = DurationOption.Converter.class,
+      paramLabel = "DURATION",
+      description = {"Objective on the p50 time per output token.", DurationOption.UNITS_HELP})
+  Seconds tpot;
 
   @Option(
       names = "--ttft-p99",
-      description = "Objective on the p99 time to first token under load, seconds (optional).")
-  Double ttftP99;
+      converter = DurationOption.Converter.class,
+      paramLabel = "DURATION",
+      description = "Objective on the p99 time to first token under load (optional).")
+  Seconds ttftP99;
 
   @Option(
       names = "--tpot-p99",
-      description = "Objective on the p99 time per output token, seconds (optional).")
-  Double tpotP99;
+      converter = DurationOption.Converter.class,
+      paramLabel = "DURATION",
+      description = "Objective on the p99 time per output token (optional).")
+  Seconds tpotP99;
 
   @Option(
       names = "--spec-draft",
@@ -206,6 +217,8 @@ final class PlanCommand implements Callable<Integer> {
               + " objectives.")
   Path plot;
 
+  @Mixin ChipSetOption chipSet;
+
   @Mixin EfficiencyOptions efficiencyOptions;
 
   @Mixin WorkloadOptions workload;
@@ -219,19 +232,19 @@ final class PlanCommand implements Callable<Integer> {
     SystemOptions.positive("--osl", osl);
     SystemOptions.positive("--top", top);
     positive("--rate", rate, "requests/s");
-    positive("--ttft", ttft, "s");
-    positive("--tpot", tpot, "s");
+    positive("--ttft", ttft.seconds(), "s");
+    positive("--tpot", tpot.seconds(), "s");
     if (ttftP99 != null) {
-      positive("--ttft-p99", ttftP99, "s");
+      positive("--ttft-p99", ttftP99.seconds(), "s");
     }
     if (tpotP99 != null) {
-      positive("--tpot-p99", tpotP99, "s");
+      positive("--tpot-p99", tpotP99.seconds(), "s");
     }
     PriceOption prices = PriceOption.parse(price);
     List<Chip> catalog = new ArrayList<>();
     for (String id : chips) {
       if (!id.isBlank()) {
-        catalog.add(SystemOptions.resolveChip(id.trim()));
+        catalog.add(chipSet.resolve(id.trim(), chips));
       }
     }
     List<Chip> resolved = catalog.stream().map(prices::apply).toList();
@@ -254,8 +267,8 @@ final class PlanCommand implements Callable<Integer> {
             .cachedTokens(workload.apply(Workload.of(isl, osl)).cachedTokens())
             .prefixHitRate(workload.prefixHit)
             .requestsPerSecond(rate)
-            .ttftSlo(Seconds.of(ttft))
-            .tpotSlo(Seconds.of(tpot))
+            .ttftSlo(ttft)
+            .tpotSlo(tpot)
             .strategies(searched)
             .objective(PlanRequest.Objective.of(objective))
             .top(top)
@@ -264,10 +277,10 @@ final class PlanCommand implements Callable<Integer> {
       b.precisionChoices(precisionChoices(m));
     }
     if (ttftP99 != null) {
-      b.ttftP99Slo(Seconds.of(ttftP99));
+      b.ttftP99Slo(ttftP99);
     }
     if (tpotP99 != null) {
-      b.tpotP99Slo(Seconds.of(tpotP99));
+      b.tpotP99Slo(tpotP99);
     }
     speculation().ifPresent(b::speculation);
     anchored.ifPresent(f -> b.anchor(f.anchoring()));

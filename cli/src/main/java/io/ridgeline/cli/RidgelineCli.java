@@ -1,9 +1,8 @@
 package io.ridgeline.cli;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import io.ridgeline.core.Precision;
-import java.io.OutputStreamWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.NoSuchElementException;
@@ -31,6 +30,7 @@ import picocli.CommandLine.Command;
       SweepCommand.class,
       ValidateCommand.class,
       CalibrateCommand.class,
+      CompletionCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class RidgelineCli implements Runnable {
@@ -56,16 +56,12 @@ public final class RidgelineCli implements Runnable {
 
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
-    // UTF-8, as the files the commands write and the sweep's bytes on System.out
-    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, UTF_8), true);
+    // UTF-8 whatever the locale, as the files the commands write and the sweep's bytes
+    PrintWriter err = StandardOutput.writer(new FileOutputStream(FileDescriptor.err));
+    StandardOutput stdout = new StandardOutput(new FileOutputStream(FileDescriptor.out));
     int code;
     try {
-      code =
-          execute(
-              args,
-              new PrintWriter(new OutputStreamWriter(System.out, UTF_8), true),
-              err,
-              System.out);
+      code = execute(args, StandardOutput.writer(stdout), err, stdout.bytes(), stdout::closedPipe);
     } catch (OutOfMemoryError | StackOverflowError e) {
       // bounds on every input make this a bug, but it still ends as one line
       err.println(
@@ -93,11 +89,27 @@ public final class RidgelineCli implements Runnable {
    * flushed ({@link #bytesOut(CommandLine.Model.CommandSpec)}).
    */
   static int execute(String[] args, PrintWriter out, PrintWriter err, PrintStream bytesOut) {
+    return execute(args, out, err, bytesOut, () -> false);
+  }
+
+  /**
+   * {@link #execute(String[], PrintWriter, PrintWriter, PrintStream)} where {@code closedPipe} says
+   * whether standard output failed because its reader went away ({@link
+   * StandardOutput#closedPipe()}): the command then ends quietly with status 0 ({@code ridgeline
+   * ... | head -1}), a bad option or input still failing as usual.
+   */
+  static int execute(
+      String[] args,
+      PrintWriter out,
+      PrintWriter err,
+      PrintStream bytesOut,
+      java.util.function.BooleanSupplier closedPipe) {
     RidgelineCli root = new RidgelineCli();
     root.bytesOut = bytesOut;
     CommandLine cl = new CommandLine(root);
     cl.setOut(out);
     cl.setErr(err);
+    HelpLayout.install(cl);
     cl.registerConverter(
         Precision.class,
         s -> {
@@ -115,6 +127,10 @@ public final class RidgelineCli implements Runnable {
         });
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
+          if (closedPipe.getAsBoolean()) {
+            // the reader went away (| head): a failure to write what nobody reads is no error
+            return 0;
+          }
           err.println("ridgeline: " + message(ex));
           err.flush();
           return 1;
@@ -131,7 +147,13 @@ public final class RidgelineCli implements Runnable {
         });
     int code = cl.execute(args);
     err.flush();
+    if (bytesOut != null) {
+      bytesOut.flush();
+    }
     // a PrintWriter only records write errors (a full disk, a closed pipe): ask it
+    if (out.checkError() && closedPipe.getAsBoolean()) {
+      return code;
+    }
     if (out.checkError() && code == 0) {
       err.println("ridgeline: cannot write to standard output");
       code = 1;

@@ -80,6 +80,80 @@ final class RooflineCommand implements Callable<Integer> {
     if (prompt != null) {
       SystemOptions.positive("--prompt", prompt);
     }
+    List<String> chipIds = system.chipIds();
+    if (chipIds.size() > 1) {
+      return compare(chipIds);
+    }
+    return one();
+  }
+
+  /**
+   * One system per chip of --chip, each report after the other (text: separated by a blank line;
+   * JSON: {@code {systems: [...]}}, each entry {@code {system: "CHIP xCOUNT", fits, ...}} (fits:
+   * the memory's) and the one-chip report's keys, or {@code {system: CHIP, fits: false, error}} for
+   * a system that cannot be built). --plot draws one system, so it takes one chip.
+   */
+  private Integer compare(List<String> chipIds) {
+    if (plot != null) {
+      throw new IllegalArgumentException(
+          "--plot draws one system's roofline: give one --chip (frontier --plot compares chips)");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    java.io.StringWriter buffer = new java.io.StringWriter();
+    ArrayNode systems = Json.array();
+    Integer contextGiven = context;
+    boolean built = false;
+    List<String> failures = new ArrayList<>();
+    for (String id : chipIds) {
+      system.select(id);
+      context = contextGiven;
+      ObjectNode entry = systems.addObject();
+      try (PrintWriter each = new PrintWriter(buffer)) {
+        buffer.getBuffer().setLength(0);
+        PrintWriter saved = spec.commandLine().getOut();
+        spec.commandLine().setOut(each);
+        try {
+          one();
+        } finally {
+          spec.commandLine().setOut(saved);
+        }
+        each.flush();
+        String report = buffer.toString();
+        if (system.json) {
+          ObjectNode o = (ObjectNode) Json.MAPPER.readTree(report);
+          entry.put("system", id + " x" + o.get("chips").asInt());
+          // the batch at its context fits in memory (a system larger than memory still reports)
+          entry.put("fits", o.path("memory").path("fits").asBoolean(true));
+          entry.setAll(o);
+        } else {
+          out.print((built || !failures.isEmpty() ? System.lineSeparator() : "") + report);
+        }
+        built = true;
+      } catch (IllegalArgumentException e) {
+        String why = RidgelineCli.message(e);
+        entry.put("system", id).put("fits", false).put("error", why);
+        failures.add(id + ": " + why);
+        if (!system.json) {
+          out.println(
+              (built || failures.size() > 1 ? System.lineSeparator() : "") + id + ": " + why);
+        }
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    if (!built) {
+      throw new IllegalArgumentException(String.join("; ", failures));
+    }
+    if (system.json) {
+      ObjectNode o = Json.object();
+      o.set("systems", systems);
+      out.println(Json.write(o));
+    }
+    return 0;
+  }
+
+  /** The report of the one chip {@link SystemOptions#chip} names. */
+  private Integer one() {
     system.efficiency();
     int promptTokens = prompt != null ? prompt : context;
     // the prompt's workload: its history and prefix hits (the output length does not matter here)

@@ -43,7 +43,9 @@ final class SystemOptions {
   @Option(
       names = "--chip",
       required = true,
-      description = "Chip id (see `ridgeline chips`) or a path to a chip JSON file.")
+      description =
+          "Chip id (see `ridgeline chips`) or a path to a chip JSON file; frontier and roofline"
+              + " take a comma-separated list, one system per chip.")
   String chip;
 
   @Option(
@@ -117,6 +119,8 @@ final class SystemOptions {
 
   @Mixin EfficiencyOptions efficiencyOptions;
 
+  @Mixin ChipSetOption chipSet;
+
   private EfficiencyOptions.Choice choice;
 
   @Option(names = "--json", description = "Print JSON.")
@@ -151,7 +155,52 @@ final class SystemOptions {
    */
   RooflineModel build(int batch, int context) {
     efficiency();
-    return poolSpec(model(), resolveChip(chip), count, tp).build(batch, context);
+    return poolSpec(model(), chip(oneChip()), count, tp).build(batch, context);
+  }
+
+  /**
+   * The chips of --chip, a comma-separated list (blanks dropped), in order.
+   *
+   * @throws IllegalArgumentException when the list names no chip
+   */
+  List<String> chipIds() {
+    List<String> ids = new java.util.ArrayList<>();
+    for (String id : com.google.common.base.Splitter.on(',').trimResults().split(chip)) {
+      if (!id.isEmpty()) {
+        ids.add(id);
+      }
+    }
+    if (ids.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--chip must name a chip, e.g. --chip h100-sxm: '" + chip + "'");
+    }
+    return ids;
+  }
+
+  /**
+   * Makes {@code id}, one of {@link #chipIds()}, the chip these options describe (the command's
+   * next system): {@link #efficiency()} is resolved again for it.
+   */
+  void select(String id) {
+    if (chipList == null) {
+      chipList = chipIds();
+    }
+    chip = id;
+    choice = null;
+  }
+
+  /**
+   * The one chip of --chip.
+   *
+   * @throws IllegalArgumentException when --chip names several (only frontier and roofline take a
+   *     list)
+   */
+  private String oneChip() {
+    if (chip.indexOf(',') >= 0 && chipIds().size() > 1) {
+      throw new IllegalArgumentException(
+          "--chip takes one chip here (frontier and roofline take a list): '" + chip + "'");
+    }
+    return chipIds().get(0);
   }
 
   /**
@@ -230,7 +279,7 @@ final class SystemOptions {
     if (choice == null) {
       choice = efficiencyOptions.resolve();
       if (chip != null) {
-        choice = choice.forChip(resolveChip(chip));
+        choice = choice.forChip(chip(oneChip()));
       }
     }
     return choice;
@@ -296,6 +345,18 @@ final class SystemOptions {
       m.put(c, p);
     }
   }
+
+  /**
+   * The chip {@code idOrPath} names, with its --chip-set what-if ({@link ChipSetOption#resolve}:
+   * {@code CHIP*} is the modified chip).
+   */
+  Chip chip(String idOrPath) {
+    return chipSet.resolve(
+        idOrPath, chipList != null ? chipList : chip == null ? List.of() : chipIds());
+  }
+
+  /** Every chip of --chip, once {@link #select} has moved the options to one of them. */
+  private List<String> chipList;
 
   static Chip resolveChip(String idOrPath) {
     if (Chips.builtIn().find(idOrPath).isPresent()) {

@@ -106,7 +106,7 @@ final class ContextWindowWarningTest {
             "--rate",
             "0.01",
             "--ttft",
-            "100",
+            "100s",
             "--tpot",
             "1",
             "--chips",

@@ -232,8 +232,12 @@ final class PlanCommandTest {
     assertThat(ttft.code()).isEqualTo(1);
     assertThat(ttft.err()).isEqualTo("ridgeline: --ttft must be at least 0.000001 s: 0.0\n");
     CliRun tpot = plan8b("1", "-0.05");
-    assertThat(tpot.code()).isEqualTo(1);
-    assertThat(tpot.err()).isEqualTo("ridgeline: --tpot must be at least 0.000001 s: -0.05\n");
+    // a negative duration is no duration: a malformed option
+    assertThat(tpot.code()).isEqualTo(2);
+    assertThat(tpot.err())
+        .isEqualTo(
+            "ridgeline: Invalid value for option '--tpot': '-0.05' is not a non-negative finite"
+                + " duration\n");
     CliRun chips = plan8b("1", "0.05", "--chips", ",");
     assertThat(chips.code()).isEqualTo(1);
     assertThat(chips.err()).startsWith("ridgeline: --chips must name at least one chip");
@@ -251,7 +255,9 @@ final class PlanCommandTest {
     assertThat(plan8b("1", "0.05", "--ttft-p99", "0").err())
         .isEqualTo("ridgeline: --ttft-p99 must be at least 0.000001 s: 0.0\n");
     assertThat(plan8b("1", "0.05", "--tpot-p99", "-1").err())
-        .isEqualTo("ridgeline: --tpot-p99 must be at least 0.000001 s: -1.0\n");
+        .isEqualTo(
+            "ridgeline: Invalid value for option '--tpot-p99': '-1' is not a non-negative finite"
+                + " duration\n");
     assertThat(plan8b("1", "0.05", "--spec-draft", "mtp").err())
         .isEqualTo("ridgeline: --spec-draft mtp needs --spec-acceptance α in [0, 1)\n");
     assertThat(plan8b("1", "0.05", "--spec-acceptance", "0.7").err())

@@ -276,4 +276,32 @@ public final class Chips {
   public static List<Chip> fromJson(Path file) {
     return ChipJson.read(file);
   }
+
+  /**
+   * The chips of chip-file {@code json} (the format of {@link #fromJson(Path)}), {@code origin}
+   * naming it in messages and standing for the file name as the default source of a tier or link.
+   *
+   * @throws IllegalArgumentException when the text is not valid JSON or breaks the format (the
+   *     message starts with {@code origin} and names the field path)
+   */
+  public static List<Chip> fromJson(String json, String origin) {
+    try {
+      return ChipJson.parse(
+          new java.io.ByteArrayInputStream(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+          origin);
+    } catch (java.io.IOException e) {
+      // a byte array does not fail to read
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * {@code chip} in the chip-file format {@link #fromJson(Path)} reads: one indented chip object
+   * with a final newline, in the format's units (TFLOP/s, GB, GB/s, ns, µs, W, $/h), numbers to 12
+   * significant digits. Reading it back gives the chip, its figures equal to that precision: a user
+   * edits the text and feeds it back ({@code ridgeline chips --export h100-sxm > my.json}).
+   */
+  public static String toJson(Chip chip) {
+    return ChipJsonWriter.write(chip);
+  }
 }
