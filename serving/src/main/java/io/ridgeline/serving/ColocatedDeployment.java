@@ -30,7 +30,7 @@ public record ColocatedDeployment(
    */
   public ColocatedDeployment {
     checkNotNull(pool, "pool");
-    Deployments.checkOptions(speculation, price);
+    Deployments.checkOptions(pool, speculation, price);
   }
 
   /** Colocated serving on {@code pool}, without speculation or a price override. */
