@@ -378,6 +378,7 @@ final class FrontierCommand implements Callable<Integer> {
           case STATIC, COLOCATED ->
               b.pool(pool(ideal, m, chip(system.chip), system.count, system.tp)).build();
         };
-    return spec.build(isl, osl);
+    // pools are laid out for the KV they hold: the prompt context, history included, as the sweep
+    return spec.build(workload.apply(Workload.of(isl, osl)).promptContext(), osl);
   }
 }
