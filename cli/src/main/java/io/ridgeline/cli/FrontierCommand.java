@@ -116,15 +116,14 @@ final class FrontierCommand implements Callable<Integer> {
 
   @Option(
       names = "--spec-length",
-      defaultValue = "3",
-      description = "Speculative decoding: draft tokens γ (default: ${DEFAULT-VALUE}).")
-  int specLength;
+      description = "Speculative decoding: draft tokens γ (default: 3); needs --spec-draft.")
+  Integer specLength;
 
   @Option(
       names = "--spec-acceptance",
-      defaultValue = "0.8",
-      description = "Speculative decoding: acceptance α in [0, 1) (default: ${DEFAULT-VALUE}).")
-  double specAcceptance;
+      description =
+          "Speculative decoding: acceptance α in [0, 1) (default: 0.8); needs --spec-draft.")
+  Double specAcceptance;
 
   @Option(
       names = "--price",
@@ -448,17 +447,28 @@ final class FrontierCommand implements Callable<Integer> {
     if (poolLinkGbps != null) {
       b.poolLink(BytesPerSecond.ofGigabytes(poolLinkGbps));
     }
-    if (specDraft != null) {
-      SystemOptions.positive("--spec-length", specLength);
+    if (specDraft == null) {
+      // a speculation option without a draft would be ignored: refused instead
+      if (specLength != null || specAcceptance != null) {
+        throw new IllegalArgumentException(
+            (specLength != null
+                    ? "--spec-length " + specLength
+                    : "--spec-acceptance " + specAcceptance)
+                + " needs --spec-draft MODEL|mtp");
+      }
+    } else {
+      int length = specLength != null ? specLength : 3;
+      double acceptance = specAcceptance != null ? specAcceptance : 0.8;
+      SystemOptions.positive("--spec-length", length);
       b.speculation(
           specDraft.equalsIgnoreCase("mtp")
-              ? Speculation.mtp(specLength, specAcceptance)
+              ? Speculation.mtp(length, acceptance)
               : Speculation.withDraft(
                   // one run, unique names: a draft config never takes the target's id
                   SystemOptions.resolveModels(List.of(system.model, specDraft), system.architecture)
                       .get(1),
-                  specLength,
-                  specAcceptance));
+                  length,
+                  acceptance));
     }
     DeploymentSpec spec =
         switch (s) {
@@ -494,6 +504,7 @@ final class FrontierCommand implements Callable<Integer> {
           case STATIC, COLOCATED ->
               b.pool(pool(ideal, m, chip(system.chip), system.count, system.tp)).build();
         };
-    return spec.build(isl, osl);
+    // pools are laid out for the KV they hold: the prompt context, history included, as the sweep
+    return spec.build(workload.apply(Workload.of(isl, osl)).promptContext(), osl);
   }
 }

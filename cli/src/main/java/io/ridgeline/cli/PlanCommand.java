@@ -127,9 +127,8 @@ final class PlanCommand implements Callable<Integer> {
 
   @Option(
       names = "--spec-length",
-      defaultValue = "3",
-      description = "Speculative decoding: draft tokens γ (default: ${DEFAULT-VALUE}).")
-  int specLength;
+      description = "Speculative decoding: draft tokens γ (default: 3); needs --spec-draft.")
+  Integer specLength;
 
   @Option(
       names = "--spec-acceptance",
@@ -343,8 +342,13 @@ final class PlanCommand implements Callable<Integer> {
         throw new IllegalArgumentException(
             "--spec-acceptance " + specAcceptance + " needs --spec-draft MODEL|mtp");
       }
+      if (specLength != null) {
+        throw new IllegalArgumentException(
+            "--spec-length " + specLength + " needs --spec-draft MODEL|mtp");
+      }
       return java.util.Optional.empty();
     }
+    int length = specLength != null ? specLength : 3;
     if (specAcceptance == null) {
       throw new IllegalArgumentException(
           "--spec-draft " + specDraft + " needs --spec-acceptance α in [0, 1)");
@@ -352,14 +356,14 @@ final class PlanCommand implements Callable<Integer> {
     if (!(specAcceptance >= 0 && specAcceptance < 1)) {
       throw new IllegalArgumentException("--spec-acceptance must be in [0, 1): " + specAcceptance);
     }
-    SystemOptions.positive("--spec-length", specLength);
+    SystemOptions.positive("--spec-length", length);
     return java.util.Optional.of(
         specDraft.equalsIgnoreCase("mtp")
-            ? Speculation.mtp(specLength, specAcceptance)
+            ? Speculation.mtp(length, specAcceptance)
             : Speculation.withDraft(
                 // one run, unique names: a draft config never takes the target's id
                 SystemOptions.resolveModels(List.of(model, specDraft), architecture).get(1),
-                specLength,
+                length,
                 specAcceptance));
   }
 

@@ -125,7 +125,7 @@ final class PlanLeversCommandTest {
             "--strategies",
             "colocated,afd",
             "--spec-draft",
-            "mtp",
+            "llama-3-8b",
             "--spec-length",
             "2",
             "--spec-acceptance",

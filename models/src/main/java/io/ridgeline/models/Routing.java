@@ -47,7 +47,11 @@ public abstract class Routing {
 
   /**
    * Expected distinct experts of {@code experts} touched when {@code tokens} tokens each pick
-   * {@code topK}: in [min(k, E), E], non-decreasing in tokens.
+   * {@code topK}: in [min(k, E), E] from one token on, non-decreasing in tokens, and never more
+   * under skew than uniform. A fractional token count (a mean: a step's share of a prompt) below
+   * one touches {@code tokens × k} experts, the share of one token's k, whatever the skew; the
+   * formula {@code Σ 1 − (1 − q_i)^B} is convex in q_i for B &lt; 1, so it would count more experts
+   * for a skewed router than a uniform one there, the opposite of its reuse.
    */
   public double expectedDistinctExperts(int experts, int topK, double tokens) {
     checkArgument(experts > 0, "experts must be positive: %s", experts);
@@ -55,6 +59,9 @@ public abstract class Routing {
         topK >= 1 && topK <= experts, "experts per token (%s) must be in [1, %s]", topK, experts);
     checkArgument(
         tokens >= 0 && Double.isFinite(tokens), "tokens must be finite and >= 0: %s", tokens);
+    if (tokens < 1) {
+      return tokens * topK; // a fraction of one token's k experts
+    }
     if (zipfExponent() == 0) {
       return experts * (1 - Math.pow(1 - (double) topK / experts, tokens));
     }

@@ -118,4 +118,19 @@ final class RoutingTest {
               assertThat(zipf).isLessThanOrEqualTo(uniform + experts * TINY);
             });
   }
+
+  @Test
+  void expectedDistinctExperts_fractionalTokens_shareOfOneTokensExpertsWhateverTheSkew() {
+    // a step carrying half a token of a prompt (Qwen1.5-MoE: 60 experts, top-4) touches half of
+    // one token's 4 experts = 2; before, Σ 1 − (1 − q_i)^0.5, convex in q_i, gave a Zipf-1 router
+    // more experts than a uniform one (60 × (1 − √(1 − 4/60)) = 2.03), slowing skewed decode at
+    // small batch
+    assertThat(Routing.uniform().expectedDistinctExperts(60, 4, 0.5)).isEqualTo(2.0);
+    assertThat(Routing.zipf(1).expectedDistinctExperts(60, 4, 0.5)).isEqualTo(2.0);
+    for (double tokens : new double[] {1, 1.5, 3, 17, 256}) {
+      assertThat(Routing.zipf(1).expectedDistinctExperts(60, 4, tokens))
+          .as("%s tokens", tokens)
+          .isLessThanOrEqualTo(Routing.uniform().expectedDistinctExperts(60, 4, tokens) + 1e-9);
+    }
+  }
 }

@@ -66,7 +66,7 @@ public record AttentionFfnDeployment(
     Deployments.checkPoolLink(poolLink);
     Deployments.checkSameModel(attention, ffn);
     checkNotNull(prefill, "prefill").ifPresent(p -> Deployments.checkSameModel(attention, p));
-    Deployments.checkOptions(speculation, price);
+    Deployments.checkOptions(attention, speculation, price);
   }
 
   /**

@@ -30,7 +30,7 @@ public record ColocatedDeployment(
    */
   public ColocatedDeployment {
     checkNotNull(pool, "pool");
-    Deployments.checkOptions(speculation, price);
+    Deployments.checkOptions(pool, speculation, price);
   }
 
   /** Colocated serving on {@code pool}, without speculation or a price override. */
@@ -94,7 +94,8 @@ public record ColocatedDeployment(
     // prefill share of a step: batch/osl prompts on average, riding the decode part's weight reads
     // and collectives and sharing each of its kernels (prefillWithoutWeights)
     Map<String, OperationResult> kernels = kernels(running);
-    double prefillShare = Riding.of(pool, (double) batch / osl, w).seconds(kernels);
+    double prefillShare =
+        onDevice(running, decode, Riding.of(pool, (double) batch / osl, w).seconds(kernels));
     return point(
         batch,
         w,
@@ -118,7 +119,19 @@ public record ColocatedDeployment(
     }
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     Optional<StepResult> others = running(batch - 1, w);
-    return perStep * decodeSeconds(batch - 1, w, others) + chunk.seconds(kernels(others));
+    double decode = perStep * decodeSeconds(batch - 1, w, others);
+    return decode + onDevice(others, decode, chunk.seconds(kernels(others)));
+  }
+
+  /**
+   * What a prefill of {@code riding} seconds adds to the decode step it rides ({@link
+   * StepResult#ridingExtraSeconds}: first the device's idle time under a host-bound {@code running}
+   * step); all of it when the prefill rides no step's kernels.
+   */
+  private static double onDevice(Optional<StepResult> running, double decode, double riding) {
+    return running.isPresent()
+        ? StepResult.ridingExtraSeconds(decode, running.get().deviceSeconds(), riding)
+        : riding;
   }
 
   /**
@@ -211,7 +224,12 @@ public record ColocatedDeployment(
     Deployments.checkPoint(batch, w.inputTokens(), osl);
     Optional<StepResult> running = running(batch, w);
     double decode = decodeSeconds(batch, w, running);
-    double tpot = decode + Riding.of(pool, (double) batch / osl, w).seconds(kernels(running));
+    double tpot =
+        decode
+            + onDevice(
+                running,
+                decode,
+                Riding.of(pool, (double) batch / osl, w).seconds(kernels(running)));
     return ttftParts(batch, tpot, w, chunkStep(batch, w, Riding.of(pool, chunkPrompts(w), w)));
   }
 

@@ -365,10 +365,7 @@ final class CompiledColocated implements PointsAt {
     } catch (IllegalArgumentException e) {
       return false;
     }
-    for (int r = 0; r < n; r++) {
-      int j = s.othersStep[r];
-      s.blockChunk[r] = j < 0 ? chunkAlone : s.decodeTimes[j] + s.blockChunk[r];
-    }
+    s.rideDecodeSteps(n, decodeHandOff, decodeOverhead, chunkAlone);
     return true;
   }
 
@@ -415,20 +412,23 @@ final class CompiledColocated implements PointsAt {
     int sharePrompts = prefillPrompts(prompts);
     // each step's bytes from the tiers the object path places them on (null: all on the main
     // tier): the decode step at its sequences, a prefill at its prompts
-    double step;
     if (s.utilisation) {
       decode.operationTimes(
           batch, decodeTiers(batch, s), s.compute, s.memory, s.memoryBytes, s.flops);
-      step = decodeSeconds(batch, s.compute, s.memory);
-      s.stepUtilisation = decode.utilisation(batch, s.memoryBytes, s.flops, step);
     } else {
       decode.operationTimes(batch, decodeTiers(batch, s), s.compute, s.memory);
-      step = decodeSeconds(batch, s.compute, s.memory);
+    }
+    double stage = decode.stageSeconds(batch, s.compute, s.memory);
+    double step = decodeSeconds(stage);
+    if (s.utilisation) {
+      s.stepUtilisation = decode.utilisation(batch, s.memoryBytes, s.flops, step);
     }
     StepTiers shareTiers = shareTiers(sharePrompts, s);
     // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
     prefill.riding(prompts, shareTiers, s.share);
-    double share = prefill.ridingSeconds(s.share, s.compute, s.memory, pairs);
+    double share =
+        StepResult.ridingExtraSeconds(
+            step, decodeDevice(stage), prefill.ridingSeconds(s.share, s.compute, s.memory, pairs));
     // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
     int others = batch - 1;
     double chunk = chunkAlone;
@@ -436,14 +436,19 @@ final class CompiledColocated implements PointsAt {
       if (s.lastBatch != others) {
         s.lastBatch = -1; // until the arrays hold the others' step
         decode.operationTimes(others, decodeTiers(others, s), s.lastCompute, s.lastMemory);
-        s.lastDecodeSeconds = decodeSeconds(others, s.lastCompute, s.lastMemory);
+        double othersStage = decode.stageSeconds(others, s.lastCompute, s.lastMemory);
+        s.lastDecodeSeconds = decodeSeconds(othersStage);
+        s.lastDecodeDevice = decodeDevice(othersStage);
         s.lastBatch = others;
       }
       chunk =
           s.lastDecodeSeconds
-              + prefill.ridingSeconds(chunkSide, s.lastCompute, s.lastMemory, pairs);
+              + StepResult.ridingExtraSeconds(
+                  s.lastDecodeSeconds,
+                  s.lastDecodeDevice,
+                  prefill.ridingSeconds(chunkSide, s.lastCompute, s.lastMemory, pairs));
     }
-    s.keep(batch, step);
+    s.keep(batch, step, decodeDevice(stage));
     s.stepSeconds = step;
     s.shareSeconds = share;
     s.chunkSeconds = chunk;
@@ -460,8 +465,12 @@ final class CompiledColocated implements PointsAt {
 
   /** {@link #decodeSeconds(int, double[], double[])} of a stage that takes {@code stage}. */
   private double decodeSeconds(double stage) {
-    double device = stage + decodeHandOff + decodeOverhead;
-    return decodePasses * StepResult.passSeconds(device, decodeHost);
+    return decodePasses * StepResult.passSeconds(decodeDevice(stage), decodeHost);
+  }
+
+  /** The device's pass of a decode stage that takes {@code stage} (StepResult.deviceSeconds). */
+  private double decodeDevice(double stage) {
+    return StepResult.deviceSeconds(stage, decodeHandOff, decodeOverhead);
   }
 
   /** The tiers of a decode step of {@code batch} sequences; null when all are on the main tier. */

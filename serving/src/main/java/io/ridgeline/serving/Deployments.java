@@ -19,9 +19,13 @@ final class Deployments {
     Limits.check("output tokens (osl)", osl, Limits.MAX_TOKENS);
   }
 
-  /** Checks the options every deployment has. */
-  static void checkOptions(Optional<Speculation> speculation, Optional<DollarsPerHour> price) {
-    checkNotNull(speculation, "speculation");
+  /**
+   * Checks the options every deployment has: speculation, when on, must serve the pool's model
+   * ({@link Speculation#checkServes}).
+   */
+  static void checkOptions(
+      RooflineModel pool, Optional<Speculation> speculation, Optional<DollarsPerHour> price) {
+    checkNotNull(speculation, "speculation").ifPresent(s -> s.checkServes(pool.model()));
     checkNotNull(price, "price");
   }
 

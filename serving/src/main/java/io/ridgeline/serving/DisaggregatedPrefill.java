@@ -9,8 +9,9 @@ import java.util.Optional;
  * one rule, so a prefill pool is charged the same way whatever decodes after it.
  *
  * <ul>
- *   <li>A prefill replica runs passes of {@link RooflineModel#promptsPerPrefillPass} prompts; its
- *       rate is prompts per pass / seconds per pass.
+ *   <li>A prefill replica runs passes of {@link RooflineModel#prefillPassPrompts} prompts (as many
+ *       as a chunk holds, fewer when their KV cache does not fit the pool); its rate is prompts per
+ *       pass / seconds per pass.
  *   <li>The decode side of one replica finishes {@code batch / (TPOT × osl)} requests per second;
  *       the prefill replicas needed per decode replica are that demand over one prefill replica's
  *       rate, and their chips ({@code × prefill replica chips}, fractional) count in tokens per
@@ -30,7 +31,7 @@ final class DisaggregatedPrefill {
    */
   static double chips(RooflineModel prefill, Workload w, int batch, double tpot) {
     int osl = w.outputTokens();
-    int promptsPerPass = prefill.promptsPerPrefillPass(w.newTokens());
+    int promptsPerPass = prefill.prefillPassPrompts(w.newTokens(), w.promptContext());
     double pass = prefill.prefill(promptsPerPass, w).seconds().seconds();
     double prefillRate = promptsPerPass / pass; // prompts per second per prefill replica
     double demand = batch / (tpot * osl); // requests per second per decode replica
@@ -38,9 +39,13 @@ final class DisaggregatedPrefill {
     return ratio * prefill.replicaChips();
   }
 
-  /** Whether one prefill pass of prompts of {@code isl} tokens fits the prefill pool. */
+  /**
+   * Whether the prefill pool holds a prompt of {@code isl} tokens: a pass then runs as many as fit
+   * ({@link RooflineModel#prefillPassPrompts}), so one is what must fit, as {@link #fitProblem}
+   * says.
+   */
   static boolean fits(RooflineModel prefill, int isl) {
-    return prefill.memory(prefill.promptsPerPrefillPass(isl), isl).fits();
+    return prefill.memory(1, isl).fits();
   }
 
   /** Why one prompt of {@code isl} tokens does not fit the prefill pool; empty when it does. */

@@ -95,6 +95,7 @@ final class MemoryPlan {
         .kvCache(kv)
         .workspace(workspace)
         .tiers(tiers(pool.chip().memory()))
+        .overflowTier(slowestTier(pool.chip().memory()))
         .kvSpillTier(
             holding.kvCache && pool.kvOffload().spill()
                 ? KvOffload.tier(pool.chip()).map(MemoryTier::name)
@@ -154,6 +155,17 @@ final class MemoryPlan {
         .cacheBytesPerSequence(context, kv, layout.tensorParallel())
         .times(batch)
         .dividedBy(layout.kvShardsBeyondTensorParallel());
+  }
+
+  /** The name of the tier of lowest bandwidth, the first of those (MemoryUse#overflowTier). */
+  static String slowestTier(List<MemoryTier> memory) {
+    MemoryTier slowest = memory.get(0);
+    for (MemoryTier t : memory) {
+      if (t.bandwidth().bytesPerSecond() < slowest.bandwidth().bytesPerSecond()) {
+        slowest = t;
+      }
+    }
+    return slowest.name();
   }
 
   /**

@@ -56,6 +56,11 @@ public abstract class MemoryUse {
                     "kvSpillTier: '%s' must be one of the tiers after the main one: %s",
                     t,
                     tiers().keySet()));
+    checkArgument(
+        tiers().containsKey(overflowTier()),
+        "overflowTier: '%s' must be one of the tiers %s",
+        overflowTier(),
+        tiers().keySet());
     for (Map.Entry<String, Bytes> t : tiers().entrySet()) {
       checkArgument(
           t.getValue().bytes() > 0,
@@ -63,6 +68,21 @@ public abstract class MemoryUse {
           t.getKey(),
           t.getValue());
     }
+  }
+
+  /**
+   * The tier that counts the weights no tier has room for (a system that does not fit): the
+   * slowest, so that an estimate past capacity never reads them faster than the tiers that are full
+   * (a small SRAM beside HBM is the fastest and the last in placement order, and must not be
+   * credited with gigabytes it cannot hold); by default the last tier in placement order.
+   */
+  @Value.Default
+  public String overflowTier() {
+    String last = mainTier();
+    for (String t : tiers().keySet()) {
+      last = t;
+    }
+    return last;
   }
 
   /** The main tier's name: where the KV cache and the workspace live. */
@@ -170,9 +190,10 @@ public abstract class MemoryUse {
    */
   @Value.Lazy
   public ImmutableMap<String, Bytes> weightsByTier() {
+    // in placement order, whichever tier takes the weights that fit nowhere
     Map<String, Double> put = new LinkedHashMap<>();
+    tiers().keySet().forEach(t -> put.put(t, 0.0));
     double left = weights().bytes();
-    String last = mainTier();
     for (Map.Entry<String, Bytes> t : tiers().entrySet()) {
       double taken =
           t.getKey().equals(mainTier())
@@ -184,17 +205,19 @@ public abstract class MemoryUse {
         put.merge(t.getKey(), here, Double::sum);
         left -= here;
       }
-      last = t.getKey();
     }
     if (left > 0) {
-      put.merge(last, left, Double::sum);
-    }
-    if (put.isEmpty()) {
-      put.put(mainTier(), 0.0);
+      put.merge(overflowTier(), left, Double::sum);
     }
     ImmutableMap.Builder<String, Bytes> out = ImmutableMap.builder();
-    put.forEach((k, v) -> out.put(k, Bytes.of(v)));
-    return out.build();
+    put.forEach(
+        (k, v) -> {
+          if (v > 0) {
+            out.put(k, Bytes.of(v));
+          }
+        });
+    ImmutableMap<String, Bytes> held = out.buildOrThrow();
+    return held.isEmpty() ? ImmutableMap.of(mainTier(), Bytes.ZERO) : held;
   }
 
   /**

@@ -380,7 +380,7 @@ public final class ParetoFrontier {
         Optional<List<FrontierPoint>> compiled =
             compiled(at, sizes.stream().mapToInt(Integer::intValue).toArray(), deployment);
         if (compiled.isPresent()) {
-          return new ParetoFrontier(compiled.get(), 0, Optional.empty());
+          return checkSomeFit(new ParetoFrontier(compiled.get(), 0, Optional.empty()));
         }
       }
       List<FrontierPoint> pts = new ArrayList<>();
@@ -391,10 +391,23 @@ public final class ParetoFrontier {
                 : deployment.decodeUtilisation(b, w.promptContext(), w.outputTokens());
         pts.add(at.point(b).withUtilisation(u));
       }
-      return new ParetoFrontier(
-          marked(pts),
-          pts.size(),
-          Optional.of(at.slowPath().orElse(PointsAt.SlowPath.BATCH_OUT_OF_RANGE)));
+      return checkSomeFit(
+          new ParetoFrontier(
+              marked(pts),
+              pts.size(),
+              Optional.of(at.slowPath().orElse(PointsAt.SlowPath.BATCH_OUT_OF_RANGE))));
+    }
+
+    /**
+     * {@code f}, unless its batches are the default ones and none fits: those are chosen to fit, so
+     * a frontier of out-of-memory points only would be a pool check that missed a constraint.
+     */
+    private ParetoFrontier checkSomeFit(ParetoFrontier f) {
+      if (batches == null && f.points().stream().noneMatch(FrontierPoint::fits)) {
+        throw new IllegalArgumentException(
+            deployment.model().id() + " fits at no batch on " + deployment);
+      }
+      return f;
     }
   }
 }

@@ -57,6 +57,7 @@ public final class PointBlock {
   CompiledColocated owner;
   int lastBatch = -1;
   double lastDecodeSeconds;
+  double lastDecodeDevice; // its device pass, which a riding prefill fills before the host's
   double[] lastCompute = new double[0];
   double[] lastMemory = new double[0];
   double[] compute = new double[0];
@@ -144,8 +145,30 @@ public final class PointBlock {
     }
   }
 
+  /**
+   * The first {@code rows} rows' prefill shares and TTFT chunk steps from their riding times: each
+   * fills its decode step's idle device time first ({@link StepResult#ridingExtraSeconds}, the
+   * device pass {@link StepResult#deviceSeconds(double, double, double)} of the step's stage with
+   * {@code handOff} and {@code overhead}); a row without others takes {@code chunkAlone}.
+   */
+  void rideDecodeSteps(int rows, double handOff, double overhead, double chunkAlone) {
+    for (int r = 0; r < rows; r++) {
+      int own = ownStep[r];
+      double ownDevice = StepResult.deviceSeconds(decodeStage[own], handOff, overhead);
+      blockShare[r] = StepResult.ridingExtraSeconds(decodeTimes[own], ownDevice, blockShare[r]);
+      int j = othersStep[r];
+      if (j < 0) {
+        blockChunk[r] = chunkAlone;
+      } else {
+        double device = StepResult.deviceSeconds(decodeStage[j], handOff, overhead);
+        blockChunk[r] =
+            decodeTimes[j] + StepResult.ridingExtraSeconds(decodeTimes[j], device, blockChunk[r]);
+      }
+    }
+  }
+
   /** Swaps the current batch's operation times into the last batch's. */
-  void keep(int batchSize, double decodeSeconds) {
+  void keep(int batchSize, double decodeSeconds, double deviceSeconds) {
     double[] c = lastCompute;
     double[] m = lastMemory;
     lastCompute = compute;
@@ -154,6 +177,7 @@ public final class PointBlock {
     memory = m;
     lastBatch = batchSize;
     lastDecodeSeconds = decodeSeconds;
+    lastDecodeDevice = deviceSeconds;
   }
 
   /** Appends one point, with {@link #stepUtilisation} when {@link #utilisation} is asked. */

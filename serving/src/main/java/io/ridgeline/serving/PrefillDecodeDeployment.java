@@ -36,7 +36,7 @@ public record PrefillDecodeDeployment(
   public PrefillDecodeDeployment {
     Deployments.checkPoolLink(poolLink);
     Deployments.checkSameModel(decode, prefill);
-    Deployments.checkOptions(speculation, price);
+    Deployments.checkOptions(decode, speculation, price);
   }
 
   /** The pools as given, without speculation, price override or pool link. */

@@ -72,6 +72,22 @@ public abstract class RooflineModel {
     return Math.max(1, PREFILL_CHUNK_TOKENS / isl) * attentionDataParallel();
   }
 
+  /**
+   * Prompts of {@code newTokens} new tokens each (a prompt context of {@code promptContext} tokens,
+   * its cached ones included) that one prefill pass of a prefill pool runs: {@link
+   * #promptsPerPrefillPass}, or fewer when their KV cache does not fit beside the weights — the
+   * largest count that does, at least 1 (whether one fits is {@link #memory}'s to say).
+   *
+   * @throws IllegalArgumentException when a length is not positive
+   */
+  public int prefillPassPrompts(int newTokens, int promptContext) {
+    int wanted = promptsPerPrefillPass(newTokens);
+    if (wanted == 1 || memory(wanted, promptContext).fits()) {
+      return wanted;
+    }
+    return Math.max(1, BatchSearch.largest(n -> n < wanted && memory(n, promptContext).fits()));
+  }
+
   /** The model. */
   public abstract Model model();
 

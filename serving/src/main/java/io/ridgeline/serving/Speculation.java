@@ -50,6 +50,35 @@ public abstract class Speculation {
     return a == 0 ? 1 : (1 - Math.pow(a, length() + 1)) / (1 - a);
   }
 
+  /**
+   * Checks that this speculation can serve {@code target}: MTP heads need a target that ships them
+   * ({@link Model#mtpLayers()} ≥ 1, config field {@code num_nextn_predict_layers}); a draft model
+   * must share the target's tokenizer, which a different {@link Model#vocabSize()} rules out (the
+   * target verifies the draft's token ids, so both must index one vocabulary).
+   *
+   * @throws IllegalArgumentException naming the model and the field when it cannot
+   */
+  public void checkServes(Model target) {
+    if (draft().isEmpty()) {
+      checkArgument(
+          target.mtpLayers() >= 1,
+          "speculation mtp: model %s has no MTP layers (num_nextn_predict_layers is %s);"
+              + " use a draft model instead",
+          target.id(),
+          target.mtpLayers());
+      return;
+    }
+    Model d = draft().get();
+    checkArgument(
+        d.vocabSize() == target.vocabSize(),
+        "speculation draft %s: its vocab_size %s differs from model %s's %s; a draft must share"
+            + " the target's tokenizer",
+        d.id(),
+        d.vocabSize(),
+        target.id(),
+        target.vocabSize());
+  }
+
   @Value.Check
   void check() {
     checkArgument(length() >= 1, "speculation length (γ) must be at least 1: %s", length());

@@ -24,7 +24,7 @@ public record StaticDeployment(
    */
   public StaticDeployment {
     checkNotNull(pool, "pool");
-    Deployments.checkOptions(speculation, price);
+    Deployments.checkOptions(pool, speculation, price);
   }
 
   /** Static batching on {@code pool}, without speculation or a price override. */

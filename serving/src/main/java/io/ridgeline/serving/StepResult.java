@@ -110,8 +110,31 @@ public abstract class StepResult {
    * runs them.
    */
   public Seconds seconds() {
-    double device = stageSeconds().seconds() + p2pSeconds().seconds() + overheadSeconds().seconds();
-    return Seconds.of(passes() * passSeconds(device, hostSeconds().seconds()));
+    return Seconds.of(passes() * passSeconds(deviceSeconds(), hostSeconds().seconds()));
+  }
+
+  /** One pass's device time ({@link #deviceSeconds(double, double, double)}). */
+  double deviceSeconds() {
+    return deviceSeconds(
+        stageSeconds().seconds(), p2pSeconds().seconds(), overheadSeconds().seconds());
+  }
+
+  /** One pass's device time: stage time + hand-off + fixed overhead. */
+  static double deviceSeconds(double stageSeconds, double handOffSeconds, double overheadSeconds) {
+    return stageSeconds + handOffSeconds + overheadSeconds;
+  }
+
+  /**
+   * Seconds that work of {@code ridingSeconds} on the device adds to a one-pass step of {@code
+   * stepSeconds} whose device part is {@code deviceSeconds} (a prefill joining a decode step's
+   * kernels): it fills the device's idle time under a host-bound pass first, so the pass becomes
+   * {@code max(device + riding, host)} = step + {@code max(0, riding − (step − device))}; all of it
+   * when the pass is device-bound. Adding it on top of the host's time instead made a faster device
+   * slower: the riding work grows as the decode kernels it hides under shrink. The one rule of the
+   * object path and the compiled colocated step.
+   */
+  static double ridingExtraSeconds(double stepSeconds, double deviceSeconds, double ridingSeconds) {
+    return Math.max(0, ridingSeconds - (stepSeconds - deviceSeconds));
   }
 
   /**

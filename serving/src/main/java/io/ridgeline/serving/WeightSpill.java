@@ -42,6 +42,8 @@ final class WeightSpill {
   private final int[] slot;
   // one batch's weights per tier in placement order (scratch)
   private final double[] put;
+  // the placement index of the tier that counts the weights no tier holds (MemoryUse.overflowTier)
+  private final int overflow;
 
   private WeightSpill(RooflineModel pool, int context) {
     Model m = pool.model();
@@ -72,6 +74,8 @@ final class WeightSpill {
       t++;
     }
     put = new double[tiers.size()];
+    overflow =
+        new ArrayList<>(tiers.keySet()).indexOf(MemoryPlan.slowestTier(pool.chip().memory()));
   }
 
   /**
@@ -117,7 +121,7 @@ final class WeightSpill {
             vocab,
             stageChips);
     // MemoryUse.weightsByTier: the main tier holds the KV cache and the workspace first, the
-    // weights that fit nowhere count on the last (slowest) tier
+    // weights that fit nowhere count on the slowest tier
     double reserved = kv + workspace;
     double left = weights;
     for (int t = 0; t < capacity.length; t++) {
@@ -130,7 +134,7 @@ final class WeightSpill {
       }
     }
     if (left > 0) {
-      put[capacity.length - 1] += left;
+      put[overflow] += left;
     }
     int n = 0;
     double all = 0;

@@ -33,8 +33,9 @@ final class DeploymentTest {
         .hasToString("static: " + LLAMA8_H100);
     assertThat(
             Deployment.of(Deployment.Strategy.COLOCATED, LLAMA8_H100)
-                .withSpeculation(Speculation.mtp(3, 0.8)))
-        .hasToString("colocated: " + LLAMA8_H100 + ", speculative " + Speculation.mtp(3, 0.8));
+                .withSpeculation(Speculation.withDraft(LLAMA8, 3, 0.8)))
+        .hasToString(
+            "colocated: " + LLAMA8_H100 + ", speculative " + Speculation.withDraft(LLAMA8, 3, 0.8));
     PrefillDecodeDeployment pd =
         (PrefillDecodeDeployment) Deployment.disaggregated(prefill, LLAMA8_H100);
     assertThat(pd).hasToString("pd: " + pd.decode() + " + " + prefill);

@@ -10,15 +10,54 @@ import static org.quicktheories.generators.SourceDSL.integers;
 
 import io.ridgeline.core.PhaseKind;
 import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 final class SpeculationTest {
   private static final long SEED = 20261130L;
 
-  /** Llama-3.1-8B on one H100: batch-1 decode reads 15 GB of weights per step, memory-bound. */
+  /**
+   * Llama-3.1-8B on one H100: batch-1 decode reads 15 GB of weights per step, memory-bound. The
+   * copy ships one MTP layer (the catalog's has none), which changes no figure: MTP layers are
+   * counted nowhere but in what speculation they allow.
+   */
   private static final RooflineModel LLAMA8_H100 =
-      IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
+      IdealPools.of(
+          Model.builder().from(Models.byId("llama-3.1-8b")).mtpLayers(1).build(),
+          Chips.byId("h100-sxm"));
+
+  @Test
+  void deployment_mtpOnModelWithoutMtpLayers_refusedNamingModelAndField() {
+    RooflineModel plain = IdealPools.of(Models.byId("llama-3.1-8b"), Chips.byId("h100-sxm"));
+    for (Deployment d :
+        List.of(
+            Deployment.of(Deployment.Strategy.STATIC, plain),
+            Deployment.of(Deployment.Strategy.COLOCATED, plain),
+            Deployment.disaggregated(plain, plain),
+            Deployment.attentionFfn(plain, plain))) {
+      assertThatThrownBy(() -> d.withSpeculation(Speculation.mtp(3, 0.8)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "speculation mtp: model llama-3.1-8b has no MTP layers (num_nextn_predict_layers"
+                  + " is 0); use a draft model instead");
+    }
+  }
+
+  @Test
+  void deployment_draftWithAnotherVocabulary_refusedNamingBoth() {
+    // Qwen3-8B's 151,936-entry vocabulary cannot propose ids for Llama-3.1-8B's 128,256
+    Speculation qwenDraft = Speculation.withDraft(Models.byId("qwen3-8b"), 3, 0.8);
+    assertThatThrownBy(
+            () ->
+                Deployment.of(Deployment.Strategy.COLOCATED, LLAMA8_H100)
+                    .withSpeculation(qwenDraft))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "speculation draft qwen3-8b: its vocab_size 151936 differs from model"
+                + " llama-3.1-8b's 128256; a draft must share the target's tokenizer");
+  }
 
   @Test
   void expectedTokensPerStep_alpha08Gamma3_is2952() {

@@ -26,8 +26,9 @@ import java.util.Optional;
  *
  * <p><b>Prefill queue</b>: every prompt needs {@code τ} seconds of a prefill server, the server's
  * prefill pass of {@link RooflineModel#promptsPerPrefillPass} prompts of the workload's new tokens
- * (after its cached ones: their attention over the history, and under KV offload its fetch) over
- * its prompts. The servers are the R replicas themselves (colocated, static) or P whole prefill
+ * (a prefill pool's {@link RooflineModel#prefillPassPrompts}: fewer when they do not fit it; after
+ * its cached ones: their attention over the history, and under KV offload its fetch) over its
+ * prompts. The servers are the R replicas themselves (colocated, static) or P whole prefill
  * replicas (pd, afd; the prefill pool's chips are counted as P × its replica chips, not the
  * fractional share of a frontier point). Each server is an M/D/1 queue at load {@code ρ = λ τ / S}:
  * mean wait {@code ρτ / (2(1 − ρ))} and p99 wait {@code τ ln(100ρ) / (1 − ρ)} ({@link
@@ -61,7 +62,11 @@ final class PlanFleet {
     Optional<RooflineModel> prefill = prefillPool(d);
     RooflineModel server = prefill.orElse(d.decodePool());
     Workload w = q.workload();
-    int n = server.promptsPerPrefillPass(w.newTokens());
+    // a prefill pool runs as many prompts per pass as fit it; a colocated server a chunk's worth
+    int n =
+        prefill.isPresent()
+            ? server.prefillPassPrompts(w.newTokens(), w.promptContext())
+            : server.promptsPerPrefillPass(w.newTokens());
     // one prompt's prefill service time: its new tokens after its cached ones (history and prefix
     // hits), anchored as the point's TTFT is
     double tau = server.prefill(n, w).seconds().seconds() / n / Math.exp(q.anchor().ttft());

@@ -249,6 +249,7 @@ public abstract class PlanRequest {
     checkArgument(inputTokens() > 0, "input tokens (isl) must be positive: %s", inputTokens());
     checkArgument(outputTokens() > 0, "output tokens (osl) must be positive: %s", outputTokens());
     var unused = workload(); // validates history and prefix hits
+    speculation().ifPresent(s -> s.checkServes(model()));
     checkArgument(
         requestsPerSecond() > 0 && Double.isFinite(requestsPerSecond()),
         "request rate must be positive and finite: %s requests/s",

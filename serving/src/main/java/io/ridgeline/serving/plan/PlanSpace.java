@@ -37,13 +37,14 @@ import java.util.Optional;
 final class PlanSpace {
   private final PlanRequest request;
   private final Model model;
+  // the prompt context, history included: pools are laid out for the KV they hold
   private final int isl;
   private final int osl;
 
   PlanSpace(PlanRequest request) {
     this.request = request;
     this.model = request.model();
-    this.isl = request.inputTokens();
+    this.isl = request.workload().promptContext();
     this.osl = request.outputTokens();
   }
 

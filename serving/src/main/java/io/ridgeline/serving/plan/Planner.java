@@ -307,7 +307,7 @@ public final class Planner {
               ? "batch " + batch + " (" + context + " tokens each)"
               : "one request of " + context + " tokens";
       if (d instanceof PrefillDecodeDeployment pd) {
-        int prompts = pd.prefill().promptsPerPrefillPass(isl);
+        int prompts = pd.prefill().prefillPassPrompts(isl, isl);
         MemoryUse prefill = pd.prefill().memory(prompts, isl);
         if (ratio(prefill) > ratio(worst)) {
           worst = prefill;
