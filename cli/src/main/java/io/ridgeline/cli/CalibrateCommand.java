@@ -186,19 +186,28 @@ final class CalibrateCommand implements Callable<Integer> {
   }
 
   private static final java.util.regex.Pattern FIT =
-      java.util.regex.Pattern.compile("fit (\\d+)/(\\d+):.*");
+      java.util.regex.Pattern.compile("fit (\\d+)/(\\d+)(?:, (\\d+)/(\\d+) evaluations)?:.*");
 
   /**
-   * The elapsed time, and once a fit has finished the rate and ETA, for a cross-validation line
-   * {@code fit K/N: …} announcing fit K of N after {@code seconds}: {@code " (S s, R fits/min, ETA
-   * E s)"}; just {@code " (S s)"} for the first fit or another line.
+   * The elapsed time, and once work is done the rate and the overall ETA, for a cross-validation
+   * line after {@code seconds}: {@code fit K/N: …} announces fit K of N (K − 1 fits done), {@code
+   * fit K/N, E/B evaluations: …} reports E of fit K's B evaluations (K − 1 + E/B fits done), and
+   * the ETA is the fits left at the rate so far: {@code " (S s, R fits/min, ETA E s)"}; just {@code
+   * " (S s)"} before any work is done or for another line. Fits that converge before their budget
+   * make the ETA an upper bound.
    */
   static String progress(String line, double seconds) {
     java.util.regex.Matcher m = FIT.matcher(line);
-    if (!m.matches() || Integer.parseInt(m.group(1)) < 2 || seconds <= 0) {
+    if (!m.matches() || seconds <= 0) {
       return String.format(Locale.ROOT, " (%.0f s)", seconds);
     }
-    int done = Integer.parseInt(m.group(1)) - 1;
+    double done = Integer.parseInt(m.group(1)) - 1;
+    if (m.group(3) != null) {
+      done += Double.parseDouble(m.group(3)) / Double.parseDouble(m.group(4));
+    }
+    if (done <= 0) {
+      return String.format(Locale.ROOT, " (%.0f s)", seconds);
+    }
     int total = Integer.parseInt(m.group(2));
     double perFit = seconds / done;
     return String.format(

@@ -104,6 +104,17 @@ final class CalibrateCommandTest {
   }
 
   @Test
+  void progress_withinAFit_countsItsEvaluations() {
+    // half of fit 3's 1,500 evaluations at 25 s: 2.5 fits done, 10 s each → 6.0 fits/min,
+    // 22.5 left → ETA 225 s
+    assertThat(CalibrateCommand.progress("fit 3/25, 750/1500 evaluations: without mlperf", 25))
+        .isEqualTo(" (25 s, 6.0 fits/min, ETA 225 s)");
+    // a tenth of the first fit at 3 s: 0.1 fits done, 30 s each → 2.0 fits/min, ETA 747 s
+    assertThat(CalibrateCommand.progress("fit 1/25, 150/1500 evaluations: all rows", 3))
+        .isEqualTo(" (3 s, 2.0 fits/min, ETA 747 s)");
+  }
+
+  @Test
   void fitProgress_afterATenth_etaIsTheRestAtTheSameRate() {
     // 150 of 1,500 evaluations in 12 s: 0.08 s each, 1,350 left → at most 108 s more
     assertThat(CalibrateCommand.fitProgress(150, 1500, 12))

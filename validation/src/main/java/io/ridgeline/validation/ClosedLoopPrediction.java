@@ -19,8 +19,29 @@ final class ClosedLoopPrediction extends ModePrediction {
     super(x);
   }
 
+  /**
+   * What a closed-loop point predicts for every metric of its row's operating point: the frontier
+   * point, output tokens/s per chip and the TTFT with queueing, at the row's lengths.
+   */
+  record Values(FrontierPoint point, double outPerChip, double ttft, int isl, int osl) {}
+
   @Override
   double predict() {
+    return metric(c.metric(), values());
+  }
+
+  /** {@code m} of {@code v}, in the metric's unit ({@link ModePrediction#metric}). */
+  double metric(Metric m, Values v) {
+    return metric(m, v.point(), v.outPerChip(), v.ttft(), v.isl(), v.osl());
+  }
+
+  /**
+   * The values of the row's operating point. They depend on the row's metric only through the TTFT
+   * statistic (the median of the rounds for {@code median_ttft_ms}, their mean otherwise) and the
+   * notes, so the rows of one point that share that statistic share one computation ({@link
+   * Predictor#predictShared}).
+   */
+  Values values() {
     return switch (c.mode()) {
       case CONCURRENCY -> concurrency();
       case DISAGG_CONCURRENCY -> disaggConcurrency();
@@ -30,7 +51,7 @@ final class ClosedLoopPrediction extends ModePrediction {
   }
 
   /** Colocated at batch = load per replica, capped. */
-  private double concurrency() {
+  private Values concurrency() {
     int isl = isl();
     int osl = osl();
     int wanted = load();
@@ -46,14 +67,14 @@ final class ClosedLoopPrediction extends ModePrediction {
         closedLoopTtft(rm, batch, isl, osl, decodeStep, p.tpot().seconds(), 0)
             + engine.efficiency().admission().seconds();
     ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
-    return metric(p, p.tokensPerSecondPerChip(), ttft, isl, osl);
+    return new Values(p, p.tokensPerSecondPerChip(), ttft, isl, osl);
   }
 
   /**
    * PD with the row's decode pool and prefill pool, the decode batch capped like {@code
    * concurrency}.
    */
-  private double disaggConcurrency() {
+  private Values disaggConcurrency() {
     int isl = isl();
     int osl = osl();
     int load = load();
@@ -87,7 +108,7 @@ final class ClosedLoopPrediction extends ModePrediction {
             : p.tokensPerSecondPerChip();
     double ttft = disaggTtft(d, decode, prefill, batch, p, isl, osl);
     ttft = queuedTtft(clients, batch, ttft, p.tpot().seconds(), osl);
-    return metric(p, perChip, ttft, isl, osl);
+    return new Values(p, perChip, ttft, isl, osl);
   }
 
   /**

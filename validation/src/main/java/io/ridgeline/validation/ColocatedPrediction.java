@@ -2,7 +2,9 @@ package io.ridgeline.validation;
 
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.FrontierPoint;
+import io.ridgeline.serving.PointsAt;
 import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.Workload;
 
 /**
  * {@code offline} and {@code single-stream}: colocated at the largest batch that fits (capped at
@@ -55,7 +57,11 @@ final class ColocatedPrediction extends ModePrediction {
     int batch;
     if (wanted == Integer.MAX_VALUE) {
       int top = engineCapped(capped(max, max, isl + osl));
-      batch = bestBatch(top, b -> d.point(b, isl, osl).tokensPerSecondPerChip());
+      // the search's points from the compiled path (Deployment#pointsAt: equal to the object
+      // path's to the last digit or two, which fall back to it where not compiled); the chosen
+      // batch's point below from the object path
+      PointsAt at = d.pointsAt(Workload.of(isl, osl));
+      batch = bestBatch(top, b -> at.point(b).tokensPerSecondPerChip());
       notes.add(
           batch == top
               ? "offline: largest batch that fits"

@@ -22,6 +22,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 
 /**
@@ -163,7 +164,9 @@ public final class CrossValidation {
 
   /**
    * Fits every fold of every scheme on {@code cases} with {@code evaluations} loss evaluations per
-   * fit, telling {@code progress} about each fold as it starts.
+   * fit, telling {@code progress} about each fit as it starts ({@code "fit 3/22: without dstack"})
+   * and after each tenth of its evaluations ({@code "fit 3/22, 450/1500 evaluations: without
+   * dstack"}).
    *
    * @throws IllegalArgumentException when no row is predictable or the budget is below 10
    */
@@ -176,7 +179,14 @@ public final class CrossValidation {
     int total = heldOut.size() + 1;
     int done = 0;
     progress.accept(String.format(Locale.ROOT, "fit %d/%d: all rows", ++done, total));
-    folds.add(fold(Scheme.IN_SAMPLE, "all", rows, rows, evaluations));
+    folds.add(
+        fold(
+            Scheme.IN_SAMPLE,
+            "all",
+            rows,
+            rows,
+            evaluations,
+            evaluated(progress, done, total, evaluations, "all rows")));
     for (int g = 0; g < heldOut.size(); g++) {
       List<ValidationCase> out = heldOut.get(g);
       boolean points = g < POINT_FOLDS;
@@ -185,7 +195,14 @@ public final class CrossValidation {
       List<ValidationCase> train = new ArrayList<>(rows);
       train.removeAll(out);
       Scheme scheme = points ? Scheme.POINT_GROUPED : Scheme.LEAVE_ONE_SOURCE_OUT;
-      Fold f = fold(scheme, name, train, out, evaluations);
+      Fold f =
+          fold(
+              scheme,
+              name,
+              train,
+              out,
+              evaluations,
+              evaluated(progress, done, total, evaluations, "without " + name));
       folds.add(f);
       if (!points) { // a held-out source is also predicted anchored on one of its points
         Anchor.firstPoint(out)
@@ -344,13 +361,37 @@ public final class CrossValidation {
     return out;
   }
 
+  /**
+   * Tells {@code progress} of fit {@code fit} of {@code fits} after each tenth of its {@code
+   * evaluations}: {@code "fit 3/22, 450/1500 evaluations: without dstack"} (the search may converge
+   * before its budget, and the fit's last line is the next fit's first).
+   */
+  private static IntConsumer evaluated(
+      Consumer<String> progress, int fit, int fits, int evaluations, String what) {
+    int tenth = Math.max(1, evaluations / 10);
+    return done -> {
+      if (done % tenth == 0 && done < evaluations) {
+        progress.accept(
+            String.format(
+                Locale.ROOT,
+                "fit %d/%d, %d/%d evaluations: %s",
+                fit,
+                fits,
+                done,
+                evaluations,
+                what));
+      }
+    };
+  }
+
   private static Fold fold(
       Scheme scheme,
       String name,
       List<ValidationCase> train,
       List<ValidationCase> out,
-      int evaluations) {
-    EngineProfile fitted = Calibration.fitProfile(train, evaluations);
+      int evaluations,
+      IntConsumer evaluated) {
+    EngineProfile fitted = Calibration.fitProfile(train, evaluations, evaluated);
     EngineProfile named =
         new EngineProfile(
             Profiles.DEFAULT,

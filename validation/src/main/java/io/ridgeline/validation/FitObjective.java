@@ -53,9 +53,11 @@ final class FitObjective {
   private final int[] source;
   private final List<String> sources;
   private final double[] weight;
+  private final int[][] computations;
 
   FitObjective(List<ValidationCase> rows) {
     this.rows = List.copyOf(rows);
+    this.computations = computations(this.rows);
     this.sources = new ArrayList<>();
     this.source = new int[rows.size()];
     this.weight = weights(this.rows);
@@ -105,19 +107,44 @@ final class FitObjective {
     return out;
   }
 
-  /** ln slowdown of each row under {@code profile}; NaN where the row is unpredictable. */
-  private double[] slowdowns(EngineProfile profile) {
+  /**
+   * ln slowdown of each row under {@code profile}; NaN where the row is unpredictable. The rows of
+   * one computation ({@link Predictor#sharedKey}: the metrics of one closed-loop operating point)
+   * are predicted once ({@link Predictor#predictShared}), with the values {@link Predictor#predict}
+   * gives each row.
+   */
+  double[] slowdowns(EngineProfile profile) {
     Predictor p = Predictor.of(profile);
-    return IntStream.range(0, rows.size())
+    double[] r = new double[rows.size()];
+    IntStream.range(0, computations.length)
         .parallel()
-        .mapToDouble(
-            i -> {
-              Outcome o = p.predict(rows.get(i));
-              return o instanceof Prediction prediction
-                  ? rows.get(i).metric().lnSlowdown(prediction.ratio())
-                  : Double.NaN;
-            })
-        .toArray();
+        .forEach(
+            g -> {
+              int[] members = computations[g];
+              List<ValidationCase> mine = new ArrayList<>(members.length);
+              for (int i : members) {
+                mine.add(rows.get(i));
+              }
+              List<Outcome> outcomes = p.predictShared(mine);
+              for (int k = 0; k < members.length; k++) {
+                r[members[k]] =
+                    outcomes.get(k) instanceof Prediction prediction
+                        ? prediction.testCase().metric().lnSlowdown(prediction.ratio())
+                        : Double.NaN;
+              }
+            });
+    return r;
+  }
+
+  /** The indices of {@code rows} grouped by {@link Predictor#sharedKey}, in first-row order. */
+  static int[][] computations(List<ValidationCase> rows) {
+    Map<ValidationCase, List<Integer>> byKey = new LinkedHashMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      byKey.computeIfAbsent(Predictor.sharedKey(rows.get(i)), k -> new ArrayList<>()).add(i);
+    }
+    return byKey.values().stream()
+        .map(g -> g.stream().mapToInt(Integer::intValue).toArray())
+        .toArray(int[][]::new);
   }
 
   /** b_s = Σ r_i / (n_s + λ) over each source's predictable rows. */

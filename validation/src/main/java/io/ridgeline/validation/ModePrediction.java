@@ -125,8 +125,18 @@ abstract class ModePrediction {
   }
 
   double metric(FrontierPoint p, double outPerChip, double ttft, int isl, int osl) {
+    return metric(c.metric(), p, outPerChip, ttft, isl, osl);
+  }
+
+  /**
+   * {@code m} of point {@code p}, given its output tokens/s per chip and TTFT (seconds): TTFT and
+   * TPOT in ms, e2e = TTFT + (osl − 1) × TPOT in s, total and input tokens/s per chip the output's
+   * × (isl + osl) / osl and × isl / osl.
+   */
+  static double metric(
+      Metric m, FrontierPoint p, double outPerChip, double ttft, int isl, int osl) {
     double tpot = p.tpot().seconds();
-    return switch (c.metric()) {
+    return switch (m) {
       case TTFT_MS, MEDIAN_TTFT_MS -> 1e3 * ttft;
       case TPOT_MS -> 1e3 * tpot;
       case E2E_S -> ttft + (osl - 1) * tpot;

@@ -1,5 +1,6 @@
 package io.ridgeline.validation;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import io.ridgeline.core.Precision;
@@ -181,12 +182,105 @@ public final class Predictor {
         throw new Unpredictable("no positive prediction: " + value);
       }
       return new Prediction(c, value, String.join("; ", notes));
-    } catch (Unpredictable e) {
-      return new Skip(c, e.getMessage());
-    } catch (IllegalArgumentException | NoSuchElementException e) {
-      return new Skip(
-          c, "invalid configuration: " + String.valueOf(e.getMessage()).replace('\n', ' '));
+    } catch (Unpredictable | IllegalArgumentException | NoSuchElementException e) {
+      return skip(c, e);
     }
+  }
+
+  /**
+   * The rows of one computation: what {@link #predictShared} computes once for rows that map to the
+   * same key. A closed-loop row ({@code concurrency}, {@code disagg-concurrency}) computes every
+   * metric of its operating point ({@link ClosedLoopPrediction#values}) and differs from the
+   * point's other rows only in its metric, which enters the computation through its TTFT statistic
+   * alone (the rounds' median for {@code median_ttft_ms}, their mean otherwise): its key is the row
+   * without its id, metric (but for that statistic), measured value, confidence, url, notes and
+   * line. A row of another mode is its own key.
+   */
+  static ValidationCase sharedKey(ValidationCase c) {
+    if (!closedLoop(c.mode())) {
+      return c;
+    }
+    Metric statistic = c.metric() == Metric.MEDIAN_TTFT_MS ? Metric.MEDIAN_TTFT_MS : Metric.TTFT_MS;
+    return new ValidationCase(
+        "",
+        c.pointId(),
+        c.model(),
+        c.chip(),
+        c.chips(),
+        c.prefillChips(),
+        c.decodeChips(),
+        c.tp(),
+        c.pp(),
+        c.ep(),
+        c.attentionDp(),
+        c.weights(),
+        c.kvCache(),
+        c.isl(),
+        c.osl(),
+        c.mode(),
+        c.load(),
+        c.speculative(),
+        c.engine(),
+        statistic,
+        1,
+        "",
+        c.source(),
+        "",
+        c.run(),
+        "",
+        0);
+  }
+
+  /**
+   * The predictions of {@code rows}, which share one {@link #sharedKey}, computed once: each row's
+   * value is exactly what {@link #predict} gives it, its note the first row's (a closed-loop note
+   * on the TTFT statistic appears only where that row reports a TTFT). Rows of other modes are
+   * predicted one by one.
+   *
+   * @throws IllegalArgumentException when {@code rows} is empty or the rows' keys differ
+   */
+  List<Outcome> predictShared(List<ValidationCase> rows) {
+    checkArgument(!rows.isEmpty(), "no rows to predict");
+    ValidationCase first = rows.get(0);
+    ValidationCase key = sharedKey(first);
+    for (ValidationCase c : rows) {
+      checkArgument(sharedKey(c).equals(key), "rows of different computations: %s, %s", first, c);
+    }
+    List<Outcome> out = new ArrayList<>(rows.size());
+    if (!closedLoop(first.mode())) { // its own computation
+      rows.forEach(c -> out.add(predict(c)));
+      return out;
+    }
+    try {
+      List<String> notes = new ArrayList<>();
+      ClosedLoopPrediction x = new ClosedLoopPrediction(open(first, notes));
+      ClosedLoopPrediction.Values v = x.values();
+      String note = String.join("; ", notes);
+      for (ValidationCase c : rows) {
+        double value = x.metric(c.metric(), v);
+        out.add(
+            Double.isFinite(value) && value > 0
+                ? new Prediction(c, value, note)
+                : new Skip(c, "no positive prediction: " + value));
+      }
+    } catch (Unpredictable | IllegalArgumentException | NoSuchElementException e) {
+      out.clear();
+      rows.forEach(c -> out.add(skip(c, e)));
+    }
+    return out;
+  }
+
+  /** Whether {@code m} is predicted by {@link ClosedLoopPrediction}. */
+  private static boolean closedLoop(Mode m) {
+    return m == Mode.CONCURRENCY || m == Mode.DISAGG_CONCURRENCY;
+  }
+
+  /** The skip of {@code c} for what its prediction threw ({@link #predict}'s reasons). */
+  private static Skip skip(ValidationCase c, RuntimeException e) {
+    return e instanceof Unpredictable
+        ? new Skip(c, e.getMessage())
+        : new Skip(
+            c, "invalid configuration: " + String.valueOf(e.getMessage()).replace('\n', ' '));
   }
 
   /**

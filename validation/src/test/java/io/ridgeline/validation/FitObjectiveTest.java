@@ -40,6 +40,36 @@ final class FitObjectiveTest {
   }
 
   @Test
+  void slowdowns_sharedComputations_equalEachRowPredictedAlone() {
+    // every predictable shipped row under three profiles (the start, and two points of the search
+    // space ±0.7 and ∓1.3 logit units from it, alternating by coordinate): the fit's shared
+    // computations give each row the ln slowdown of its own prediction
+    List<ValidationCase> rows = CrossValidation.predictable(CaseFile.shipped());
+    FitObjective objective = new FitObjective(rows);
+    assertThat(FitObjective.computations(rows).length).isLessThan(rows.size());
+    double[] start = FitCoordinates.toCoordinates(Calibration.startProfile());
+    for (double step : new double[] {0, 0.7, -1.3}) {
+      double[] x = start.clone();
+      for (int k = 0; k < x.length; k++) {
+        x[k] += k % 2 == 0 ? step : -step;
+      }
+      EngineProfile profile = FitCoordinates.fromCoordinates(x);
+      Predictor alone = Predictor.of(profile);
+      double[] shared = objective.slowdowns(profile);
+      for (int i = 0; i < rows.size(); i++) {
+        ValidationCase c = rows.get(i);
+        Outcome o = alone.predict(c);
+        if (o instanceof Prediction p) {
+          double expected = c.metric().lnSlowdown(p.ratio());
+          assertThat(shared[i]).as(c.caseId()).isCloseTo(expected, within(1e-9));
+        } else {
+          assertThat(shared[i]).as(c.caseId()).isNaN();
+        }
+      }
+    }
+  }
+
+  @Test
   void weights_eachQuantityOfAPointCountsOnce_scaledToMeanOne() {
     // point P reports six metrics of three quantities (three throughputs, TPOT and tok/s per user,
     // TTFT); point Q one TPOT. Raw weights 1/3 ×3, 1/2 ×2, 1, and 1: they sum to 4 over 7 rows, so
