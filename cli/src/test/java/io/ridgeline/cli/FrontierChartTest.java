@@ -102,6 +102,6 @@ final class FrontierChartTest {
     CliRun bad =
         CliRun.of("frontier", "--model", "llama-3.1-8b", "--chip", "h100-sxm", "--tpot", "-1");
     assertThat(bad.code()).isNotZero();
-    assertThat(bad.err()).startsWith("ridgeline: --tpot must be at least");
+    assertThat(bad.err()).startsWith("ridgeline: Invalid value for option '--tpot'");
   }
 }
