@@ -528,7 +528,7 @@ final class PlannerTest {
         .hasMessage("top must be positive: 0");
     assertThatThrownBy(() -> PlanRequest.Objective.of("money"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("unknown objective 'money'; known: chips, cost");
+        .hasMessage("unknown objective 'money'; known: chips, cost, throughput");
   }
 
   @Test
