@@ -116,9 +116,10 @@ final class PlanCommandTest {
               * c.get("chips_per_replica").asDouble()
               * c.get("tokens_per_second_per_chip").asDouble();
       assertThat(capacity).isGreaterThanOrEqualTo(2560.0);
-      // B200 has no catalog price: null, not a number (for any pool on a B200)
+      // B200 at $6.03 and H100 at $4.916 per chip-hour: every pool priced; on H100 alone the
+      // fleet's price is its chips × $4.916
       if (c.get("pools").toString().contains("b200")) {
-        assertThat(c.get("dollars_per_hour").isNull()).isTrue();
+        assertThat(c.get("dollars_per_hour").asDouble()).isPositive();
       } else {
         assertThat(c.get("dollars_per_hour").asDouble())
             .isEqualTo(4.916 * c.get("total_chips").asInt(), within(1e-9));
@@ -433,5 +434,20 @@ final class PlanCommandTest {
             "0");
     assertThat(zero.code()).isEqualTo(1);
     assertThat(zero.err()).contains("--total-chips");
+  }
+
+  @Test
+  void launchSketch_perVendor_onlyEnginesThatRunOnTheChip() throws Exception {
+    // TensorRT-LLM runs on NVIDIA only, SGLang on NVIDIA and AMD, vLLM also on TPU
+    assertThat(LaunchSketch.runsOn("trtllm", "AMD")).isFalse();
+    assertThat(LaunchSketch.runsOn("sglang", "AMD")).isTrue();
+    assertThat(LaunchSketch.runsOn("vllm", "Google")).isTrue();
+    assertThat(LaunchSketch.runsOn("sglang", "Google")).isFalse();
+    assertThat(LaunchSketch.runsOn("vllm", "Cerebras")).isFalse();
+    CliRun r = plan8b("1", "0.05", "--json", "--chips", "mi300x", "--strategies", "colocated");
+    assertThat(r.code()).as(r.err()).isZero();
+    for (JsonNode c : r.json().get("configurations")) {
+      assertThat(c.get("launch").fieldNames()).toIterable().containsExactly("vllm", "sglang");
+    }
   }
 }
