@@ -38,8 +38,52 @@ final class LaunchSketch {
     return matcher.find() ? matcher.group(1) : m.id();
   }
 
-  /** Engine name to its commands (one per pool), for {@code c}. */
+  /**
+   * Engine name to its commands (one per pool), for {@code c}: only the engines that run on the
+   * vendor of every pool's chip ({@link #runsOn}); when none does, one entry {@code note} saying
+   * so.
+   */
   static Map<String, List<String>> of(PlanConfiguration c) {
+    Map<String, List<String>> all = allEngines(c);
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    List<String> vendors =
+        c.deployment().pools().values().stream().map(p -> p.chip().vendor()).distinct().toList();
+    all.forEach(
+        (engine, lines) -> {
+          if (vendors.stream().allMatch(v -> runsOn(engine, v))) {
+            out.put(engine, lines);
+          }
+        });
+    if (out.isEmpty()) {
+      out.put(
+          "note",
+          List.of(
+              "# vLLM, SGLang and TensorRT-LLM do not run on "
+                  + String.join(" + ", vendors)
+                  + " chips; use the vendor's own serving stack"));
+    }
+    return out;
+  }
+
+  /**
+   * Whether {@code engine} runs on chips of {@code vendor}: TensorRT-LLM on NVIDIA only; SGLang on
+   * NVIDIA and AMD (ROCm); vLLM on NVIDIA (CUDA), AMD (ROCm), Google TPU, Intel Gaudi and AWS
+   * Neuron (vLLM installation page, "vLLM supports the following hardware platforms",
+   * https://docs.vllm.ai/en/v0.9.2/getting_started/installation/index.html, read 2026-12-06; TPU
+   * and Gaudi as hardware plugins since v0.11,
+   * https://docs.vllm.ai/en/v0.11.2/getting_started/installation/).
+   */
+  static boolean runsOn(String engine, String vendor) {
+    return switch (engine) {
+      case "trtllm" -> vendor.equals("NVIDIA");
+      case "sglang" -> vendor.equals("NVIDIA") || vendor.equals("AMD");
+      case "vllm" -> List.of("NVIDIA", "AMD", "Google", "Intel", "AWS").contains(vendor);
+      default -> false;
+    };
+  }
+
+  /** Every engine's commands for {@code c}, whatever its chips. */
+  private static Map<String, List<String>> allEngines(PlanConfiguration c) {
     Map<String, List<String>> out = new LinkedHashMap<>();
     Deployment d = c.deployment();
     if (d instanceof AttentionFfnDeployment afd) {

@@ -46,8 +46,10 @@ import picocli.CommandLine.Spec;
       "that serve --rate requests/s of --isl prompt and --osl output tokens within p50 (and",
       "optionally p99) TTFT and TPOT objectives under a queueing model of the rate (Poisson",
       "arrivals, M/D/1 prefill servers; see docs/guide.md), with the fewest chips (or the lowest",
-      "cost); says why the others fail and prints a launch sketch for vLLM, SGLang and",
-      "TensorRT-LLM. Calibrated estimates by default; --efficiency ideal gives the roofline bounds."
+      "cost); or, with --total-chips N instead of --rate, the configurations on at most N chips",
+      "with the most output tok/s per chip. Says why the others fail and prints launch sketches",
+      "for the engines that run on each chip. Calibrated estimates by default; --efficiency",
+      "ideal gives the roofline bounds."
     },
     exitCodeListHeading = "Exit status:%n",
     exitCodeList = {
@@ -82,8 +84,18 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--osl", required = true, description = "Output tokens per request.")
   int osl;
 
-  @Option(names = "--rate", required = true, description = "Requests per second to serve.")
-  double rate;
+  @Option(
+      names = "--rate",
+      description = "Requests per second to serve: the fewest chips for it (or --total-chips).")
+  Double rate;
+
+  @Option(
+      names = "--total-chips",
+      paramLabel = "N",
+      description =
+          "Instead of --rate: the best configurations on at most N chips, each serving the highest"
+              + " rate within the objectives, ranked by output tok/s per chip (or $/Mtok).")
+  Integer totalChips;
 
   @Option(
       names = "--ttft",
@@ -136,7 +148,7 @@ final class PlanCommand implements Callable<Integer> {
   Double specAcceptance;
 
   @Option(
-      names = "--chips",
+      names = {"--chips", "--chip"},
       required = true,
       split = ",",
       description =
@@ -153,10 +165,10 @@ final class PlanCommand implements Callable<Integer> {
 
   @Option(
       names = "--objective",
-      defaultValue = "chips",
       description =
-          "chips (fewest, then cost) or cost (lowest $/h; chips without a price are ranked"
-              + " last, and the output names them) (default: ${DEFAULT-VALUE}).")
+          "chips (fewest, then cost), cost (lowest $/Mtok; chips without a price are ranked"
+              + " last, by chips, and the output names them) or throughput (most tok/s per chip)"
+              + " (default: chips with --rate, throughput with --total-chips).")
   String objective;
 
   @Option(
@@ -230,7 +242,16 @@ final class PlanCommand implements Callable<Integer> {
     SystemOptions.positive("--isl", isl);
     SystemOptions.positive("--osl", osl);
     SystemOptions.positive("--top", top);
-    positive("--rate", rate, "requests/s");
+    if ((rate == null) == (totalChips == null)) {
+      throw new IllegalArgumentException(
+          "give exactly one of --rate R (the fewest chips serving R requests/s) and --total-chips"
+              + " N (the best configurations on N chips)");
+    }
+    if (rate != null) {
+      positive("--rate", rate, "requests/s");
+    } else {
+      SystemOptions.positive("--total-chips", totalChips);
+    }
     positive("--ttft", ttft.seconds(), "s");
     positive("--tpot", tpot.seconds(), "s");
     if (ttftP99 != null) {
@@ -265,13 +286,19 @@ final class PlanCommand implements Callable<Integer> {
             .outputTokens(osl)
             .cachedTokens(workload.apply(Workload.of(isl, osl)).cachedTokens())
             .prefixHitRate(workload.prefixHit)
-            .requestsPerSecond(rate)
             .ttftSlo(ttft)
             .tpotSlo(tpot)
             .strategies(searched)
-            .objective(PlanRequest.Objective.of(objective))
             .top(top)
             .efficiency(efficiency.efficiency());
+    if (rate != null) {
+      b.requestsPerSecond(rate);
+    } else {
+      b.totalChips(totalChips);
+    }
+    if (objective != null) {
+      b.objective(PlanRequest.Objective.of(objective));
+    }
     if (weights != null || kv != null) {
       b.precisionChoices(precisionChoices(m));
     }
@@ -427,13 +454,14 @@ final class PlanCommand implements Callable<Integer> {
     boolean rankedByPrice =
         switch (objective) {
           case COST -> true;
-          case CHIPS -> false;
+          case CHIPS, THROUGHPUT -> false;
         };
     if (rankedByPrice && !unpriced.isEmpty()) {
       lines.add(
           "objective cost: configurations of "
               + String.join(", ", unpriced)
-              + " have no price and are ranked after every priced one");
+              + " have no price and are ranked after every priced one, among themselves by fewest"
+              + " chips");
     }
     return lines;
   }

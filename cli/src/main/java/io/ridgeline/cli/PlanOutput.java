@@ -40,13 +40,13 @@ final class PlanOutput {
     PlanRequest q = r.request();
     out.printf(
         Locale.ROOT,
-        "%s: ISL %d, OSL %d, %s requests/s (%s output tok/s); objectives: TTFT p50 ≤ %s, TPOT p50"
-            + " ≤ %s%s%s%n",
+        "%s: ISL %d, OSL %d, %s; objectives: TTFT p50 ≤ %s, TPOT p50 ≤ %s%s%s%n",
         q.model().id(),
         q.inputTokens(),
         q.outputTokens(),
-        number(q.requestsPerSecond()),
-        number(q.outputTokensPerSecond()),
+        q.totalChips().isPresent()
+            ? "on at most " + q.load() + ", each configuration at the highest rate it sustains"
+            : q.load(),
         q.ttftSlo(),
         q.tpotSlo(),
         q.ttftP99Slo().map(s -> ", TTFT p99 ≤ " + s).orElse(""),
@@ -108,18 +108,26 @@ final class PlanOutput {
         + r.candidates()
         + " candidates: "
         + java.util.Arrays.stream(PlanFailure.values())
+            // a chip budget's failure only where there is one
+            .filter(f -> f != PlanFailure.CHIPS || r.request().totalChips().isPresent())
             .map(f -> f.id() + " " + r.failures().getOrDefault(f, 0))
             .collect(Collectors.joining(", "))
         + " (a candidate can miss several)";
   }
 
-  /** The configurations, one row each, under a header. */
+  /**
+   * The configurations, one row each, under a header: tok/s/chip is the fleet's (its output tokens
+   * per second over its chips), total tok/s the fleet's output tokens per second.
+   */
   private static void configurationTable(PlanResult r, PrintWriter out) {
     int w =
         Math.max(
             5, r.configurations().stream().mapToInt(c -> c.chipIds().length()).max().orElse(5));
     String head =
-        "%-" + w + "s  %-9s %3s %3s %3s %3s %-4s %6s %9s %11s %13s %13s %13s %11s %10s %9s%n";
+        "%-"
+            + w
+            + "s  %-9s %3s %3s %3s %3s %-4s %-9s %6s %9s %11s %9s %11s %11s %11s %10s %10s %11s"
+            + " %9s %9s%n";
     out.printf(
         Locale.ROOT,
         head,
@@ -130,17 +138,24 @@ final class PlanOutput {
         "ep",
         "dp",
         "spec",
+        "w/kv",
         "batch",
         "replicas",
         "total chips",
+        "req/s",
         "TTFT p50",
         "TTFT p99",
         "TPOT",
+        "tok/s/user",
         "tok/s/chip",
+        "total tok/s",
         "$/h",
         "$/Mtok");
     String row =
-        "%-" + w + "s  %-9s %3d %3d %3d %3d %-4s %6d %9s %11d %13s %13s %13s %11.1f %10s %9s%n";
+        "%-"
+            + w
+            + "s  %-9s %3d %3d %3d %3d %-4s %-9s %6d %9s %11d %9s %11s %11s %11s %10.1f %10.1f"
+            + " %11.0f %9s %9s%n";
     for (PlanConfiguration c : r.configurations()) {
       out.printf(
           Locale.ROOT,
@@ -152,13 +167,17 @@ final class PlanOutput {
           c.expertParallel(),
           c.attentionDataParallel(),
           c.speculation().isPresent() ? "yes" : "-",
+          c.precisions().weights() + "/" + c.precisions().kvCache(),
           c.batch(),
           c.replicas() + (c.prefillReplicas() > 0 ? "+" + c.prefillReplicas() : ""),
           c.totalChips(),
+          number(c.requestsPerSecond(), 4),
           c.ttftP50(),
           c.ttftP99(),
           c.tpot(),
-          c.tokensPerSecondPerChip(),
+          c.tokensPerSecondPerUser(),
+          c.fleetTokensPerSecondPerChip(),
+          c.outputTokensPerSecond(),
           c.dollarsPerHour()
               .map(d -> String.format(Locale.ROOT, "%.2f", d.dollarsPerHour()))
               .orElse("-"),
@@ -175,8 +194,14 @@ final class PlanOutput {
     if (q.workload().hasCache()) {
       WorkloadOptions.put(o, q.workload());
     }
-    o.put("rate_requests_per_second", q.requestsPerSecond());
-    o.put("output_tokens_per_second", q.outputTokensPerSecond());
+    // the rate mode sets the first two, the budget mode the third; the others are null
+    putOrNull(o, "rate_requests_per_second", q.requestsPerSecond());
+    putOrNull(o, "output_tokens_per_second", q.outputTokensPerSecond());
+    if (q.totalChips().isPresent()) {
+      o.put("total_chips_budget", q.totalChips().getAsInt());
+    } else {
+      o.putNull("total_chips_budget");
+    }
     o.put("ttft_slo_seconds", q.ttftSlo().seconds());
     o.put("tpot_slo_seconds", q.tpotSlo().seconds());
     putSeconds(o, "ttft_p99_slo_seconds", q.ttftP99Slo());
@@ -212,6 +237,14 @@ final class PlanOutput {
     return o;
   }
 
+  private static void putOrNull(ObjectNode o, String key, java.util.OptionalDouble v) {
+    if (v.isPresent()) {
+      o.put(key, v.getAsDouble());
+    } else {
+      o.putNull(key);
+    }
+  }
+
   private static void putSeconds(
       ObjectNode o, String key, java.util.Optional<io.ridgeline.core.Seconds> s) {
     if (s.isPresent()) {
@@ -238,6 +271,8 @@ final class PlanOutput {
         n.putNull("speculation");
       }
       n.put("batch", c.batch());
+      n.put("weights", c.precisions().weights().id());
+      n.put("kv_cache", c.precisions().kvCache().id());
       n.put("chips_per_replica", c.chipsPerReplica());
       n.put("replicas", c.replicas());
       n.put("prefill_replicas", c.prefillReplicas());
@@ -246,7 +281,13 @@ final class PlanOutput {
       n.put("ttft_p50_seconds", c.ttftP50().seconds());
       n.put("ttft_p99_seconds", c.ttftP99().seconds());
       n.put("tpot_seconds", c.tpot().seconds());
+      // one replica at full load (frontier point), per chip
       n.put("tokens_per_second_per_chip", c.tokensPerSecondPerChip());
+      n.put("tokens_per_second_per_user", c.tokensPerSecondPerUser());
+      // the fleet at the rate it serves: total, then per chip of the whole fleet
+      n.put("fleet_requests_per_second", c.requestsPerSecond());
+      n.put("fleet_output_tokens_per_second", c.outputTokensPerSecond());
+      n.put("fleet_tokens_per_second_per_chip", c.fleetTokensPerSecondPerChip());
       if (c.dollarsPerHour().isPresent()) {
         n.put("dollars_per_hour", c.dollarsPerHour().get().dollarsPerHour());
       } else {
@@ -267,6 +308,7 @@ final class PlanOutput {
     for (PlanMiss m : r.closest()) {
       ObjectNode n = closest.addObject();
       n.put("chip", m.chip().id());
+      n.put("chips", m.chipIds());
       n.put("strategy", m.strategy().id());
       n.put("tp", m.tensorParallel());
       n.put("pp", m.pipelineParallel());
@@ -287,6 +329,10 @@ final class PlanOutput {
   }
 
   static String number(double v) {
-    return new BigDecimal(v).round(new MathContext(6)).stripTrailingZeros().toPlainString();
+    return number(v, 6);
+  }
+
+  private static String number(double v, int digits) {
+    return new BigDecimal(v).round(new MathContext(digits)).stripTrailingZeros().toPlainString();
   }
 }

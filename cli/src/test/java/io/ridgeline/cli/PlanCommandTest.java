@@ -89,6 +89,8 @@ final class PlanCommandTest {
               "attention_dp",
               "speculation",
               "batch",
+              "weights",
+              "kv_cache",
               "chips_per_replica",
               "replicas",
               "prefill_replicas",
@@ -98,6 +100,10 @@ final class PlanCommandTest {
               "ttft_p99_seconds",
               "tpot_seconds",
               "tokens_per_second_per_chip",
+              "tokens_per_second_per_user",
+              "fleet_requests_per_second",
+              "fleet_output_tokens_per_second",
+              "fleet_tokens_per_second_per_chip",
               "dollars_per_hour",
               "dollars_per_million_tokens",
               "launch");
@@ -110,9 +116,10 @@ final class PlanCommandTest {
               * c.get("chips_per_replica").asDouble()
               * c.get("tokens_per_second_per_chip").asDouble();
       assertThat(capacity).isGreaterThanOrEqualTo(2560.0);
-      // B200 has no catalog price: null, not a number (for any pool on a B200)
+      // B200 at $6.03 and H100 at $4.916 per chip-hour: every pool priced; on H100 alone the
+      // fleet's price is its chips × $4.916
       if (c.get("pools").toString().contains("b200")) {
-        assertThat(c.get("dollars_per_hour").isNull()).isTrue();
+        assertThat(c.get("dollars_per_hour").asDouble()).isPositive();
       } else {
         assertThat(c.get("dollars_per_hour").asDouble())
             .isEqualTo(4.916 * c.get("total_chips").asInt(), within(1e-9));
@@ -280,7 +287,7 @@ final class PlanCommandTest {
     CliRun objective = plan8b("1", "0.05", "--objective", "money");
     assertThat(objective.code()).isEqualTo(1);
     assertThat(objective.err())
-        .isEqualTo("ridgeline: unknown objective 'money'; known: chips, cost\n");
+        .isEqualTo("ridgeline: unknown objective 'money'; known: chips, cost, throughput\n");
   }
 
   @Test
@@ -329,5 +336,124 @@ final class PlanCommandTest {
     assertThat(bad.err().trim())
         .startsWith("ridgeline: --kv-offload spill needs a chip with a memory tier slower")
         .doesNotContain("\n");
+  }
+
+  /** plan for llama-3.1-70b at ISL 1024, OSL 256 on at most 16 chips: TTFT 200 ms, TPOT 30 ms. */
+  private static CliRun budget70b(String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "plan",
+                "--model",
+                "llama-3.1-70b",
+                "--total-chips",
+                "16",
+                "--isl",
+                "1024",
+                "--osl",
+                "256",
+                "--ttft",
+                "0.2",
+                "--tpot",
+                "0.03",
+                "--chip",
+                "h100-sxm,b200"));
+    args.addAll(List.of(extra));
+    return run(args.toArray(String[]::new));
+  }
+
+  @Test
+  void plan_totalChips_listsConfigurationsOnTheBudgetByThroughputPerChip() throws Exception {
+    CliRun r = budget70b("--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = r.json();
+    assertThat(j.get("total_chips_budget").asInt()).isEqualTo(16);
+    assertThat(j.get("rate_requests_per_second").isNull()).isTrue();
+    assertThat(j.get("objective").asText()).isEqualTo("throughput");
+    double previous = Double.MAX_VALUE;
+    for (JsonNode c : j.get("configurations")) {
+      assertThat(c.get("total_chips").asLong()).isLessThanOrEqualTo(16);
+      // fleet tokens per second = rate × OSL; per chip over the fleet's chips; ranked by it
+      double perChip = c.get("fleet_tokens_per_second_per_chip").asDouble();
+      assertThat(c.get("fleet_output_tokens_per_second").asDouble())
+          .isCloseTo(c.get("fleet_requests_per_second").asDouble() * 256, within(1e-6));
+      assertThat(perChip).isLessThanOrEqualTo(previous);
+      previous = perChip;
+      assertThat(c.get("weights").asText()).isEqualTo("bf16");
+      assertThat(c.get("kv_cache").asText()).isEqualTo("bf16");
+      assertThat(c.get("tokens_per_second_per_user").asDouble())
+          .isCloseTo(1 / c.get("tpot_seconds").asDouble(), within(1e-6));
+    }
+    assertThat(j.get("failures").has("chips")).isTrue();
+    for (JsonNode m : j.get("closest")) {
+      assertThat(m.get("chips").asText()).contains(m.get("chip").asText());
+    }
+    CliRun text = budget70b();
+    assertThat(text.code()).as(text.err()).isZero();
+    assertThat(text.out())
+        .startsWith("llama-3.1-70b: ISL 1024, OSL 256, on at most 16 chips")
+        .contains("best 5 by most tokens/s per chip")
+        .contains("w/kv")
+        .contains("bf16/bf16")
+        .contains("total tok/s")
+        .contains(", chips ");
+  }
+
+  @Test
+  void plan_rateAndTotalChips_exactlyOne() {
+    CliRun both = budget70b("--rate", "10");
+    assertThat(both.code()).isEqualTo(1);
+    assertThat(both.err()).contains("give exactly one of --rate R").doesNotContain("Exception");
+    CliRun neither =
+        run(
+            "plan",
+            "--model",
+            "llama-3.1-8b",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--ttft",
+            "1",
+            "--tpot",
+            "0.05",
+            "--chips",
+            "h100-sxm");
+    assertThat(neither.code()).isEqualTo(1);
+    assertThat(neither.err()).contains("give exactly one of --rate R");
+    CliRun zero =
+        run(
+            "plan",
+            "--model",
+            "llama-3.1-8b",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--ttft",
+            "1",
+            "--tpot",
+            "0.05",
+            "--chips",
+            "h100-sxm",
+            "--total-chips",
+            "0");
+    assertThat(zero.code()).isEqualTo(1);
+    assertThat(zero.err()).contains("--total-chips");
+  }
+
+  @Test
+  void launchSketch_perVendor_onlyEnginesThatRunOnTheChip() throws Exception {
+    // TensorRT-LLM runs on NVIDIA only, SGLang on NVIDIA and AMD, vLLM also on TPU
+    assertThat(LaunchSketch.runsOn("trtllm", "AMD")).isFalse();
+    assertThat(LaunchSketch.runsOn("sglang", "AMD")).isTrue();
+    assertThat(LaunchSketch.runsOn("vllm", "Google")).isTrue();
+    assertThat(LaunchSketch.runsOn("sglang", "Google")).isFalse();
+    assertThat(LaunchSketch.runsOn("vllm", "Cerebras")).isFalse();
+    CliRun r = plan8b("1", "0.05", "--json", "--chips", "mi300x", "--strategies", "colocated");
+    assertThat(r.code()).as(r.err()).isZero();
+    for (JsonNode c : r.json().get("configurations")) {
+      assertThat(c.get("launch").fieldNames()).toIterable().containsExactly("vllm", "sglang");
+    }
   }
 }

@@ -315,6 +315,17 @@ final class ChipsTest {
   }
 
   @Test
+  void pricePerHour_blackwellAndInstinct_onDemandListPrices() {
+    // Spheron on-demand as of 17 March 2026: B200 $6.03/h; GB200 $9.08/h per Superchip of 2 GPUs
+    assertThat(Chips.byId("b200").pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(6.03);
+    assertThat(Chips.byId("gb200").pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(4.54);
+    // TensorWave, research note of 2026-05-18: MI300X $1.50, MI325X $1.95 per GPU-hour
+    assertThat(Chips.byId("mi300x").pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(1.50);
+    assertThat(Chips.byId("mi325x").pricePerHour().orElseThrow().dollarsPerHour()).isEqualTo(1.95);
+    assertThat(Chips.byId("mi355x").pricePerHour()).isEmpty();
+  }
+
+  @Test
   void pricePerHour_onDemandPrices_nameTheirSourceAndDate() {
     for (Chip chip : Chips.all()) {
       String source = chip.sources().get("price_per_hour_usd");
@@ -324,7 +335,7 @@ final class ChipsTest {
       }
     }
     assertThat(Chips.all().stream().filter(c -> c.pricePerHour().isPresent()).count())
-        .isEqualTo(14);
+        .isEqualTo(18);
   }
 
   @Test

@@ -331,13 +331,13 @@ final class DeploymentTest {
 
   @Test
   void point_chipWithoutPrice_hasNoCost() {
-    // the catalog gives MI300X a TDP but no price per hour
-    Chip mi300x = Chips.byId("mi300x");
-    assertThat(mi300x.pricePerHour()).isEmpty();
+    // the catalog gives MI355X a TDP (1,400 W) but no price per hour
+    Chip mi355x = Chips.byId("mi355x");
+    assertThat(mi355x.pricePerHour()).isEmpty();
     FrontierPoint p =
-        Deployment.of(Deployment.Strategy.STATIC, IdealPools.of(LLAMA8, mi300x)).point(1, 128, 128);
+        Deployment.of(Deployment.Strategy.STATIC, IdealPools.of(LLAMA8, mi355x)).point(1, 128, 128);
     assertThat(p.dollarsPerMillionTokens()).isEmpty();
-    assertThat(p.tokensPerJoule()).contains(p.tokensPerSecondPerChip() / 750);
+    assertThat(p.tokensPerJoule()).contains(p.tokensPerSecondPerChip() / 1400);
   }
 
   @Test

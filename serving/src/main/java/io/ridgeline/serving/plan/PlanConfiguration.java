@@ -1,6 +1,7 @@
 package io.ridgeline.serving.plan;
 
 import io.ridgeline.core.DollarsPerHour;
+import io.ridgeline.core.Precisions;
 import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
@@ -30,6 +31,15 @@ public abstract class PlanConfiguration {
   /** The frontier point of one replica at {@link #batch()}. */
   public abstract FrontierPoint point();
 
+  /**
+   * Requests per second the fleet serves within the objectives: the request's rate, or under a chip
+   * budget the highest rate the fleet sustains ({@link PlanFleet#onChips}).
+   */
+  public abstract double requestsPerSecond();
+
+  /** Output tokens per second of the whole fleet: {@link #requestsPerSecond()} × OSL. */
+  public abstract double outputTokensPerSecond();
+
   /** Replicas needed to serve the requested rate; at least one. */
   public abstract long replicas();
 
@@ -58,9 +68,9 @@ public abstract class PlanConfiguration {
   public abstract Optional<DollarsPerHour> dollarsPerHour();
 
   /**
-   * Dollars per million output tokens at the requested rate: the fleet's price per hour over the
-   * tokens it serves per hour (idle headroom from rounding replicas up included), where the price
-   * is known.
+   * Dollars per million output tokens at {@link #requestsPerSecond()}: the fleet's price per hour
+   * over the tokens it serves per hour (idle headroom from rounding replicas up included), where
+   * the price is known.
    */
   public abstract Optional<Double> dollarsPerMillionTokens();
 
@@ -103,7 +113,12 @@ public abstract class PlanConfiguration {
    * The chips of each pool by name ({@link Deployment#pools()}): "h100-sxm" or "h100-sxm + b200".
    */
   public String chipIds() {
-    return deployment().pools().values().stream()
+    return chipIds(deployment());
+  }
+
+  /** The chips of {@code d}'s pools, distinct, joined by " + ". */
+  static String chipIds(Deployment d) {
+    return d.pools().values().stream()
         .map(p -> p.chip().id())
         .distinct()
         .collect(java.util.stream.Collectors.joining(" + "));
@@ -139,9 +154,31 @@ public abstract class PlanConfiguration {
     return point().tpot();
   }
 
-  /** Output tokens per second per chip of one replica at {@link #batch()}. */
+  /**
+   * Output tokens per second per chip of one replica at {@link #batch()}, at full load (the
+   * frontier point's; the fleet's, with its rounding and prefill servers, is {@link
+   * #fleetTokensPerSecondPerChip()}).
+   */
   public double tokensPerSecondPerChip() {
     return point().tokensPerSecondPerChip();
+  }
+
+  /**
+   * Output tokens per second per chip of the whole fleet: {@link #outputTokensPerSecond()} / {@link
+   * #totalChips()}; what a chip budget ranks by.
+   */
+  public double fleetTokensPerSecondPerChip() {
+    return outputTokensPerSecond() / totalChips();
+  }
+
+  /** Output tokens per second each request sees while decoding: 1 / TPOT. */
+  public double tokensPerSecondPerUser() {
+    return point().tokensPerSecondPerUser();
+  }
+
+  /** Weight, KV-cache and activation precisions of the (decode) pool. */
+  public Precisions precisions() {
+    return deployment().decodePool().precisions();
   }
 
   /**
@@ -156,8 +193,9 @@ public abstract class PlanConfiguration {
   public String toString() {
     return String.format(
         Locale.ROOT,
-        "%s %s tp %d pp %d ep %d dp %d%s batch %d: %d replicas%s = %d chips, TTFT p50 %s, p99 %s,"
-            + " TPOT %s, %.1f tok/s/chip, %s, %s",
+        "%s %s tp %d pp %d ep %d dp %d%s batch %d (weights %s, kv %s): %d replicas%s = %d chips in"
+            + " total, %s requests/s, TTFT p50 %s, p99 %s, TPOT %s, %.1f tok/s/chip of the"
+            + " fleet, %s for the fleet, %s",
         chipIds(),
         strategy().id(),
         tensorParallel(),
@@ -166,13 +204,16 @@ public abstract class PlanConfiguration {
         attentionDataParallel(),
         speculation().map(s -> " spec " + s).orElse(""),
         batch(),
+        precisions().weights(),
+        precisions().kvCache(),
         replicas(),
         prefillReplicas() > 0 ? " + " + prefillReplicas() + " prefill replicas" : "",
         totalChips(),
+        Planner.number(requestsPerSecond()),
         ttftP50(),
         ttftP99(),
         tpot(),
-        tokensPerSecondPerChip(),
+        fleetTokensPerSecondPerChip(),
         dollarsPerHour().map(DollarsPerHour::toString).orElse("price unknown"),
         dollarsPerMillionTokens().map(d -> Planner.number(d) + " $/Mtok").orElse("- $/Mtok"));
   }

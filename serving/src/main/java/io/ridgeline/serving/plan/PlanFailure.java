@@ -16,7 +16,12 @@ public enum PlanFailure {
   /** The p99 time to first token under load exceeds the TTFT p99 objective. */
   TTFT_P99,
   /** The p99 time per output token exceeds the TPOT p99 objective. */
-  TPOT_P99;
+  TPOT_P99,
+  /**
+   * Under a chip budget ({@link PlanRequest#totalChips()}): the smallest fleet (one replica, for pd
+   * and afd also one prefill replica) needs more chips than the budget.
+   */
+  CHIPS;
 
   /** The lower-case id used in JSON and text: {@code memory}, {@code ttft}, {@code ttft_p99}, … */
   public String id() {

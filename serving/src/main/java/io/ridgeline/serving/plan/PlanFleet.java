@@ -15,6 +15,9 @@ import java.util.Optional;
  * The fleet a {@link Planner plan} sizes for one candidate point, and the latencies its requests
  * see under load: the queueing model of {@code ridgeline plan}.
  *
+ * <p>With a chip budget instead of a rate ({@link PlanRequest#totalChips()}) the fleet is the one
+ * serving the highest rate on at most that many chips ({@link #onChips}).
+ *
  * <p><b>Arrivals</b>: requests arrive as a Poisson stream at the request's rate λ and are spread
  * evenly over the servers of the prefill queue (random routing: each server sees a Poisson stream
  * of λ / S).
@@ -45,68 +48,142 @@ import java.util.Optional;
 final class PlanFleet {
   private PlanFleet() {}
 
-  /** A sized fleet: replicas, waits and chips. */
+  /** A sized fleet: the rate it serves, replicas, waits and chips. */
   record Sized(
+      double requestsPerSecond,
       long replicas,
       long prefillReplicas,
       double ttftP50,
       double ttftP99,
       long chips,
-      Optional<DollarsPerHour> dollarsPerHour) {}
+      Optional<DollarsPerHour> dollarsPerHour) {
 
-  /** Sizes the fleet of {@code p}, a point of {@code d}, for {@code q}; see {@link PlanFleet}. */
-  static Sized size(Deployment d, FrontierPoint p, PlanRequest q) {
-    double rate = q.requestsPerSecond();
-    double perReplica = p.batch() / (p.tpot().seconds() * q.outputTokens());
-    long replicas = Math.max(1, (long) Math.ceil(rate / perReplica - 1e-9));
-    Optional<RooflineModel> prefill = prefillPool(d);
-    RooflineModel server = prefill.orElse(d.decodePool());
-    Workload w = q.workload();
-    // a prefill pool runs as many prompts per pass as fit it; a colocated server a chunk's worth
-    int n =
-        prefill.isPresent()
-            ? server.prefillPassPrompts(w.newTokens(), w.promptContext())
-            : server.promptsPerPrefillPass(w.newTokens());
-    // one prompt's prefill service time: its new tokens after its cached ones (history and prefix
-    // hits), anchored as the point's TTFT is
-    double tau = server.prefill(n, w).seconds().seconds() / n / Math.exp(q.anchor().ttft());
-    long first = Math.max(1, (long) Math.floor(rate * tau) + 1);
-    if (prefill.isEmpty()) {
-      first = Math.max(first, replicas);
+    /** Whether its TTFT waits meet {@code q}'s objectives. */
+    boolean meetsTtft(PlanRequest q) {
+      return meets(q, ttftP50, ttftP99);
     }
-    double ttft0 = p.ttft().seconds();
-    // the fewest servers in [first, 4·first] whose waits meet the TTFT objectives (else 4·first):
-    // waits fall as servers grow, so a binary search finds it in O(log first) steps even when the
-    // rate needs millions of replicas
-    long lo = first;
-    long hi = 4 * first;
-    if (meetsWith(q, rate, tau, ttft0, lo)) {
-      hi = lo;
-    } else if (meetsWith(q, rate, tau, ttft0, hi)) {
-      while (hi - lo > 1) {
-        long mid = lo + (hi - lo) / 2;
-        if (meetsWith(q, rate, tau, ttft0, mid)) {
-          hi = mid;
-        } else {
-          lo = mid;
-        }
+  }
+
+  /**
+   * Sizes the fleet of {@code p}, a point of {@code d}, for {@code q}'s rate; see {@link
+   * PlanFleet}.
+   */
+  static Sized size(Deployment d, FrontierPoint p, PlanRequest q) {
+    return new Fleet(d, p, q).at(q.requestsPerSecond().orElseThrow());
+  }
+
+  /**
+   * The fleet of {@code p}, a point of {@code d}, that serves the highest request rate on at most
+   * {@code chips} chips within {@code q}'s TTFT objectives; when none does, the fleet of the
+   * smallest rate tried (one part in a billion of the decode capacity below), which then needs more
+   * than {@code chips} chips or misses those objectives.
+   *
+   * <p>The fleet sized for a rate λ ({@link #size}) needs chips that do not fall as λ grows (its
+   * decode replicas ⌈λ × TPOT × OSL / B⌉ and its fewest prefill servers meeting the waits both
+   * grow), so the feasible rates are an interval (0, λ*]; λ* is found by bisection between 0 and
+   * the decode capacity of all {@code chips} chips, {@code max(1, ⌊chips / decode chips per
+   * replica⌋) × B / (TPOT × OSL)}, to a relative 1e-9. For pd and afd this sets the split between
+   * prefill and decode replicas.
+   */
+  static Sized onChips(Deployment d, FrontierPoint p, PlanRequest q, int chips) {
+    Fleet f = new Fleet(d, p, q);
+    long decodeReplicas = Math.max(1, (long) Math.floor(chips / (double) decodeChips(d) + 1e-9));
+    double hi = decodeReplicas * f.perReplica;
+    double lo = hi * 1e-9;
+    if (!f.fitsIn(lo, chips)) {
+      return f.at(lo);
+    }
+    if (f.fitsIn(hi, chips)) {
+      return f.at(hi);
+    }
+    while (hi - lo > 1e-9 * hi) {
+      double mid = lo + (hi - lo) / 2;
+      if (f.fitsIn(mid, chips)) {
+        lo = mid;
+      } else {
+        hi = mid;
       }
     }
-    long servers = hi;
-    double w50 = PoissonQueue.meanWait(rate / servers, tau);
-    double w99 = PoissonQueue.p99Wait(rate / servers, tau);
-    long decodeReplicas = prefill.isEmpty() ? servers : replicas;
-    long prefillReplicas = prefill.isEmpty() ? 0 : servers;
-    double chips =
-        decodeReplicas * decodeChips(d)
-            + prefillReplicas * prefill.map(RooflineModel::replicaChips).orElse(0);
-    return new Sized(
-        decodeReplicas,
-        prefillReplicas,
-        ttft0 + w50,
-        ttft0 + w99,
-        (long) Math.ceil(chips - 1e-9),
-        price(d, q, decodeReplicas, prefill, prefillReplicas));
+    return f.at(lo);
+  }
+
+  /** One candidate's fleet, its per-rate sizing with the parts that do not depend on the rate. */
+  private static final class Fleet {
+    private final Deployment d;
+    private final PlanRequest q;
+    private final Optional<RooflineModel> prefill;
+    // requests per second one decode replica finishes: B / (TPOT × OSL)
+    private final double perReplica;
+    // one prompt's prefill service time, seconds
+    private final double tau;
+    // the point's unloaded TTFT, seconds
+    private final double ttft0;
+
+    Fleet(Deployment d, FrontierPoint p, PlanRequest q) {
+      this.d = d;
+      this.q = q;
+      this.perReplica = p.batch() / (p.tpot().seconds() * q.outputTokens());
+      this.prefill = prefillPool(d);
+      RooflineModel server = prefill.orElse(d.decodePool());
+      Workload w = q.workload();
+      // a prefill pool runs as many prompts per pass as fit it; a colocated server a chunk's worth
+      int n =
+          prefill.isPresent()
+              ? server.prefillPassPrompts(w.newTokens(), w.promptContext())
+              : server.promptsPerPrefillPass(w.newTokens());
+      // one prompt's prefill service time: its new tokens after its cached ones (history and prefix
+      // hits), anchored as the point's TTFT is
+      this.tau = server.prefill(n, w).seconds().seconds() / n / Math.exp(q.anchor().ttft());
+      this.ttft0 = p.ttft().seconds();
+    }
+
+    /** Whether the fleet for {@code rate} meets the TTFT objectives on at most {@code chips}. */
+    boolean fitsIn(double rate, int chips) {
+      Sized s = at(rate);
+      return s.chips() <= chips && s.meetsTtft(q);
+    }
+
+    /** The fleet for {@code rate} requests per second; see {@link PlanFleet}. */
+    Sized at(double rate) {
+      long replicas = Math.max(1, (long) Math.ceil(rate / perReplica - 1e-9));
+      long first = Math.max(1, (long) Math.floor(rate * tau) + 1);
+      if (prefill.isEmpty()) {
+        first = Math.max(first, replicas);
+      }
+      // the fewest servers in [first, 4·first] whose waits meet the TTFT objectives (else
+      // 4·first): waits fall as servers grow, so a binary search finds it in O(log first) steps
+      // even when the rate needs millions of replicas
+      long lo = first;
+      long hi = 4 * first;
+      if (meetsWith(q, rate, tau, ttft0, lo)) {
+        hi = lo;
+      } else if (meetsWith(q, rate, tau, ttft0, hi)) {
+        while (hi - lo > 1) {
+          long mid = lo + (hi - lo) / 2;
+          if (meetsWith(q, rate, tau, ttft0, mid)) {
+            hi = mid;
+          } else {
+            lo = mid;
+          }
+        }
+      }
+      long servers = hi;
+      double w50 = PoissonQueue.meanWait(rate / servers, tau);
+      double w99 = PoissonQueue.p99Wait(rate / servers, tau);
+      long decodeReplicas = prefill.isEmpty() ? servers : replicas;
+      long prefillReplicas = prefill.isEmpty() ? 0 : servers;
+      double chips =
+          decodeReplicas * decodeChips(d)
+              + prefillReplicas * prefill.map(RooflineModel::replicaChips).orElse(0);
+      return new Sized(
+          rate,
+          decodeReplicas,
+          prefillReplicas,
+          ttft0 + w50,
+          ttft0 + w99,
+          (long) Math.ceil(chips - 1e-9),
+          price(d, q, decodeReplicas, prefill, prefillReplicas));
+    }
   }
 
   /** Whether {@code servers} M/D/1 servers of service time {@code tau} meet the TTFT objectives. */

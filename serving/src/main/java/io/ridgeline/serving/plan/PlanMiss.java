@@ -22,8 +22,17 @@ import org.immutables.value.Value;
 public abstract class PlanMiss {
   PlanMiss() {} // subclassed only by the generated implementation
 
-  /** The chip type. */
+  /** The chip type of the (decode) pool. */
   public abstract Chip chip();
+
+  /**
+   * The chips of every pool by name, as {@link PlanConfiguration#chipIds()}: "h100-sxm" or "b200 +
+   * h100-sxm" for a candidate of two chip types; {@link #chip()}'s id by default.
+   */
+  @Value.Default
+  public String chipIds() {
+    return chip().id();
+  }
 
   /** The strategy. */
   public abstract Deployment.Strategy strategy();
@@ -61,7 +70,7 @@ public abstract class PlanMiss {
     return String.format(
         Locale.ROOT,
         "%s %s tp %d pp %d%s: %s (%s× the limit)",
-        chip().id(),
+        chipIds(),
         strategy().id(),
         tensorParallel(),
         pipelineParallel(),

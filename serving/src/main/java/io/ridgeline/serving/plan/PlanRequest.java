@@ -18,14 +18,16 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.immutables.value.Value;
 
 /**
- * What {@link Planner#plan} searches for: a model, a workload (prompt and output lengths, request
- * rate), service-level objectives on p50 (and optionally p99) TTFT and TPOT, and the chips,
- * strategies, precisions, speculation and ranking to search with.
+ * What {@link Planner#plan} searches for: a model, a workload (prompt and output lengths, and
+ * either a request rate or a chip budget), service-level objectives on p50 (and optionally p99)
+ * TTFT and TPOT, and the chips, strategies, precisions, speculation and ranking to search with.
  *
  * <pre>{@code
  * PlanRequest r = PlanRequest.builder()
@@ -37,10 +39,14 @@ import org.immutables.value.Value;
  *     .build();
  * }</pre>
  *
- * <p>Validated at construction: chips not empty, token counts, rate and objectives positive, rate
- * finite, strategies not empty, {@code top} positive; violations throw {@link
- * IllegalArgumentException} naming the field and the value. A builder missing a required attribute
- * throws {@link IllegalStateException}.
+ * <p>With {@code .totalChips(16)} in place of {@code .requestsPerSecond(10)} the plan answers "the
+ * best configurations on 16 chips": each candidate serves the highest rate its fleet of at most 16
+ * chips sustains within the objectives, ranked by output tokens per second per chip.
+ *
+ * <p>Validated at construction: chips not empty, token counts, rate or chip budget (exactly one)
+ * and objectives positive, rate finite, strategies not empty, {@code top} positive; violations
+ * throw {@link IllegalArgumentException} naming the field and the value. A builder missing a
+ * required attribute throws {@link IllegalStateException}.
  */
 @Value.Immutable
 @RidgelineStyle
@@ -51,8 +57,17 @@ public abstract class PlanRequest {
   public enum Objective {
     /** Fewest chips in total, then lowest price per hour. */
     CHIPS("fewest chips"),
-    /** Lowest price per hour (configurations whose price is unknown last), then fewest chips. */
-    COST("lowest cost");
+    /**
+     * Lowest price per million output tokens, the same ranking as the lowest price per hour at a
+     * fixed rate (configurations whose price is unknown last, among themselves by fewest chips),
+     * then fewest chips.
+     */
+    COST("lowest cost"),
+    /**
+     * Most output tokens per second per chip of the fleet (the default with {@link
+     * PlanRequest#totalChips()}); then lowest cost.
+     */
+    THROUGHPUT("most tokens/s per chip");
 
     private final String description;
 
@@ -60,12 +75,15 @@ public abstract class PlanRequest {
       this.description = description;
     }
 
-    /** What ranks first, for output: {@code "fewest chips"} or {@code "lowest cost"}. */
+    /**
+     * What ranks first, for output: {@code "fewest chips"}, {@code "lowest cost"} or {@code "most
+     * tokens/s per chip"}.
+     */
     public String description() {
       return description;
     }
 
-    /** Lower-case id: {@code chips} or {@code cost}. */
+    /** Lower-case id: {@code chips}, {@code cost} or {@code throughput}. */
     public String id() {
       return name().toLowerCase(Locale.ROOT);
     }
@@ -81,7 +99,8 @@ public abstract class PlanRequest {
           return o;
         }
       }
-      throw new IllegalArgumentException("unknown objective '" + id + "'; known: chips, cost");
+      throw new IllegalArgumentException(
+          "unknown objective '" + id + "'; known: chips, cost, throughput");
     }
   }
 
@@ -120,8 +139,19 @@ public abstract class PlanRequest {
     return new Workload(inputTokens(), outputTokens(), cachedTokens(), prefixHitRate());
   }
 
-  /** Requests per second the fleet must serve; positive and finite. */
-  public abstract double requestsPerSecond();
+  /**
+   * Requests per second the fleet must serve (positive and finite): the rate mode, sizing the
+   * fewest chips (or the lowest cost) for this rate. Exactly one of this and {@link #totalChips()}.
+   */
+  public abstract OptionalDouble requestsPerSecond();
+
+  /**
+   * Chips available (positive): the budget mode, "the best configurations on N chips", where each
+   * candidate's fleet (replicas of its layout, for pd and afd the split between prefill and decode
+   * replicas) fills at most this many chips and serves the highest request rate that meets the
+   * objectives ({@link PlanFleet#onChips}). Exactly one of this and {@link #requestsPerSecond()}.
+   */
+  public abstract OptionalInt totalChips();
 
   /**
    * The objective on the median (p50) time to first token, checked against the queueing model's
@@ -175,10 +205,13 @@ public abstract class PlanRequest {
         : precisionChoices();
   }
 
-  /** The ranking; {@link Objective#CHIPS} by default. */
+  /**
+   * The ranking; by default {@link Objective#CHIPS} for a rate, {@link Objective#THROUGHPUT} for a
+   * chip budget.
+   */
   @Value.Default
   public Objective objective() {
-    return Objective.CHIPS;
+    return totalChips().isPresent() ? Objective.THROUGHPUT : Objective.CHIPS;
   }
 
   /** How many configurations to report, best first; 5 by default. */
@@ -238,9 +271,24 @@ public abstract class PlanRequest {
     Builder() {}
   }
 
-  /** Output tokens per second the fleet must produce: requests per second × output tokens. */
-  public double outputTokensPerSecond() {
-    return requestsPerSecond() * outputTokens();
+  /**
+   * Output tokens per second the fleet must produce: requests per second × output tokens; empty
+   * with a chip budget instead of a rate.
+   */
+  public OptionalDouble outputTokensPerSecond() {
+    return requestsPerSecond().isPresent()
+        ? OptionalDouble.of(requestsPerSecond().getAsDouble() * outputTokens())
+        : OptionalDouble.empty();
+  }
+
+  /** The rate, or the chip budget, for output: "10 requests/s (2560 output tok/s)", "16 chips". */
+  public String load() {
+    return requestsPerSecond().isPresent()
+        ? Planner.number(requestsPerSecond().getAsDouble())
+            + " requests/s ("
+            + Planner.number(outputTokensPerSecond().getAsDouble())
+            + " output tok/s)"
+        : totalChips().getAsInt() + " chips";
   }
 
   @Value.Check
@@ -251,9 +299,19 @@ public abstract class PlanRequest {
     var unused = workload(); // validates history and prefix hits
     speculation().ifPresent(s -> s.checkServes(model()));
     checkArgument(
-        requestsPerSecond() > 0 && Double.isFinite(requestsPerSecond()),
-        "request rate must be positive and finite: %s requests/s",
-        requestsPerSecond());
+        requestsPerSecond().isPresent() != totalChips().isPresent(),
+        "give exactly one of a request rate and a chip budget (total chips): rate %s, total chips"
+            + " %s",
+        requestsPerSecond(),
+        totalChips());
+    requestsPerSecond()
+        .ifPresent(
+            r ->
+                checkArgument(
+                    r > 0 && Double.isFinite(r),
+                    "request rate must be positive and finite: %s requests/s",
+                    r));
+    totalChips().ifPresent(n -> checkArgument(n > 0, "total chips must be positive: %s", n));
     checkArgument(ttftSlo().seconds() > 0, "TTFT objective must be positive: %s", ttftSlo());
     checkArgument(tpotSlo().seconds() > 0, "TPOT objective must be positive: %s", tpotSlo());
     checkArgument(
@@ -278,13 +336,12 @@ public abstract class PlanRequest {
   public String toString() {
     return String.format(
             Locale.ROOT,
-            "%s, ISL %d, OSL %d, %s requests/s (%s output tok/s); TTFT p50 ≤ %s, TPOT p50 ≤ %s; chips %s;"
+            "%s, ISL %d, OSL %d, %s; TTFT p50 ≤ %s, TPOT p50 ≤ %s; chips %s;"
                 + " strategies %s; objective %s, top %d",
             model().id(),
             inputTokens(),
             outputTokens(),
-            Planner.number(requestsPerSecond()),
-            Planner.number(outputTokensPerSecond()),
+            load(),
             ttftSlo(),
             tpotSlo(),
             chips().stream().map(Chip::id).collect(Collectors.joining(", ")),

@@ -87,13 +87,15 @@ public abstract class PlanResult {
     String what =
         String.format(
             Locale.ROOT,
-            "TTFT ≤ %s and TPOT ≤ %s for %s (ISL %d, OSL %d, %s requests/s) on %s",
+            "TTFT ≤ %s and TPOT ≤ %s for %s (ISL %d, OSL %d, %s) on %s",
             r.ttftSlo(),
             r.tpotSlo(),
             r.model().id(),
             r.inputTokens(),
             r.outputTokens(),
-            Planner.number(r.requestsPerSecond()),
+            r.requestsPerSecond().isPresent()
+                ? Planner.number(r.requestsPerSecond().getAsDouble()) + " requests/s"
+                : "at most " + r.totalChips().getAsInt() + " chips",
             r.chips().stream().map(Chip::id).distinct().collect(Collectors.joining(", ")));
     StringBuilder b = new StringBuilder();
     if (found()) {
@@ -125,6 +127,15 @@ public abstract class PlanResult {
             failures().getOrDefault(PlanFailure.TPOT, 0),
             n,
             r.tpotSlo()));
+    if (r.totalChips().isPresent()) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%n  chips: %d of %d candidates need more than %d chips",
+              failures().getOrDefault(PlanFailure.CHIPS, 0),
+              n,
+              r.totalChips().getAsInt()));
+    }
     for (PlanMiss m : closest()) {
       b.append(String.format(Locale.ROOT, "%n  closest: %s", m));
     }

@@ -27,7 +27,9 @@ import java.util.TreeSet;
 /**
  * Capacity planning under service-level objectives: the configurations that serve a workload within
  * p50 (and optionally p99) TTFT and TPOT objectives at a request rate with the fewest chips or at
- * the lowest cost.
+ * the lowest cost, or, given a chip budget instead of a rate ({@link PlanRequest#totalChips()}),
+ * the configurations on at most that many chips with the most output tokens per second per chip (or
+ * the lowest cost per million tokens).
  *
  * <pre>{@code
  * PlanResult r = Planner.plan(PlanRequest.builder()
@@ -50,10 +52,12 @@ import java.util.TreeSet;
  * <p><b>Meeting the objectives</b>: a candidate fits in memory, its TPOT (at the full batch, p50
  * and p99 alike) meets the TPOT objectives, and the fleet sized for the rate by the queueing model
  * of {@link PlanFleet} (Poisson arrivals, M/D/1 prefill servers) meets the p50 and p99 TTFT
- * objectives. Total chips and the price per hour are the fleet's ({@link PlanFleet}). Each
- * deployment keeps its best batch; the survivors are ranked by the {@linkplain
- * PlanRequest#objective() objective} (ties: lower TPOT, then lower TTFT, then chip, strategy,
- * layout and batch) and the first {@link PlanRequest#top()} reported.
+ * objectives. Under a chip budget the fleet is the one serving the highest rate within the TTFT
+ * objectives on at most that many chips ({@link PlanFleet#onChips}; a candidate whose smallest
+ * fleet needs more fails {@link PlanFailure#CHIPS}). Total chips and the price per hour are the
+ * fleet's ({@link PlanFleet}). Each deployment keeps its best batch; the survivors are ranked by
+ * the {@linkplain PlanRequest#objective() objective} (ties: lower TPOT, then lower TTFT, then chip,
+ * strategy, layout and batch) and the first {@link PlanRequest#top()} reported.
  *
  * <p><b>Failures</b> are counted over every evaluated candidate (see {@link
  * PlanResult#failures()}). Every figure is at the request's {@linkplain PlanRequest#efficiency()
@@ -84,10 +88,12 @@ public final class Planner {
   /** The ranking of configurations under {@code objective}; see {@link Planner}. */
   public static Comparator<PlanConfiguration> order(PlanRequest.Objective objective) {
     Comparator<PlanConfiguration> chips = Comparator.comparingLong(PlanConfiguration::totalChips);
+    // $/Mtok: at a fixed rate the same order as $/h; under a chip budget rates differ
     Comparator<PlanConfiguration> cost =
-        Comparator.comparing((PlanConfiguration c) -> c.dollarsPerHour().isEmpty())
-            .thenComparingDouble(
-                c -> c.dollarsPerHour().map(DollarsPerHour::dollarsPerHour).orElse(0.0));
+        Comparator.comparing((PlanConfiguration c) -> c.dollarsPerMillionTokens().isEmpty())
+            .thenComparingDouble(c -> c.dollarsPerMillionTokens().orElse(0.0));
+    Comparator<PlanConfiguration> throughput =
+        Comparator.comparingDouble((PlanConfiguration c) -> -c.fleetTokensPerSecondPerChip());
     Comparator<PlanConfiguration> ties =
         Comparator.comparingDouble((PlanConfiguration c) -> c.tpot().seconds())
             .thenComparingDouble(c -> c.ttft().seconds())
@@ -99,6 +105,7 @@ public final class Planner {
     return switch (objective) {
       case CHIPS -> chips.thenComparing(cost).thenComparing(ties);
       case COST -> cost.thenComparing(chips).thenComparing(ties);
+      case THROUGHPUT -> throughput.thenComparing(cost).thenComparing(ties);
     };
   }
 
@@ -208,7 +215,33 @@ public final class Planner {
       if (request.tpotP99Slo().map(s -> tpot > s.seconds()).orElse(false)) {
         missed.add(PlanFailure.TPOT_P99);
       }
-      PlanFleet.Sized fleet = PlanFleet.size(d, p, request);
+      PlanFleet.Sized fleet =
+          request.totalChips().isPresent()
+              ? PlanFleet.onChips(d, p, request, request.totalChips().getAsInt())
+              : PlanFleet.size(d, p, request);
+      if (request.totalChips().isPresent() && fleet.chips() > request.totalChips().getAsInt()) {
+        count(PlanFailure.CHIPS);
+        int budget = request.totalChips().getAsInt();
+        String detail =
+            "the smallest fleet ("
+                + fleet.replicas()
+                + (fleet.prefillReplicas() > 0 ? " + " + fleet.prefillReplicas() + " prefill" : "")
+                + (fleet.replicas() + fleet.prefillReplicas() == 1 ? " replica" : " replicas")
+                + ") needs "
+                + fleet.chips()
+                + " chips > "
+                + budget;
+        latencyMiss =
+            closer(
+                latencyMiss,
+                miss(
+                    d,
+                    Optional.of(p),
+                    EnumSet.of(PlanFailure.CHIPS),
+                    fleet.chips() / (double) budget,
+                    detail));
+        return null;
+      }
       if (fleet.ttftP50() > request.ttftSlo().seconds()) {
         missed.add(PlanFailure.TTFT);
       }
@@ -238,18 +271,21 @@ public final class Planner {
     }
 
     private PlanConfiguration configuration(Deployment d, FrontierPoint p, PlanFleet.Sized fleet) {
-      double required = request.outputTokensPerSecond();
+      // tokens per second the fleet serves: the request's rate, or the budget's highest
+      double served = fleet.requestsPerSecond() * request.outputTokens();
       Optional<DollarsPerHour> perHour = fleet.dollarsPerHour();
       return PlanConfiguration.builder()
           .deployment(d)
           .point(p)
+          .requestsPerSecond(fleet.requestsPerSecond())
+          .outputTokensPerSecond(served)
           .replicas(fleet.replicas())
           .prefillReplicas(fleet.prefillReplicas())
           .totalChips(fleet.chips())
           .ttftP50(Seconds.of(fleet.ttftP50()))
           .ttftP99(Seconds.of(fleet.ttftP99()))
           .dollarsPerHour(perHour)
-          .dollarsPerMillionTokens(perHour.map(h -> h.dollarsPerHour() / 3600 / required * 1e6))
+          .dollarsPerMillionTokens(perHour.map(h -> h.dollarsPerHour() / 3600 / served * 1e6))
           .build();
     }
 
@@ -263,7 +299,7 @@ public final class Planner {
               case TTFT -> fleet.ttftP50();
               case TTFT_P99 -> fleet.ttftP99();
               case TPOT, TPOT_P99 -> p.tpot().seconds();
-              case MEMORY -> throw notLatency(f);
+              case MEMORY, CHIPS -> throw notLatency(f);
             };
         Seconds slo =
             switch (f) {
@@ -271,7 +307,7 @@ public final class Planner {
               case TTFT_P99 -> request.ttftP99Slo().orElseThrow();
               case TPOT -> request.tpotSlo();
               case TPOT_P99 -> request.tpotP99Slo().orElseThrow();
-              case MEMORY -> throw notLatency(f);
+              case MEMORY, CHIPS -> throw notLatency(f);
             };
         ratio = Math.max(ratio, value / slo.seconds());
         details.add(label(f) + " " + Seconds.of(value) + " > " + slo);
@@ -285,11 +321,11 @@ public final class Planner {
         case TTFT_P99 -> "TTFT p99";
         case TPOT -> "TPOT";
         case TPOT_P99 -> "TPOT p99";
-        case MEMORY -> throw notLatency(f);
+        case MEMORY, CHIPS -> throw notLatency(f);
       };
     }
 
-    /** A memory failure where a latency one was expected: a bug of the caller. */
+    /** A memory or chip-budget failure where a latency one was expected: a bug of the caller. */
     private static IllegalArgumentException notLatency(PlanFailure f) {
       return new IllegalArgumentException("not a latency failure: " + f.id());
     }
@@ -336,6 +372,7 @@ public final class Planner {
         String detail) {
       return PlanMiss.builder()
           .chip(d.decodePool().chip())
+          .chipIds(PlanConfiguration.chipIds(d))
           .strategy(d.strategy())
           .tensorParallel(d.decodePool().tensorParallel())
           .pipelineParallel(d.decodePool().pipelineParallel())

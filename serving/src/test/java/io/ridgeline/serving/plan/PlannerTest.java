@@ -371,10 +371,10 @@ final class PlannerTest {
 
   @Test
   void plan_costObjective_ordersByDollarsPerHourWithUnknownPricesLast() {
-    // H100 SXM 4.916 $/h, A100 SXM 1.844 $/h, B200 no catalog price
+    // H100 SXM 4.916 $/h, A100 SXM 1.844 $/h, MI355X no catalog price
     PlanResult r =
         Planner.plan(
-            request(LLAMA_8B, Chips.H100_SXM, Chips.B200, Chips.A100_SXM_80GB)
+            request(LLAMA_8B, Chips.H100_SXM, Chips.byId("mi355x"), Chips.A100_SXM_80GB)
                 .ttftSlo(Seconds.of(1))
                 .tpotSlo(Seconds.ofMillis(50))
                 .objective(PlanRequest.Objective.COST)
@@ -387,7 +387,7 @@ final class PlannerTest {
     for (PlanConfiguration c : cs) {
       if (c.dollarsPerHour().isEmpty()) {
         unknownSeen = true;
-        assertThat(c.chipIds()).contains("b200");
+        assertThat(c.chipIds()).contains("mi355x");
       } else {
         assertThat(unknownSeen).as("a known price after an unknown one").isFalse();
         assertThat(c.dollarsPerHour().get().dollarsPerHour()).isGreaterThanOrEqualTo(last);
@@ -528,7 +528,7 @@ final class PlannerTest {
         .hasMessage("top must be positive: 0");
     assertThatThrownBy(() -> PlanRequest.Objective.of("money"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("unknown objective 'money'; known: chips, cost");
+        .hasMessage("unknown objective 'money'; known: chips, cost, throughput");
   }
 
   @Test
