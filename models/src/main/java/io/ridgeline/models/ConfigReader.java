@@ -159,6 +159,10 @@ final class ConfigReader {
               + String.join(", ", SUPPORTED)
               + ")");
     }
+    if (type.equals("gemma3") || type.equals("gemma3_text")) {
+      // the hub's Gemma-3 configs state only what differs from the class defaults
+      cfg = Gemma3Defaults.apply(cfg);
+    }
     // in a multimodal file the dtype, tying and quantization may sit beside text_config
     ConfigFields f = new ConfigFields(cfg, outer, origin);
     Reader r = new Reader(f, type);
@@ -254,24 +258,14 @@ final class ConfigReader {
               .modelType(type)
               .source(source)
               .hiddenSize(hidden)
-              // Gemma-3 omits vocab_size: its class default is 262,208
-              .vocabSize(
-                  is("gemma3", "gemma3_text")
-                      ? f.optionalPositiveInt("vocab_size").orElse(262_208)
-                      : f.positiveInt("vocab_size"))
+              // Gemma-3's omitted keys come from its class defaults (Gemma3Defaults)
+              .vocabSize(f.positiveInt("vocab_size"))
               .layers(stack)
               .normKind(bloom ? NormKind.LAYER : NormKind.RMS)
               // class defaults: BLOOM and Gemma tie the LM head to the embedding; the rest do not
               .tiedEmbeddings(f.bool("tie_word_embeddings").orElse(bloom || gemma))
               .embeddingNorm(bloom)
-              // Gemma-3's hub config omits max_position_embeddings: its class default is 131,072
-              .maxContext(
-                  f.optionalPositiveInt("max_position_embeddings")
-                      .or(
-                          () ->
-                              is("gemma3", "gemma3_text")
-                                  ? Optional.of(131_072)
-                                  : Optional.empty()))
+              .maxContext(f.optionalPositiveInt("max_position_embeddings"))
               .nativePrecision(
                   f.text("torch_dtype")
                       .or(() -> f.text("dtype"))

@@ -43,10 +43,12 @@ final class FrontiersTest {
     // 3,350 GB/s of HBM3 = 4.79 ms, the batch-1 TPOT's floor
     assertThat(points.get(0).tpot().seconds()).isGreaterThan(4.79e-3);
     for (FrontierPoint p : points) {
-      // one chip, one replica: each user gets a token per TPOT, the chip batch of them
+      // one chip, one replica: each user gets a token per TPOT; the chip's steps also carry each
+      // slot's own next prompt, which no running user's TPOT does, so the chip makes at most batch
+      // tokens per TPOT
       assertThat(p.tokensPerSecondPerUser()).isCloseTo(1 / p.tpot().seconds(), within(1e-6));
       assertThat(p.tokensPerSecondPerChip())
-          .isCloseTo(p.batch() * p.tokensPerSecondPerUser(), within(1e-6));
+          .isLessThanOrEqualTo(p.batch() * p.tokensPerSecondPerUser());
     }
     // up to batch 64 a larger batch still raises throughput per chip: every point is optimal
     assertThat(frontier().frontier()).hasSameSizeAs(points);

@@ -91,19 +91,56 @@ public record ColocatedDeployment(
     int osl = w.outputTokens();
     Optional<StepResult> running = running(batch, w);
     double decode = decodeSeconds(batch, w, running);
-    // prefill share of a step: batch/osl prompts on average, riding the decode part's weight reads
-    // and collectives and sharing each of its kernels (prefillWithoutWeights)
+    // prefill shares of a step, riding the decode part's weight reads and collectives and sharing
+    // each of its kernels (prefillWithoutWeights): all batch/osl prompts that join per step (the
+    // server's mean step) and the (batch − 1)/osl of the others that join while a request decodes
+    // (its TPOT; othersPrompts)
     Map<String, OperationResult> kernels = kernels(running);
-    double prefillShare =
+    double stepShare =
         onDevice(running, decode, Riding.of(pool, (double) batch / osl, w).seconds(kernels));
     return point(
         batch,
         w,
         chunkStep(batch, w, chunk),
         decode,
-        prefillShare,
+        stepShare,
+        othersShare(batch, w, running, decode, kernels),
         pool.memory(batch, w.finalContext()).fits()
             && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, w.finalContext()));
+  }
+
+  /**
+   * The prompts of the other requests that join a running batch of {@code batch} per decode step of
+   * one request, a mean: {@code (batch − 1) / osl}. In steady state each of the batch's slots turns
+   * over once per request lifetime of {@code osl} decode steps, so while one request decodes its
+   * {@code osl} tokens each of the other {@code batch − 1} slots admits one new request (its own
+   * slot's next request joins after it leaves, and its own prefill was its TTFT): {@code batch − 1}
+   * prefills over {@code osl} steps, none at batch 1. The server's mean step carries all {@code
+   * batch / osl} (throughput); a request's TPOT only the others'.
+   *
+   * <p>Worked example: osl 92 at batch 1: 0 (a request decoding alone shares its steps with
+   * nobody's prefill); at batch 2: 1/92 ≈ 0.0109 prompts per step; at batch 64: 63/92 ≈ 0.685.
+   */
+  static double othersPrompts(int batch, int osl) {
+    return (double) (batch - 1) / osl;
+  }
+
+  /**
+   * The prefill share of a request's decode steps ({@link #othersPrompts} riding the decode step's
+   * kernels, first in the device's idle time: {@link #onDevice}), 0 at batch 1.
+   */
+  private double othersShare(
+      int batch,
+      Workload w,
+      Optional<StepResult> running,
+      double decode,
+      Map<String, OperationResult> kernels) {
+    return batch == 1
+        ? 0
+        : onDevice(
+            running,
+            decode,
+            Riding.of(pool, othersPrompts(batch, w.outputTokens()), w).seconds(kernels));
   }
 
   /**
@@ -165,15 +202,24 @@ public record ColocatedDeployment(
 
   /**
    * The point of {@code batch} from its parts: the decode TPOT ({@link SpeculativeDecoding}), the
-   * prefill share of a step ({@link #prefillWithoutWeights}, at {@code batch / osl} prompts), one
-   * step of the TTFT chunk ({@link #chunkStep}) and whether the batch fits; {@link
-   * CompiledColocated} composes its points here too.
+   * prefill share of the server's mean step ({@link #prefillWithoutWeights}, at {@code batch / osl}
+   * prompts: the step a new request waits on, and the throughput {@code batch / (decode +
+   * stepShare)}), the prefill share of a request's own decode steps (at {@link #othersPrompts}: its
+   * TPOT {@code decode + othersShare}), one step of the TTFT chunk ({@link #chunkStep}) and whether
+   * the batch fits; {@link CompiledColocated} composes its points here too.
    */
   FrontierPoint point(
-      int batch, Workload w, double chunkStep, double decode, double prefillShare, boolean fits) {
-    double tpot = decode + prefillShare;
-    double ttft = ttftParts(batch, tpot, w, chunkStep).total().seconds();
-    double perChip = batch / tpot / pool.replicaChips();
+      int batch,
+      Workload w,
+      double chunkStep,
+      double decode,
+      double stepShare,
+      double othersShare,
+      boolean fits) {
+    double step = decode + stepShare;
+    double tpot = decode + othersShare;
+    double ttft = ttftParts(batch, step, w, chunkStep).total().seconds();
+    double perChip = batch / step / pool.replicaChips();
     return ServingCosts.onePool(
         FrontierPoint.builder()
             .batch(batch)
@@ -199,8 +245,10 @@ public record ColocatedDeployment(
    *   <li>wait: half a running step, {@code s / 2}, the mean residual of a step of length {@code s}
    *       for a request arriving at a random time, plus one whole step under an overlap scheduler
    *       ({@link Efficiency#schedulingLagSteps}), and none at batch 1, where the request finds the
-   *       server idle ({@link TtftParts#stepWait}); a step is {@code E × tpot} (E output tokens per
-   *       sequence per step: 1, or the expected tokens of a speculative verify pass);
+   *       server idle ({@link TtftParts#stepWait}); a step is {@code E ×} the server's mean step
+   *       per token, its decode plus the prefill share of all {@code batch / osl} prompts that join
+   *       per step (E output tokens per sequence per step: 1, or the expected tokens of a
+   *       speculative verify pass);
    *   <li>prefill: {@code ⌈isl / c⌉} chunks of {@code c = min(isl, 8192)} tokens ({@link
    *       RooflineModel#PREFILL_CHUNK_TOKENS}), each a step of the decode of the batch's other
    *       {@code batch − 1} sequences ({@code E ×} their decode tpot) plus the chunk's prefill
@@ -224,13 +272,14 @@ public record ColocatedDeployment(
     Deployments.checkPoint(batch, w.inputTokens(), osl);
     Optional<StepResult> running = running(batch, w);
     double decode = decodeSeconds(batch, w, running);
-    double tpot =
+    // the server's mean step, all batch / osl prompts' prefill riding it (point)
+    double step =
         decode
             + onDevice(
                 running,
                 decode,
                 Riding.of(pool, (double) batch / osl, w).seconds(kernels(running)));
-    return ttftParts(batch, tpot, w, chunkStep(batch, w, Riding.of(pool, chunkPrompts(w), w)));
+    return ttftParts(batch, step, w, chunkStep(batch, w, Riding.of(pool, chunkPrompts(w), w)));
   }
 
   /** The prompts of one TTFT chunk: {@code min(new tokens, 8192) / new tokens}. */
@@ -250,11 +299,11 @@ public record ColocatedDeployment(
     return (isl + chunk - 1) / chunk;
   }
 
-  private TtftParts ttftParts(int batch, double tpot, Workload w, double chunkStep) {
+  private TtftParts ttftParts(int batch, double step, Workload w, double chunkStep) {
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     return TtftParts.of(
         pool.efficiency().admission().seconds(),
-        TtftParts.stepWait(batch, perStep * tpot, pool.efficiency().schedulingLagSteps()),
+        TtftParts.stepWait(batch, perStep * step, pool.efficiency().schedulingLagSteps()),
         chunks(w) * chunkStep,
         0);
   }

@@ -10,8 +10,8 @@ import java.util.Optional;
  * batches whose bytes all sit on the main tier) is computed once, and each batch's decode step,
  * prefill share and TTFT chunk (each prefill joining the decode step's kernels) are loops over
  * {@link CompiledStep}'s coefficients. The point is composed by {@link
- * ColocatedDeployment#point(int, Workload, double, double, double, boolean)}, as the object path
- * composes it, so TTFT, costs and checks are the same code.
+ * ColocatedDeployment#point(int, Workload, double, double, double, double, boolean)}, as the object
+ * path composes it, so TTFT, costs and checks are the same code.
  *
  * <p>Not compiled (the object path answers, {@link #of} empty): speculative decoding, offloaded KV
  * ({@link KvOffload}), pipeline parallelism, a MoE all-to-all across scale-up domains, and any step
@@ -61,7 +61,7 @@ final class CompiledColocated implements PointsAt {
       Workload w,
       CompiledStep decode,
       CompiledStep prefill,
-      Prefills shared) {
+      SharedPrefill shared) {
     RooflineModel pool = d.pool();
     this.pool = pool;
     this.deployment = d;
@@ -128,36 +128,6 @@ final class CompiledColocated implements PointsAt {
   }
 
   /**
-   * What the compiled points of a pool's workloads with the same new and cached prompt tokens share
-   * (a sweep's output lengths under one prompt length): the compiled prefill step, the TTFT chunk's
-   * own pass and its side of its riding step, and the largest prefill whose bytes stay on the main
-   * tier; all depend on the pool and those tokens only. A one-entry cache for {@link
-   * #at(ColocatedDeployment, Workload, Prefills)}, not shared between threads.
-   */
-  static final class Prefills {
-    private RooflineModel pool;
-    private int newTokens;
-    private int cachedAtPrefill;
-    private Optional<CompiledStep> step = Optional.empty();
-    private double chunkAlone = Double.NaN; // NaN: not evaluated yet
-    private int onMainTier;
-    private CompiledStep.Riding chunkSide; // null: not evaluated yet
-
-    private boolean holds(RooflineModel p, Workload w) {
-      return pool == p && newTokens == w.newTokens() && cachedAtPrefill == w.cachedAtPrefill();
-    }
-
-    private void hold(RooflineModel p, Workload w, Optional<CompiledStep> compiled) {
-      pool = p;
-      newTokens = w.newTokens();
-      cachedAtPrefill = w.cachedAtPrefill();
-      step = compiled;
-      chunkAlone = Double.NaN;
-      chunkSide = null;
-    }
-  }
-
-  /**
    * {@code d}'s points at workload {@code w}: compiled, or the object path's ({@link
    * ColocatedDeployment#at}) with the reason they are not ({@link PointsAt#slowPath}); what
    * workloads of the same pool, new and cached tokens share is taken from {@code shared} when it
@@ -165,9 +135,9 @@ final class CompiledColocated implements PointsAt {
    *
    * @throws IllegalArgumentException as {@link #of(ColocatedDeployment, Workload)} throws
    */
-  static PointsAt at(ColocatedDeployment d, Workload w, Prefills shared) {
+  static PointsAt at(ColocatedDeployment d, Workload w, SharedPrefill shared) {
     Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
-    Prefills kept = shared == null ? new Prefills() : shared;
+    SharedPrefill kept = shared == null ? new SharedPrefill() : shared;
     RooflineModel pool = d.pool();
     // speculation's verify passes and offloaded KV (its fetch, its reads from a slower tier) are
     // not compiled, nor are the steps CompiledSteps refuses: the object path evaluates them
@@ -210,16 +180,22 @@ final class CompiledColocated implements PointsAt {
     own(s);
     evaluate(batch, s);
     return deployment.point(
-        batch, workload, s.chunkSeconds, s.stepSeconds, s.shareSeconds, batch <= largestFit);
+        batch,
+        workload,
+        s.chunkSeconds,
+        s.stepSeconds,
+        s.shareSeconds,
+        s.othersSeconds,
+        batch <= largestFit);
   }
 
   /**
    * The points of {@code batches[from]} to {@code batches[to − 1]} into {@code out} (emptied
    * first), as {@link #point} gives them, without an object per point: the same step times,
-   * composed as {@link ColocatedDeployment#point(int, Workload, double, double, double, boolean)}
-   * composes them (TTFT parts, tokens per second, costs), in the same order of operations so that
-   * every figure is the same double. Consecutive batches share the decode step of {@code batch − 1}
-   * sequences (the previous batch's step, which the TTFT chunk rides).
+   * composed as {@link ColocatedDeployment#point(int, Workload, double, double, double, double,
+   * boolean)} composes them (TTFT parts, tokens per second, costs), in the same order of operations
+   * so that every figure is the same double. Consecutive batches share the decode step of {@code
+   * batch − 1} sequences (the previous batch's step, which the TTFT chunk rides).
    *
    * @return {@code to}, or the index of the first batch whose point the object path rejects (a
    *     batch out of range, or a figure that is negative or not finite): {@link #point} throws the
@@ -236,6 +212,7 @@ final class CompiledColocated implements PointsAt {
         for (int r = 0; r < n; r++) {
           out.stepSeconds = out.decodeTimes[out.ownStep[r]];
           out.shareSeconds = out.blockShare[r];
+          out.othersSeconds = out.blockOthers[r];
           out.chunkSeconds = out.blockChunk[r];
           if (!add(batches[k + r], out)) {
             return k + r;
@@ -263,20 +240,23 @@ final class CompiledColocated implements PointsAt {
 
   /**
    * Composes the point of {@code batch} from the step times in {@code out} ({@link #evaluate}) and
-   * appends it, as {@link ColocatedDeployment#point(int, Workload, double, double, double,
+   * appends it, as {@link ColocatedDeployment#point(int, Workload, double, double, double, double,
    * boolean)} composes it (TTFT parts, tokens per second, costs) in the same order of operations;
    * false, appending nothing, when a figure is one the object path rejects (negative or not
    * finite).
    */
   private boolean add(int batch, PointBlock out) {
-    double tpot = out.stepSeconds + out.shareSeconds;
+    // the server's mean step (all batch / osl prompts' prefill) and a request's own decode steps
+    // (the others' (batch - 1) / osl): ColocatedDeployment.point
+    double step = out.stepSeconds + out.shareSeconds;
+    double tpot = out.stepSeconds + out.othersSeconds;
     // TtftParts of admission, the mean wait for a step the prompt can join (none at batch 1) and
     // the prompt's chunks, each as Seconds holds it (+ 0.0: no negative zero), summed in that order
-    double wait = TtftParts.stepWait(batch, tpot, lagSteps) + 0.0;
+    double wait = TtftParts.stepWait(batch, step, lagSteps) + 0.0;
     double prefillPart = chunks * out.chunkSeconds + 0.0;
     double ttft = admissionSeconds + wait + prefillPart + 0.0;
     double perUser = 1 / tpot;
-    double perChip = batch / tpot / chips;
+    double perChip = batch / step / chips;
     // ServingCosts.costs of perChip × chips tokens per second
     double tokensPerSecond = perChip * chips;
     double dollars = ServingCosts.dollarsPerMillionTokens(dollarsPerHour, tokensPerSecond);
@@ -286,6 +266,7 @@ final class CompiledColocated implements PointsAt {
         && valid(prefillPart)
         && valid(ttft)
         && valid(tpot)
+        && valid(step)
         && valid(perUser)
         && valid(perChip)
         && (Double.isNaN(dollars) || valid(dollars))
@@ -346,6 +327,8 @@ final class CompiledColocated implements PointsAt {
       sizes[m] = batch;
       s.ownStep[r] = m++;
       s.prompts[r] = (double) batch / osl;
+      // the others' prompts (none at batch 1: its row takes any valid size and 0 below)
+      s.othersPrompts[r] = batch > 1 ? ColocatedDeployment.othersPrompts(batch, osl) : s.prompts[r];
     }
     s.lastBatch = -1; // the per-point arrays no longer hold the previous batch's step
     try {
@@ -358,6 +341,9 @@ final class CompiledColocated implements PointsAt {
       s.shareBlock.times(prefill, s.prompts, n, true);
       StepBlock.ridingSeconds(
           prefill, s.shareBlock, null, n, s.decodeBlock, s.ownStep, pairs, s.blockShare);
+      s.othersBlock.times(prefill, s.othersPrompts, n, true);
+      StepBlock.ridingSeconds(
+          prefill, s.othersBlock, null, n, s.decodeBlock, s.ownStep, pairs, s.blockOthers);
       // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
       // (a batch of one has no others: its row rides any size and takes chunkAlone below)
       StepBlock.ridingSeconds(
@@ -429,6 +415,17 @@ final class CompiledColocated implements PointsAt {
     double share =
         StepResult.ridingExtraSeconds(
             step, decodeDevice(stage), prefill.ridingSeconds(s.share, s.compute, s.memory, pairs));
+    // the others' prefill share of a request's own decode steps, none at batch 1
+    double othersShare = 0;
+    if (batch > 1) {
+      double others = ColocatedDeployment.othersPrompts(batch, osl);
+      prefill.riding(others, shareTiers(prefillPrompts(others), s), s.othersShare);
+      othersShare =
+          StepResult.ridingExtraSeconds(
+              step,
+              decodeDevice(stage),
+              prefill.ridingSeconds(s.othersShare, s.compute, s.memory, pairs));
+    }
     // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
     int others = batch - 1;
     double chunk = chunkAlone;
@@ -451,6 +448,7 @@ final class CompiledColocated implements PointsAt {
     s.keep(batch, step, decodeDevice(stage));
     s.stepSeconds = step;
     s.shareSeconds = share;
+    s.othersSeconds = othersShare;
     s.chunkSeconds = chunk;
   }
 

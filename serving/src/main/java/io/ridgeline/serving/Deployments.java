@@ -69,11 +69,11 @@ final class Deployments {
 
   /**
    * {@link #at(Deployment, Workload)}, colocated points compiled with what they share with the
-   * workloads before ({@link CompiledColocated.Prefills}; null: nothing shared).
+   * workloads before ({@link SharedPrefill}; null: nothing shared).
    *
    * @throws IllegalArgumentException as {@link #at(Deployment, Workload)} throws
    */
-  static PointsAt at(Deployment d, Workload w, CompiledColocated.Prefills shared) {
+  static PointsAt at(Deployment d, Workload w, SharedPrefill shared) {
     if (d instanceof ColocatedDeployment c) {
       return CompiledColocated.at(c, w, shared);
     }

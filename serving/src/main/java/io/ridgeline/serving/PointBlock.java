@@ -50,7 +50,7 @@ public final class PointBlock {
   private double chipsTotal;
 
   // what consecutive workloads of one pool and prompt share (Deployment.pointsAt(w, scratch))
-  final CompiledColocated.Prefills prefills = new CompiledColocated.Prefills();
+  final SharedPrefill prefills = new SharedPrefill();
   // CompiledColocated's working arrays: the decode step's operation times at batch `lastBatch`
   // (compute, memory, its decode time) and at the batch being evaluated, and the prefill share's
   // side of its riding step
@@ -63,14 +63,17 @@ public final class PointBlock {
   double[] compute = new double[0];
   double[] memory = new double[0];
   final CompiledStep.Riding share = new CompiledStep.Riding();
+  final CompiledStep.Riding othersShare = new CompiledStep.Riding();
   // where the owner's steps read their bytes on a chip of several tiers (null: one tier), views
   // that WeightSpill sets for one step at a time: decode steps by sequences, prefill shares by
   // prompts
   StepTiers decodeTiers;
   StepTiers shareTiers;
-  // the last batch's step times: its decode step, its prefill share and one TTFT chunk step
+  // the last batch's step times: its decode step, its prefill share (all batch / osl prompts),
+  // the others' prefill share of a request's decode steps and one TTFT chunk step
   double stepSeconds;
   double shareSeconds;
+  double othersSeconds;
   double chunkSeconds;
   // CompiledColocated's block of up to BLOCK_ROWS batches evaluated operation by operation: the
   // decode steps' sizes (each batch and its batch - 1) and their op-major times, each row's index
@@ -79,6 +82,7 @@ public final class PointBlock {
   static final int BLOCK_ROWS = 128;
   final StepBlock decodeBlock = new StepBlock();
   final StepBlock shareBlock = new StepBlock();
+  final StepBlock othersBlock = new StepBlock();
   final double[] decodeSizes = new double[2 * BLOCK_ROWS];
   final double[] decodeStage = new double[2 * BLOCK_ROWS];
   final double[] decodeTimes = new double[2 * BLOCK_ROWS];
@@ -87,6 +91,8 @@ public final class PointBlock {
   final int[] othersRiding = new int[BLOCK_ROWS]; // othersStep, 0 for none
   final double[] prompts = new double[BLOCK_ROWS];
   final double[] blockShare = new double[BLOCK_ROWS];
+  final double[] othersPrompts = new double[BLOCK_ROWS];
+  final double[] blockOthers = new double[BLOCK_ROWS];
   final double[] blockChunk = new double[BLOCK_ROWS];
   // whether the evaluator also gives each point's decode-step utilisation (a frontier's points
   // carry it, a sweep's rows do not): the last batch's, and its operations' per-chip memory bytes
@@ -158,8 +164,12 @@ public final class PointBlock {
       blockShare[r] = StepResult.ridingExtraSeconds(decodeTimes[own], ownDevice, blockShare[r]);
       int j = othersStep[r];
       if (j < 0) {
+        // a batch of one: its chunk is a pass of its own, and no other request's prefill rides
+        // its decode steps
         blockChunk[r] = chunkAlone;
+        blockOthers[r] = 0;
       } else {
+        blockOthers[r] = StepResult.ridingExtraSeconds(decodeTimes[own], ownDevice, blockOthers[r]);
         double device = StepResult.deviceSeconds(decodeStage[j], handOff, overhead);
         blockChunk[r] =
             decodeTimes[j] + StepResult.ridingExtraSeconds(decodeTimes[j], device, blockChunk[r]);
