@@ -8,6 +8,8 @@ module io.ridgeline.core {
   exports io.ridgeline.core;
 
   requires com.google.common;
+  // the strict, bounded JSON reader every input format shares (InputFiles)
+  requires transitive com.fasterxml.jackson.databind;
   // annotations read by javac, Immutables and Error Prone only: not needed at run time
   requires static transitive com.google.errorprone.annotations;
   requires static transitive org.immutables.value.annotations;

@@ -2,6 +2,7 @@ package io.ridgeline.cli;
 
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
+import io.ridgeline.serving.Limits;
 import io.ridgeline.serving.PoolSpec;
 import picocli.CommandLine.Option;
 
@@ -61,6 +62,10 @@ final class AfdOptions {
     int fep = ffnEp != null ? ffnEp : system.ep;
     SystemOptions.positive("--ffn-pp", fpp);
     SystemOptions.positive("--ffn-ep", fep);
+    if (ffnTp != null) {
+      // each at most 2^16 (OptionLimits): the product is exact in a long
+      Limits.check("--ffn-tp × --ffn-pp", (long) ffnTp * fpp, Limits.MAX_CHIPS);
+    }
     if (ffnCount != null && ffnTp != null && ffnCount % (ffnTp * fpp) != 0) {
       throw new IllegalArgumentException(
           "--ffn-count ("

@@ -66,7 +66,10 @@ final class OptionLimits {
             "--prefill-count",
             "--decode-count",
             "--attention-count",
-            "--ffn-count")) {
+            "--ffn-count",
+            "--ffn-tp",
+            "--ffn-pp",
+            "--ffn-ep")) {
       m.put(o, chips);
     }
     Range batch = new Range(1, false, MAX_BATCH, "");

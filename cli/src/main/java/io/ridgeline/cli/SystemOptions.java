@@ -12,8 +12,6 @@ import io.ridgeline.models.Routing;
 import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.RooflineModel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -359,14 +357,7 @@ final class SystemOptions {
   private List<String> chipList;
 
   static Chip resolveChip(String idOrPath) {
-    if (Chips.builtIn().find(idOrPath).isPresent()) {
-      return Chips.byId(idOrPath);
-    }
-    Path p = Path.of(idOrPath);
-    if (idOrPath.endsWith(".json") && Files.isRegularFile(p)) {
-      return Chips.fromJson(p).get(0);
-    }
-    return Chips.byId(idOrPath);
+    return Chips.resolve(idOrPath);
   }
 
   static void positive(String option, int value) {

@@ -112,6 +112,18 @@ final class ValidateCommand implements Callable<Integer> {
                   : "engine profiles of " + profile);
     }
     Validation v = Validation.run(all, predictor);
+    if (v.predictions().isEmpty()) {
+      // no row to score: a summary of nothing would read NaN%
+      throw new IllegalArgumentException(
+          (cases == null ? "the shipped cases" : cases.toString())
+              + ": none of the "
+              + v.caseCount()
+              + " cases could be predicted (skipped: "
+              + v.skipReasons().entrySet().stream()
+                  .map(e -> e.getValue() + " " + e.getKey())
+                  .collect(java.util.stream.Collectors.joining(", "))
+              + "); nothing to validate");
+    }
     PrintWriter out = spec.commandLine().getOut();
     // the cross-validated figures belong to the built-in profile on the shipped cases
     Optional<String> crossValidated =

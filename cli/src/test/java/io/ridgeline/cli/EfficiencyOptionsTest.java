@@ -301,7 +301,7 @@ final class EfficiencyOptionsTest {
     Path missing = dir.resolve("nope.json");
     CliRun r = roofline8b("--profile", missing.toString());
     assertThat(r.code()).isEqualTo(1);
-    assertThat(r.err()).startsWith("ridgeline: cannot read profile file " + missing);
+    assertThat(r.err()).isEqualTo("ridgeline: " + missing + ": no such file\n");
     assertThat(r.err().strip().lines().count()).isEqualTo(1);
     Path bad = dir.resolve("bad.json");
     Files.writeString(bad, "{\"profiles\": {}}", StandardCharsets.UTF_8);

@@ -187,7 +187,7 @@ final class WorkloadOptionsTest {
             java.nio.file.Files.writeString(dir.resolve("b.json"), "{\"cached\": [-1]}")
                 .toString());
     assertThat(bad.code()).isEqualTo(1);
-    assertThat(bad.err()).contains("cached must be a non-negative integer: -1");
+    assertThat(bad.err()).contains("cached must be an integer from 0 to 134,217,728 tokens: -1");
     assertThat(bad.err().strip().lines().count()).isEqualTo(1);
   }
 

@@ -1,25 +1,19 @@
 package io.ridgeline.hardware;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.common.collect.ImmutableList;
 import io.ridgeline.core.Bytes;
 import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.FlopsPerSecond;
+import io.ridgeline.core.InputFiles;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.core.Watts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -98,22 +92,6 @@ import java.util.Set;
  * IllegalArgumentException}; other I/O failures are {@link UncheckedIOException}s naming the file.
  */
 final class ChipJson {
-  /** With a depth and size limit: 64 levels, 16 MB (docs/errors.md). */
-  private static final ObjectMapper MAPPER =
-      JsonMapper.builder(
-              com.fasterxml.jackson.core.JsonFactory.builder()
-                  .streamReadConstraints(
-                      com.fasterxml.jackson.core.StreamReadConstraints.builder()
-                          .maxNestingDepth(64)
-                          .maxDocumentLength(16_000_000L)
-                          .maxStringLength(1_000_000)
-                          .maxNumberLength(100)
-                          .build())
-                  .build())
-          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .build();
-
   private static final List<String> CHIP_KEYS =
       List.of(
           "id",
@@ -159,14 +137,7 @@ final class ChipJson {
    * @throws UncheckedIOException when the file exists but cannot be read
    */
   static List<Chip> read(Path file) {
-    String origin = file.toString();
-    try (InputStream in = Files.newInputStream(file)) {
-      return parse(in, origin);
-    } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("chip file not found: " + origin, e);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read chip file " + origin + ": " + e.getMessage(), e);
-    }
+    return new ChipJson(file.toString()).chips(InputFiles.readJson(file, "chip file", false));
   }
 
   /**
@@ -176,25 +147,8 @@ final class ChipJson {
    * @throws IOException when the stream cannot be read
    */
   static List<Chip> parse(InputStream in, String origin) throws IOException {
-    JsonNode root;
-    try {
-      root = MAPPER.readTree(in);
-    } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      String where =
-          at == null
-              ? ""
-              : String.format(
-                  Locale.ROOT, " at line %d, column %d", at.getLineNr(), at.getColumnNr());
-      throw new IllegalArgumentException(
-          origin
-              + ": malformed JSON"
-              + where
-              + ": "
-              + e.getOriginalMessage().lines().findFirst().orElse(""),
-          e);
-    }
-    return new ChipJson(origin).chips(root);
+    String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    return new ChipJson(origin).chips(InputFiles.readJson(text, origin, false));
   }
 
   private List<Chip> chips(JsonNode root) {

@@ -304,4 +304,39 @@ public final class Chips {
   public static String toJson(Chip chip) {
     return ChipJsonWriter.write(chip);
   }
+
+  /**
+   * A catalog chip by id, else the first chip of the chip JSON file at {@code idOrPath} (as {@code
+   * --chip} takes): a file, a pipe or a device, read as at most 16 MB.
+   *
+   * @throws IllegalArgumentException "PATH: no such file" when {@code idOrPath} looks like a path
+   *     (ends in {@code .json} or holds a separator) and names nothing, "PATH: is a directory, not
+   *     a chip file", the file's own errors ({@link #fromJson}), or an unknown id with the closest
+   *     known ids
+   */
+  public static Chip resolve(String idOrPath) {
+    java.util.Optional<Chip> builtIn = builtIn().find(idOrPath);
+    if (builtIn.isPresent()) {
+      return builtIn.get();
+    }
+    boolean pathLike =
+        idOrPath.endsWith(".json")
+            || idOrPath.contains("/")
+            || idOrPath.contains(java.io.File.separator);
+    Path p = Path.of(idOrPath);
+    if (pathLike && java.nio.file.Files.isDirectory(p)) {
+      throw new IllegalArgumentException(idOrPath + ": is a directory, not a chip file");
+    }
+    if (pathLike && java.nio.file.Files.exists(p)) {
+      List<Chip> chips = fromJson(p);
+      if (chips.isEmpty()) {
+        throw new IllegalArgumentException(idOrPath + ": the chip file holds no chip");
+      }
+      return chips.get(0);
+    }
+    if (pathLike) {
+      throw new IllegalArgumentException(idOrPath + ": no such file");
+    }
+    return byId(idOrPath);
+  }
 }

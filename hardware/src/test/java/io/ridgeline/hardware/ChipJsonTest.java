@@ -367,6 +367,6 @@ final class ChipJsonTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Chips.fromJson(missing));
 
-    assertThat(e.getMessage()).isEqualTo("chip file not found: " + missing);
+    assertThat(e.getMessage()).isEqualTo(missing + ": no such file");
   }
 }

@@ -1,12 +1,9 @@
 package io.ridgeline.models;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.common.collect.ImmutableSortedSet;
 import com.google.errorprone.annotations.CanIgnoreReturnValue;
+import io.ridgeline.core.InputFiles;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.TensorClass;
 import java.util.List;
@@ -95,24 +92,6 @@ final class ConfigReader {
           "hybrid_override_pattern",
           "mamba_num_heads");
 
-  /** The largest config file read, in bytes (16 MB; published configs are a few KB). */
-  static final long MAX_FILE_BYTES = 16_000_000;
-
-  /** Nesting depth, string and number lengths a config may use (docs/errors.md). */
-  private static final ObjectMapper MAPPER =
-      JsonMapper.builder(
-              com.fasterxml.jackson.core.JsonFactory.builder()
-                  .streamReadConstraints(
-                      com.fasterxml.jackson.core.StreamReadConstraints.builder()
-                          .maxNestingDepth(64)
-                          .maxDocumentLength(MAX_FILE_BYTES)
-                          .maxStringLength(1_000_000)
-                          .maxNumberLength(100)
-                          .build())
-                  .build())
-          .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-          .build();
-
   private ConfigReader() {}
 
   /** Parses JSON text; {@code origin} names the file in messages. */
@@ -194,32 +173,12 @@ final class ConfigReader {
   }
 
   private static JsonNode tree(String json, String origin) {
-    JsonNode root;
-    try {
-      // a UTF-8 byte-order mark (some editors write one) is not content
-      root = MAPPER.readTree(json.startsWith("\uFEFF") ? json.substring(1) : json);
-    } catch (JsonProcessingException e) {
-      // a broken limit (depth, length) has no location
-      String where =
-          e.getLocation() == null
-              ? ""
-              : " at line "
-                  + e.getLocation().getLineNr()
-                  + ", column "
-                  + e.getLocation().getColumnNr();
-      throw new IllegalArgumentException(
-          origin + ": malformed JSON" + where + ": " + firstLine(e.getOriginalMessage()), e);
-    }
-    if (root == null || !root.isObject()) {
+    // NaN and Infinity read as numbers, so that the field they sit in is named
+    JsonNode root = InputFiles.readJson(json, origin, true);
+    if (!root.isObject()) {
       throw new IllegalArgumentException(origin + ": expected a JSON object with a model_type");
     }
     return root;
-  }
-
-  /** The first line of {@code message}, at most 300 characters. */
-  static String firstLine(String message) {
-    String m = message == null ? "" : message.lines().findFirst().orElse("");
-    return m.length() > 300 ? m.substring(0, 300) + "…" : m;
   }
 
   /** Builds a model of one type from its fields. */

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.common.base.Suppliers;
 import com.google.common.collect.ImmutableList;
+import io.ridgeline.core.InputFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -101,7 +101,8 @@ public final class Models {
       return builtIn.get();
     }
     Path p = Path.of(idOrPath);
-    if (Files.isRegularFile(p)) {
+    if (Files.exists(p) && !Files.isDirectory(p)) {
+      // a regular file, a pipe or a device: read as a stream of at most 16 MB
       return fromConfig(p, family);
     }
     // something that looks like a path is a missing file, not a misspelled id
@@ -167,21 +168,9 @@ public final class Models {
    * @throws IllegalArgumentException also when {@code family} is not a supported type
    */
   public static Model fromConfig(Path config, Optional<String> family) {
-    try {
-      if (Files.isRegularFile(config) && Files.size(config) > ConfigReader.MAX_FILE_BYTES) {
-        throw new IllegalArgumentException(
-            config + ": file is larger than 16 MB (" + Files.size(config) + " bytes)");
-      }
-      String json = Files.readString(config, StandardCharsets.UTF_8);
-      return ConfigReader.parse(
-          json, name(config, json), config.toString(), config.toString(), family);
-    } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException(config + ": no such file", e);
-    } catch (java.nio.charset.CharacterCodingException e) {
-      throw new IllegalArgumentException(config + ": not UTF-8 text", e);
-    } catch (IOException e) {
-      throw new UncheckedIOException(config + ": cannot read: " + e.getMessage(), e);
-    }
+    String json = InputFiles.readText(config, "config file");
+    return ConfigReader.parse(
+        json, name(config, json), config.toString(), config.toString(), family);
   }
 
   /** The id of a config file: its file name, or for config.json its _name_or_path or folder. */

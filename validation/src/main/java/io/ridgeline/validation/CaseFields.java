@@ -1,5 +1,6 @@
 package io.ridgeline.validation;
 
+import io.ridgeline.serving.Limits;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,7 +71,7 @@ final class CaseFields {
   }
 
   /** {@link #count}, at most {@code max}. */
-  private OptionalInt countUpTo(String column, int max) {
+  OptionalInt countUpTo(String column, int max) {
     String v = text(column);
     try {
       OptionalInt n = v.isEmpty() ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(v));
@@ -81,6 +82,35 @@ final class CaseFields {
       // reported below
     }
     throw error(column, "an integer from 1 to " + max + " or nothing", v);
+  }
+
+  /**
+   * Checks a disaggregated row's chips: with a prefill or a decode pool, {@code chips} (when given)
+   * is the sum of the pools given (a row of one measured pool gives that pool's count in both).
+   *
+   * @throws IllegalArgumentException naming the file, line, column and the three counts otherwise
+   */
+  void checkPools() {
+    OptionalInt chips = countUpTo("chips", Limits.MAX_CHIPS);
+    OptionalInt prefill = countUpTo("prefill_chips", Limits.MAX_CHIPS);
+    OptionalInt decode = countUpTo("decode_chips", Limits.MAX_CHIPS);
+    if (chips.isEmpty() || (prefill.isEmpty() && decode.isEmpty())) {
+      return;
+    }
+    // at most 2 × 2^16: no overflow
+    int pools = prefill.orElse(0) + decode.orElse(0);
+    if (chips.getAsInt() != pools) {
+      throw error(
+          "chips",
+          "prefill_chips + decode_chips = "
+              + pools
+              + " (the pools given: prefill "
+              + (prefill.isPresent() ? prefill.getAsInt() : "none")
+              + ", decode "
+              + (decode.isPresent() ? decode.getAsInt() : "none")
+              + ")",
+          text("chips"));
+    }
   }
 
   Mode mode() {

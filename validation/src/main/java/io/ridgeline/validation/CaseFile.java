@@ -1,11 +1,12 @@
 package io.ridgeline.validation;
 
+import io.ridgeline.core.InputFiles;
+import io.ridgeline.serving.Limits;
 import io.ridgeline.validation.CsvRecords.Record;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -83,9 +84,6 @@ public final class CaseFile {
           "slo_tpot_ms",
           "load_per_chip");
 
-  /** The largest case file read, in bytes (16 MB; the shipped one is about 190 KB). */
-  static final long MAX_FILE_BYTES = 16_000_000;
-
   /** Classpath location of the shipped case file. */
   public static final String SHIPPED_RESOURCE = "/io/ridgeline/validation/cases.csv";
 
@@ -114,21 +112,7 @@ public final class CaseFile {
    * @throws IllegalArgumentException when the file cannot be read or is malformed, naming it
    */
   public static List<ValidationCase> read(Path path) {
-    String text;
-    try {
-      if (Files.isRegularFile(path) && Files.size(path) > MAX_FILE_BYTES) {
-        throw new IllegalArgumentException(
-            path + ": case file is larger than 16 MB (" + Files.size(path) + " bytes)");
-      }
-      text = Files.readString(path, StandardCharsets.UTF_8);
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new IllegalArgumentException(path + ": no such file", e);
-    } catch (java.nio.charset.CharacterCodingException e) {
-      throw new IllegalArgumentException(path + ": not UTF-8 text", e);
-    } catch (IOException e) {
-      throw new IllegalArgumentException(
-          "cannot read case file " + path + ": " + e.getMessage(), e);
-    }
+    String text = InputFiles.readText(path, "case file");
     return parse(text, path.toString());
   }
 
@@ -217,24 +201,25 @@ public final class CaseFile {
           name + " line " + r.line() + ": expected " + index.size() + " fields, found " + f.size());
     }
     CaseFields x = new CaseFields(index, f, name, r.line());
+    x.checkPools();
     return new ValidationCase(
         x.required("case_id"),
         x.required("point_id"),
         x.required("model"),
         x.required("chip"),
-        x.count("chips"),
-        x.count("prefill_chips"),
-        x.count("decode_chips"),
-        x.count("tp"),
-        x.count("pp"),
-        x.count("ep"),
-        x.count("attention_dp"),
+        x.countUpTo("chips", Limits.MAX_CHIPS),
+        x.countUpTo("prefill_chips", Limits.MAX_CHIPS),
+        x.countUpTo("decode_chips", Limits.MAX_CHIPS),
+        x.countUpTo("tp", Limits.MAX_CHIPS),
+        x.countUpTo("pp", Limits.MAX_CHIPS),
+        x.countUpTo("ep", Limits.MAX_CHIPS),
+        x.countUpTo("attention_dp", Limits.MAX_CHIPS),
         x.optional("weights"),
         x.optional("kv_cache"),
-        x.count("isl"),
-        x.count("osl"),
+        x.countUpTo("isl", Limits.MAX_TOKENS),
+        x.countUpTo("osl", Limits.MAX_TOKENS),
         x.mode(),
-        x.count("load"),
+        x.countUpTo("load", Limits.MAX_BATCH),
         x.optional("speculative"),
         x.text("engine"),
         x.metric(),

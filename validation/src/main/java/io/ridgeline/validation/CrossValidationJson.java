@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.core.InputFiles;
 import io.ridgeline.serving.efficiency.Profiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -78,12 +79,7 @@ public final class CrossValidationJson {
    * @throws IllegalArgumentException when the text is malformed, naming the fold
    */
   public static List<CrossValidation.Fold> folds(String text, String name) {
-    JsonNode root;
-    try {
-      root = MAPPER.readTree(text);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(name + ": malformed JSON: " + e.getOriginalMessage(), e);
-    }
+    JsonNode root = InputFiles.readJson(text, name, false);
     List<CrossValidation.Fold> out = new ArrayList<>();
     JsonNode folds = root.path("folds");
     for (int i = 0; i < folds.size(); i++) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.core.InputFiles;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Layer;
 import io.ridgeline.models.Model;
@@ -150,12 +151,7 @@ public final class ErrorBands {
    * @throws IllegalArgumentException when malformed or a band is out of range
    */
   public static ErrorBands parse(String text, String name) {
-    JsonNode root;
-    try {
-      root = MAPPER.readTree(text);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(name + ": malformed JSON: " + e.getOriginalMessage(), e);
-    }
+    JsonNode root = InputFiles.readJson(text, name, false);
     Map<Estimate, Double> typical = new EnumMap<>(Estimate.class);
     for (Estimate e : Estimate.values()) {
       JsonNode v = root.path("typical_error").path(e.key());

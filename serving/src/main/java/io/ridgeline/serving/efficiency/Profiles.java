@@ -8,16 +8,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.core.InputFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -67,18 +70,9 @@ public final class Profiles {
   /** Classpath location of the built-in profiles. */
   public static final String BUILT_IN_RESOURCE = "/io/ridgeline/serving/efficiency/profiles.json";
 
+  /** Writes {@link #toJson()}, indented. */
   private static final ObjectMapper MAPPER =
-      new ObjectMapper(
-              com.fasterxml.jackson.core.JsonFactory.builder()
-                  .streamReadConstraints(
-                      com.fasterxml.jackson.core.StreamReadConstraints.builder()
-                          .maxNestingDepth(64)
-                          .maxDocumentLength(16_000_000L)
-                          .maxStringLength(1_000_000)
-                          .maxNumberLength(100)
-                          .build())
-                  .build())
-          .enable(SerializationFeature.INDENT_OUTPUT);
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final Map<String, EngineProfile> profiles;
 
@@ -136,13 +130,7 @@ public final class Profiles {
    *     and the field
    */
   public static Profiles read(Path path) {
-    String text;
-    try {
-      text = Files.readString(path, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalArgumentException(
-          "cannot read profile file " + path + ": " + e.getMessage(), e);
-    }
+    String text = InputFiles.readText(path, "profile file");
     return parse(text, path.toString());
   }
 
@@ -152,13 +140,7 @@ public final class Profiles {
    * @throws IllegalArgumentException when the text is malformed, naming {@code name} and the field
    */
   public static Profiles parse(String text, String name) {
-    JsonNode root;
-    try {
-      root = MAPPER.readTree(text.startsWith("\uFEFF") ? text.substring(1) : text);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(
-          name + ": not valid JSON: " + e.getOriginalMessage().lines().findFirst().orElse(""), e);
-    }
+    JsonNode root = InputFiles.readJson(text, name, false);
     if (root == null
         || !root.isObject()
         || !root.has("profiles")
@@ -166,6 +148,7 @@ public final class Profiles {
       throw new IllegalArgumentException(
           name + ": field 'profiles' must be an object of profiles by engine");
     }
+    unknownKeys(root, "", List.of("profiles"), name);
     Map<String, EngineProfile> map = new LinkedHashMap<>();
     JsonNode all = root.get("profiles");
     Iterator<String> it = all.fieldNames();
@@ -188,6 +171,12 @@ public final class Profiles {
     if (!node.isObject()) {
       throw new IllegalArgumentException(file + ": field '" + where + "' must be an object");
     }
+    List<String> known = new ArrayList<>();
+    for (EfficiencyParameter p : EfficiencyParameter.values()) {
+      known.add(p.jsonKey());
+    }
+    known.addAll(List.of("max_running_requests", "fitted_on", LEGACY_LAYER_OVERHEAD_KEY));
+    unknownKeys(node, where + ".", known, file);
     Efficiency.Builder efficiency = Efficiency.builder();
     for (EfficiencyParameter p : EfficiencyParameter.values()) {
       p.set(efficiency, parameter(node, where, p, file));
@@ -203,8 +192,32 @@ public final class Profiles {
   }
 
   /**
-   * The {@code max_running_requests} of {@code node}: empty when absent or null; a fractional value
-   * (a fit searches the cap as a real number) is rounded down, to at least 1.
+   * Fails on a key of {@code node} that is not in {@code known}, naming it with its path and the
+   * closest known key, so that a typo never passes as an absent optional parameter.
+   */
+  private static void unknownKeys(JsonNode node, String where, List<String> known, String file) {
+    Iterator<String> it = node.fieldNames();
+    while (it.hasNext()) {
+      String key = it.next();
+      if (!known.contains(key)) {
+        throw new IllegalArgumentException(
+            file
+                + ": unknown field '"
+                + where
+                + key
+                + "'"
+                + io.ridgeline.core.Names.closest(key, known)
+                    .map(c -> "; did you mean '" + c + "'?")
+                    .orElse("")
+                + " known: "
+                + String.join(", ", known));
+      }
+    }
+  }
+
+  /**
+   * The {@code max_running_requests} of {@code node}: empty when absent or null, else a whole
+   * number of requests from 1 to 2^24 (the largest batch a pool runs).
    */
   private static OptionalInt maxRunningRequests(JsonNode node, String where, String file) {
     JsonNode cap = node.get("max_running_requests");
@@ -212,16 +225,21 @@ public final class Profiles {
       return OptionalInt.empty();
     }
     double v = number(node, where, "max_running_requests", file);
-    if (!(v > 0 && Double.isFinite(v))) {
+    if (!(v >= 1 && v <= MAX_RUNNING_REQUESTS && v == Math.rint(v))) {
       throw new IllegalArgumentException(
           file
               + ": field '"
               + where
-              + ".max_running_requests' must be a finite number > 0 (omit it for no cap), found "
-              + v);
+              + ".max_running_requests' must be a whole number of requests from 1 to "
+              + String.format(Locale.ROOT, "%,d", MAX_RUNNING_REQUESTS)
+              + " (omit it for no cap), found "
+              + cap);
     }
-    return OptionalInt.of((int) Math.max(1, Math.floor(Math.min(v, Integer.MAX_VALUE))));
+    return OptionalInt.of((int) v);
   }
+
+  /** The largest {@code max_running_requests}: 2^24, the largest batch a pool runs. */
+  private static final int MAX_RUNNING_REQUESTS = 1 << 24;
 
   /**
    * The parameters a profile must state; the others, added to the model after these, read as {@link

@@ -102,7 +102,12 @@ public final class SweepGridBuilder {
   public SweepGridBuilder cached(int... values) {
     checkArgument(values.length > 0, "cached: the list of values is empty");
     for (int v : values) {
-      checkArgument(v >= 0, "cached must be non-negative: %s", v);
+      // as --cached: at most 2^27 tokens, so that cached + isl + osl stays inside an int
+      checkArgument(
+          v >= 0 && v <= Limits.MAX_TOKENS,
+          "cached must be an integer from 0 to %s tokens: %s",
+          String.format(java.util.Locale.ROOT, "%,d", Limits.MAX_TOKENS),
+          v);
     }
     this.cacheds = ImmutableList.copyOf(Ints.asList(values));
     return this;

@@ -2,10 +2,8 @@ package io.ridgeline.serving.sweep;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ridgeline.core.InputFiles;
 import io.ridgeline.core.Names;
 import io.ridgeline.core.Precision;
 import io.ridgeline.hardware.Chip;
@@ -13,11 +11,7 @@ import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Models;
 import io.ridgeline.serving.Deployment;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import io.ridgeline.serving.Limits;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,20 +23,6 @@ import java.util.function.IntFunction;
 
 /** Reading grid JSON: one value list per key. */
 final class SweepGridJson {
-  /** With a depth and size limit: 64 levels, 16 MB (docs/errors.md). */
-  static final ObjectMapper MAPPER =
-      new ObjectMapper(
-              com.fasterxml.jackson.core.JsonFactory.builder()
-                  .streamReadConstraints(
-                      com.fasterxml.jackson.core.StreamReadConstraints.builder()
-                          .maxNestingDepth(64)
-                          .maxDocumentLength(16_000_000L)
-                          .maxStringLength(1_000_000)
-                          .maxNumberLength(100)
-                          .build())
-                  .build())
-          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-
   private SweepGridJson() {}
 
   /** A list's elements, or a scalar as one element. */
@@ -90,8 +70,8 @@ final class SweepGridJson {
           for (int i = 0; i < cached.length; i++) {
             JsonNode v = values.get(i);
             checkArgument(
-                v.isIntegralNumber() && v.asLong() >= 0 && v.asLong() <= Integer.MAX_VALUE,
-                "cached must be a non-negative integer: %s",
+                v.isIntegralNumber() && v.asLong() >= 0 && v.asLong() <= Limits.MAX_TOKENS,
+                "cached must be an integer from 0 to 134,217,728 tokens: %s",
                 v);
             cached[i] = v.intValue();
           }
@@ -178,41 +158,17 @@ final class SweepGridJson {
 
   /** A catalog chip id, else a path to a chip JSON file (as {@code --chip} takes). */
   private static Chip resolveChip(String idOrPath) {
-    Optional<Chip> builtIn = Chips.builtIn().find(idOrPath);
-    if (builtIn.isPresent()) {
-      return builtIn.get();
-    }
-    Path p = Path.of(idOrPath);
-    if (idOrPath.endsWith(".json") && Files.isRegularFile(p)) {
-      return Chips.fromJson(p).get(0);
-    }
-    return Chips.byId(idOrPath);
+    return Chips.resolve(idOrPath);
   }
 
   /** {@link Sweep.Grid#fromJson(Path)}. */
   static Sweep.Grid read(Path file) {
-    String text;
-    try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException(file + ": no such file", e);
-    } catch (IOException e) {
-      throw new UncheckedIOException(file + ": cannot read: " + e.getMessage(), e);
-    }
-    return parse(text, file.toString());
+    return parse(InputFiles.readText(file, "grid file"), file.toString());
   }
 
   /** {@link Sweep.Grid#fromJson(String, String)}. */
   static Sweep.Grid parse(String json, String origin) {
-    JsonNode root;
-    try {
-      // a UTF-8 byte-order mark (some editors write one) is not content
-      root = MAPPER.readTree(json.startsWith("\uFEFF") ? json.substring(1) : json);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(
-          origin + ": not valid JSON: " + e.getOriginalMessage().replace('\n', ' ') + location(e),
-          e);
-    }
+    JsonNode root = InputFiles.readJson(json, origin, false);
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(
           origin
@@ -234,11 +190,5 @@ final class SweepGridJson {
       }
     }
     return b.build();
-  }
-
-  private static String location(JsonProcessingException e) {
-    return e.getLocation() == null
-        ? ""
-        : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
   }
 }

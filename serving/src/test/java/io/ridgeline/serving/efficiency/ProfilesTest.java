@@ -195,17 +195,18 @@ final class ProfilesTest {
   }
 
   @Test
-  void parse_fractionalMaxRunningRequests_roundsDown() {
-    // a fit writes the cap it searched as a real number: 985.038 runs 985 requests, 0.5 runs 1
+  void parse_fractionalMaxRunningRequests_isRefused() {
+    // a cap is a whole number of requests (toJson writes one): 0.5 is a typo, not 1 request
     String text =
         "{\"profiles\": {\"default\": {\"compute\": 0.5, \"memory\": 0.5, \"network\": 0.5,"
             + " \"gemm_half_tokens\": 1, \"layer_overhead_us\": 1, \"step_overhead_us\": 1,"
-            + " \"max_running_requests\": 985.038}, \"vllm\": {\"compute\": 0.5, \"memory\": 0.5,"
-            + " \"network\": 0.5, \"gemm_half_tokens\": 1, \"layer_overhead_us\": 1,"
-            + " \"step_overhead_us\": 1, \"max_running_requests\": 0.5}}}";
-    Profiles p = Profiles.parse(text, "my.json");
-    assertThat(p.forEngine("default").maxRunningRequests()).hasValue(985);
-    assertThat(p.forEngine("vllm").maxRunningRequests()).hasValue(1);
+            + " \"max_running_requests\": 0.5}}}";
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Profiles.parse(text, "my.json"));
+    assertThat(e)
+        .hasMessage(
+            "my.json: field 'profiles.default.max_running_requests' must be a whole number of"
+                + " requests from 1 to 16,777,216 (omit it for no cap), found 0.5");
   }
 
   @Test
