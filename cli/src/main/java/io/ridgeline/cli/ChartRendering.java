@@ -41,6 +41,9 @@ final class ChartRendering {
   static final float MIN_TITLE_POINTS = 12f;
   static final int MAX_TITLE_LINES = 3;
 
+  /** The longest title drawn, characters; see {@link #clipped}. */
+  static final int MAX_TITLE_CHARS = 400;
+
   /** Free space left and right of the title, px. */
   static final int TITLE_MARGIN = 12;
 
@@ -70,7 +73,7 @@ final class ChartRendering {
   static TitleLayout title(XYChart chart, Font base) {
     FontRenderContext frc = frc();
     double room = chart.getWidth() - 2.0 * TITLE_MARGIN;
-    String text = chart.getTitle() == null ? "" : chart.getTitle();
+    String text = clipped(chart.getTitle() == null ? "" : chart.getTitle());
     for (float pt = TITLE_POINTS; pt >= MIN_TITLE_POINTS; pt -= 0.5f) {
       Font f = base.deriveFont(pt);
       List<String> lines = wrap(text, f, frc, room);
@@ -80,6 +83,17 @@ final class ChartRendering {
     }
     Font f = base.deriveFont(MIN_TITLE_POINTS);
     return new TitleLayout(f, wrap(text, f, frc, room), lineHeight(f, frc));
+  }
+
+  /**
+   * {@code title} cut to {@value #MAX_TITLE_CHARS} characters (the last one an ellipsis): three
+   * lines of a 1,200 px chart hold about 450 characters at the smallest size, so a longer title (a
+   * chip file's 6,000-character id) could not be read anyway, and measuring it is what costs.
+   */
+  static String clipped(String title) {
+    return title.length() <= MAX_TITLE_CHARS
+        ? title
+        : title.substring(0, MAX_TITLE_CHARS - 1) + "\u2026";
   }
 
   private static double lineHeight(Font f, FontRenderContext frc) {
@@ -107,10 +121,19 @@ final class ChartRendering {
     for (String l : lines) {
       String rest = l;
       while (f.getStringBounds(rest, frc).getWidth() > room && rest.length() > 1) {
-        int n = rest.length() - 1;
-        while (n > 1 && f.getStringBounds(rest.substring(0, n), frc).getWidth() > room) {
-          n--;
+        // the longest prefix that fits, by bisection (a prefix's width grows with its length):
+        // lo fits or is 1, hi does not fit
+        int lo = 1;
+        int hi = rest.length();
+        while (hi - lo > 1) {
+          int mid = (lo + hi) >>> 1;
+          if (f.getStringBounds(rest.substring(0, mid), frc).getWidth() <= room) {
+            lo = mid;
+          } else {
+            hi = mid;
+          }
         }
+        int n = lo;
         out.add(rest.substring(0, n));
         rest = rest.substring(n);
       }

@@ -86,6 +86,7 @@ final class IntensityCommand implements Callable<Integer> {
     for (IntensitySweep.Row r : sweep.rows()) {
       ObjectNode row = rows.addObject();
       row.put("batch", r.batch());
+      row.put("fits", r.fits());
       ArrayNode phases = row.putArray("phases");
       for (PhaseResult p : memoryPhases(r)) {
         ObjectNode ph = phases.addObject();
@@ -105,7 +106,8 @@ final class IntensityCommand implements Callable<Integer> {
     system.efficiency().bandLines(rm).forEach(out::println);
     out.printf(
         Locale.ROOT,
-        "context %d; intensity in FLOP/B; ridge point (%s) %.1f FLOP/B; * = compute-bound%n",
+        "context %d; intensity in FLOP/B; ridge point (%s) %.1f FLOP/B; * = compute-bound;"
+            + " oom = the batch does not fit in memory%n",
         context,
         rm.computePrecisions().matmul().id(),
         ridge);
@@ -123,6 +125,9 @@ final class IntensityCommand implements Callable<Integer> {
                 " %23.2f%s",
                 p.intensity().flopsPerByte(),
                 p.bound() == io.ridgeline.core.Bound.COMPUTE ? "*" : " "));
+      }
+      if (!r.fits()) {
+        line.append(" oom");
       }
       out.println(line);
     }

@@ -159,7 +159,9 @@ final class RooflineCommand implements Callable<Integer> {
     // the prompt's workload: its history and prefix hits (the output length does not matter here)
     Workload w = workload.apply(Workload.of(promptTokens, 1));
     context = context != null ? context : w.promptContext();
-    RooflineModel rm = system.build();
+    // without --count or --tp, the fewest chips holding the batch at its context (as frontier
+    // sizes for its largest batch), so the step times printed are those of a batch that fits
+    RooflineModel rm = system.build(batch, Math.max(context, w.promptContext()));
     // the longest sequence of the command, for the context-window warning
     int sequenceTokens = Math.max(context, w.promptContext());
     SystemOptions.warnContext(rm.model(), sequenceTokens, spec);

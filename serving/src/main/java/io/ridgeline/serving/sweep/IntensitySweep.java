@@ -23,14 +23,25 @@ public final class IntensitySweep {
   private final int context;
   private final ImmutableList<Row> rows;
 
-  /** One batch size: its decode phases (per chip) in order. */
+  /** One batch size: its decode phases (per chip) in order, and whether the batch fits. */
   public static final class Row {
     private final int batch;
     private final ImmutableList<PhaseResult> phases;
+    private final boolean fits;
 
-    Row(int batch, List<PhaseResult> phases) {
+    Row(int batch, List<PhaseResult> phases, boolean fits) {
       this.batch = batch;
       this.phases = ImmutableList.copyOf(phases);
+      this.fits = fits;
+    }
+
+    /**
+     * Whether the batch's weights and KV cache at the sweep's context fit the system's memory
+     * ({@link RooflineModel#memory}); a row that does not fit is still computed (the intensity of a
+     * step the system cannot hold).
+     */
+    public boolean fits() {
+      return fits;
     }
 
     /** Sequences per decode step. */
@@ -45,7 +56,7 @@ public final class IntensitySweep {
 
     @Override
     public String toString() {
-      StringBuilder b = new StringBuilder("batch " + batch + ":");
+      StringBuilder b = new StringBuilder("batch " + batch + (fits ? ":" : " (does not fit):"));
       for (PhaseResult p : phases) {
         b.append(
             String.format(
@@ -85,7 +96,7 @@ public final class IntensitySweep {
     ImmutableList.Builder<Row> rows = ImmutableList.builder();
     for (int b : batches) {
       checkArgument(b > 0, "batch must be positive: %s", b);
-      rows.add(new Row(b, model.decode(b, context).phases()));
+      rows.add(new Row(b, model.decode(b, context).phases(), model.memory(b, context).fits()));
     }
     return new IntensitySweep(model, context, rows.build());
   }
