@@ -149,11 +149,19 @@ final class PlanCommand implements Callable<Integer> {
 
   @Option(
       names = {"--chips", "--chip"},
-      required = true,
       split = ",",
+      defaultValue = DEFAULT_CHIPS,
       description =
-          "Chips to search, comma-separated ids (see `ridgeline chips`) or chip JSON files.")
+          "Chips to search, comma-separated ids (see `ridgeline chips`) or chip JSON files"
+              + " (default: ${DEFAULT-VALUE}).")
   List<String> chips;
+
+  /**
+   * The chips searched when {@code --chips} is not given: the current data-center accelerators of
+   * the three GPU vendors' catalog entries with a published on-demand price (NVIDIA H100, H200,
+   * B200; AMD MI300X), so that "the best configurations on N chips" is one command.
+   */
+  static final String DEFAULT_CHIPS = "h100-sxm,h200-sxm,b200,mi300x";
 
   @Option(
       names = "--strategies",

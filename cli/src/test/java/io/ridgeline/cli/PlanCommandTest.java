@@ -297,8 +297,6 @@ final class PlanCommandTest {
             "plan",
             "--model",
             "llama-3.1-8b",
-            "--isl",
-            "1024",
             "--osl",
             "256",
             "--rate",
@@ -308,7 +306,7 @@ final class PlanCommandTest {
             "--tpot",
             "0.05");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).startsWith("ridgeline: Missing required option: '--chips");
+    assertThat(r.err()).startsWith("ridgeline: Missing required option: '--isl");
   }
 
   @Test
@@ -454,6 +452,35 @@ final class PlanCommandTest {
     assertThat(r.code()).as(r.err()).isZero();
     for (JsonNode c : r.json().get("configurations")) {
       assertThat(c.get("launch").fieldNames()).toIterable().containsExactly("vllm", "sglang");
+    }
+  }
+
+  @Test
+  void plan_totalChipsWithoutChips_searchesTheDefaultChips() throws Exception {
+    // the question in one command: the best configurations on 16 chips under the SLOs,
+    // over the default chips (H100, H200, B200, MI300X), every one within the budget
+    CliRun r =
+        run(
+            "plan",
+            "--model",
+            "llama-3.1-70b",
+            "--total-chips",
+            "16",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--ttft",
+            "200ms",
+            "--tpot",
+            "30ms",
+            "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode configurations = r.json().get("configurations");
+    assertThat(configurations).isNotEmpty();
+    for (JsonNode c : configurations) {
+      assertThat(c.get("chip").asText()).isIn("h100-sxm", "h200-sxm", "b200", "mi300x");
+      assertThat(c.get("total_chips").asInt()).isBetween(1, 16);
     }
   }
 }
