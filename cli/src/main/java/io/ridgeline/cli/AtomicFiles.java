@@ -98,6 +98,33 @@ final class AtomicFiles {
         });
   }
 
+  /**
+   * Checks, before a long job, that {@code target} could be written: it is not a folder, and its
+   * nearest existing folder is a folder this process may create files in (missing folders below it
+   * are created when the file is written).
+   *
+   * @throws IllegalArgumentException {@code "OPTION PATH: is a folder, not a file"}, {@code "OPTION
+   *     PATH: DIR is a file, not a folder"} or {@code "OPTION PATH: cannot create a file in DIR"}
+   */
+  static void checkWritable(Path target, String option) {
+    Path absolute = target.toAbsolutePath();
+    if (Files.isDirectory(absolute)) {
+      throw new IllegalArgumentException(option + " " + target + ": is a folder, not a file");
+    }
+    Path dir = absolute.getParent();
+    while (dir != null && !Files.exists(dir)) {
+      dir = dir.getParent();
+    }
+    if (dir != null && !Files.isDirectory(dir)) {
+      throw new IllegalArgumentException(
+          option + " " + target + ": " + dir + " is a file, not a folder");
+    }
+    if (dir != null && !Files.isWritable(dir)) {
+      throw new IllegalArgumentException(
+          option + " " + target + ": cannot create a file in " + dir);
+    }
+  }
+
   /** Writes {@code text} (UTF-8) to {@code target}, whole or not at all. */
   static void writeString(Path target, String text) {
     writeText(

@@ -57,7 +57,7 @@ final class CalibrateCommand implements Callable<Integer> {
   @Option(
       names = "--evaluations",
       defaultValue = "" + Calibration.DEFAULT_EVALUATIONS,
-      description = "Loss evaluations per fit (default: ${DEFAULT-VALUE}).")
+      description = "Loss evaluations per fit, at least 10 (default: ${DEFAULT-VALUE}).")
   int evaluations;
 
   @Option(
@@ -92,6 +92,16 @@ final class CalibrateCommand implements Callable<Integer> {
           "--report and --bands need --cross-validate: '"
               + (report != null ? report : bands)
               + "'");
+    }
+    // the files are checked before the fit, which takes minutes, not after it
+    if (out != null) {
+      AtomicFiles.checkWritable(out, "--out");
+    }
+    if (report != null) {
+      AtomicFiles.checkWritable(report, "--report");
+    }
+    if (bands != null) {
+      AtomicFiles.checkWritable(bands, "--bands");
     }
     PrintWriter err = spec.commandLine().getErr();
     err.println("calibrate: fitting the pooled profile on " + label + "...");

@@ -94,7 +94,8 @@ final class OptionLimits {
       m.put(o, new Range(1e-6, false, 1e6, " s"));
     }
     m.put("--top", new Range(1, false, 10_000, ""));
-    m.put("--evaluations", new Range(1, false, 1_000_000, ""));
+    // the search needs a simplex and a few steps: Calibration.fit takes at least 10
+    m.put("--evaluations", new Range(10, false, 1_000_000, ""));
     return m;
   }
 

@@ -120,4 +120,41 @@ final class CalibrateCommandTest {
     assertThat(CalibrateCommand.fitProgress(150, 1500, 12))
         .isEqualTo("pooled fit: 150/1500 evaluations (12 s, ETA at most 108 s)");
   }
+
+  @Test
+  void calibrate_outIsAFolder_isRefusedBeforeTheFit(@TempDir Path dir) throws Exception {
+    Path cases = dir.resolve("cases.csv");
+    Files.writeString(cases, CASES);
+    String[] r =
+        run(
+            "calibrate",
+            "--cases",
+            cases.toString(),
+            "--evaluations",
+            "12",
+            "--out",
+            dir.toString());
+    assertThat(r[0]).isEqualTo("1");
+    assertThat(r[2]).isEqualTo("ridgeline: --out " + dir + ": is a folder, not a file\n");
+    // under a file: the folder it names cannot be made
+    Path under = cases.resolve("bands.json");
+    String[] b =
+        run(
+            "calibrate",
+            "--cases",
+            cases.toString(),
+            "--cross-validate",
+            "--bands",
+            under.toString());
+    assertThat(b[0]).isEqualTo("1");
+    assertThat(b[2])
+        .isEqualTo("ridgeline: --bands " + under + ": " + cases + " is a file, not a folder\n");
+  }
+
+  @Test
+  void calibrate_evaluationsBelowTen_isRefusedWithTheHelpsMinimum() {
+    String[] r = run("calibrate", "--evaluations", "5");
+    assertThat(r[0]).isNotEqualTo("0");
+    assertThat(r[2]).startsWith("ridgeline: --evaluations must be at least 10");
+  }
 }
