@@ -13,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -51,10 +53,16 @@ final class AtomicFiles {
    *     the temporary file is deleted and {@code target} is left as it was
    */
   static <T> T write(Path target, Body<T> body) {
-    Path absolute = target.toAbsolutePath();
-    Path dir = absolute.getParent();
     Path temporary = null;
     try {
+      Path absolute = linkTarget(target.toAbsolutePath());
+      if (Files.exists(absolute) && !Files.isRegularFile(absolute)) {
+        return writeInPlace(absolute, body);
+      }
+      if (writeProtected(absolute)) {
+        throw new AccessDeniedException(absolute.toString(), null, "write-protected");
+      }
+      Path dir = absolute.getParent();
       if (dir != null) {
         Files.createDirectories(dir);
       }
@@ -73,6 +81,55 @@ final class AtomicFiles {
           // the temporary file is marked deleteOnExit as well
         }
       }
+    }
+  }
+
+  /**
+   * The file a chain of symbolic links at {@code path} ends on (at most 40 links, as the kernel
+   * follows): the target is written, the link is kept; {@code path} itself when it is no link.
+   */
+  private static Path linkTarget(Path path) throws IOException {
+    Path p = path;
+    for (int i = 0; i < 40 && Files.isSymbolicLink(p); i++) {
+      // a relative link is relative to its own folder; an absolute one replaces the path
+      p = p.resolveSibling(Files.readSymbolicLink(p)).normalize();
+    }
+    return p;
+  }
+
+  /**
+   * Whether the regular file {@code path} exists without its owner's write permission (POSIX
+   * permission bits, so a write-protected file is kept even for a user, such as root, whom the file
+   * system would let replace it); {@link Files#isWritable} where there are no POSIX bits.
+   */
+  private static boolean writeProtected(Path path) throws IOException {
+    if (!Files.isRegularFile(path)) {
+      return false;
+    }
+    try {
+      return !Files.getPosixFilePermissions(path).contains(PosixFilePermission.OWNER_WRITE);
+    } catch (UnsupportedOperationException e) {
+      return !Files.isWritable(path);
+    }
+  }
+
+  /**
+   * Writes to a device or a pipe ({@code /dev/stdout}, {@code /dev/null}, a FIFO) in place: the
+   * content is made in a temporary file of the system's temporary folder, then copied into {@code
+   * device}, whose write errors ({@code /dev/full}) fail the command. Such a target cannot be
+   * replaced whole, so it is not renamed over.
+   */
+  private static <T> T writeInPlace(Path device, Body<T> body) throws IOException {
+    Path temporary = Files.createTempFile("ridgeline-", ".tmp");
+    try {
+      temporary.toFile().deleteOnExit();
+      T result = body.write(temporary);
+      try (OutputStream out = Files.newOutputStream(device, StandardOpenOption.WRITE)) {
+        Files.copy(temporary, out);
+      }
+      return result;
+    } finally {
+      Files.deleteIfExists(temporary);
     }
   }
 
@@ -170,8 +227,10 @@ final class AtomicFiles {
           ? "cannot create a file in " + parent
           : "no such directory";
     }
-    if (e instanceof AccessDeniedException) {
-      return "permission denied";
+    if (e instanceof AccessDeniedException denied) {
+      return "write-protected".equals(denied.getReason())
+          ? "the file is write-protected (make it writable to replace it)"
+          : "permission denied";
     }
     if (e instanceof FileAlreadyExistsException) {
       return "a file is in the way of a folder";

@@ -198,14 +198,30 @@ final class SweepCommand implements Callable<Integer> {
    */
   private SweepWriter.Format format(Path file) {
     if (format != null) {
+      SweepWriter.Format asked;
       switch (format.toLowerCase(Locale.ROOT)) {
         case "csv":
-          return SweepWriter.Format.CSV;
+          asked = SweepWriter.Format.CSV;
+          break;
         case "jsonl":
-          return SweepWriter.Format.JSONL;
+          asked = SweepWriter.Format.JSONL;
+          break;
         default:
           throw new IllegalArgumentException("--format must be csv or jsonl: " + format);
       }
+      // a file's extension and --format must agree: rows.csv holding JSON lines misleads
+      // whatever reads it next
+      if (file != null && (jsonLines(file) != (asked == SweepWriter.Format.JSONL))) {
+        throw new IllegalArgumentException(
+            "--format "
+                + format
+                + " disagrees with --out "
+                + file
+                + " (its extension asks for "
+                + (jsonLines(file) ? "jsonl" : "csv")
+                + "); drop --format or change the extension");
+      }
+      return asked;
     }
     return file != null && jsonLines(file) ? SweepWriter.Format.JSONL : SweepWriter.Format.CSV;
   }

@@ -399,4 +399,19 @@ final class SweepCommandTest {
                 + ": key 'num_local_experts' is not read for model_type 'llama' and has no"
                 + " effect on the estimate");
   }
+
+  @Test
+  void sweep_formatDisagreeingWithOutExtension_isRefused(@TempDir Path dir) throws Exception {
+    Path g = dir.resolve("g.json");
+    Files.writeString(g, "{\"model\": [\"llama-3.1-8b\"], \"chip\": [\"h100-sxm\"]}");
+    Path out = dir.resolve("rows.csv");
+    CliRun r = run("sweep", "--grid", g.toString(), "--out", out.toString(), "--format", "jsonl");
+    assertThat(r.code()).isNotZero();
+    assertThat(r.err().strip())
+        .isEqualTo(
+            "ridgeline: --format jsonl disagrees with --out "
+                + out
+                + " (its extension asks for csv); drop --format or change the extension");
+    assertThat(out).doesNotExist();
+  }
 }
