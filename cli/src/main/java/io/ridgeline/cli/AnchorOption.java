@@ -1,6 +1,7 @@
 package io.ridgeline.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.collect.ImmutableSortedSet;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ParetoFrontier;
 import io.ridgeline.serving.efficiency.Anchoring;
@@ -11,12 +12,16 @@ import io.ridgeline.validation.CaseFile;
 import io.ridgeline.validation.Outcome;
 import io.ridgeline.validation.Prediction;
 import io.ridgeline.validation.Predictor;
+import io.ridgeline.validation.Skip;
 import io.ridgeline.validation.ValidationCase;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code --anchor FILE}: one or a few measurements of the user's own deployment (the case-file
@@ -36,7 +41,41 @@ final class AnchorOption {
    * @param lnSlowdown the mean ln slowdown of the model against the rows
    * @param anchoring the ln slowdown per quantity ({@link Anchor#factors})
    */
-  record Factor(Path file, int rows, double lnSlowdown, Anchoring anchoring) {
+  record Factor(
+      Path file,
+      int rows,
+      double lnSlowdown,
+      Anchoring anchoring,
+      List<String> skipped,
+      Set<String> models,
+      Set<String> chips) {
+    /**
+     * The warnings a command prints with this anchor for a system of {@code model} on {@code
+     * chipIds}: each row the anchor could not predict (its line and why), and rows measured on
+     * another model or chip, whose factor carries another deployment's error (anchoring helps per
+     * deployment: same model, chip, precision and engine).
+     */
+    List<String> warnings(String model, Collection<String> chipIds) {
+      List<String> out = new ArrayList<>(skipped);
+      Set<String> otherModels = new TreeSet<>(models);
+      otherModels.remove(model.toLowerCase(Locale.ROOT));
+      Set<String> otherChips = new TreeSet<>(chips);
+      chipIds.forEach(c -> otherChips.remove(c.toLowerCase(Locale.ROOT)));
+      if (!otherModels.isEmpty() || !otherChips.isEmpty()) {
+        out.add(
+            String.format(
+                Locale.ROOT,
+                "--anchor %s measures %s on %s, not only %s on %s: its factor carries another"
+                    + " deployment's error",
+                file,
+                String.join(", ", models),
+                String.join(", ", chips),
+                model,
+                String.join(", ", chipIds)));
+      }
+      return out;
+    }
+
     /**
      * Every frontier's points anchored, their Pareto flags kept (each axis is scaled by one
      * factor).
@@ -100,10 +139,24 @@ final class AnchorOption {
     List<ValidationCase> cases = CaseFile.read(file);
     Predictor p = Predictor.of(new EngineProfile(Profiles.DEFAULT, efficiency.efficiency(), ""));
     List<Prediction> predicted = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
+    Set<String> models = new TreeSet<>();
+    Set<String> chips = new TreeSet<>();
     for (ValidationCase c : cases) {
       Outcome o = p.predict(c);
       if (o instanceof Prediction prediction) {
         predicted.add(prediction);
+        models.add(c.model().toLowerCase(Locale.ROOT));
+        chips.add(c.chip().toLowerCase(Locale.ROOT));
+      } else if (o instanceof Skip skip) {
+        skipped.add(
+            String.format(
+                Locale.ROOT,
+                "--anchor %s: row %s (line %d) is not used: %s",
+                file,
+                c.caseId(),
+                c.line(),
+                skip.reason()));
       }
     }
     if (predicted.isEmpty()) {
@@ -112,6 +165,12 @@ final class AnchorOption {
     }
     return Optional.of(
         new Factor(
-            file, predicted.size(), Anchor.lnSlowdown(predicted), Anchor.factors(predicted)));
+            file,
+            predicted.size(),
+            Anchor.lnSlowdown(predicted),
+            Anchor.factors(predicted),
+            List.copyOf(skipped),
+            ImmutableSortedSet.copyOf(models),
+            ImmutableSortedSet.copyOf(chips)));
   }
 }

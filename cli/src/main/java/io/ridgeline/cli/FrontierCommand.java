@@ -193,6 +193,15 @@ final class FrontierCommand implements Callable<Integer> {
    * The chart's axes and the objectives of --ttft and --tpot (their bounds checked with every
    * numeric option, {@code OptionLimits}).
    */
+  /** Prints the anchor's warnings for {@code m} on the chips of {@code deployments} on stderr. */
+  private void warnAnchor(AnchorOption.Factor f, Model m, List<Deployment> deployments) {
+    java.util.Set<String> chipIds = new java.util.TreeSet<>();
+    for (Deployment d : deployments) {
+      d.pools().values().forEach(p -> chipIds.add(p.chip().id()));
+    }
+    f.warnings(m.id(), chipIds).forEach(w -> spec.commandLine().getErr().println("warning: " + w));
+  }
+
   FrontierChart.Options chartOptions() {
     return new FrontierChart.Options(
         logBoth || logX,
@@ -226,6 +235,7 @@ final class FrontierCommand implements Callable<Integer> {
     anchorFactor = AnchorOption.factor(anchor, system.efficiency());
     if (anchorFactor.isPresent()) {
       frontiers = anchorFactor.get().apply(frontiers);
+      warnAnchor(anchorFactor.get(), m, deployments);
     }
     FrontierOutput output =
         new FrontierOutput(
@@ -288,6 +298,9 @@ final class FrontierCommand implements Callable<Integer> {
       }
       if (anchorFactor.isEmpty()) {
         anchorFactor = AnchorOption.factor(anchor, system.efficiency());
+        if (anchorFactor.isPresent()) {
+          warnAnchor(anchorFactor.get(), m, deployments);
+        }
       }
       if (anchorFactor.isPresent()) {
         frontiers = anchorFactor.get().apply(frontiers);

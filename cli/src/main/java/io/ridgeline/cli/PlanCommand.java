@@ -285,6 +285,10 @@ final class PlanCommand implements Callable<Integer> {
     Optional<AnchorOption.Factor> anchored = AnchorOption.factor(anchor, efficiency);
     Model m = SystemOptions.resolveModels(List.of(model), architecture).get(0);
     SystemOptions.warn(m, spec);
+    anchored.ifPresent(
+        f ->
+            f.warnings(m.id(), chips)
+                .forEach(w -> spec.commandLine().getErr().println("warning: " + w)));
     SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
     PlanRequest.Builder b =
         PlanRequest.builder()

@@ -127,6 +127,49 @@ final class AnchorOptionTest {
    * A case file of one "measurement" of twice the bound's static TPOT of one Llama-3.1-8B sequence
    * on one H100 at context 1,088: the model is 2× too fast, ln slowdown −ln 2.
    */
+  @Test
+  void anchor_otherChipAndUnpredictableRow_areWarnedAbout(@TempDir Path dir) throws Exception {
+    Path file = twiceTheBound(dir);
+    // the same deployment: no warning
+    CliRun same =
+        CliRun.of(
+            "frontier",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--max-batch",
+            "2",
+            "--anchor",
+            file.toString());
+    assertThat(same.code()).as(same.err()).isZero();
+    assertThat(same.err()).doesNotContain("warning:");
+    // a row without lengths cannot be predicted, and the system runs on another chip
+    Files.writeString(
+        file,
+        Files.readString(file)
+            + "M2-tpot,M2,llama-3.1-8b,h100-sxm,1,,,1,,,,,,,,static,1,,trtllm,tpot_ms,10,high,x,,\n");
+    CliRun other =
+        CliRun.of(
+            "frontier",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "b200",
+            "--max-batch",
+            "2",
+            "--anchor",
+            file.toString());
+    assertThat(other.code()).as(other.err()).isZero();
+    assertThat(other.err())
+        .contains("warning: --anchor " + file + ": row M2-tpot (line 3) is not used: ")
+        .contains(
+            "warning: --anchor "
+                + file
+                + " measures llama-3.1-8b on h100-sxm, not only llama-3.1-8b on b200: its factor"
+                + " carries another deployment's error");
+  }
+
   private static Path twiceTheBound(Path dir) throws Exception {
     CliRun probe =
         CliRun.of(
