@@ -264,6 +264,27 @@ final class ConfigFields {
                             : "")));
   }
 
+  /** The first of {@code names} the file sets, to name an aliased field; the first name if none. */
+  String present(String... names) {
+    for (String name : names) {
+      JsonNode v = node.get(name);
+      if (v != null && !v.isNull()) {
+        return name;
+      }
+    }
+    return names[0];
+  }
+
+  /**
+   * Refuses an architecture whose field {@code aName} ({@code a}) is not a multiple of field {@code
+   * bName} ({@code b}); {@code why} says what the rule keeps whole.
+   */
+  void checkMultiple(String aName, int a, String bName, int b, String why) {
+    if (a % b != 0) {
+      throw error(aName, "(" + a + ") must be a multiple of '" + bName + "' (" + b + "): " + why);
+    }
+  }
+
   int divide(int a, int b, String aName, String bName) {
     if (a % b != 0) {
       throw new IllegalArgumentException(

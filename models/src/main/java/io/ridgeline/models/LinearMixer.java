@@ -168,6 +168,11 @@ public abstract class LinearMixer {
     checkArgument(
         keyHeadDim() > 0, "linear mixer key dim/state size must be positive: %s", keyHeadDim());
     checkArgument(convKernel() > 0, "linear mixer conv kernel must be positive: %s", convKernel());
+    checkArgument(
+        heads() % keyHeads() == 0,
+        "linear mixer heads (%s) must be a multiple of key heads/groups (%s)",
+        heads(),
+        keyHeads());
   }
 
   @Override

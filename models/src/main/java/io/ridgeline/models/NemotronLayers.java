@@ -53,11 +53,19 @@ final class NemotronLayers {
   }
 
   private LinearMixer mamba() {
+    int heads = f.positiveInt("mamba_num_heads");
+    int groups = f.positiveInt("n_groups");
+    f.checkMultiple(
+        "mamba_num_heads",
+        heads,
+        "n_groups",
+        groups,
+        "each group's B and C serve a whole set of heads");
     return LinearMixer.builder()
         .kind(LinearMixer.Kind.MAMBA2)
-        .heads(f.positiveInt("mamba_num_heads"))
+        .heads(heads)
         .valueHeadDim(f.positiveInt("mamba_head_dim"))
-        .keyHeads(f.positiveInt("n_groups"))
+        .keyHeads(groups)
         .keyHeadDim(f.positiveInt("ssm_state_size"))
         .convKernel(f.positiveInt("conv_kernel"))
         .convBias(f.bool("use_conv_bias").orElse(true))
@@ -68,9 +76,16 @@ final class NemotronLayers {
 
   private Attention attention() {
     int heads = f.positiveInt("num_attention_heads");
+    int kvHeads = f.optionalPositiveInt("num_key_value_heads").orElse(heads);
+    f.checkMultiple(
+        "num_attention_heads",
+        heads,
+        "num_key_value_heads",
+        kvHeads,
+        "each key/value head serves a whole group of query heads");
     return Attention.builder()
         .heads(heads)
-        .kvHeads(f.optionalPositiveInt("num_key_value_heads").orElse(heads))
+        .kvHeads(kvHeads)
         .headDim(
             f.optionalPositiveInt("head_dim", "attention_head_dim")
                 .orElseGet(() -> f.divide(hidden, heads, "hidden_size", "num_attention_heads")))

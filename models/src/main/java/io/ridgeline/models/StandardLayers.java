@@ -16,6 +16,9 @@ final class StandardLayers {
   private final int hidden;
   private final int layers;
 
+  /** mlp_only_layers, once read (Qwen MoE types only). */
+  private Set<Integer> mlpOnly;
+
   StandardLayers(ConfigFields f, String type, int hidden, int layers) {
     this.f = f;
     this.type = type;
@@ -78,6 +81,12 @@ final class StandardLayers {
       return mla(a, heads);
     }
     int kvHeads = f.optionalPositiveInt("num_key_value_heads").orElse(heads);
+    f.checkMultiple(
+        f.present("num_attention_heads", "n_head"),
+        heads,
+        "num_key_value_heads",
+        kvHeads,
+        "each key/value head serves a whole group of query heads");
     int headDim =
         f.optionalPositiveInt("head_dim", "attention_head_dim")
             .orElseGet(() -> f.divide(hidden, heads, "hidden_size", "num_attention_heads"));
@@ -168,11 +177,19 @@ final class StandardLayers {
   }
 
   private LinearMixer deltaNet() {
+    int valueHeads = f.positiveInt("linear_num_value_heads");
+    int keyHeads = f.positiveInt("linear_num_key_heads");
+    f.checkMultiple(
+        "linear_num_value_heads",
+        valueHeads,
+        "linear_num_key_heads",
+        keyHeads,
+        "each key head serves a whole group of value heads");
     return LinearMixer.builder()
         .kind(LinearMixer.Kind.GATED_DELTANET)
-        .heads(f.positiveInt("linear_num_value_heads"))
+        .heads(valueHeads)
         .valueHeadDim(f.positiveInt("linear_value_head_dim"))
-        .keyHeads(f.positiveInt("linear_num_key_heads"))
+        .keyHeads(keyHeads)
         .keyHeadDim(f.positiveInt("linear_key_head_dim"))
         .convKernel(f.positiveInt("linear_conv_kernel_dim"))
         .build();
@@ -207,7 +224,7 @@ final class StandardLayers {
 
   /** Qwen2-MoE, Qwen3-MoE/Next: MoE every decoder_sparse_step-th layer except mlp_only_layers. */
   private Ffn qwenFfn(int i) {
-    Set<Integer> mlpOnly = new HashSet<>(f.intList("mlp_only_layers"));
+    Set<Integer> mlpOnly = mlpOnlyLayers();
     int step = f.optionalPositiveInt("decoder_sparse_step").orElse(1);
     int experts = f.optionalNonNegativeInt("num_experts").orElse(0);
     if (!mlpOnly.contains(i) && experts > 0 && (i + 1) % step == 0) {
@@ -223,6 +240,30 @@ final class StandardLayers {
       return b.build();
     }
     return Ffn.dense(f.positiveInt("intermediate_size"), true);
+  }
+
+  /** The layers mlp_only_layers keeps dense, each in [0, layers); read once. */
+  private Set<Integer> mlpOnlyLayers() {
+    if (mlpOnly == null) {
+      List<Integer> listed = f.intList("mlp_only_layers");
+      for (int k = 0; k < listed.size(); k++) {
+        if (listed.get(k) >= layers) {
+          throw f.error(
+              "mlp_only_layers",
+              "has "
+                  + listed.get(k)
+                  + " at index "
+                  + k
+                  + "; layers are numbered 0 to "
+                  + (layers - 1)
+                  + " (num_hidden_layers "
+                  + layers
+                  + ")");
+        }
+      }
+      mlpOnly = new HashSet<>(listed);
+    }
+    return mlpOnly;
   }
 
   /**
