@@ -25,6 +25,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * concurrent writers of one target each move a whole file, and the last move wins.
  */
 final class AtomicFiles {
+  /** Why a write-protected target is refused (a file without its owner's write bit). */
+  private static final String WRITE_PROTECTED =
+      "the file is write-protected (make it writable to replace it)";
+
   private AtomicFiles() {}
 
   /** Writes the content of a file to the temporary path it is given. */
@@ -156,17 +160,31 @@ final class AtomicFiles {
   }
 
   /**
-   * Checks, before a long job, that {@code target} could be written: it is not a folder, and its
-   * nearest existing folder is a folder this process may create files in (missing folders below it
-   * are created when the file is written).
+   * Checks, before a long job, that {@code target} could be written as {@link #write} writes it:
+   * through a symbolic link to the file it names; a device or pipe is written in place; otherwise
+   * the file must not be write-protected, not be a folder, and its nearest existing folder must be
+   * a folder this process may create files in (missing folders below it are created when the file
+   * is written).
    *
    * @throws IllegalArgumentException {@code "OPTION PATH: is a folder, not a file"}, {@code "OPTION
-   *     PATH: DIR is a file, not a folder"} or {@code "OPTION PATH: cannot create a file in DIR"}
+   *     PATH: the file is write-protected ..."}, {@code "OPTION PATH: DIR is a file, not a folder"}
+   *     or {@code "OPTION PATH: cannot create a file in DIR"}
    */
   static void checkWritable(Path target, String option) {
-    Path absolute = target.toAbsolutePath();
+    Path absolute;
+    try {
+      absolute = linkTarget(target.toAbsolutePath());
+      if (writeProtected(absolute)) {
+        throw new IllegalArgumentException(option + " " + target + ": " + WRITE_PROTECTED);
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException(option + " " + target + ": " + why(e), e);
+    }
     if (Files.isDirectory(absolute)) {
       throw new IllegalArgumentException(option + " " + target + ": is a folder, not a file");
+    }
+    if (Files.exists(absolute) && !Files.isRegularFile(absolute)) {
+      return; // a device or a pipe, written in place
     }
     Path dir = absolute.getParent();
     while (dir != null && !Files.exists(dir)) {
@@ -228,9 +246,7 @@ final class AtomicFiles {
           : "no such directory";
     }
     if (e instanceof AccessDeniedException denied) {
-      return "write-protected".equals(denied.getReason())
-          ? "the file is write-protected (make it writable to replace it)"
-          : "permission denied";
+      return "write-protected".equals(denied.getReason()) ? WRITE_PROTECTED : "permission denied";
     }
     if (e instanceof FileAlreadyExistsException) {
       return "a file is in the way of a folder";

@@ -40,15 +40,7 @@ import picocli.CommandLine.Spec;
 final class CalibrateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--cases",
-      description =
-          "Case file (CSV, format in cases.md; default: the shipped cases): the columns case_id"
-              + " ... notes, and optionally the typed run columns engine_version, scheduler"
-              + " (overlap|synchronous), decode_launch (graphs|eager), max_batch_per_rank,"
-              + " prompts, range_ratio, slo_ttft_ms, slo_tpot_ms, load_per_chip (true|false);"
-              + " a file without them states none. Notes are free text and never change a"
-              + " prediction.")
+  @Option(names = "--cases", description = ValidateCommand.CASES_HELP)
   Path cases;
 
   @Option(names = "--out", description = "Write the fitted profile to this JSON file.")

@@ -189,19 +189,19 @@ final class FrontierCommand implements Callable<Integer> {
   @Option(names = "--log-y", description = "Chart: throughput on a logarithmic axis.")
   boolean logY;
 
-  /**
-   * The chart's axes and the objectives of --ttft and --tpot (their bounds checked with every
-   * numeric option, {@code OptionLimits}).
-   */
   /** Prints the anchor's warnings for {@code m} on the chips of {@code deployments} on stderr. */
   private void warnAnchor(AnchorOption.Factor f, Model m, List<Deployment> deployments) {
     java.util.Set<String> chipIds = new java.util.TreeSet<>();
     for (Deployment d : deployments) {
       d.pools().values().forEach(p -> chipIds.add(p.chip().id()));
     }
-    f.warnings(m.id(), chipIds).forEach(w -> spec.commandLine().getErr().println("warning: " + w));
+    SystemOptions.warn(f.warnings(m.id(), chipIds), spec);
   }
 
+  /**
+   * The chart's axes and the objectives of --ttft and --tpot (their bounds checked with every
+   * numeric option, {@code OptionLimits}).
+   */
   FrontierChart.Options chartOptions() {
     return new FrontierChart.Options(
         logBoth || logX,

@@ -90,7 +90,8 @@ final class OptionLimits {
     // lower bounds keep every ratio to an objective or a rate finite (1 µs, 1 request per 11.6
     // days)
     m.put("--rate", new Range(1e-6, false, 1e9, " requests/s"));
-    for (String o : List.of("--ttft", "--tpot", "--ttft-p99", "--tpot-p99")) {
+    // the duration objectives, the options DurationOption bounds for a bare number
+    for (String o : DurationOption.BARE_LIMITS.keySet()) {
       m.put(o, new Range(1e-6, false, 1e6, " s"));
     }
     m.put("--top", new Range(1, false, 10_000, ""));

@@ -285,10 +285,9 @@ final class PlanCommand implements Callable<Integer> {
     Optional<AnchorOption.Factor> anchored = AnchorOption.factor(anchor, efficiency);
     Model m = SystemOptions.resolveModels(List.of(model), architecture).get(0);
     SystemOptions.warn(m, spec);
+    // the anchor's chips against the searched chips' ids (a chip file by its id, not its path)
     anchored.ifPresent(
-        f ->
-            f.warnings(m.id(), chips)
-                .forEach(w -> spec.commandLine().getErr().println("warning: " + w)));
+        f -> SystemOptions.warn(f.warnings(m.id(), catalog.stream().map(Chip::id).toList()), spec));
     SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
     PlanRequest.Builder b =
         PlanRequest.builder()

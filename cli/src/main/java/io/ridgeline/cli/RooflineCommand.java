@@ -159,11 +159,12 @@ final class RooflineCommand implements Callable<Integer> {
     // the prompt's workload: its history and prefix hits (the output length does not matter here)
     Workload w = workload.apply(Workload.of(promptTokens, 1));
     context = context != null ? context : w.promptContext();
-    // without --count or --tp, the fewest chips holding the batch at its context (as frontier
-    // sizes for its largest batch), so the step times printed are those of a batch that fits
-    RooflineModel rm = system.build(batch, Math.max(context, w.promptContext()));
-    // the longest sequence of the command, for the context-window warning
+    // the longest sequence of the command, for the context-window warning and the sizing
     int sequenceTokens = Math.max(context, w.promptContext());
+    // without --count or --tp, the fewest chips holding the batch at its longest sequence (as
+    // frontier sizes for its largest batch), so the step times printed are those of a batch that
+    // fits
+    RooflineModel rm = system.build(batch, sequenceTokens);
     SystemOptions.warnContext(rm.model(), sequenceTokens, spec);
     StepResult decode = rm.decode(batch, context);
     StepResult prefill = rm.prefill(batch, w);

@@ -254,16 +254,22 @@ final class SystemOptions {
    * Model#contextWarning}).
    */
   static void warnContext(Model m, long tokens, picocli.CommandLine.Model.CommandSpec command) {
-    if (command != null) {
-      m.contextWarning(tokens)
-          .ifPresent(w -> command.commandLine().getErr().println("warning: " + w));
-    }
+    warn(m.contextWarning(tokens).stream().toList(), command);
   }
 
   /** Prints {@code m}'s configuration warnings on the error stream of {@code command}. */
   static void warn(Model m, picocli.CommandLine.Model.CommandSpec command) {
+    warn(m.warnings(), command);
+  }
+
+  /**
+   * Prints each of {@code warnings} as a line {@code warning: ...} on the error stream of {@code
+   * command} (none without a command: a library caller).
+   */
+  static void warn(
+      java.util.Collection<String> warnings, picocli.CommandLine.Model.CommandSpec command) {
     if (command != null) {
-      m.warnings().forEach(w -> command.commandLine().getErr().println("warning: " + w));
+      warnings.forEach(w -> command.commandLine().getErr().println("warning: " + w));
     }
   }
 

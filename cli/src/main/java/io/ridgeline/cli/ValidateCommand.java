@@ -48,16 +48,17 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--cases",
-      description =
-          "Case file (CSV, format in cases.md; default: the shipped cases): the columns case_id"
-              + " ... notes, and optionally the typed run columns engine_version, scheduler"
-              + " (overlap|synchronous), decode_launch (graphs|eager), max_batch_per_rank,"
-              + " prompts, range_ratio, slo_ttft_ms, slo_tpot_ms, load_per_chip (true|false);"
-              + " a file without them states none. Notes are free text and never change a"
-              + " prediction.")
+  @Option(names = "--cases", description = CASES_HELP)
   Path cases;
+
+  /** The help of {@code --cases}, for {@code validate} and {@code calibrate}. */
+  static final String CASES_HELP =
+      "Case file (CSV, format in cases.md; default: the shipped cases): the columns case_id"
+          + " ... notes, and optionally the typed run columns engine_version, scheduler"
+          + " (overlap|synchronous), decode_launch (graphs|eager), max_batch_per_rank,"
+          + " prompts, range_ratio, slo_ttft_ms, slo_tpot_ms, load_per_chip (true|false);"
+          + " a file without them states none. Notes are free text and never change a"
+          + " prediction.";
 
   @Option(names = "--json", description = "Print JSON.")
   boolean json;

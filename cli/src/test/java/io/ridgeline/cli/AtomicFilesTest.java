@@ -54,4 +54,21 @@ final class AtomicFilesTest {
     AtomicFiles.writeString(Path.of("/dev/null"), "rows\n");
     assertThat(Files.isRegularFile(Path.of("/dev/null"))).isFalse();
   }
+
+  @Test
+  void checkWritable_followsTheWritersRules(@TempDir Path dir) throws Exception {
+    // a write-protected file is refused before the job, as write refuses it after
+    Path f = dir.resolve("profile.json");
+    Files.writeString(f, "{}\n");
+    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("r--r--r--"));
+    assertThatThrownBy(() -> AtomicFiles.checkWritable(f, "--out"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "--out " + f + ": the file is write-protected (make it writable to replace it)");
+    // a link to a folder is a folder; a device is written in place
+    Path link = Files.createSymbolicLink(dir.resolve("latest"), dir);
+    assertThatThrownBy(() -> AtomicFiles.checkWritable(link, "--out"))
+        .hasMessage("--out " + link + ": is a folder, not a file");
+    AtomicFiles.checkWritable(Path.of("/dev/null"), "--out");
+  }
 }
