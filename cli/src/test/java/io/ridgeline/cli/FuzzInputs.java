@@ -115,6 +115,9 @@ final class FuzzInputs {
     if (r.nextInt(8) == 0) {
       return brokenDocument(r, base.toString());
     }
+    if (r.nextInt(8) == 0) {
+      return textMutation(r, base);
+    }
     JsonNode doc = base.deepCopy();
     int n = 1 + r.nextInt(3);
     for (int i = 0; i < n; i++) {
@@ -168,6 +171,65 @@ final class FuzzInputs {
           a.set(i, nastyValue(r));
         }
       }
+    }
+  }
+
+  /**
+   * A well-formed-looking document a tree mutation cannot make: a key repeated in its object
+   * (plainly or written with a unicode escape), a second document or stray text after the first, a
+   * number past a double's range or written with leading zeros, a key in another letter case.
+   */
+  static String textMutation(Random r, JsonNode base) {
+    String text = base.toString();
+    List<String> keys = new ArrayList<>();
+    allKeys(base, keys);
+    String key = keys.isEmpty() ? "x" : keys.get(r.nextInt(keys.size()));
+    String quoted = "\"" + key + "\":";
+    int at = text.indexOf(quoted);
+    switch (r.nextInt(7)) {
+      case 0:
+        // the key twice in its object: a duplicate a lenient reader keeps silently
+        return at < 0 ? text : text.substring(0, at) + quoted + "1," + text.substring(at);
+      case 1:
+        {
+          // the same key with its first letter written as a JSON unicode escape (backslash, u, 4 hex)
+          String escaped = String.format(java.util.Locale.ROOT, "\\u%04x", (int) key.charAt(0));
+          return at < 0
+              ? text
+              : text.substring(0, at)
+                  + "\""
+                  + escaped
+                  + key.substring(1)
+                  + "\":0,"
+                  + text.substring(at);
+        }
+      case 2:
+        return text + (r.nextBoolean() ? text : " trailing");
+      case 3:
+        return at < 0
+            ? text
+            : text.substring(0, at + quoted.length()) + "1e400," + text.substring(at);
+      case 4:
+        return at < 0 ? text : text.substring(0, at) + quoted + "007," + text.substring(at);
+      case 5:
+        return at < 0
+            ? text
+            : text.substring(0, at)
+                + "\""
+                + key.toUpperCase(java.util.Locale.ROOT)
+                + "\":1,"
+                + text.substring(at);
+      default:
+        return text.replaceFirst("\\}\\s*$", ",}");
+    }
+  }
+
+  private static void allKeys(JsonNode n, List<String> out) {
+    if (n.isObject()) {
+      out.addAll(fieldNames(n));
+    }
+    for (JsonNode c : n) {
+      allKeys(c, out);
     }
   }
 
@@ -235,6 +297,13 @@ final class FuzzInputs {
   static List<JsonNode> shippedChips() {
     List<JsonNode> out = new ArrayList<>();
     json(resource("/io/ridgeline/hardware/chips.json")).forEach(out::add);
+    return out;
+  }
+
+  /** Every profile of the built-in efficiency profile file, as a whole file of one profile. */
+  static List<JsonNode> shippedProfiles() {
+    List<JsonNode> out = new ArrayList<>();
+    out.add(json(resource("/io/ridgeline/serving/efficiency/profiles.json")));
     return out;
   }
 

@@ -28,13 +28,14 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
- * Seeded fuzzing of the command line in this JVM over the five input families ({@link FuzzInputs}):
- * mutated {@code config.json} files, chip JSON, option sets, case CSV files and sweep grids. Every
- * run must end with exit status 0, 1, 2 or 3; a failure must print exactly one line {@code
- * ridgeline: …} (after any {@code warning:} lines) that is not an internal error; a success must
- * print no NaN or infinity and no negative number in JSON; a run must end within 10 s (30 s in the
- * build, for loaded machines); a sweep that fails must leave no output file. Seeds and case counts
- * can be changed with {@code -Dridgeline.fuzz.seed=N -Dridgeline.fuzz.cases=N} (cases per family).
+ * Seeded fuzzing of the command line in this JVM over the six input families ({@link FuzzInputs}):
+ * mutated {@code config.json} files, chip JSON, efficiency profiles, option sets, case CSV files
+ * and sweep grids. Every run must end with exit status 0, 1, 2 or 3; a failure must print exactly
+ * one line {@code ridgeline: …} (after any {@code warning:} lines) that is not an internal error; a
+ * success must print no NaN or infinity and no negative number in JSON; a run must end within 10 s
+ * (30 s in the build, for loaded machines); a sweep that fails must leave no output file. Seeds and
+ * case counts can be changed with {@code -Dridgeline.fuzz.seed=N -Dridgeline.fuzz.cases=N} (cases
+ * per family).
  */
 @Execution(ExecutionMode.CONCURRENT)
 final class InputFuzzTest {
@@ -132,6 +133,56 @@ final class InputFuzzTest {
                   "128",
                   "--strategy",
                   "colocated,pd",
+                  "--json");
+          }
+        });
+  }
+
+  @Test
+  void profileFiles_neverFailBadly() {
+    List<JsonNode> profiles = FuzzInputs.shippedProfiles();
+    fuzz(
+        "profile",
+        (r, i) -> {
+          Path file = write("profile-" + i + ".json", FuzzInputs.mutateJson(r, pick(r, profiles)));
+          switch (r.nextInt(3)) {
+            case 0:
+              return List.of(
+                  "roofline",
+                  "--model",
+                  "qwen3-30b-a3b",
+                  "--chip",
+                  "h100-sxm",
+                  "--batch",
+                  "16",
+                  "--profile",
+                  file.toString(),
+                  "--json");
+            case 1:
+              return List.of(
+                  "frontier",
+                  "--model",
+                  "llama-3.1-8b",
+                  "--chip",
+                  "mi300x",
+                  "--max-batch",
+                  "64",
+                  "--strategy",
+                  r.nextBoolean() ? "colocated" : "pd",
+                  "--profile",
+                  file.toString(),
+                  "--engine",
+                  r.nextBoolean() ? "vllm" : "default",
+                  "--json");
+            default:
+              return List.of(
+                  "crossover",
+                  "--model",
+                  "llama-3.1-8b",
+                  "--chip",
+                  "h100-sxm",
+                  "--profile",
+                  file.toString(),
                   "--json");
           }
         });

@@ -144,14 +144,17 @@ public abstract class Attention {
     }
   }
 
-  /** Query width: heads × head dim. */
-  public int queryWidth() {
-    return heads() * headDim();
+  /**
+   * Query width: heads × head dim. A {@code long}: each factor is at most 2^16 and 2^14, so the
+   * width fits an {@code int} but the sum of the query and output widths may not.
+   */
+  public long queryWidth() {
+    return (long) heads() * headDim();
   }
 
-  /** Value/output width: heads × value head dim. */
-  public int outputWidth() {
-    return heads() * valueHeadDim();
+  /** Value/output width: heads × value head dim (a {@code long}, as {@link #queryWidth()}). */
+  public long outputWidth() {
+    return (long) heads() * valueHeadDim();
   }
 
   /** Tokens attended at {@code context} cached tokens: the window caps it, DSA caps it at top-k. */

@@ -188,7 +188,13 @@ final class AttentionOperations {
             new double[] {1.0 / h, 0}),
         Operations.depths(
             Operations.projection(
-                "o_proj", OperationRole.ATTENTION_PROJECTION, o, tokens, a.outputWidth() + h, n, p),
+                "o_proj",
+                OperationRole.ATTENTION_PROJECTION,
+                o,
+                tokens,
+                (double) a.outputWidth() + h,
+                n,
+                p),
             new double[] {0, 1.0 / a.outputWidth()}));
   }
 

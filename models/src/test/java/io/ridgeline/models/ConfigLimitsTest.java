@@ -10,6 +10,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.core.DataKind;
+import io.ridgeline.core.Operation;
+import io.ridgeline.core.Phase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +61,30 @@ final class ConfigLimitsTest {
     Path p = edited(LLAMA, "wide.json", c -> c.put("head_dim", 1_000_000));
     assertThatThrownBy(() -> Models.fromConfig(p))
         .hasMessage(p + ": field 'head_dim' must be at most 16,384: 1000000");
+  }
+
+  @Test
+  void headCountAndHeadDim_atTheirLimits_decodeWithoutOverflow() throws IOException {
+    // issue 45 defect 12: each size within its maximum, their sums past an int. 65,536 heads ×
+    // 16,384 head dim = 2^30 query and 2^30 output elements per token: 2^31 together, which wrapped
+    // to a negative activation size ("bytes must not be negative: -1.40737488355328E14")
+    Path p =
+        edited(
+            LLAMA,
+            "heads.json",
+            c -> {
+              c.put("num_attention_heads", 65_536);
+              c.put("num_key_value_heads", 8);
+              c.put("head_dim", 16_384);
+              c.put("num_hidden_layers", 2);
+            });
+    Model m = Models.fromConfig(p);
+    Phase phase =
+        ModelTesting.phase(
+            m.decodeStep(1, 64, io.ridgeline.core.Precisions.bf16()), "decode_attention");
+    Operation attention = ModelTesting.operation(phase, "attention");
+    // activations: batch 1 × 1 query × (2^30 + 2^30) elements × 2 layers × 2 B = 2^33 B
+    assertThat(attention.bytes(DataKind.ACTIVATIONS).bytes()).isEqualTo(8_589_934_592.0);
   }
 
   @Test
