@@ -2,12 +2,20 @@ package io.ridgeline.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.collect.ImmutableSortedSet;
+import io.ridgeline.core.InputFiles;
+import io.ridgeline.core.Precision;
+import io.ridgeline.hardware.Chips;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Models;
+import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.ParetoFrontier;
+import io.ridgeline.serving.RooflineModel;
 import io.ridgeline.serving.efficiency.Anchoring;
 import io.ridgeline.serving.efficiency.EngineProfile;
 import io.ridgeline.serving.efficiency.Profiles;
 import io.ridgeline.validation.Anchor;
+import io.ridgeline.validation.BenchmarkResults;
 import io.ridgeline.validation.CaseFile;
 import io.ridgeline.validation.Outcome;
 import io.ridgeline.validation.Prediction;
@@ -127,19 +135,78 @@ final class AnchorOption {
   }
 
   /**
-   * The anchor of {@code file} predicted with {@code efficiency}, or empty without a file.
+   * The system a benchmark result file is read as measured on: the first of {@code deployments}
+   * when it is one pool (colocated serving), with the precisions the options set; empty for a
+   * disaggregated system, whose result files measure two pools.
+   */
+  static Optional<BenchmarkResults.MeasuredSystem> system(
+      Model m, List<Deployment> deployments, SystemOptions options) {
+    if (deployments.isEmpty() || deployments.get(0).pools().size() != 1) {
+      return Optional.empty();
+    }
+    RooflineModel pool = deployments.get(0).decodePool();
+    return Optional.of(
+        new BenchmarkResults.MeasuredSystem(
+            m.id(),
+            pool.chip().id(),
+            pool.chips(),
+            pool.tensorParallel(),
+            pool.pipelineParallel(),
+            pool.expertParallel(),
+            Optional.ofNullable(options.weights).map(Precision::id),
+            Optional.ofNullable(options.kv).map(Precision::id)));
+  }
+
+  /**
+   * The anchor of {@code file} predicted with {@code efficiency}, or empty without a file. The file
+   * is a case file (CSV, cases.md) or the result file of a serving benchmark ({@link
+   * BenchmarkResults}: {@code vllm bench serve --save-result}, SGLang {@code bench_serving},
+   * GenAI-Perf/AIPerf), detected by content; a result file does not say what it measured, so it is
+   * read as measured on {@code system}.
    *
+   * @param system the command's system (one model on one pool), or empty where the command has none
+   *     (plan searches many): a result file is then refused
    * @throws IllegalArgumentException when the file cannot be read or none of its rows can be
    *     predicted, naming the file
    */
-  static Optional<Factor> factor(Path file, EfficiencyOptions.Choice efficiency) {
+  static Optional<Factor> factor(
+      Path file,
+      EfficiencyOptions.Choice efficiency,
+      Optional<BenchmarkResults.MeasuredSystem> system) {
     if (file == null) {
       return Optional.empty();
     }
-    List<ValidationCase> cases = CaseFile.read(file);
+    String text = InputFiles.readText(file, "case file");
+    List<String> skipped = new ArrayList<>();
+    List<ValidationCase> cases;
+    if (BenchmarkResults.isResultFile(text)) {
+      BenchmarkResults.MeasuredSystem s =
+          system.orElseThrow(
+              () ->
+                  new IllegalArgumentException(
+                      "--anchor "
+                          + file
+                          + ": a benchmark result file does not say which system it measured"
+                          + " and is read as measured on the command's system: use it with"
+                          + " frontier of one colocated system, or give a case file (cases.md)"
+                          + " that names the model and chip"));
+      if (Models.builtIn().find(s.model()).isEmpty() || Chips.builtIn().find(s.chip()).isEmpty()) {
+        throw new IllegalArgumentException(
+            "--anchor "
+                + file
+                + ": a benchmark result file anchors a catalog model on a catalog chip: "
+                + s.model()
+                + " on "
+                + s.chip());
+      }
+      BenchmarkResults.Read read = BenchmarkResults.read(text, file.toString(), s);
+      read.unused().forEach(u -> skipped.add("--anchor " + u + " (not used)"));
+      cases = read.cases();
+    } else {
+      cases = CaseFile.parse(text, file.toString());
+    }
     Predictor p = Predictor.of(new EngineProfile(Profiles.DEFAULT, efficiency.efficiency(), ""));
     List<Prediction> predicted = new ArrayList<>();
-    List<String> skipped = new ArrayList<>();
     Set<String> models = new TreeSet<>();
     Set<String> chips = new TreeSet<>();
     for (ValidationCase c : cases) {
@@ -161,7 +228,12 @@ final class AnchorOption {
     }
     if (predicted.isEmpty()) {
       throw new IllegalArgumentException(
-          "--anchor " + file + ": none of its " + cases.size() + " rows can be predicted");
+          "--anchor "
+              + file
+              + ": none of its "
+              + cases.size()
+              + " rows can be predicted"
+              + (skipped.isEmpty() ? "" : ": " + skipped.get(0)));
     }
     return Optional.of(
         new Factor(

@@ -142,9 +142,10 @@ final class FrontierCommand implements Callable<Integer> {
       names = "--anchor",
       paramLabel = "FILE",
       description =
-          "Measurements of your own deployment (a case file, format in cases.md): their mean"
-              + " slowdown against the model scales every point (times divided, rates"
-              + " multiplied by the factor).")
+          "Measurements of your own deployment: a case file (format in cases.md), or the"
+              + " result file of vllm bench serve --save-result, SGLang bench_serving or"
+              + " GenAI-Perf/AIPerf, read as measured on this system; their slowdown against the"
+              + " model scales every point (times divided, rates multiplied by the factor).")
   Path anchor;
 
   /** The anchor's factor, once {@link #call} has read it. */
@@ -232,7 +233,9 @@ final class FrontierCommand implements Callable<Integer> {
     List<Deployment> deployments = deployments(m, labels, false);
     List<ParetoFrontier> frontiers = frontiers(deployments);
     SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
-    anchorFactor = AnchorOption.factor(anchor, system.efficiency());
+    anchorFactor =
+        AnchorOption.factor(
+            anchor, system.efficiency(), AnchorOption.system(m, deployments, system));
     if (anchorFactor.isPresent()) {
       frontiers = anchorFactor.get().apply(frontiers);
       warnAnchor(anchorFactor.get(), m, deployments);
@@ -297,7 +300,9 @@ final class FrontierCommand implements Callable<Integer> {
         continue;
       }
       if (anchorFactor.isEmpty()) {
-        anchorFactor = AnchorOption.factor(anchor, system.efficiency());
+        anchorFactor =
+            AnchorOption.factor(
+                anchor, system.efficiency(), AnchorOption.system(m, deployments, system));
         if (anchorFactor.isPresent()) {
           warnAnchor(anchorFactor.get(), m, deployments);
         }

@@ -282,7 +282,8 @@ final class PlanCommand implements Callable<Integer> {
     }
     Set<Deployment.Strategy> searched = searched();
     EfficiencyOptions.Choice efficiency = efficiencyOptions.resolve();
-    Optional<AnchorOption.Factor> anchored = AnchorOption.factor(anchor, efficiency);
+    Optional<AnchorOption.Factor> anchored =
+        AnchorOption.factor(anchor, efficiency, Optional.empty());
     Model m = SystemOptions.resolveModels(List.of(model), architecture).get(0);
     SystemOptions.warn(m, spec);
     // the anchor's chips against the searched chips' ids (a chip file by its id, not its path)

@@ -201,4 +201,77 @@ final class AnchorOptionTest {
     System.arraycopy(b, 0, out, a.length, b.length);
     return out;
   }
+
+  /** A vllm bench serve --save-result file: 32 clients, 1,024 + 256 tokens, on one H100. */
+  private static Path vllmResult(Path dir) throws Exception {
+    Path file = dir.resolve("result.json");
+    Files.writeString(
+        file,
+        "{\"backend\": \"vllm\", \"model_id\": \"meta-llama/Llama-3.1-8B-Instruct\","
+            + " \"num_prompts\": 320, \"request_rate\": \"inf\", \"max_concurrency\": 32,"
+            + " \"duration\": 61.2, \"completed\": 320, \"total_input_tokens\": 327680,"
+            + " \"total_output_tokens\": 81920, \"output_throughput\": 1338.6,"
+            + " \"mean_ttft_ms\": 131.0, \"median_ttft_ms\": 118.4, \"mean_tpot_ms\": 23.1,"
+            + " \"median_tpot_ms\": 22.8}");
+    return file;
+  }
+
+  @Test
+  void vllmResultFile_movesTheEstimateOntoItsMeasurementAtItsOperatingPoint(@TempDir Path dir)
+      throws Exception {
+    // the result is read as measured on the command's system (1 H100, tp 1) at 32 clients: the
+    // anchored frontier at batch 32 gives its TPOT (23.1 ms) and output tokens/s per chip
+    // (1,338.6) within 5%
+    CliRun r =
+        CliRun.of(
+            "frontier",
+            "--model",
+            "llama-3.1-8b",
+            "--chip",
+            "h100-sxm",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--json",
+            "--anchor",
+            vllmResult(dir).toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode at32 = null;
+    for (JsonNode p : r.json().path("points")) {
+      if (p.path("batch").asInt() == 32) {
+        at32 = p;
+      }
+    }
+    assertThat(at32).as("a point at batch 32").isNotNull();
+    assertThat(r.json().path("anchor").path("rows").asInt()).isEqualTo(3);
+    assertThat(at32.path("tpot_seconds").asDouble() * 1e3).isCloseTo(23.1, within(23.1 * 0.05));
+    assertThat(at32.path("tokens_per_second_per_chip").asDouble())
+        .isCloseTo(1338.6, within(1338.6 * 0.05));
+  }
+
+  @Test
+  void vllmResultFile_withPlan_isRefusedSayingWhy(@TempDir Path dir) throws Exception {
+    CliRun r =
+        CliRun.of(
+            "plan",
+            "--model",
+            "llama-3.1-8b",
+            "--chips",
+            "h100-sxm",
+            "--total-chips",
+            "8",
+            "--isl",
+            "1024",
+            "--osl",
+            "256",
+            "--ttft",
+            "1s",
+            "--tpot",
+            "50ms",
+            "--anchor",
+            vllmResult(dir).toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("a benchmark result file does not say which system it measured");
+  }
 }

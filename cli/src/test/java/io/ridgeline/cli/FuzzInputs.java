@@ -192,7 +192,8 @@ final class FuzzInputs {
         return at < 0 ? text : text.substring(0, at) + quoted + "1," + text.substring(at);
       case 1:
         {
-          // the same key with its first letter written as a JSON unicode escape (backslash, u, 4 hex)
+          // the same key with its first letter written as a JSON unicode escape (backslash, u, 4
+          // hex)
           String escaped = String.format(java.util.Locale.ROOT, "\\u%04x", (int) key.charAt(0));
           return at < 0
               ? text

@@ -1,0 +1,508 @@
+package io.ridgeline.validation;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ridgeline.core.InputFiles;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The result files that serving benchmarks write, read as case rows of a system the file does not
+ * state (given on the command line, {@link MeasuredSystem}), so that a user's own benchmark output
+ * can anchor an estimate ({@code --anchor}) through the same predictor as {@code validate}.
+ *
+ * <p>Formats, detected by content (a case file is CSV; these are JSON):
+ *
+ * <ul>
+ *   <li>{@link Format#VLLM}: {@code vllm bench serve --save-result} (and the older {@code
+ *       benchmarks/benchmark_serving.py}): one JSON object with {@code completed}, {@code
+ *       total_input_tokens}, {@code total_output_tokens}, {@code request_rate} (a number, {@code
+ *       "inf"} or {@code Infinity}), {@code max_concurrency} (a number or null), {@code
+ *       median_ttft_ms}/{@code mean_ttft_ms}, {@code mean_tpot_ms} and {@code output_throughput}
+ *       (output tokens/s of the whole system). Writer: {@code vllm/benchmarks/serve.py} of
+ *       vllm-project/vllm.
+ *   <li>{@link Format#SGLANG}: {@code python -m sglang.bench_serving --output-file F} appends one
+ *       such object per run to a JSON-lines file, with the same keys ({@code dataset_name} and
+ *       {@code total_output_tokens_retokenized} besides); each line is one operating point. Writer:
+ *       {@code python/sglang/bench_serving.py} of sgl-project/sglang.
+ *   <li>{@link Format#AIPERF}: the profile export of NVIDIA GenAI-Perf and AIPerf ({@code
+ *       profile_export_genai_perf.json}, {@code profile_export_aiperf.json}): each metric an object
+ *       {@code {"unit", "avg", "p50", ...}}: {@code time_to_first_token}, {@code
+ *       inter_token_latency}, {@code output_token_throughput}, {@code input_sequence_length},
+ *       {@code output_sequence_length}, {@code request_count}; the concurrency in {@code
+ *       input_config.loadgen.concurrency} (AIPerf) or {@code input_config.concurrency}
+ *       (GenAI-Perf).
+ * </ul>
+ *
+ * <p>Each operating point becomes up to three rows: TTFT ({@link Metric#MEDIAN_TTFT_MS} from the
+ * median where the file has one, else {@link Metric#TTFT_MS} from the mean), TPOT ({@link
+ * Metric#TPOT_MS}: the mean time per output token after the first; AIPerf's mean inter-token
+ * latency, the same quantity) and throughput ({@link Metric#OUT_TOK_S_PER_CHIP}: the system's
+ * output tokens/s ÷ its chips). ISL and OSL are the run's means (total tokens ÷ completed requests,
+ * rounded to whole tokens), so the lengths are stated as fixed ({@code range_ratio} 1) whatever the
+ * benchmark's range ratio was. The load: a concurrency limit is a closed loop of that many clients
+ * ({@link Mode#CONCURRENCY}); all prompts at once (infinite rate, no limit) is {@link Mode#OFFLINE}
+ * with the prompt count stated; a Poisson run at a finite rate without a limit is reported as not
+ * used, with why.
+ */
+public final class BenchmarkResults {
+  private BenchmarkResults() {}
+
+  /** Which tool wrote a result file. */
+  public enum Format {
+    /** {@code vllm bench serve --save-result}. */
+    VLLM("vllm bench serve", "vllm"),
+    /** SGLang {@code bench_serving}, one JSON object per line. */
+    SGLANG("sglang bench_serving", "sglang"),
+    /** NVIDIA GenAI-Perf / AIPerf profile export. */
+    AIPERF("GenAI-Perf/AIPerf profile export", "");
+
+    private final String tool;
+    private final String engine;
+
+    Format(String tool, String engine) {
+      this.tool = tool;
+      this.engine = engine;
+    }
+
+    /** The tool's name, e.g. {@code vllm bench serve}. */
+    public String tool() {
+      return tool;
+    }
+  }
+
+  /**
+   * The system a result file was measured on, which the file does not say.
+   *
+   * @param model model catalog id
+   * @param chip chip catalog id
+   * @param chips accelerators in the system, at least 1
+   * @param tp tensor-parallel degree, at least 1
+   * @param pp pipeline-parallel degree, at least 1
+   * @param ep expert-parallel degree, at least 1
+   * @param weights weight precision id, e.g. {@code fp8}; empty for the checkpoint's own
+   * @param kvCache KV-cache precision id; empty for the checkpoint's own
+   */
+  public record MeasuredSystem(
+      String model,
+      String chip,
+      int chips,
+      int tp,
+      int pp,
+      int ep,
+      Optional<String> weights,
+      Optional<String> kvCache) {
+    /**
+     * Checks every field.
+     *
+     * @throws IllegalArgumentException naming the field, the rule and the value
+     */
+    public MeasuredSystem {
+      checkNotNull(model, "model");
+      checkNotNull(chip, "chip");
+      checkNotNull(weights, "weights");
+      checkNotNull(kvCache, "kvCache");
+      checkArgument(chips >= 1, "chips must be at least 1: %s", chips);
+      checkArgument(tp >= 1, "tp must be at least 1: %s", tp);
+      checkArgument(pp >= 1, "pp must be at least 1: %s", pp);
+      checkArgument(ep >= 1, "ep must be at least 1: %s", ep);
+    }
+  }
+
+  /**
+   * The rows of a result file and the points it holds that cannot be used, each with why.
+   *
+   * @param format the tool that wrote the file
+   * @param cases the rows, three per usable point at most
+   * @param unused one line per point not used: "NAME line N: REASON"
+   */
+  public record Read(Format format, List<ValidationCase> cases, List<String> unused) {
+    /** Copies the lists. */
+    public Read {
+      checkNotNull(format, "format");
+      cases = List.copyOf(cases);
+      unused = List.copyOf(unused);
+    }
+  }
+
+  /**
+   * Whether {@code text} is a result file rather than a case file: its first character that is not
+   * white space (after a byte-order mark) opens a JSON object.
+   */
+  public static boolean isResultFile(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char ch = text.charAt(i);
+      if (ch == '\uFEFF' || Character.isWhitespace(ch)) {
+        continue;
+      }
+      return ch == '{';
+    }
+    return false;
+  }
+
+  /**
+   * The rows of the result file {@code text} measured on {@code system}; {@code name} names the
+   * file in messages.
+   *
+   * @throws IllegalArgumentException naming the file, the line and the key when the text is not a
+   *     result file of a known format or a value is missing, not a number, not finite or not
+   *     positive
+   */
+  public static Read read(String text, String name, MeasuredSystem system) {
+    checkNotNull(system, "system");
+    List<Point> points = new ArrayList<>();
+    JsonNode whole = null;
+    IllegalArgumentException wholeError = null;
+    try {
+      whole = InputFiles.readJson(text, name, true);
+    } catch (IllegalArgumentException e) {
+      wholeError = e;
+    }
+    if (whole != null) {
+      points.add(new Point(whole, 1));
+    } else {
+      // JSON lines (SGLang appends one object per run): every non-blank line one object
+      String[] lines = text.split("\n", -1);
+      for (int i = 0; i < lines.length; i++) {
+        if (lines[i].isBlank()) {
+          continue;
+        }
+        JsonNode node;
+        try {
+          node = InputFiles.readJson(lines[i], name + " line " + (i + 1), true);
+        } catch (IllegalArgumentException e) {
+          throw points.isEmpty() ? wholeError : e;
+        }
+        points.add(new Point(node, i + 1));
+      }
+    }
+    Format format = null;
+    List<ValidationCase> cases = new ArrayList<>();
+    List<String> unused = new ArrayList<>();
+    int index = 0;
+    for (Point p : points) {
+      index++;
+      String where = points.size() == 1 ? name : name + " line " + p.line;
+      if (!p.node.isObject()) {
+        throw new IllegalArgumentException(where + ": expected a JSON object of benchmark results");
+      }
+      Format f = format(p.node, where);
+      if (format != null && f != format) {
+        throw new IllegalArgumentException(
+            where + ": a " + f.tool() + " result after " + format.tool() + " results");
+      }
+      format = f;
+      try {
+        cases.addAll(rows(f, p.node, where, "R" + index, p.line, system));
+      } catch (Unpredictable e) {
+        unused.add(where + ": " + e.getMessage());
+      }
+    }
+    if (format == null) {
+      throw new IllegalArgumentException(name + ": no benchmark result in the file");
+    }
+    return new Read(format, cases, unused);
+  }
+
+  private record Point(JsonNode node, int line) {}
+
+  /** The format of one result object. */
+  private static Format format(JsonNode o, String where) {
+    if (o.has("time_to_first_token") && o.get("time_to_first_token").isObject()) {
+      return Format.AIPERF;
+    }
+    if (o.has("total_input_tokens") && (o.has("median_ttft_ms") || o.has("mean_ttft_ms"))) {
+      return o.has("dataset_name") || o.has("total_output_tokens_retokenized")
+          ? Format.SGLANG
+          : Format.VLLM;
+    }
+    throw new IllegalArgumentException(
+        where
+            + ": not a known benchmark result (expected the JSON of vllm bench serve"
+            + " --save-result, sglang bench_serving, GenAI-Perf or AIPerf, or a case file in CSV)");
+  }
+
+  /** The rows of one operating point. */
+  private static List<ValidationCase> rows(
+      Format f, JsonNode o, String where, String point, int line, MeasuredSystem s) {
+    double completed;
+    double inputTokens;
+    double outputTokens;
+    OptionalInt concurrency;
+    boolean infiniteRate;
+    double rate;
+    Optional<Double> medianTtftMs;
+    Optional<Double> meanTtftMs;
+    double tpotMs;
+    double outputTokensPerS;
+    String engine = f.engine;
+    if (f == Format.AIPERF) {
+      completed =
+          stat(o, "request_count", "avg", where)
+              .orElseThrow(() -> missing(where, "request_count.avg"));
+      inputTokens =
+          completed
+              * stat(o, "input_sequence_length", "avg", where)
+                  .orElseThrow(() -> missing(where, "input_sequence_length.avg"));
+      outputTokens =
+          completed
+              * stat(o, "output_sequence_length", "avg", where)
+                  .orElseThrow(() -> missing(where, "output_sequence_length.avg"));
+      medianTtftMs = stat(o, "time_to_first_token", "p50", where);
+      meanTtftMs = stat(o, "time_to_first_token", "avg", where);
+      tpotMs =
+          stat(o, "inter_token_latency", "avg", where)
+              .orElseThrow(() -> missing(where, "inter_token_latency.avg"));
+      outputTokensPerS =
+          stat(o, "output_token_throughput", "avg", where)
+              .orElseThrow(() -> missing(where, "output_token_throughput.avg"));
+      JsonNode config = o.path("input_config");
+      JsonNode c = config.path("loadgen").path("concurrency");
+      if (c.isMissingNode() || c.isNull()) {
+        c = config.path("concurrency");
+      }
+      concurrency =
+          c.isMissingNode() || c.isNull()
+              ? OptionalInt.empty()
+              : OptionalInt.of(count(c, where, "input_config concurrency"));
+      rate = Double.POSITIVE_INFINITY;
+      infiniteRate = true;
+      if (concurrency.isEmpty()) {
+        throw new Unpredictable(
+            "the export does not state its concurrency (input_config.loadgen.concurrency):"
+                + " only a fixed-concurrency run can anchor");
+      }
+    } else {
+      completed = positive(o, "completed", where);
+      inputTokens = positive(o, "total_input_tokens", where);
+      outputTokens = positive(o, "total_output_tokens", where);
+      medianTtftMs = optionalPositive(o, "median_ttft_ms", where);
+      meanTtftMs = optionalPositive(o, "mean_ttft_ms", where);
+      tpotMs =
+          optionalPositive(o, "mean_tpot_ms", where)
+              .or(() -> optionalPositive(o, "median_tpot_ms", where))
+              .orElseThrow(() -> missing(where, "mean_tpot_ms"));
+      outputTokensPerS = positive(o, "output_throughput", where);
+      JsonNode c = o.path("max_concurrency");
+      concurrency =
+          c.isMissingNode() || c.isNull()
+              ? OptionalInt.empty()
+              : OptionalInt.of(count(c, where, "max_concurrency"));
+      JsonNode r = o.path("request_rate");
+      if (r.isMissingNode()
+          || r.isNull()
+          || (r.isTextual() && r.asText().equalsIgnoreCase("inf"))) {
+        rate = Double.POSITIVE_INFINITY;
+      } else if (r.isNumber() && r.doubleValue() > 0) {
+        rate = r.doubleValue();
+      } else {
+        throw new IllegalArgumentException(
+            where + ": 'request_rate' must be a positive number or \"inf\": " + r);
+      }
+      infiniteRate = Double.isInfinite(rate);
+      String backend = o.path("backend").asText("").toLowerCase(Locale.ROOT);
+      if (backend.contains("sglang")) {
+        engine = "sglang";
+      } else if (backend.contains("trt") || backend.contains("tensorrt")) {
+        engine = "trtllm";
+      } else if (backend.contains("vllm")) {
+        engine = "vllm";
+      }
+    }
+    if (medianTtftMs.isEmpty() && meanTtftMs.isEmpty()) {
+      throw missing(where, "median_ttft_ms");
+    }
+    // the run's mean lengths: total tokens / completed requests
+    long isl = Math.round(inputTokens / completed);
+    long osl = Math.round(outputTokens / completed);
+    if (isl < 1 || osl < 1 || isl > Integer.MAX_VALUE || osl > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "%s: mean lengths must be from 1 to %d tokens: input %d, output %d",
+              where,
+              Integer.MAX_VALUE,
+              isl,
+              osl));
+    }
+    Mode mode;
+    OptionalInt load;
+    if (concurrency.isPresent()) {
+      if (!infiniteRate) {
+        throw new Unpredictable(
+            "a Poisson rate ("
+                + rate
+                + " requests/s) under a concurrency limit: anchor with a run at a fixed concurrency"
+                + " (request rate inf) or all prompts at once");
+      }
+      mode = Mode.CONCURRENCY;
+      load = concurrency;
+    } else if (infiniteRate) {
+      mode = Mode.OFFLINE;
+      load = OptionalInt.empty();
+    } else {
+      throw new Unpredictable(
+          "a Poisson run at "
+              + rate
+              + " requests/s: anchor with a run at a fixed concurrency (--max-concurrency) or all"
+              + " prompts at once (--request-rate inf)");
+    }
+    long prompts = Math.round(completed);
+    RunSetup.Builder run = RunSetup.builder().rangeRatio(1.0);
+    if (prompts >= 1 && prompts <= RunSetup.MAX_PROMPTS) {
+      run = run.prompts((int) prompts);
+    }
+    RunSetup setup = run.build();
+    List<ValidationCase> out = new ArrayList<>();
+    Metric ttftMetric = medianTtftMs.isPresent() ? Metric.MEDIAN_TTFT_MS : Metric.TTFT_MS;
+    double ttft = medianTtftMs.orElseGet(meanTtftMs::orElseThrow);
+    out.add(
+        row(
+            s,
+            point,
+            "ttft",
+            ttftMetric,
+            ttft,
+            (int) isl,
+            (int) osl,
+            mode,
+            load,
+            engine,
+            where,
+            setup,
+            line));
+    out.add(
+        row(
+            s,
+            point,
+            "tpot",
+            Metric.TPOT_MS,
+            tpotMs,
+            (int) isl,
+            (int) osl,
+            mode,
+            load,
+            engine,
+            where,
+            setup,
+            line));
+    // the system's output tokens/s over its chips
+    double perChip = outputTokensPerS / s.chips();
+    out.add(
+        row(
+            s,
+            point,
+            "out_tps_chip",
+            Metric.OUT_TOK_S_PER_CHIP,
+            perChip,
+            (int) isl,
+            (int) osl,
+            mode,
+            load,
+            engine,
+            where,
+            setup,
+            line));
+    return out;
+  }
+
+  private static ValidationCase row(
+      MeasuredSystem s,
+      String point,
+      String metricShort,
+      Metric metric,
+      double measured,
+      int isl,
+      int osl,
+      Mode mode,
+      OptionalInt load,
+      String engine,
+      String where,
+      RunSetup run,
+      int line) {
+    return new ValidationCase(
+        point + "-" + metricShort,
+        point,
+        s.model(),
+        s.chip(),
+        OptionalInt.of(s.chips()),
+        OptionalInt.empty(),
+        OptionalInt.empty(),
+        OptionalInt.of(s.tp()),
+        OptionalInt.of(s.pp()),
+        OptionalInt.of(s.ep()),
+        OptionalInt.empty(),
+        s.weights(),
+        s.kvCache(),
+        OptionalInt.of(isl),
+        OptionalInt.of(osl),
+        mode,
+        load,
+        Optional.empty(),
+        engine.isEmpty() ? "unknown" : engine,
+        metric,
+        measured,
+        "high",
+        where,
+        "",
+        run,
+        "",
+        line);
+  }
+
+  private static IllegalArgumentException missing(String where, String key) {
+    return new IllegalArgumentException(where + ": missing '" + key + "'");
+  }
+
+  /** A positive finite number at {@code key}. */
+  private static double positive(JsonNode o, String key, String where) {
+    return optionalPositive(o, key, where).orElseThrow(() -> missing(where, key));
+  }
+
+  /** A positive finite number at {@code key}, or empty when the key is absent or null. */
+  private static Optional<Double> optionalPositive(JsonNode o, String key, String where) {
+    JsonNode v = o.path(key);
+    if (v.isMissingNode() || v.isNull()) {
+      return Optional.empty();
+    }
+    return Optional.of(check(v, where, key));
+  }
+
+  /** {@code o.name.statistic} of an AIPerf metric object, checked positive and finite. */
+  private static Optional<Double> stat(JsonNode o, String name, String statistic, String where) {
+    JsonNode v = o.path(name).path(statistic);
+    if (v.isMissingNode() || v.isNull()) {
+      return Optional.empty();
+    }
+    return Optional.of(check(v, where, name + "." + statistic));
+  }
+
+  private static double check(JsonNode v, String where, String key) {
+    if (!v.isNumber() || !Double.isFinite(v.doubleValue()) || v.doubleValue() <= 0) {
+      throw new IllegalArgumentException(
+          where + ": '" + key + "' must be a positive finite number: " + v);
+    }
+    return v.doubleValue();
+  }
+
+  /** A whole number from 1 to 2^31 - 1. */
+  private static int count(JsonNode v, String where, String key) {
+    double d = check(v, where, key);
+    if (d != Math.rint(d) || d > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          where
+              + ": '"
+              + key
+              + "' must be a whole number from 1 to "
+              + Integer.MAX_VALUE
+              + ": "
+              + v);
+    }
+    return (int) d;
+  }
+}
