@@ -71,17 +71,34 @@ final class CalibrateCommand implements Callable<Integer> {
       names = "--bands",
       paramLabel = "FILE",
       description =
-          "With --cross-validate: write the error bands (leave-one-source-out median APE per"
-              + " estimate, and what the fitted rows covered) to this JSON file.")
+          "With --cross-validate or --replay: write the error bands (per estimate: the"
+              + " leave-one-source-out median APE, the 20th-80th percentile band of measured /"
+              + " estimate - 1 and its realised coverage; what the fitted rows covered) to this"
+              + " JSON file.")
   Path bands;
+
+  @Option(
+      names = "--replay",
+      arity = "0..1",
+      fallbackValue = "",
+      paramLabel = "REPORT",
+      description =
+          "Fit nothing: replay a stored cross-validation report (default: the shipped one) with"
+              + " today's model, each fold's stored profile predicting its held-out rows (seconds,"
+              + " not minutes), and print the held-out errors; with --bands, write the bands"
+              + " from the replay.")
+  Path replay;
 
   @Override
   public Integer call() throws java.io.IOException {
     List<ValidationCase> all = cases == null ? CaseFile.shipped() : CaseFile.read(cases);
     String label = cases == null ? "the shipped cases" : cases.getFileName().toString();
+    if (replay != null) {
+      return replay(all, label);
+    }
     if ((report != null || bands != null) && !crossValidate) {
       throw new IllegalArgumentException(
-          "--report and --bands need --cross-validate: '"
+          "--report needs --cross-validate, --bands --cross-validate or --replay: '"
               + (report != null ? report : bands)
               + "'");
     }
@@ -174,7 +191,7 @@ final class CalibrateCommand implements Callable<Integer> {
       if (bands != null) {
         String date = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
         String source =
-            "leave-one-source-out median APE of calibrate --cross-validate on "
+            "leave-one-source-out held-out rows of calibrate --cross-validate on "
                 + label
                 + ", "
                 + evaluations
@@ -183,6 +200,52 @@ final class CalibrateCommand implements Callable<Integer> {
         AtomicFiles.writeString(bands, CrossValidation.errorBands(cv, all, source).toJson());
         w.println("wrote " + bands);
       }
+    }
+    return 0;
+  }
+
+  /**
+   * {@code --replay}: the stored report's folds predict their held-out rows with today's model;
+   * prints the table and writes the bands of the replay.
+   */
+  private Integer replay(List<ValidationCase> all, String label) {
+    if (crossValidate || out != null || report != null) {
+      throw new IllegalArgumentException(
+          "--replay fits nothing: it takes --cases and --bands, not --cross-validate, --out or"
+              + " --report");
+    }
+    if (bands != null) {
+      AtomicFiles.checkWritable(bands, "--bands");
+    }
+    String name = replay.toString().isEmpty() ? "crossval.json" : replay.toString();
+    String text =
+        replay.toString().isEmpty()
+            ? CrossValidationJson.shipped()
+                .orElseThrow(() -> new IllegalStateException("no shipped cross-validation report"))
+            : io.ridgeline.core.InputFiles.readText(replay, "cross-validation report");
+    List<CrossValidation.Fold> folds = CrossValidationJson.folds(text, name);
+    CrossValidation.Report cv = CrossValidation.replay(all, folds);
+    PrintWriter w = spec.commandLine().getOut();
+    w.println(
+        "calibrate: replayed "
+            + folds.size()
+            + " folds of "
+            + name
+            + " on "
+            + label
+            + " with today's model (no refit)");
+    CrossValidationTable.print(w, cv);
+    if (bands != null) {
+      String date = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+      String source =
+          "leave-one-source-out held-out rows of "
+              + name
+              + " replayed on "
+              + label
+              + " (calibrate --replay), "
+              + date;
+      AtomicFiles.writeString(bands, CrossValidation.errorBands(cv, all, source).toJson());
+      w.println("wrote " + bands);
     }
     return 0;
   }

@@ -2,6 +2,7 @@ package io.ridgeline.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ridgeline.serving.efficiency.ErrorBands;
 import io.ridgeline.serving.efficiency.Profiles;
 import io.ridgeline.validation.CaseFile;
 import io.ridgeline.validation.CrossValidationJson;
@@ -133,7 +134,11 @@ final class ValidateCommand implements Callable<Integer> {
             : Optional.empty();
     if (json) {
       ObjectNode root = json(v);
-      crossValidated.ifPresent(t -> root.set("cross_validation", CrossValidationJson.summary(t)));
+      crossValidated.ifPresent(
+          t -> {
+            root.set("cross_validation", CrossValidationJson.summary(t));
+            root.set("error_bands", errorBandsJson());
+          });
       out.println(Json.write(root));
     } else {
       text(v, out);
@@ -144,9 +149,21 @@ final class ValidateCommand implements Callable<Integer> {
                 "the built-in profile refitted with rows held out (ridgeline calibrate"
                     + " --cross-validate); in-sample is the figure above:");
             CrossValidationTable.print(out, CrossValidationJson.summary(t));
+            // the bands every calibrated estimate prints, with the share of unseen rows each held
+            out.println();
+            out.println(ErrorBands.builtIn());
           });
     }
     return 0;
+  }
+
+  /** The built-in error bands as JSON ({@link ErrorBands#toJson}'s form). */
+  private static com.fasterxml.jackson.databind.JsonNode errorBandsJson() {
+    try {
+      return Json.MAPPER.readTree(ErrorBands.builtIn().toJson());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static ObjectNode json(Validation v) {

@@ -61,12 +61,35 @@ final class CalibrateCommandTest {
   }
 
   @Test
+  void replay_shippedFolds_printsTheTableAndWritesBands(@TempDir Path dir) throws Exception {
+    // no refit: the shipped folds' profiles predict their held-out rows with today's model
+    Path bands = dir.resolve("bands.json");
+    CliRun r = CliRun.of("calibrate", "--replay", "--bands", bands.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("with today's model (no refit)")
+        .contains("leave-one-source-out")
+        .contains("wrote " + bands);
+    io.ridgeline.serving.efficiency.ErrorBands b =
+        io.ridgeline.serving.efficiency.ErrorBands.parse(
+            java.nio.file.Files.readString(bands), "bands.json");
+    for (io.ridgeline.serving.efficiency.ErrorBands.Estimate e :
+        io.ridgeline.serving.efficiency.ErrorBands.Estimate.values()) {
+      assertThat(b.range(e).low()).isLessThanOrEqualTo(b.range(e).high());
+    }
+    // --replay fits nothing: --out is refused with one line
+    CliRun bad = CliRun.of("calibrate", "--replay", "--out", dir.resolve("p.json").toString());
+    assertThat(bad.code()).isEqualTo(1);
+    assertThat(bad.err()).contains("--replay fits nothing");
+  }
+
+  @Test
   void calibrate_reportWithoutCrossValidate_oneLineError(@TempDir Path dir) {
     CliRun r = CliRun.of("calibrate", "--report", dir.resolve("cv.json").toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err().strip())
         .isEqualTo(
-            "ridgeline: --report and --bands need --cross-validate: '"
+            "ridgeline: --report needs --cross-validate, --bands --cross-validate or --replay: '"
                 + dir.resolve("cv.json")
                 + "'");
   }

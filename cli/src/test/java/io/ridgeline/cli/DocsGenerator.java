@@ -312,15 +312,26 @@ final class DocsGenerator {
         loso.count());
   }
 
-  /** The built-in error bands: each estimate's typical error and where it comes from. */
+  /**
+   * The built-in error bands: each estimate's typical error, its asymmetric band and the band's
+   * realised coverage, and where they come from.
+   */
   static String errorBandsTable() {
     ErrorBands bands = ErrorBands.builtIn();
-    StringBuilder b = new StringBuilder("| estimate | typical error (±) |\n|---|---:|\n");
+    StringBuilder b =
+        new StringBuilder(
+            "| estimate | typical error (median APE) | band: measured / estimate − 1, 20th–80th"
+                + " percentile | unseen rows inside the band |\n|---|---:|---:|---:|\n");
     for (ErrorBands.Estimate e : ErrorBands.Estimate.values()) {
+      ErrorBands.Range r = bands.range(e);
       b.append("| ")
           .append(e.key())
           .append(" | ")
           .append(String.format(Locale.ROOT, "%.0f%%", 100 * bands.typical(e)))
+          .append(" | ")
+          .append(r)
+          .append(" | ")
+          .append(String.format(Locale.ROOT, "%.0f%%", 100 * r.coverage()))
           .append(" |\n");
     }
     b.append("\nSource: ").append(bands.source()).append(".\n");

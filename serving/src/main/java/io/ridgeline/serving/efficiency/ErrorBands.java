@@ -28,14 +28,30 @@ import java.util.TreeSet;
  * How far a calibrated estimate typically is from a measurement on a deployment the profiles were
  * not fitted on, and what the profiles have seen.
  *
- * <p>Each {@link Estimate}'s band is the median absolute percentage error of leave-one-source-out
- * cross-validation on the shipped cases (written by {@code ridgeline calibrate --cross-validate
- * --bands FILE} into the built-in {@value #BUILT_IN_RESOURCE}): half of the held-out rows were
- * closer than it, half further. {@link #warnings} names what a system has that no fitted row had: a
- * chip vendor, an attention kind, dense or MoE FFNs, an engine family.
+ * <p>Each {@link Estimate} has two figures from leave-one-source-out cross-validation on the
+ * shipped cases (written by {@code ridgeline calibrate --cross-validate --bands FILE}, or {@code
+ * calibrate --replay --bands FILE} from the shipped folds, into the built-in {@value
+ * #BUILT_IN_RESOURCE}):
+ *
+ * <ul>
+ *   <li>its <b>typical error</b>, the median absolute percentage error: half of the held-out rows
+ *       were closer than it, half further;
+ *   <li>its <b>band</b> ({@link Range}), asymmetric: the 20th and 80th percentiles of the signed
+ *       error e = measured / estimate − 1 of the held-out rows, so that the measurement lies in
+ *       [estimate × (1 + low), estimate × (1 + high)] for about 60% of deployments nobody fitted.
+ *       Where most misses are optimistic (a time measured longer than estimated, a rate measured
+ *       lower) the band leans that way instead of hiding the direction in a ±. Its {@code coverage}
+ *       is the share of held-out rows that fell inside a band computed without their own source
+ *       (each source in turn left out of the percentiles): the band's realised coverage, not the
+ *       60% it is built for.
+ * </ul>
+ *
+ * <p>{@link #warnings} names what a system has that no fitted row had: a chip vendor, an attention
+ * kind, dense or MoE FFNs, an engine family.
  *
  * <pre>{@code
- * ErrorBands.builtIn().typical(ErrorBands.Estimate.TPOT);   // e.g. 0.25 = ±25%
+ * ErrorBands.builtIn().typical(ErrorBands.Estimate.TPOT);       // e.g. 0.25 = 25% median APE
+ * ErrorBands.builtIn().range(ErrorBands.Estimate.TTFT).low();   // e.g. -0.12: 12% below
  * }</pre>
  */
 public final class ErrorBands {
@@ -92,13 +108,56 @@ public final class ErrorBands {
     }
   }
 
+  /**
+   * An asymmetric band: the measurement lies in [estimate × (1 + low), estimate × (1 + high)] for
+   * the share {@code coverage} of held-out rows.
+   *
+   * @param low the 20th percentile of measured / estimate − 1, in [−1, 10]
+   * @param high the 80th percentile, in [low, 10]
+   * @param coverage the realised share of held-out rows inside a band computed without their own
+   *     source, in [0, 1]
+   */
+  public record Range(double low, double high, double coverage) {
+    /**
+     * Checks the bounds.
+     *
+     * @throws IllegalArgumentException naming the field, the rule and the value
+     */
+    public Range {
+      checkArgument(
+          Double.isFinite(low) && low >= -1 && low <= 10,
+          "band low must be a fraction in [-1, 10]: %s",
+          low);
+      checkArgument(
+          Double.isFinite(high) && high >= low && high <= 10,
+          "band high must be a fraction in [low %s, 10]: %s",
+          low,
+          high);
+      checkArgument(
+          Double.isFinite(coverage) && coverage >= 0 && coverage <= 1,
+          "band coverage must be a fraction in [0, 1]: %s",
+          coverage);
+    }
+
+    /** e.g. {@code -12%/+35%}. */
+    @Override
+    public String toString() {
+      return String.format(Locale.ROOT, "%+.0f%%/%+.0f%%", 100 * low, 100 * high);
+    }
+  }
+
   private final Map<Estimate, Double> typical;
+  private final Map<Estimate, Range> ranges;
   private final Map<Dimension, Set<String>> seen;
   private final String source;
 
   private ErrorBands(
-      Map<Estimate, Double> typical, Map<Dimension, Set<String>> seen, String source) {
+      Map<Estimate, Double> typical,
+      Map<Estimate, Range> ranges,
+      Map<Dimension, Set<String>> seen,
+      String source) {
     this.typical = Collections.unmodifiableMap(new EnumMap<>(typical));
+    this.ranges = Collections.unmodifiableMap(new EnumMap<>(ranges));
     Map<Dimension, Set<String>> s = new EnumMap<>(Dimension.class);
     seen.forEach((k, v) -> s.put(k, Collections.unmodifiableSet(new TreeSet<>(v))));
     this.seen = Collections.unmodifiableMap(s);
@@ -109,12 +168,20 @@ public final class ErrorBands {
    * Bands from their parts.
    *
    * @param typical each estimate's typical error, a fraction in [0, 10]
+   * @param ranges each estimate's asymmetric band
    * @param seen the values of each dimension the fitted rows covered (lower case)
    * @param source where the figures come from
-   * @throws IllegalArgumentException naming the estimate whose band is out of range
+   * @throws IllegalArgumentException naming the estimate whose band is out of range or missing
    */
   public static ErrorBands of(
-      Map<Estimate, Double> typical, Map<Dimension, Set<String>> seen, String source) {
+      Map<Estimate, Double> typical,
+      Map<Estimate, Range> ranges,
+      Map<Dimension, Set<String>> seen,
+      String source) {
+    for (Estimate e : Estimate.values()) {
+      checkArgument(typical.containsKey(e), "error band %s: typical error missing", e.key());
+      checkArgument(ranges.containsKey(e), "error band %s: band missing", e.key());
+    }
     typical.forEach(
         (k, v) ->
             checkArgument(
@@ -122,7 +189,7 @@ public final class ErrorBands {
                 "error band %s must be a fraction in [0, 10]: %s",
                 k.key(),
                 v));
-    return new ErrorBands(typical, seen, source);
+    return new ErrorBands(typical, ranges, seen, source);
   }
 
   /** The built-in bands, parsed once. */
@@ -158,24 +225,48 @@ public final class ErrorBands {
       checkArgument(v.isNumber(), "%s: typical_error.%s must be a number: %s", name, e.key(), v);
       typical.put(e, v.asDouble());
     }
+    Map<Estimate, Range> ranges = new EnumMap<>(Estimate.class);
+    for (Estimate e : Estimate.values()) {
+      JsonNode r = root.path("band").path(e.key());
+      for (String k : List.of("low", "high", "coverage")) {
+        checkArgument(
+            r.path(k).isNumber(),
+            "%s: band.%s.%s must be a number: %s",
+            name,
+            e.key(),
+            k,
+            r.path(k));
+      }
+      ranges.put(
+          e,
+          new Range(
+              r.path("low").asDouble(), r.path("high").asDouble(), r.path("coverage").asDouble()));
+    }
     Map<Dimension, Set<String>> seen = new EnumMap<>(Dimension.class);
     for (Dimension d : Dimension.values()) {
       Set<String> values = new TreeSet<>();
       root.path("seen").path(d.key()).forEach(n -> values.add(n.asText()));
       seen.put(d, values);
     }
-    return of(typical, seen, root.path("source").asText(""));
+    return of(typical, ranges, seen, root.path("source").asText(""));
   }
 
   /**
-   * The JSON form: {@code {source, typical_error{ttft, tpot, …}, seen{vendors, attention, ffn,
-   * engines}}}.
+   * The JSON form: {@code {source, typical_error{ttft, tpot, …}, band{ttft{low, high, coverage},
+   * …}, seen{vendors, attention, ffn, engines}}}.
    */
   public String toJson() {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("source", source);
     ObjectNode t = root.putObject("typical_error");
     typical.forEach((k, v) -> t.put(k.key(), v));
+    ObjectNode b = root.putObject("band");
+    ranges.forEach(
+        (k, v) ->
+            b.putObject(k.key())
+                .put("low", v.low())
+                .put("high", v.high())
+                .put("coverage", v.coverage()));
     ObjectNode s = root.putObject("seen");
     seen.forEach((k, v) -> v.forEach(s.putArray(k.key())::add));
     try {
@@ -185,9 +276,14 @@ public final class ErrorBands {
     }
   }
 
-  /** The typical error of {@code estimate}, a fraction (0.25 = ±25%). */
+  /** The typical error of {@code estimate}, a fraction (0.25 = 25% median APE). */
   public double typical(Estimate estimate) {
     return typical.get(estimate);
+  }
+
+  /** The asymmetric band of {@code estimate}. */
+  public Range range(Estimate estimate) {
+    return ranges.get(estimate);
   }
 
   /** Where the figures come from. */
@@ -264,15 +360,23 @@ public final class ErrorBands {
     return out;
   }
 
-  /** e.g. {@code typical error ±38% TTFT, ±21% TPOT, …}. */
+  /**
+   * e.g. {@code error band (measured vs estimate, leave-one-source-out 20th-80th percentile; share
+   * of unseen rows inside): ttft -12%/+35% (58%), tpot ...}.
+   */
   @Override
   public String toString() {
-    StringBuilder b = new StringBuilder("typical error (leave-one-source-out)");
+    StringBuilder b =
+        new StringBuilder(
+            "error band (measured vs estimate, leave-one-source-out 20th-80th percentile;"
+                + " share of unseen rows inside)");
     String sep = ": ";
-    for (Map.Entry<Estimate, Double> e : typical.entrySet()) {
+    for (Map.Entry<Estimate, Range> e : ranges.entrySet()) {
       b.append(sep)
-          .append(String.format(Locale.ROOT, "±%.0f%% ", 100 * e.getValue()))
-          .append(e.getKey().key());
+          .append(e.getKey().key())
+          .append(' ')
+          .append(e.getValue())
+          .append(String.format(Locale.ROOT, " (%.0f%%)", 100 * e.getValue().coverage()));
       sep = ", ";
     }
     return b.toString();

@@ -22,7 +22,12 @@ final class ErrorBandsTest {
     seen.put(ErrorBands.Dimension.ATTENTION, Set.of("gqa", "mla"));
     seen.put(ErrorBands.Dimension.FFN, Set.of("dense", "moe"));
     seen.put(ErrorBands.Dimension.ENGINE, Set.of("trtllm"));
-    return ErrorBands.of(t, seen, "test");
+    Map<ErrorBands.Estimate, ErrorBands.Range> r = new EnumMap<>(ErrorBands.Estimate.class);
+    r.put(ErrorBands.Estimate.TTFT, new ErrorBands.Range(-0.12, 0.35, 0.58));
+    r.put(ErrorBands.Estimate.TPOT, new ErrorBands.Range(-0.1, 0.3, 0.6));
+    r.put(ErrorBands.Estimate.TOKENS_PER_SECOND_PER_USER, new ErrorBands.Range(-0.25, 0.1, 0.6));
+    r.put(ErrorBands.Estimate.TOKENS_PER_SECOND_PER_CHIP, new ErrorBands.Range(-0.3, 0.05, 0.55));
+    return ErrorBands.of(t, r, seen, "test");
   }
 
   @Test
@@ -30,10 +35,14 @@ final class ErrorBandsTest {
     ErrorBands back = ErrorBands.parse(sample().toJson(), "t.json");
     assertThat(back.typical(ErrorBands.Estimate.TPOT)).isEqualTo(0.25);
     assertThat(back.seen(ErrorBands.Dimension.ATTENTION)).containsExactly("gqa", "mla");
+    assertThat(back.range(ErrorBands.Estimate.TTFT))
+        .isEqualTo(new ErrorBands.Range(-0.12, 0.35, 0.58));
     assertThat(back.toString())
         .isEqualTo(
-            "typical error (leave-one-source-out): ±40% ttft, ±25% tpot, ±20%"
-                + " tokens_per_second_per_user, ±30% tokens_per_second_per_chip");
+            "error band (measured vs estimate, leave-one-source-out 20th-80th percentile; share"
+                + " of unseen rows inside): ttft -12%/+35% (58%), tpot -10%/+30% (60%),"
+                + " tokens_per_second_per_user -25%/+10% (60%), tokens_per_second_per_chip"
+                + " -30%/+5% (55%)");
   }
 
   @Test
@@ -67,7 +76,21 @@ final class ErrorBandsTest {
   void of_bandOutOfRange_throwsNamingIt() {
     Map<ErrorBands.Estimate, Double> t = new EnumMap<>(ErrorBands.Estimate.class);
     t.put(ErrorBands.Estimate.TTFT, Double.NaN);
-    assertThatThrownBy(() -> ErrorBands.of(t, Map.of(), ""))
+    Map<ErrorBands.Estimate, ErrorBands.Range> r = new EnumMap<>(ErrorBands.Estimate.class);
+    for (ErrorBands.Estimate e : ErrorBands.Estimate.values()) {
+      t.putIfAbsent(e, 0.2);
+      r.put(e, new ErrorBands.Range(-0.1, 0.1, 0.6));
+    }
+    assertThatThrownBy(() -> ErrorBands.of(t, r, Map.of(), ""))
         .hasMessage("error band ttft must be a fraction in [0, 10]: NaN");
+    // a band whose high is below its low, and a missing band, are refused by name
+    assertThatThrownBy(() -> new ErrorBands.Range(0.2, 0.1, 0.5))
+        .hasMessage("band high must be a fraction in [low 0.2, 10]: 0.1");
+    Map<ErrorBands.Estimate, Double> ok = new EnumMap<>(ErrorBands.Estimate.class);
+    for (ErrorBands.Estimate e : ErrorBands.Estimate.values()) {
+      ok.put(e, 0.2);
+    }
+    assertThatThrownBy(() -> ErrorBands.of(ok, Map.of(), Map.of(), ""))
+        .hasMessage("error band ttft: band missing");
   }
 }
