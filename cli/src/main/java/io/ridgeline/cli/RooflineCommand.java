@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -227,19 +228,25 @@ final class RooflineCommand implements Callable<Integer> {
     o.put("prefill_mfu", pu.mfu());
     o.put("prefill_bandwidth_utilisation", pu.bandwidth());
     ObjectNode m = o.putObject("memory");
-    m.put("weights_bytes", mem.weights().bytes());
-    m.put("kv_bytes", mem.kvCache().bytes());
-    m.put("workspace_bytes", mem.workspace().bytes());
-    m.put("capacity_bytes", mem.capacity().bytes());
+    m.put("weights_bytes_per_chip", mem.weights().bytes());
+    m.put("kv_bytes_per_chip", mem.kvCache().bytes());
+    m.put("workspace_bytes_per_chip", mem.workspace().bytes());
+    m.put("capacity_bytes_per_chip", mem.capacity().bytes());
     m.put("fits", mem.fits());
-    m.put("max_batch", rm.maxBatch(context));
+    // the largest batch that fits, or null when not even one sequence does
+    OptionalInt largest = rm.largestBatch(context);
+    if (largest.isPresent()) {
+      m.put("max_batch", largest.getAsInt());
+    } else {
+      m.putNull("max_batch");
+    }
     if (mem.tiers().size() > 1 || rm.kvOffload() != KvOffload.NONE) {
       m.put("kv_offload", rm.kvOffload().id());
       m.set("tiers", OffloadReport.tiers(mem, rm.chip()));
     }
     if (rm.kvOffload().history()) {
       OffloadReport.Fetch f = OffloadReport.fetch(prefill, rm.chips());
-      m.put("prefill_kv_fetch_bytes", f.bytes());
+      m.put("prefill_kv_fetch_bytes_total", f.bytes());
       m.put("prefill_kv_fetch_seconds", f.seconds());
     }
     return o;
@@ -295,16 +302,23 @@ final class RooflineCommand implements Callable<Integer> {
         Utilisation.of(prefill, rm));
     out.printf(
         Locale.ROOT,
-        "memory per chip: %s; largest batch at context %d: %d%n",
+        "memory %s; largest batch at context %d: %s%n",
         mem,
         context,
-        rm.maxBatch(context));
+        largestText(rm.largestBatch(context)));
     OffloadReport.line(rm, prefill, mem).ifPresent(out::println);
     out.printf(
         Locale.ROOT,
         "ridge point (%s): %.1f FLOP/B%n",
         rm.computePrecisions().matmul().id(),
         rm.target().ridgePoint(rm.computePrecisions().matmul()).flopsPerByte());
+  }
+
+  /** The largest batch for the text report, or "none" with why when one sequence does not fit. */
+  private static String largestText(OptionalInt largest) {
+    return largest.isPresent()
+        ? String.valueOf(largest.getAsInt())
+        : "none (one sequence does not fit)";
   }
 
   /**
