@@ -63,6 +63,9 @@ final class RooflineCommand implements Callable<Integer> {
   @Option(names = "--plot", description = "Write a roofline chart (.png or .svg).")
   Path plot;
 
+  @Option(names = "--system", paramLabel = "SPEC", description = SystemSpec.HELP)
+  List<String> systems;
+
   /** The convention of the phase figures, named in the text header and the JSON. */
   static final String TOTALS = "FLOPs and bytes are totals across all chips";
 
@@ -81,9 +84,24 @@ final class RooflineCommand implements Callable<Integer> {
     if (prompt != null) {
       SystemOptions.positive("--prompt", prompt);
     }
+    List<SystemSpec> specs = SystemSpec.parseAll(systems, system);
+    for (SystemSpec s : specs) {
+      if (s.strategy() != null) {
+        throw new IllegalArgumentException(
+            "--system " + s.text() + ": roofline reports one pool, so a system takes no strategy");
+      }
+    }
+    if (specs.size() == 1) {
+      system.useChips(List.of(specs.get(0).chip()));
+      specs.get(0).applyTo(system, SystemSpec.Defaults.of(system));
+      return one();
+    }
+    if (!specs.isEmpty()) {
+      return compare(specs);
+    }
     List<String> chipIds = system.chipIds();
     if (chipIds.size() > 1) {
-      return compare(chipIds);
+      return compare(chipIds.stream().map(SystemSpec::ofChip).toList());
     }
     return one();
   }
@@ -94,19 +112,26 @@ final class RooflineCommand implements Callable<Integer> {
    * the memory's) and the one-chip report's keys, or {@code {system: CHIP, fits: false, error}} for
    * a system that cannot be built). --plot draws one system, so it takes one chip.
    */
-  private Integer compare(List<String> chipIds) {
+  private Integer compare(List<SystemSpec> specs) {
     if (plot != null) {
       throw new IllegalArgumentException(
-          "--plot draws one system's roofline: give one --chip (frontier --plot compares chips)");
+          "--plot draws one system's roofline: give one --chip or --system (frontier --plot"
+              + " compares systems)");
     }
+    if (system.chip == null) {
+      system.useChips(specs.stream().map(SystemSpec::chip).toList());
+    }
+    SystemSpec.Defaults defaults = SystemSpec.Defaults.of(system);
+    List<String> labels = new ArrayList<>();
     PrintWriter out = spec.commandLine().getOut();
     java.io.StringWriter buffer = new java.io.StringWriter();
     ArrayNode systems = Json.array();
     Integer contextGiven = context;
     boolean built = false;
     List<String> failures = new ArrayList<>();
-    for (String id : chipIds) {
-      system.select(id);
+    for (SystemSpec s : specs) {
+      s.applyTo(system, defaults);
+      String id = s.chip();
       context = contextGiven;
       ObjectNode entry = systems.addObject();
       try (PrintWriter each = new PrintWriter(buffer)) {
@@ -122,7 +147,7 @@ final class RooflineCommand implements Callable<Integer> {
         String report = buffer.toString();
         if (system.json) {
           ObjectNode o = (ObjectNode) Json.MAPPER.readTree(report);
-          entry.put("system", id + " x" + o.get("chips").asInt());
+          entry.put("system", unique(labels, id + " x" + o.get("chips").asInt() + s.extras()));
           // the batch at its context fits in memory (a system larger than memory still reports)
           entry.put("fits", o.path("memory").path("fits").asBoolean(true));
           entry.setAll(o);
@@ -132,11 +157,12 @@ final class RooflineCommand implements Callable<Integer> {
         built = true;
       } catch (IllegalArgumentException e) {
         String why = RidgelineCli.message(e);
-        entry.put("system", id).put("fits", false).put("error", why);
-        failures.add(id + ": " + why);
+        String label = unique(labels, id + s.extras());
+        entry.put("system", label).put("fits", false).put("error", why);
+        failures.add(label + ": " + why);
         if (!system.json) {
           out.println(
-              (built || failures.size() > 1 ? System.lineSeparator() : "") + id + ": " + why);
+              (built || failures.size() > 1 ? System.lineSeparator() : "") + label + ": " + why);
         }
       } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
         throw new java.io.UncheckedIOException(e);
@@ -151,6 +177,18 @@ final class RooflineCommand implements Callable<Integer> {
       out.println(Json.write(o));
     }
     return 0;
+  }
+
+  /**
+   * {@code label}, or {@code label #2}, ... when {@code labels} has it; added to {@code labels}.
+   */
+  private static String unique(List<String> labels, String label) {
+    String unique = label;
+    for (int n = 2; labels.contains(unique); n++) {
+      unique = label + " #" + n;
+    }
+    labels.add(unique);
+    return unique;
   }
 
   /** The report of the one chip {@link SystemOptions#chip} names. */

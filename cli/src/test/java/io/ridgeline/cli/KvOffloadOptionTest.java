@@ -51,7 +51,8 @@ final class KvOffloadOptionTest {
     assertThat(tiers).hasSize(2);
     assertThat(tiers.get(0).get("tier").asText()).isEqualTo("hbm");
     assertThat(tiers.get(1).get("tier").asText()).isEqualTo("lpddr");
-    assertThat(tiers.get(0).get("kv_bytes_per_chip").asDouble()).isEqualTo(m.get("kv_bytes_per_chip").asDouble());
+    assertThat(tiers.get(0).get("kv_bytes_per_chip").asDouble())
+        .isEqualTo(m.get("kv_bytes_per_chip").asDouble());
     assertThat(tiers.get(1).get("kv_bytes_per_chip").asDouble()).isZero();
     // a chip with one tier and no offload keeps its JSON as it was
     CliRun h100 =

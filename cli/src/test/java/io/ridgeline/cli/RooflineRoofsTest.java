@@ -45,7 +45,8 @@ final class RooflineRoofsTest {
       double attainable =
           Math.min(
               roof.get("peak_flops_per_second_per_chip").asDouble(),
-              p.get("intensity").asDouble() * roof.get("bandwidth_bytes_per_second_per_chip").asDouble());
+              p.get("intensity").asDouble()
+                  * roof.get("bandwidth_bytes_per_second_per_chip").asDouble());
       assertThat(p.get("achieved_flops_per_second_per_chip").asDouble())
           .as("%s under %s", p.get("label"), roof)
           .isLessThanOrEqualTo(attainable * (1 + 1e-12));
