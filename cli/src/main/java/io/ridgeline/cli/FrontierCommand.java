@@ -62,6 +62,9 @@ final class FrontierCommand implements Callable<Integer> {
       description = "Output tokens per request (default: ${DEFAULT-VALUE}).")
   int osl;
 
+  @Option(names = "--system", paramLabel = "SPEC", description = SystemSpec.HELP)
+  List<String> systems;
+
   @Option(names = "--max-batch", description = "Largest batch to sweep.")
   Integer maxBatch;
 
@@ -223,9 +226,13 @@ final class FrontierCommand implements Callable<Integer> {
       ChartRendering.checkPlotFile(plot);
     }
     prices = PriceOption.parse(price);
+    List<SystemSpec> specs = SystemSpec.parseAll(systems, system);
+    if (!specs.isEmpty()) {
+      return compare(specs);
+    }
     List<String> chipIds = system.chipIds();
     if (chipIds.size() > 1) {
-      return compare(chipIds);
+      return compare(chipIds.stream().map(SystemSpec::ofChip).toList());
     }
     system.efficiency();
     Model m = system.model();
@@ -277,16 +284,24 @@ final class FrontierCommand implements Callable<Integer> {
   }
 
   /**
-   * One system per chip of --chip on one table, CSV and chart ({@link FrontierSystems}): each
-   * chip's deployments labelled {@code CHIP xCOUNT} (and the strategy, with several); a system that
-   * cannot be built (it does not fit) is named with why, and the others are still printed.
+   * One system per chip of --chip, or per --system, on one table, CSV and chart ({@link
+   * FrontierSystems}): each system's deployments labelled {@code CHIP xCOUNT} and what its spec
+   * sets ({@code mi300x x4 tp=4}, {@code b200 x8 pd}; and the strategy, with several); a system
+   * that cannot be built (it does not fit) is named with why, and the others are still printed.
    */
-  private Integer compare(List<String> chipIds) {
+  private Integer compare(List<SystemSpec> specs) {
     Model m = system.model();
     SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
     FrontierSystems systems = new FrontierSystems();
-    for (String id : chipIds) {
-      system.select(id);
+    if (system.chip == null) {
+      system.useChips(specs.stream().map(SystemSpec::chip).toList());
+    }
+    SystemSpec.Defaults defaults = SystemSpec.Defaults.of(system);
+    String strategyDefault = strategy;
+    for (SystemSpec s : specs) {
+      s.applyTo(system, defaults);
+      strategy = s.strategy() != null ? s.strategy() : strategyDefault;
+      String id = s.chip();
       List<String> strategyLabels = new ArrayList<>();
       List<Deployment> deployments;
       List<ParetoFrontier> frontiers;
@@ -296,7 +311,8 @@ final class FrontierCommand implements Callable<Integer> {
         frontiers = frontiers(deployments);
       } catch (IllegalArgumentException e) {
         systems.failed(
-            id + (system.count != null ? " x" + system.count : ""), RidgelineCli.message(e));
+            systems.unique(id + (system.count != null ? " x" + system.count : "") + s.extras()),
+            RidgelineCli.message(e));
         continue;
       }
       if (anchorFactor.isEmpty()) {
@@ -316,7 +332,7 @@ final class FrontierCommand implements Callable<Integer> {
               : List.of();
       // the chip's id (a chip file's, not its path; CHIP* for a what-if) and its count
       RooflineModel decode = deployments.get(0).decodePool();
-      String label = decode.chip().id() + " x" + decode.chips();
+      String label = systems.unique(decode.chip().id() + " x" + decode.chips() + s.extras());
       FrontierOutput one =
           new FrontierOutput(
               system.efficiency(),

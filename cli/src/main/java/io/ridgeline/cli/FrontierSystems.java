@@ -37,6 +37,18 @@ final class FrontierSystems {
     order.add(label);
   }
 
+  /**
+   * {@code label}, or {@code label #2}, {@code #3}, ... when a system already has it (the same chip
+   * and count twice, e.g. with different pipeline degrees the label does not show).
+   */
+  String unique(String label) {
+    String unique = label;
+    for (int n = 2; order.contains(unique); n++) {
+      unique = label + " #" + n;
+    }
+    return unique;
+  }
+
   /** Adds a system that could not be built, with the one-line reason. */
   void failed(String label, String reason) {
     failures.put(label, reason);
@@ -75,7 +87,7 @@ final class FrontierSystems {
 
   /** The systems' labels for a file name: {@code h100-sxm-x8-vs-b200-x8}. */
   String fileLabel() {
-    return String.join("-vs-", labels).replace(' ', '-');
+    return String.join("-vs-", labels).replace(' ', '-').replace("=", "").replace("#", "");
   }
 
   /** The JSON of every system (the class comment's shape). */

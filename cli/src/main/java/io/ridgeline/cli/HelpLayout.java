@@ -213,7 +213,10 @@ final class HelpLayout {
   private static String[] synopsis(CommandSpec spec) {
     List<String> tokens = new ArrayList<>();
     for (OptionSpec o : spec.options()) {
-      if (o.required()) {
+      if (o.longestName().equals("--chip") && spec.findOption("--system") != null) {
+        // --chip is needed unless --system names the systems (checked when the command runs)
+        tokens.add("(--chip=" + o.paramLabel() + " | --system=SPEC...)");
+      } else if (o.required() || o.longestName().equals("--chip")) {
         tokens.add(o.longestName() + "=" + o.paramLabel());
       }
     }

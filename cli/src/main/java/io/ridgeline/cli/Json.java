@@ -112,13 +112,15 @@ final class Json {
   }
 
   /**
-   * {phase, flops, bytes, intensity, bound, seconds}, FLOPs and bytes multiplied by {@code chips}.
+   * {phase, flops_total, bytes_total, intensity, bound, seconds}: the phase's per-chip FLOPs and
+   * bytes multiplied by {@code chips} (the key says so), its intensity (the same per chip or in
+   * total) and time.
    */
   static ObjectNode phase(PhaseResult p, int chips) {
     ObjectNode o = object();
     o.put("phase", p.name());
-    o.put("flops", p.flops().flops() * chips);
-    o.put("bytes", p.bytes().bytes() * chips);
+    o.put("flops_total", p.flops().flops() * chips);
+    o.put("bytes_total", p.bytes().bytes() * chips);
     o.put("intensity", p.intensity().flopsPerByte());
     o.put("bound", p.bound().id());
     o.put("seconds", p.seconds().seconds());
@@ -127,10 +129,10 @@ final class Json {
 
   /**
    * The roofs a roofline chart draws and the points it places under them ({@link Roofs}): {@code
-   * roofs[{precision, kind (datasheet|calibrated), kernels, peak_flops_per_second,
-   * bandwidth_bytes_per_second, ridge_flops_per_byte}]} and {@code roof_points[{phase, label, roof
-   * (index into roofs), flops_per_chip, bytes_per_chip, seconds, intensity,
-   * achieved_flops_per_second}]}, per chip.
+   * roofs[{precision, kind (datasheet|calibrated), kernels, peak_flops_per_second_per_chip,
+   * bandwidth_bytes_per_second_per_chip, ridge_flops_per_byte}]} and {@code roof_points[{phase,
+   * label, roof (index into roofs), flops_per_chip, bytes_per_chip, seconds, intensity,
+   * achieved_flops_per_second_per_chip}]}: one chip's roofs and share.
    */
   static void putRoofs(ObjectNode o, Roofs roofs) {
     ArrayNode rs = o.putArray("roofs");
@@ -139,8 +141,8 @@ final class Json {
       n.put("precision", r.precision().id());
       n.put("kind", r.kind().id());
       n.put("kernels", r.kernels());
-      n.put("peak_flops_per_second", r.peak().flopsPerSecond());
-      n.put("bandwidth_bytes_per_second", r.bandwidth().bytesPerSecond());
+      n.put("peak_flops_per_second_per_chip", r.peak().flopsPerSecond());
+      n.put("bandwidth_bytes_per_second_per_chip", r.bandwidth().bytesPerSecond());
       n.put("ridge_flops_per_byte", r.ridge().flopsPerByte());
     }
     ArrayNode ps = o.putArray("roof_points");
@@ -153,7 +155,7 @@ final class Json {
       n.put("bytes_per_chip", p.bytes().bytes());
       n.put("seconds", p.seconds().seconds());
       n.put("intensity", p.intensity().flopsPerByte());
-      n.put("achieved_flops_per_second", p.achieved().flopsPerSecond());
+      n.put("achieved_flops_per_second_per_chip", p.achieved().flopsPerSecond());
     }
   }
 }

@@ -25,7 +25,10 @@ import java.util.regex.Pattern;
  * scheduler ({@code --synchronous-scheduler}) as flags of vLLM ({@code vllm serve}), SGLang ({@code
  * sglang.launch_server}) and TensorRT-LLM ({@code trtllm-serve}). A sketch, not a tuned recipe: the
  * flags are those the engines document for these settings (vLLM and SGLang 0.4+/0.5 CLI,
- * TensorRT-LLM 0.20+ {@code trtllm-serve}), and engine versions rename them.
+ * TensorRT-LLM 0.20+ {@code trtllm-serve}), and engine versions rename them. Prefill/decode
+ * disaggregation gets each engine's own flags (vLLM's KV connector, SGLang's {@code
+ * --disaggregation-mode} and its PD router, TensorRT-LLM's context and generation servers) and
+ * NVIDIA Dynamo's frontend with a vLLM worker per pool ({@code --is-prefill-worker}).
  */
 final class LaunchSketch {
   private static final Pattern REPO = Pattern.compile("^([\\w.-]+/[\\w.-]+) config\\.json");
@@ -66,16 +69,17 @@ final class LaunchSketch {
   }
 
   /**
-   * Whether {@code engine} runs on chips of {@code vendor}: TensorRT-LLM on NVIDIA only; SGLang on
-   * NVIDIA and AMD (ROCm); vLLM on NVIDIA (CUDA), AMD (ROCm), Google TPU, Intel Gaudi and AWS
-   * Neuron (vLLM installation page, "vLLM supports the following hardware platforms",
+   * Whether {@code engine} runs on chips of {@code vendor}: TensorRT-LLM and NVIDIA Dynamo (the
+   * prefill/decode sketch's frontend and vLLM workers) on NVIDIA only; SGLang on NVIDIA and AMD
+   * (ROCm); vLLM on NVIDIA (CUDA), AMD (ROCm), Google TPU, Intel Gaudi and AWS Neuron (vLLM
+   * installation page, "vLLM supports the following hardware platforms",
    * https://docs.vllm.ai/en/v0.9.2/getting_started/installation/index.html, read 2026-12-06; TPU
    * and Gaudi as hardware plugins since v0.11,
    * https://docs.vllm.ai/en/v0.11.2/getting_started/installation/).
    */
   static boolean runsOn(String engine, String vendor) {
     return switch (engine) {
-      case "trtllm" -> vendor.equals("NVIDIA");
+      case "trtllm", "dynamo" -> vendor.equals("NVIDIA");
       case "sglang" -> vendor.equals("NVIDIA") || vendor.equals("AMD");
       case "vllm" -> List.of("NVIDIA", "AMD", "Google", "Intel", "AWS").contains(vendor);
       default -> false;
@@ -107,10 +111,30 @@ final class LaunchSketch {
     if (d instanceof PrefillDecodeDeployment pd) {
       vllm.add(vllm(m, pd.prefill(), c.batch(), Optional.empty(), "prefill"));
       vllm.add(vllm(m, pd.decode(), c.batch(), spec, "decode"));
+      vllm.add(
+          "# requests go through a proxy that sends each prompt to the prefill pool, then to"
+              + " decode (vLLM's disaggregated-serving examples, or Dynamo)");
       sglang.add(sglang(m, pd.prefill(), c.batch(), Optional.empty(), "prefill"));
       sglang.add(sglang(m, pd.decode(), c.batch(), spec, "decode"));
+      sglang.add(
+          "python -m sglang_router.launch_router --pd-disaggregation --prefill"
+              + " http://PREFILL_HOST:30000 --decode http://DECODE_HOST:30000 --port 8000  #"
+              + " router in front of both pools");
       trt.add(trt(m, pd.prefill(), c.batch(), Optional.empty(), "context"));
       trt.add(trt(m, pd.decode(), c.batch(), spec, "generation"));
+      // NVIDIA Dynamo over vLLM workers: a frontend (router) and one worker per pool, NIXL
+      // moving the KV between them
+      List<String> dynamo = new ArrayList<>();
+      dynamo.add("python -m dynamo.frontend --http-port 8000  # frontend and router");
+      dynamo.add(
+          dynamo(vllm(m, pd.prefill(), c.batch(), Optional.empty(), ""))
+              + " --is-prefill-worker  # prefill pool");
+      dynamo.add(dynamo(vllm(m, pd.decode(), c.batch(), spec, "")) + "  # decode pool");
+      out.put("vllm", vllm);
+      out.put("sglang", sglang);
+      out.put("trtllm", trt);
+      out.put("dynamo", dynamo);
+      return out;
     } else {
       vllm.add(vllm(m, d.decodePool(), c.batch(), spec, ""));
       sglang.add(sglang(m, d.decodePool(), c.batch(), spec, ""));
@@ -120,6 +144,11 @@ final class LaunchSketch {
     out.put("sglang", sglang);
     out.put("trtllm", trt);
     return out;
+  }
+
+  /** A {@code vllm serve} line as a Dynamo vLLM worker: the same engine arguments. */
+  private static String dynamo(String vllmServe) {
+    return vllmServe.replaceFirst("^vllm serve ", "python -m dynamo.vllm --model ");
   }
 
   private static String pool(RooflineModel p) {

@@ -46,8 +46,9 @@ final class OffloadReport {
   }
 
   /**
-   * Per tier of the chip, in placement order: {@code {tier, kind, capacity_bytes,
-   * bandwidth_bytes_per_s, weights_bytes, kv_bytes, workspace_bytes}}, per chip.
+   * Per tier of the chip, in placement order: {@code {tier, kind, capacity_bytes_per_chip,
+   * bandwidth_bytes_per_s_per_chip, weights_bytes_per_chip, kv_bytes_per_chip,
+   * workspace_bytes_per_chip}}.
    */
   static ArrayNode tiers(MemoryUse mem, Chip chip) {
     ArrayNode arr = Json.MAPPER.createArrayNode();
@@ -57,11 +58,11 @@ final class OffloadReport {
       ObjectNode n = arr.addObject();
       n.put("tier", name);
       n.put("kind", t.kind().id());
-      n.put("capacity_bytes", t.capacity().bytes());
-      n.put("bandwidth_bytes_per_s", t.bandwidth().bytesPerSecond());
-      n.put("weights_bytes", mem.weightsByTier().getOrDefault(name, Bytes.ZERO).bytes());
-      n.put("kv_bytes", mem.kvCacheByTier().getOrDefault(name, Bytes.ZERO).bytes());
-      n.put("workspace_bytes", name.equals(mem.mainTier()) ? mem.workspace().bytes() : 0);
+      n.put("capacity_bytes_per_chip", t.capacity().bytes());
+      n.put("bandwidth_bytes_per_s_per_chip", t.bandwidth().bytesPerSecond());
+      n.put("weights_bytes_per_chip", mem.weightsByTier().getOrDefault(name, Bytes.ZERO).bytes());
+      n.put("kv_bytes_per_chip", mem.kvCacheByTier().getOrDefault(name, Bytes.ZERO).bytes());
+      n.put("workspace_bytes_per_chip", name.equals(mem.mainTier()) ? mem.workspace().bytes() : 0);
     }
     return arr;
   }

@@ -236,6 +236,18 @@ final class PlanCommand implements Callable<Integer> {
               + " objectives.")
   Path plot;
 
+  @Option(
+      names = "--save",
+      paramLabel = "DIR",
+      description =
+          "Write one script per configuration into DIR (config-N.sh): the launch commands per"
+              + " engine, the matching benchmark (vllm bench serve, sglang.bench_serving) and"
+              + " the step that turns its result into a case file for --anchor.")
+  Path save;
+
+  @Option(names = "--force", description = "With --save: write into a folder that is not empty.")
+  boolean force;
+
   @Mixin ChipSetOption chipSet;
 
   @Mixin EfficiencyOptions efficiencyOptions;
@@ -246,6 +258,12 @@ final class PlanCommand implements Callable<Integer> {
   public Integer call() {
     if (plot != null) {
       ChartRendering.checkPlotFile(plot);
+    }
+    if (force && save == null) {
+      throw new IllegalArgumentException("--force applies to --save DIR");
+    }
+    if (save != null) {
+      PlanSave.check(save, force);
     }
     SystemOptions.positive("--isl", isl);
     SystemOptions.positive("--osl", osl);
@@ -354,7 +372,31 @@ final class PlanCommand implements Callable<Integer> {
       Charts.save(PlanChart.of(r), plot);
       (json ? spec.commandLine().getErr() : out).println("wrote " + plot);
     }
+    if (save != null && r.found()) {
+      for (Path f : PlanSave.write(save, r, commandLine())) {
+        (json ? spec.commandLine().getErr() : out).println("wrote " + f);
+      }
+    }
     return r.found() ? 0 : NOTHING_MEETS;
+  }
+
+  /**
+   * This plan's command line without --save and --force, for the scripts' {@code --anchor} line:
+   * {@code ./ridgeline plan ARGS}, an argument with a blank or a quote single-quoted.
+   */
+  private String commandLine() {
+    List<String> args = new ArrayList<>();
+    List<String> typed = spec.commandLine().getParseResult().originalArgs();
+    // the arguments after the command's name (the root's parse result holds them all)
+    for (int i = typed.indexOf(spec.name()) + 1; i < typed.size(); i++) {
+      String a = typed.get(i);
+      if (a.equals("--save")) {
+        i++;
+      } else if (!a.startsWith("--save=") && !a.equals("--force")) {
+        args.add(a.matches("[\\w@%+=:,./-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
+      }
+    }
+    return "./ridgeline plan " + String.join(" ", args);
   }
 
   /** Every combination of --weights and --kv (each the checkpoint's when absent). */

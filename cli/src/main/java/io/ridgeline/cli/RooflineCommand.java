@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -62,6 +63,9 @@ final class RooflineCommand implements Callable<Integer> {
   @Option(names = "--plot", description = "Write a roofline chart (.png or .svg).")
   Path plot;
 
+  @Option(names = "--system", paramLabel = "SPEC", description = SystemSpec.HELP)
+  List<String> systems;
+
   /** The convention of the phase figures, named in the text header and the JSON. */
   static final String TOTALS = "FLOPs and bytes are totals across all chips";
 
@@ -80,9 +84,24 @@ final class RooflineCommand implements Callable<Integer> {
     if (prompt != null) {
       SystemOptions.positive("--prompt", prompt);
     }
+    List<SystemSpec> specs = SystemSpec.parseAll(systems, system);
+    for (SystemSpec s : specs) {
+      if (s.strategy() != null) {
+        throw new IllegalArgumentException(
+            "--system " + s.text() + ": roofline reports one pool, so a system takes no strategy");
+      }
+    }
+    if (specs.size() == 1) {
+      system.useChips(List.of(specs.get(0).chip()));
+      specs.get(0).applyTo(system, SystemSpec.Defaults.of(system));
+      return one();
+    }
+    if (!specs.isEmpty()) {
+      return compare(specs);
+    }
     List<String> chipIds = system.chipIds();
     if (chipIds.size() > 1) {
-      return compare(chipIds);
+      return compare(chipIds.stream().map(SystemSpec::ofChip).toList());
     }
     return one();
   }
@@ -93,19 +112,26 @@ final class RooflineCommand implements Callable<Integer> {
    * the memory's) and the one-chip report's keys, or {@code {system: CHIP, fits: false, error}} for
    * a system that cannot be built). --plot draws one system, so it takes one chip.
    */
-  private Integer compare(List<String> chipIds) {
+  private Integer compare(List<SystemSpec> specs) {
     if (plot != null) {
       throw new IllegalArgumentException(
-          "--plot draws one system's roofline: give one --chip (frontier --plot compares chips)");
+          "--plot draws one system's roofline: give one --chip or --system (frontier --plot"
+              + " compares systems)");
     }
+    if (system.chip == null) {
+      system.useChips(specs.stream().map(SystemSpec::chip).toList());
+    }
+    SystemSpec.Defaults defaults = SystemSpec.Defaults.of(system);
+    List<String> labels = new ArrayList<>();
     PrintWriter out = spec.commandLine().getOut();
     java.io.StringWriter buffer = new java.io.StringWriter();
     ArrayNode systems = Json.array();
     Integer contextGiven = context;
     boolean built = false;
     List<String> failures = new ArrayList<>();
-    for (String id : chipIds) {
-      system.select(id);
+    for (SystemSpec s : specs) {
+      s.applyTo(system, defaults);
+      String id = s.chip();
       context = contextGiven;
       ObjectNode entry = systems.addObject();
       try (PrintWriter each = new PrintWriter(buffer)) {
@@ -121,7 +147,7 @@ final class RooflineCommand implements Callable<Integer> {
         String report = buffer.toString();
         if (system.json) {
           ObjectNode o = (ObjectNode) Json.MAPPER.readTree(report);
-          entry.put("system", id + " x" + o.get("chips").asInt());
+          entry.put("system", unique(labels, id + " x" + o.get("chips").asInt() + s.extras()));
           // the batch at its context fits in memory (a system larger than memory still reports)
           entry.put("fits", o.path("memory").path("fits").asBoolean(true));
           entry.setAll(o);
@@ -131,11 +157,12 @@ final class RooflineCommand implements Callable<Integer> {
         built = true;
       } catch (IllegalArgumentException e) {
         String why = RidgelineCli.message(e);
-        entry.put("system", id).put("fits", false).put("error", why);
-        failures.add(id + ": " + why);
+        String label = unique(labels, id + s.extras());
+        entry.put("system", label).put("fits", false).put("error", why);
+        failures.add(label + ": " + why);
         if (!system.json) {
           out.println(
-              (built || failures.size() > 1 ? System.lineSeparator() : "") + id + ": " + why);
+              (built || failures.size() > 1 ? System.lineSeparator() : "") + label + ": " + why);
         }
       } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
         throw new java.io.UncheckedIOException(e);
@@ -150,6 +177,18 @@ final class RooflineCommand implements Callable<Integer> {
       out.println(Json.write(o));
     }
     return 0;
+  }
+
+  /**
+   * {@code label}, or {@code label #2}, ... when {@code labels} has it; added to {@code labels}.
+   */
+  private static String unique(List<String> labels, String label) {
+    String unique = label;
+    for (int n = 2; labels.contains(unique); n++) {
+      unique = label + " #" + n;
+    }
+    labels.add(unique);
+    return unique;
   }
 
   /** The report of the one chip {@link SystemOptions#chip} names. */
@@ -227,19 +266,25 @@ final class RooflineCommand implements Callable<Integer> {
     o.put("prefill_mfu", pu.mfu());
     o.put("prefill_bandwidth_utilisation", pu.bandwidth());
     ObjectNode m = o.putObject("memory");
-    m.put("weights_bytes", mem.weights().bytes());
-    m.put("kv_bytes", mem.kvCache().bytes());
-    m.put("workspace_bytes", mem.workspace().bytes());
-    m.put("capacity_bytes", mem.capacity().bytes());
+    m.put("weights_bytes_per_chip", mem.weights().bytes());
+    m.put("kv_bytes_per_chip", mem.kvCache().bytes());
+    m.put("workspace_bytes_per_chip", mem.workspace().bytes());
+    m.put("capacity_bytes_per_chip", mem.capacity().bytes());
     m.put("fits", mem.fits());
-    m.put("max_batch", rm.maxBatch(context));
+    // the largest batch that fits, or null when not even one sequence does
+    OptionalInt largest = rm.largestBatch(context);
+    if (largest.isPresent()) {
+      m.put("max_batch", largest.getAsInt());
+    } else {
+      m.putNull("max_batch");
+    }
     if (mem.tiers().size() > 1 || rm.kvOffload() != KvOffload.NONE) {
       m.put("kv_offload", rm.kvOffload().id());
       m.set("tiers", OffloadReport.tiers(mem, rm.chip()));
     }
     if (rm.kvOffload().history()) {
       OffloadReport.Fetch f = OffloadReport.fetch(prefill, rm.chips());
-      m.put("prefill_kv_fetch_bytes", f.bytes());
+      m.put("prefill_kv_fetch_bytes_total", f.bytes());
       m.put("prefill_kv_fetch_seconds", f.seconds());
     }
     return o;
@@ -295,16 +340,23 @@ final class RooflineCommand implements Callable<Integer> {
         Utilisation.of(prefill, rm));
     out.printf(
         Locale.ROOT,
-        "memory per chip: %s; largest batch at context %d: %d%n",
+        "memory %s; largest batch at context %d: %s%n",
         mem,
         context,
-        rm.maxBatch(context));
+        largestText(rm.largestBatch(context)));
     OffloadReport.line(rm, prefill, mem).ifPresent(out::println);
     out.printf(
         Locale.ROOT,
         "ridge point (%s): %.1f FLOP/B%n",
         rm.computePrecisions().matmul().id(),
         rm.target().ridgePoint(rm.computePrecisions().matmul()).flopsPerByte());
+  }
+
+  /** The largest batch for the text report, or "none" with why when one sequence does not fit. */
+  private static String largestText(OptionalInt largest) {
+    return largest.isPresent()
+        ? String.valueOf(largest.getAsInt())
+        : "none (one sequence does not fit)";
   }
 
   /**

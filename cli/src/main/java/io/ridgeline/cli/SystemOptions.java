@@ -40,10 +40,9 @@ final class SystemOptions {
 
   @Option(
       names = "--chip",
-      required = true,
       description =
-          "Chip id (see `ridgeline chips`) or a path to a chip JSON file; frontier and roofline"
-              + " take a comma-separated list, one system per chip.")
+          "Chip id (see `ridgeline chips`) or a path to a chip JSON file (required); frontier and"
+              + " roofline take a comma-separated list, one system per chip, or --system.")
   String chip;
 
   @Option(
@@ -162,6 +161,13 @@ final class SystemOptions {
    * @throws IllegalArgumentException when the list names no chip
    */
   List<String> chipIds() {
+    if (chip == null) {
+      throw new IllegalArgumentException(
+          "give --chip CHIP (see `ridgeline chips`)"
+              + (command != null && command.findOption("--system") != null
+                  ? " or --system CHIP[:COUNT][:FIELD=VALUE...]"
+                  : ""));
+    }
     List<String> ids = new java.util.ArrayList<>();
     for (String id : com.google.common.base.Splitter.on(',').trimResults().split(chip)) {
       if (!id.isEmpty()) {
@@ -180,7 +186,7 @@ final class SystemOptions {
    * next system): {@link #efficiency()} is resolved again for it.
    */
   void select(String id) {
-    if (chipList == null) {
+    if (chipList == null && chip != null) {
       chipList = chipIds();
     }
     chip = id;
@@ -194,6 +200,9 @@ final class SystemOptions {
    *     list)
    */
   private String oneChip() {
+    if (chip == null) {
+      return chipIds().get(0); // throws: no chip given
+    }
     if (chip.indexOf(',') >= 0 && chipIds().size() > 1) {
       throw new IllegalArgumentException(
           "--chip takes one chip here (frontier and roofline take a list): '" + chip + "'");
@@ -359,8 +368,16 @@ final class SystemOptions {
         idOrPath, chipList != null ? chipList : chip == null ? List.of() : chipIds());
   }
 
-  /** Every chip of --chip, once {@link #select} has moved the options to one of them. */
+  /**
+   * Every chip of --chip (or of the command's --system specs, {@link #useChips}), once {@link
+   * #select} has moved the options to one of them.
+   */
   private List<String> chipList;
+
+  /** Makes {@code ids} the command's chips (those of its --system specs) for {@link #chip}. */
+  void useChips(List<String> ids) {
+    chipList = List.copyOf(ids);
+  }
 
   static Chip resolveChip(String idOrPath) {
     return Chips.resolve(idOrPath);

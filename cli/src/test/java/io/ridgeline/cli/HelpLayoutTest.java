@@ -51,7 +51,8 @@ final class HelpLayoutTest {
   void help_frontier_groupsOptionsUnderHeadings() {
     String text = help("frontier");
     assertThat(text)
-        .startsWith("Usage: ridgeline frontier --model=<model> --chip=<chip> [OPTIONS]\n");
+        .startsWith("Usage: ridgeline frontier --model=<model> (--chip=<chip> | --system=SPEC...)")
+        .contains("\n                          [OPTIONS]\n");
     int system = text.indexOf("\nSystem:\n");
     int workload = text.indexOf("\nWorkload:\n");
     int efficiency = text.indexOf("\nEfficiency:\n");

@@ -46,13 +46,14 @@ final class KvOffloadOptionTest {
         .isCloseTo(32_768.0 * 131_072 / 450e9, within(1e-9));
     JsonNode m = f.get("memory");
     assertThat(m.get("kv_offload").asText()).isEqualTo("history");
-    assertThat(m.get("prefill_kv_fetch_bytes").asDouble()).isEqualTo(32_768.0 * 131_072);
+    assertThat(m.get("prefill_kv_fetch_bytes_total").asDouble()).isEqualTo(32_768.0 * 131_072);
     JsonNode tiers = m.get("tiers");
     assertThat(tiers).hasSize(2);
     assertThat(tiers.get(0).get("tier").asText()).isEqualTo("hbm");
     assertThat(tiers.get(1).get("tier").asText()).isEqualTo("lpddr");
-    assertThat(tiers.get(0).get("kv_bytes").asDouble()).isEqualTo(m.get("kv_bytes").asDouble());
-    assertThat(tiers.get(1).get("kv_bytes").asDouble()).isZero();
+    assertThat(tiers.get(0).get("kv_bytes_per_chip").asDouble())
+        .isEqualTo(m.get("kv_bytes_per_chip").asDouble());
+    assertThat(tiers.get(1).get("kv_bytes_per_chip").asDouble()).isZero();
     // a chip with one tier and no offload keeps its JSON as it was
     CliRun h100 =
         CliRun.of(

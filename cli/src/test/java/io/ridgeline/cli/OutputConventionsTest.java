@@ -271,7 +271,7 @@ class OutputConventionsTest {
     double ffn = 0;
     for (JsonNode p : j.get("phases")) {
       if (p.get("phase").asText().equals("decode_ffn")) {
-        ffn = p.get("flops").asDouble();
+        ffn = p.get("flops_total").asDouble();
       }
     }
     assertThat(text.out()).contains(io.ridgeline.core.Flops.of(ffn).toString());

@@ -94,7 +94,7 @@ final class RidgelineCliTest {
         .contains("decode_attention", "decode_ffn", "decode_other");
     assertThat(j.get("decode_step_seconds").asDouble()).isBetween(4.4e-3, 4.6e-3);
     assertThat(j.get("memory").get("fits").asBoolean()).isTrue();
-    assertThat(j.get("memory").has("weights_bytes")).isTrue();
+    assertThat(j.get("memory").has("weights_bytes_per_chip")).isTrue();
     assertThat(Files.size(plot)).isPositive();
   }
 
@@ -362,8 +362,8 @@ final class RidgelineCliTest {
             "--expert-weights",
             "bf16");
     // mxfp4 experts (0.53125 B/element) vs bf16 (2 B): ≈ 3.8× fewer expert bytes
-    assertThat(bf16.json().get("memory").get("weights_bytes").asDouble())
-        .isGreaterThan(3 * native_.json().get("memory").get("weights_bytes").asDouble());
+    assertThat(bf16.json().get("memory").get("weights_bytes_per_chip").asDouble())
+        .isGreaterThan(3 * native_.json().get("memory").get("weights_bytes_per_chip").asDouble());
   }
 
   @Test

@@ -35,8 +35,8 @@ final class RooflineRoofsTest {
       // ridge = peak / bandwidth
       assertThat(r.get("ridge_flops_per_byte").asDouble())
           .isCloseTo(
-              r.get("peak_flops_per_second").asDouble()
-                  / r.get("bandwidth_bytes_per_second").asDouble(),
+              r.get("peak_flops_per_second_per_chip").asDouble()
+                  / r.get("bandwidth_bytes_per_second_per_chip").asDouble(),
               org.assertj.core.data.Percentage.withPercentage(1e-9));
     }
     assertThat(o.get("roof_points")).isNotEmpty();
@@ -44,17 +44,18 @@ final class RooflineRoofsTest {
       JsonNode roof = roofs.get(p.get("roof").asInt());
       double attainable =
           Math.min(
-              roof.get("peak_flops_per_second").asDouble(),
-              p.get("intensity").asDouble() * roof.get("bandwidth_bytes_per_second").asDouble());
-      assertThat(p.get("achieved_flops_per_second").asDouble())
+              roof.get("peak_flops_per_second_per_chip").asDouble(),
+              p.get("intensity").asDouble()
+                  * roof.get("bandwidth_bytes_per_second_per_chip").asDouble());
+      assertThat(p.get("achieved_flops_per_second_per_chip").asDouble())
           .as("%s under %s", p.get("label"), roof)
           .isLessThanOrEqualTo(attainable * (1 + 1e-12));
       // the datasheet roof of the same precision is above the calibrated one
       for (JsonNode r : roofs) {
         if (r.get("precision").equals(roof.get("precision"))
             && r.get("kind").asText().equals("datasheet")) {
-          assertThat(r.get("peak_flops_per_second").asDouble())
-              .isGreaterThanOrEqualTo(roof.get("peak_flops_per_second").asDouble());
+          assertThat(r.get("peak_flops_per_second_per_chip").asDouble())
+              .isGreaterThanOrEqualTo(roof.get("peak_flops_per_second_per_chip").asDouble());
         }
       }
     }

@@ -34,9 +34,10 @@ final class WorkloadOptionsTest {
     JsonNode f = prefillPhase(fresh);
 
     assertThat(c.get("phase").asText()).isEqualTo("prefill");
-    assertThat(c.get("flops").asDouble() - f.get("flops").asDouble())
+    assertThat(c.get("flops_total").asDouble() - f.get("flops_total").asDouble())
         .isEqualTo(4_440_996_184_064.0);
-    assertThat(c.get("bytes").asDouble() - f.get("bytes").asDouble()).isEqualTo(4_294_967_296.0);
+    assertThat(c.get("bytes_total").asDouble() - f.get("bytes_total").asDouble())
+        .isEqualTo(4_294_967_296.0);
     // the decode context defaults to the whole conversation, 32,768 + 256
     assertThat(cached.json().get("context").asInt()).isEqualTo(33_024);
     assertThat(cached.json().get("cached_tokens").asInt()).isEqualTo(32_768);

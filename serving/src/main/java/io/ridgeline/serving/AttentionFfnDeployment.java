@@ -175,7 +175,7 @@ public record AttentionFfnDeployment(
   private double aloneRate(int batch, int isl, int osl) {
     RooflineModel alone =
         RooflineModel.builder().from(attention).runsPrefill(false).runsAttention(true).build();
-    int b = Math.max(1, Math.min(batch, alone.maxBatch(isl + osl)));
+    int b = Math.max(1, Math.min(batch, alone.largestBatch(isl + osl).orElse(1)));
     double tpot = alone.decode(b, isl + Math.max(1, osl / 2)).seconds().seconds();
     return b / tpot / attention.replicaChips();
   }

@@ -86,7 +86,7 @@ final class CompiledColocated implements PointsAt {
     decodeHandOff = Collectives.handOff(pool, 1).seconds();
     decodeOverhead = PoolOperations.passOverhead(pool, pool.kernels()).seconds();
     decodeHost = PoolOperations.decodeHost(pool, pool.kernels()).seconds();
-    largestFit = pool.maxBatch(w.finalContext());
+    largestFit = pool.largestBatch(w.finalContext()).orElse(0);
     boolean tiered = pool.chip().memory().size() > 1;
     decodeSpill = tiered ? WeightSpill.of(pool, context) : null;
     prefillSpill = tiered ? WeightSpill.of(pool, prefillContext) : null;

@@ -284,16 +284,16 @@ public abstract class MemoryUse {
   }
 
   /**
-   * For example {@code weights 70.6 GB + KV 1.34 GB + workspace 0.3 GB = 72.2 GB of 80 GB (fits)}
-   * on a one-tier chip; a chip with several tiers adds what each holds, such as {@code ; hbm: KV +
-   * workspace 150 GB + weights 36 GB of 186 GB, lpddr: weights 370 GB of 467.5 GB}, and KV spilled
-   * to a tier is named there: {@code lpddr: KV 300 GB + weights 0 B of 467.5 GB}.
+   * For example {@code per chip: weights 70.6 GB + KV 1.34 GB + workspace 0.3 GB = 72.2 GB of 80 GB
+   * (fits)} on a one-tier chip; a chip with several tiers adds what each holds, such as {@code ;
+   * hbm: KV + workspace 150 GB + weights 36 GB of 186 GB, lpddr: weights 370 GB of 467.5 GB}, and
+   * KV spilled to a tier is named there: {@code lpddr: KV 300 GB + weights 0 B of 467.5 GB}.
    */
   @Override
   public String toString() {
     StringBuilder s =
         new StringBuilder()
-            .append("weights ")
+            .append("per chip: weights ")
             .append(weights())
             .append(" + KV ")
             .append(kvCache())

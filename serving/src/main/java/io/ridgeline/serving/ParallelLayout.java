@@ -79,6 +79,24 @@ public record ParallelLayout(
         tensorParallel * attentionDataParallel);
   }
 
+  /**
+   * The tensor-parallel degree of a pool of {@code chips} chips given no degree: one replica over
+   * the whole pool, {@code tp = chips / (pp × dp)} (integer division, at least 1). The one rule of
+   * the library's builder ({@link RooflineModel.Builder}), {@link RooflineModel#of(
+   * io.ridgeline.models.Model, io.ridgeline.hardware.Chip, int)}, {@link PoolSpec} and the command
+   * line's {@code --count}. For example 8 chips with pp 2: tp 4.
+   *
+   * @throws IllegalArgumentException when an argument is not positive
+   */
+  public static int defaultTensorParallel(
+      int chips, int pipelineParallel, int attentionDataParallel) {
+    positive("chip count", chips);
+    positive("pipeline parallel degree", pipelineParallel);
+    positive("attention data parallel degree", attentionDataParallel);
+    // the chips of one replica's stage: the pool over its pp stages and dp attention groups
+    return Math.max(1, chips / (pipelineParallel * attentionDataParallel));
+  }
+
   /** One replica over {@code tp} chips: no pipeline, expert or attention data parallelism. */
   public static ParallelLayout tensorParallel(int tp) {
     return new ParallelLayout(tp, tp, 1, 1, 1);

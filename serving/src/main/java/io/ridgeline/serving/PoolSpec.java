@@ -158,7 +158,9 @@ public abstract class PoolSpec {
   private RooflineModel layout(int batch, int context) {
     int pp = pipelineParallel();
     int dp = attentionDataParallel();
-    int tp = tensorParallel().orElse(count().map(c -> Math.max(1, c / (pp * dp))).orElse(1));
+    int tp =
+        tensorParallel()
+            .orElse(count().map(c -> ParallelLayout.defaultTensorParallel(c, pp, dp)).orElse(1));
     RooflineModel.Builder b =
         RooflineModel.builder()
             .model(model())

@@ -2,10 +2,10 @@ package io.ridgeline.serving;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
-import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Interconnect;
 import io.ridgeline.models.Kernels;
@@ -13,6 +13,7 @@ import io.ridgeline.models.Model;
 import io.ridgeline.models.Routing;
 import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import org.immutables.value.Value;
 
@@ -50,7 +51,19 @@ import org.immutables.value.Value;
  * }</pre>
  */
 @Value.Immutable
-@RidgelineStyle
+// RidgelineStyle's settings, but the generated builder is not this type's Builder: that one wraps
+// it (see Builder), so Immutables must not look for an extending builder under that name
+@Value.Style(
+    typeImmutable = "Immutable*",
+    get = {"is*", "get*"},
+    defaults = @Value.Immutable(copy = true, prehash = false),
+    depluralize = true,
+    depluralizeDictionary = {"bytes:bytes"},
+    visibility = Value.Style.ImplementationVisibility.PACKAGE,
+    builderVisibility = Value.Style.BuilderVisibility.PACKAGE,
+    overshadowImplementation = true,
+    typeInnerBuilder = "GeneratedBuilder",
+    builder = "generatedBuilder")
 public abstract class RooflineModel {
   RooflineModel() {} // subclassed only by the generated implementation
 
@@ -94,13 +107,22 @@ public abstract class RooflineModel {
   /** The chip type. */
   public abstract Chip chip();
 
-  /** Chips in the pool (a multiple of tp × dp × pp). */
+  /**
+   * Chips in the pool (a multiple of tp × dp × pp); by default one replica, tp × dp × pp. A count
+   * given without a tensor-parallel degree is one replica over all of them, as {@link #of(Model,
+   * Chip, int)} and the command line's {@code --count} (see {@link Builder}).
+   */
   @Value.Default
   public int chips() {
     return replicaChips();
   }
 
-  /** Tensor-parallel degree of attention (and of the FFN when dp = 1). */
+  /**
+   * Tensor-parallel degree of attention (and of the FFN when dp = 1). The {@linkplain #builder()
+   * builder} derives it from the chip count when only the count is given ({@link
+   * ParallelLayout#defaultTensorParallel}: one replica over the whole pool), and uses 1 when
+   * neither is given.
+   */
   @Value.Default
   public int tensorParallel() {
     return 1;
@@ -194,9 +216,154 @@ public abstract class RooflineModel {
     return new Builder();
   }
 
-  /** Builds a {@link RooflineModel}: one setter per attribute, then {@code build()}. */
-  public static final class Builder extends ImmutableRooflineModel.Builder {
+  /**
+   * Builds a {@link RooflineModel}: one setter per attribute, then {@code build()}. A chip count
+   * means one pool of that many chips: {@code chips(8)} alone is one replica with tensor
+   * parallelism 8 (over pp × dp: {@link ParallelLayout#defaultTensorParallel}), exactly {@link
+   * #of(Model, Chip, int)} and the command line's {@code --count 8}; {@code tensorParallel(t)}
+   * alone is one replica of t × dp × pp chips; both together are {@code chips / (t·dp·pp)}
+   * replicas. {@link #from} copies every attribute, chips and tp included.
+   *
+   * <p>Unlike the other value types' builders (which extend the generated one, see {@code
+   * RidgelineStyle}), this one wraps it: the default degree depends on whether a count was given,
+   * which a generated builder's defaults cannot see.
+   */
+  public static final class Builder {
+    private final ImmutableRooflineModel.Builder b = ImmutableRooflineModel.generatedBuilder();
+    private boolean chipsSet;
+    private boolean tensorParallelSet;
+    private int chips;
+    private int pipelineParallel = 1;
+    private int attentionDataParallel = 1;
+
     Builder() {}
+
+    /** Copies every attribute of {@code instance}, its chip count and degrees included. */
+    @CanIgnoreReturnValue
+    public Builder from(RooflineModel instance) {
+      b.from(instance);
+      chips = instance.chips();
+      pipelineParallel = instance.pipelineParallel();
+      attentionDataParallel = instance.attentionDataParallel();
+      chipsSet = true;
+      tensorParallelSet = true;
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#model()}. */
+    @CanIgnoreReturnValue
+    public Builder model(Model model) {
+      b.model(model);
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#chip()}. */
+    @CanIgnoreReturnValue
+    public Builder chip(Chip chip) {
+      b.chip(chip);
+      return this;
+    }
+
+    /**
+     * Sets {@link RooflineModel#chips()}: the pool's chip count; without {@link #tensorParallel}
+     * one replica over all of them.
+     */
+    @CanIgnoreReturnValue
+    public Builder chips(int chips) {
+      b.chips(chips);
+      this.chips = chips;
+      chipsSet = true;
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#tensorParallel()}. */
+    @CanIgnoreReturnValue
+    public Builder tensorParallel(int tensorParallel) {
+      b.tensorParallel(tensorParallel);
+      tensorParallelSet = true;
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#pipelineParallel()}. */
+    @CanIgnoreReturnValue
+    public Builder pipelineParallel(int pipelineParallel) {
+      b.pipelineParallel(pipelineParallel);
+      this.pipelineParallel = pipelineParallel;
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#expertParallel()}. */
+    @CanIgnoreReturnValue
+    public Builder expertParallel(int expertParallel) {
+      b.expertParallel(expertParallel);
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#attentionDataParallel()}. */
+    @CanIgnoreReturnValue
+    public Builder attentionDataParallel(int attentionDataParallel) {
+      b.attentionDataParallel(attentionDataParallel);
+      this.attentionDataParallel = attentionDataParallel;
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#precisions()}. */
+    @CanIgnoreReturnValue
+    public Builder precisions(Precisions precisions) {
+      b.precisions(precisions);
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#routing()}. */
+    @CanIgnoreReturnValue
+    public Builder routing(Routing routing) {
+      b.routing(routing);
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#runsPrefill()}. */
+    @CanIgnoreReturnValue
+    public Builder runsPrefill(boolean runsPrefill) {
+      b.runsPrefill(runsPrefill);
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#runsAttention()}. */
+    @CanIgnoreReturnValue
+    public Builder runsAttention(boolean runsAttention) {
+      b.runsAttention(runsAttention);
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#kvOffload()}. */
+    @CanIgnoreReturnValue
+    public Builder kvOffload(KvOffload kvOffload) {
+      b.kvOffload(kvOffload);
+      return this;
+    }
+
+    /** Sets {@link RooflineModel#efficiency()}. */
+    @CanIgnoreReturnValue
+    public Builder efficiency(Efficiency efficiency) {
+      b.efficiency(efficiency);
+      return this;
+    }
+
+    /**
+     * The pool; a count without a tensor-parallel degree is laid out as one replica ({@link
+     * ParallelLayout#defaultTensorParallel}).
+     *
+     * @throws IllegalStateException when the model or chip is not set
+     * @throws IllegalArgumentException when the layout is invalid (see {@link RooflineModel})
+     */
+    public RooflineModel build() {
+      if (chipsSet && !tensorParallelSet) {
+        // recomputed on every build, so a later chips(...) on this builder is followed
+        b.tensorParallel(
+            ParallelLayout.defaultTensorParallel(chips, pipelineParallel, attentionDataParallel));
+      }
+      return b.build();
+    }
   }
 
   /** {@code model} on one {@code chip}, the checkpoint's precisions, the default efficiency. */
@@ -204,9 +371,13 @@ public abstract class RooflineModel {
     return builder().model(model).chip(chip).build();
   }
 
-  /** {@code model} on {@code count} chips, all in one tensor-parallel group. */
+  /**
+   * {@code model} on a pool of {@code count} chips, one replica with the default tensor-parallel
+   * degree ({@link ParallelLayout#defaultTensorParallel}: all {@code count} chips); the same as
+   * {@code builder().model(model).chip(chip).chips(count).build()}.
+   */
   public static RooflineModel of(Model model, Chip chip, int count) {
-    return builder().model(model).chip(chip).chips(count).tensorParallel(count).build();
+    return builder().model(model).chip(chip).chips(count).build();
   }
 
   /**
@@ -422,12 +593,50 @@ public abstract class RooflineModel {
   }
 
   /**
-   * The largest batch whose memory fits at {@code context} tokens per sequence; 0 when not even one
-   * sequence fits.
+   * The largest batch whose memory fits at {@code context} tokens per sequence.
+   *
+   * @throws IllegalStateException when not even one sequence fits, naming this pool and what one
+   *     sequence needs against what a chip has ({@link #largestBatch} and {@link #fits} do not
+   *     throw)
+   * @throws IllegalArgumentException when the context is not positive
    */
   public int maxBatch(int context) {
-    return BatchSearch.largest(
-        b -> memory(b, context).fits(), MemoryPlan.maxBatchGuess(this, context));
+    OptionalInt largest = largestBatch(context);
+    if (largest.isEmpty()) {
+      throw new IllegalStateException(
+          this
+              + " does not hold one sequence of "
+              + context
+              + " tokens: "
+              + memory(1, context).needs()
+              + " (give it more chips: a larger chips() or tensorParallel())");
+    }
+    return largest.getAsInt();
+  }
+
+  /**
+   * The largest batch whose memory fits at {@code context} tokens per sequence; empty when not even
+   * one sequence fits.
+   *
+   * @throws IllegalArgumentException when the context is not positive
+   */
+  public OptionalInt largestBatch(int context) {
+    checkArgument(context > 0, "context must be positive: %s", context);
+    int largest =
+        BatchSearch.largest(
+            b -> memory(b, context).fits(), MemoryPlan.maxBatchGuess(this, context));
+    return largest == 0 ? OptionalInt.empty() : OptionalInt.of(largest);
+  }
+
+  /**
+   * Whether one sequence of {@code context} tokens fits in memory (weights, its KV cache and the
+   * workspace): whether {@link #maxBatch} has an answer.
+   *
+   * @throws IllegalArgumentException when the context is not positive
+   */
+  public boolean fits(int context) {
+    checkArgument(context > 0, "context must be positive: %s", context);
+    return memory(1, context).fits();
   }
 
   @Value.Check

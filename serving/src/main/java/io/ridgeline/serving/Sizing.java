@@ -90,7 +90,7 @@ public final class Sizing {
           && m.tensorParallelProblem(tp).isEmpty()
           && chips / tp <= m.layerCount()) {
         RooflineModel candidate = layout(template, tp, chips / tp);
-        int batch = candidate.maxBatch(context);
+        int batch = candidate.largestBatch(context).orElse(0);
         if (batch > bestBatch) {
           best = candidate;
           bestBatch = batch;

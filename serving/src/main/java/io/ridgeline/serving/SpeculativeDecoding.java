@@ -83,6 +83,6 @@ final class SpeculativeDecoding {
       return BatchSearch.largest(
           b -> rm.memory(b, context).fits() && fitsWithDraft(speculation, rm, b, context));
     }
-    return rm.maxBatch(context);
+    return rm.largestBatch(context).orElse(0);
   }
 }

@@ -166,7 +166,7 @@ public abstract class StepResult {
 
   @Override
   public String toString() {
-    StringBuilder b = new StringBuilder("step " + seconds() + ":");
+    StringBuilder b = new StringBuilder("step " + seconds());
     if (stages() > 1) {
       b.append(" ")
           .append(passes())
@@ -176,6 +176,8 @@ public abstract class StepResult {
           .append(p2pSeconds())
           .append(" hand-off");
     }
+    // the phases' FLOPs and bytes are one chip's share of one micro-batch in one stage
+    b.append("; per chip:");
     for (PhaseResult p : phases()) {
       b.append("\n  ").append(p);
     }

@@ -74,7 +74,7 @@ final class BatchSearchTest {
           }
           for (int context : new int[] {1, 100, 1024, 8192, 100_000}) {
             int plain = BatchSearch.largest(b -> rm.memory(b, context).fits());
-            assertThat(rm.maxBatch(context)).as("%s at %s", rm, context).isEqualTo(plain);
+            assertThat(rm.largestBatch(context).orElse(0)).as("%s at %s", rm, context).isEqualTo(plain);
             if (plain > 1) {
               guessedRight++;
             }

@@ -118,7 +118,7 @@ final class MemoryTiersTest {
     assertThat(use.fits()).isTrue();
     assertThat(use.byTier()).containsOnlyKeys("sram");
     assertThat(use.toString())
-        .isEqualTo("weights 200 MB + KV 20 MB + workspace 5 MB = 225 MB of 230 MB (fits)");
+        .isEqualTo("per chip: weights 200 MB + KV 20 MB + workspace 5 MB = 225 MB of 230 MB (fits)");
     assertThat(ImmutableMemoryUse.builder().from(use).weights(Bytes.of(210e6)).build().fits())
         .isFalse();
   }

@@ -78,7 +78,8 @@ final class RooflineModelTest {
     // 70.55e9 params × 2 B = 141.1 GB > 80 GB
     RooflineModel one = IdealPools.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"));
     assertThat(one.memory(1, 1024).fits()).isFalse();
-    assertThat(one.maxBatch(1024)).isZero();
+    assertThat(one.fits(1024)).isFalse();
+    assertThat(one.largestBatch(1024)).isEmpty();
     RooflineModel eight = IdealPools.of(Models.byId("llama-3.1-70b"), Chips.byId("h100-sxm"), 8);
     int max = eight.maxBatch(2048);
     assertThat(max).isPositive();

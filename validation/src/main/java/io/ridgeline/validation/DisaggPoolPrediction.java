@@ -59,7 +59,7 @@ final class DisaggPoolPrediction extends ModePrediction {
     int context = isl();
     OptionalInt chips = c.decodeChips().isPresent() ? c.decodeChips() : c.chips();
     RooflineModel rm = systems.decodePool(chips, c.load().orElse(1), context);
-    int max = rm.maxBatch(context + 1);
+    int max = rm.largestBatch(context + 1).orElse(0);
     int batch;
     if (c.load().isPresent()) {
       boolean perChip = run.loadPerChip();
