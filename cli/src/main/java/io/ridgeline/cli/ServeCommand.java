@@ -1,6 +1,7 @@
 package io.ridgeline.cli;
 
 import java.net.InetSocketAddress;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -46,15 +47,27 @@ final class ServeCommand implements Callable<Integer> {
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("--port must be between 0 and 65535: " + port);
     }
-    WebServer server =
-        ServiceLoader.load(WebServer.class)
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "serve needs the ridgeline-web module on the class path (the jar"
-                            + " web/target/ridgeline-web-*-all.jar or the release archive's)"));
-    InetSocketAddress bound = server.start(host, port);
+    WebServer server;
+    try {
+      server =
+          ServiceLoader.load(WebServer.class)
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "serve needs the ridgeline-web module on the class path (the jar"
+                              + " web/target/ridgeline-web-*-all.jar or the release archive's)"));
+    } catch (ServiceConfigurationError | LinkageError e) {
+      // the server is there but the runtime lacks the JDK's HTTP server (a jlink image)
+      throw new IllegalArgumentException(
+          "serve needs the Java module jdk.httpserver, which this Java runtime lacks", e);
+    }
+    InetSocketAddress bound;
+    try {
+      bound = server.start(host, port);
+    } catch (java.io.UncheckedIOException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
