@@ -368,6 +368,10 @@ public final class ApiServer implements WebServer {
       OptionSpec spec = known.get(key);
       List<String> values = new ArrayList<>();
       for (JsonNode v : p.getValue()) {
+        if (v.isNull()) {
+          // null: the option left out
+          continue;
+        }
         if (v.isArray()) {
           List<String> items = new ArrayList<>();
           for (JsonNode item : v) {
