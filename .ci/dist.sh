@@ -17,7 +17,7 @@ fi
 fail() { echo "dist: $*" >&2; exit 1; }
 
 # no test classes or test libraries in what users run or link against
-for jar in core hardware models serving validation cli; do
+for jar in core hardware models serving validation cli web; do
   for f in "$root/$jar/target/ridgeline-$jar-$version.jar" "$root/$jar/target/ridgeline-$jar-$version-all.jar"; do
     [ -f "$f" ] || continue
     if unzip -Z1 "$f" | grep -E '^(org/junit|org/assertj|org/quicktheories|com/tngtech/archunit|org/opentest4j)/|Test\.class$|/CliRun\.class$' | head -3 | grep -q .; then
@@ -30,16 +30,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 unzip -q "$zip" -d "$work"
 home="$work/ridgeline-$version"
-for f in bin/ridgeline bin/ridgeline.bat lib/ridgeline-cli-$version-all.jar lib/ridgeline.jsh LICENSE README.txt CHANGELOG.md; do
+for f in bin/ridgeline bin/ridgeline.bat lib/ridgeline-web-$version-all.jar lib/ridgeline.jsh LICENSE README.txt CHANGELOG.md; do
   [ -e "$home/$f" ] || fail "the archive has no $f"
 done
 [ -x "$home/bin/ridgeline" ] || fail "bin/ridgeline is not executable"
 grep -q $'\r$' "$home/bin/ridgeline.bat" || fail "bin/ridgeline.bat has no CRLF line ends"
 grep -q $'\r' "$home/bin/ridgeline" && fail "bin/ridgeline has CR characters"
 
-# a bare Java 17 runtime: no javac, no jshell, no Maven
+# a bare Java 17 runtime: no javac, no jshell, no Maven (jdk.httpserver for serve)
 jre="$work/jre"
-jlink --add-modules java.base,java.desktop,java.logging --strip-debug --no-header-files \
+jlink --add-modules java.base,java.desktop,java.logging,jdk.httpserver --strip-debug --no-header-files \
   --no-man-pages --output "$jre"
 [ -x "$jre/bin/javac" ] && fail "the runtime has javac"
 mkdir "$work/run"
@@ -53,6 +53,20 @@ grep -q '^colocated: llama-3.1-70b on 8× h100-sxm' frontier.txt || fail "fronti
 # the JShell start-up is refused clearly without a JDK
 if env -i PATH="$jre/bin" "$home/bin/ridgeline" shell > shell.out 2>&1; then fail "shell ran without jshell"; fi
 grep -q '^ridgeline: shell needs jshell' shell.out || fail "shell without a JDK: $(cat shell.out)"
+
+# serve: prints its address, answers the API and the page, stops on SIGTERM (Ctrl-C's shutdown)
+env -i PATH="$jre/bin" HOME="$work/run" "$home/bin/ridgeline" serve --port 0 > serve.out 2> serve.err &
+serve_pid=$!
+for _ in $(seq 1 100); do grep -q '^Ridgeline serving on ' serve.out && break; sleep 0.1; done
+url=$(sed -n 's|^Ridgeline serving on \(http://.*/\)$|\1|p' serve.out)
+[ -n "$url" ] || { kill "$serve_pid"; fail "serve printed no address: $(cat serve.out serve.err)"; }
+if command -v curl >/dev/null; then
+  curl -sf "${url}api/frontier?model=llama-3.1-70b&chip=h100-sxm&count=8" | grep -q '"model" : "llama-3.1-70b"' \
+    || { kill "$serve_pid"; fail "serve: /api/frontier did not answer the main job"; }
+  curl -sf "$url" | grep -qi '<html' || { kill "$serve_pid"; fail "serve: / is not the page"; }
+fi
+kill "$serve_pid"
+wait "$serve_pid" 2>/dev/null || true
 
 # through a symbolic link (a link in ~/bin), with JAVA_HOME instead of the PATH
 mkdir links

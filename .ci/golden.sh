@@ -7,9 +7,9 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-mvn -B -q -o -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl cli -am package \
+mvn -B -q -o -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -pl web -am package \
   >/tmp/ridgeline-golden-build.log 2>&1 || { echo "build failed: /tmp/ridgeline-golden-build.log"; exit 2; }
-jar="$root/cli/target/ridgeline-cli-0.1.0-SNAPSHOT-all.jar"
+jar="$root/web/target/ridgeline-web-0.1.0-SNAPSHOT-all.jar"
 out=$(mktemp -d)
 run() {
   name=$1; shift

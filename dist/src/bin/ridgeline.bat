@@ -1,5 +1,5 @@
 @echo off
-rem Ridgeline @project.version@: runs the command line (lib\ridgeline-cli-@project.version@-all.jar)
+rem Ridgeline @project.version@: runs the command line (lib\ridgeline-web-@project.version@-all.jar)
 rem with a Java 17 or later runtime: %JAVA_HOME%\bin\java.exe when JAVA_HOME is set, else java on
 rem the PATH.
 rem   RIDGELINE_JAVA_OPTS   more JVM options (e.g. -Xmx8g)
@@ -7,7 +7,7 @@ rem   RIDGELINE_TIERED=1    keep the C2 compiler (pays off for runs of more than
 rem "ridgeline shell" opens JShell (needs a JDK) with the library on the class path.
 setlocal
 set "RIDGELINE_HOME=%~dp0.."
-set "RIDGELINE_JAR=%RIDGELINE_HOME%\lib\ridgeline-cli-@project.version@-all.jar"
+set "RIDGELINE_JAR=%RIDGELINE_HOME%\lib\ridgeline-web-@project.version@-all.jar"
 set "JAVA_EXE=java"
 set "JSHELL_EXE=jshell"
 if defined JAVA_HOME set "JAVA_EXE=%JAVA_HOME%\bin\java.exe"

@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
       SweepCommand.class,
       ValidateCommand.class,
       CalibrateCommand.class,
+      ServeCommand.class,
       CompletionCommand.class,
       CommandLine.HelpCommand.class
     })
@@ -80,7 +81,18 @@ public final class RidgelineCli implements Runnable {
    * java.io.UncheckedIOException}) is a bug and says so: {@code ridgeline: internal error: …}.
    */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-    return execute(args, out, err, null);
+    return execute(args, out, err, (PrintStream) null);
+  }
+
+  /**
+   * {@link #execute(String[], PrintWriter, PrintWriter)} with the chips and model configurations of
+   * {@code inputs} held in memory for this run only: chip options find the posted chips by id,
+   * {@code --model} the posted configurations by name, and no option reads a file ({@link
+   * InlineInputs}). What the HTTP API of {@code ridgeline serve} runs for each request, on the
+   * request's thread.
+   */
+  public static int execute(String[] args, PrintWriter out, PrintWriter err, InlineInputs inputs) {
+    return inputs.with(() -> execute(args, out, err, (PrintStream) null));
   }
 
   /**

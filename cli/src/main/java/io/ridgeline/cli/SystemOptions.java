@@ -236,6 +236,21 @@ final class SystemOptions {
                 + "'");
       }
     }
+    Optional<InlineInputs> inline = InlineInputs.current();
+    if (inline.isPresent()) {
+      // a run with its inputs in memory (the HTTP API): named configurations, no file
+      return idsOrPaths.stream()
+          .map(
+              m ->
+                  inline
+                      .get()
+                      .model(
+                          m,
+                          Models.builtIn().find(m).isPresent()
+                              ? Optional.empty()
+                              : Optional.ofNullable(architecture)))
+          .toList();
+    }
     return Models.resolveAll(idsOrPaths, Optional.ofNullable(architecture));
   }
 
@@ -380,6 +395,11 @@ final class SystemOptions {
   }
 
   static Chip resolveChip(String idOrPath) {
+    Optional<InlineInputs> inline = InlineInputs.current();
+    if (inline.isPresent()) {
+      // a run with its inputs in memory (the HTTP API): posted chips first, no file
+      return inline.get().chip(idOrPath);
+    }
     return Chips.resolve(idOrPath);
   }
 

@@ -196,6 +196,18 @@ public final class Models {
     return ConfigReader.parse(json, id, origin, origin);
   }
 
+  /**
+   * As {@link #fromJson(String, String, String)}, read as the model type {@code family} when one is
+   * given (what {@code --architecture} does for a file): a configuration received as text, such as
+   * the body of an HTTP request.
+   *
+   * @throws IllegalArgumentException naming {@code origin} and the field when the text is not a
+   *     valid config, or when {@code family} is not a {@link #supportedModelTypes() supported type}
+   */
+  public static Model fromJson(String json, String id, String origin, Optional<String> family) {
+    return ConfigReader.parse(json, id, origin, origin, family);
+  }
+
   private static ModelCatalog load() {
     ObjectMapper mapper = new ObjectMapper();
     ImmutableList.Builder<Model> models = ImmutableList.builder();
