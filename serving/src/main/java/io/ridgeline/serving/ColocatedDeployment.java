@@ -97,14 +97,14 @@ public record ColocatedDeployment(
     // (its TPOT; othersPrompts)
     Map<String, OperationResult> kernels = kernels(running);
     double stepShare =
-        onDevice(running, decode, Riding.of(pool, (double) batch / osl, w).seconds(kernels));
+        onDevice(running, decode, Riding.of(pool, (double) batch / osl, w).seconds(kernels, chunk));
     return point(
         batch,
         w,
         chunkStep(batch, w, chunk),
         decode,
         stepShare,
-        othersShare(batch, w, running, decode, kernels),
+        othersShare(batch, w, running, decode, kernels, chunk),
         pool.memory(batch, w.finalContext()).fits()
             && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, w.finalContext()));
   }
@@ -127,20 +127,22 @@ public record ColocatedDeployment(
 
   /**
    * The prefill share of a request's decode steps ({@link #othersPrompts} riding the decode step's
-   * kernels, first in the device's idle time: {@link #onDevice}), 0 at batch 1.
+   * kernels, first in the device's idle time: {@link #onDevice}), 0 at batch 1; {@code chunk}: the
+   * TTFT chunk, whose unshared weight reads the prompts' shares carry ({@link #sharedWeightBytes}).
    */
   private double othersShare(
       int batch,
       Workload w,
       Optional<StepResult> running,
       double decode,
-      Map<String, OperationResult> kernels) {
+      Map<String, OperationResult> kernels,
+      Riding chunk) {
     return batch == 1
         ? 0
         : onDevice(
             running,
             decode,
-            Riding.of(pool, othersPrompts(batch, w.outputTokens()), w).seconds(kernels));
+            Riding.of(pool, othersPrompts(batch, w.outputTokens()), w).seconds(kernels, chunk));
   }
 
   /**
@@ -157,7 +159,7 @@ public record ColocatedDeployment(
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     Optional<StepResult> others = running(batch - 1, w);
     double decode = perStep * decodeSeconds(batch - 1, w, others);
-    return decode + onDevice(others, decode, chunk.seconds(kernels(others)));
+    return decode + onDevice(others, decode, chunk.seconds(kernels(others), chunk));
   }
 
   /**
@@ -272,14 +274,15 @@ public record ColocatedDeployment(
     Deployments.checkPoint(batch, w.inputTokens(), osl);
     Optional<StepResult> running = running(batch, w);
     double decode = decodeSeconds(batch, w, running);
+    Riding chunk = Riding.of(pool, chunkPrompts(w), w);
     // the server's mean step, all batch / osl prompts' prefill riding it (point)
     double step =
         decode
             + onDevice(
                 running,
                 decode,
-                Riding.of(pool, (double) batch / osl, w).seconds(kernels(running)));
-    return ttftParts(batch, step, w, chunkStep(batch, w, Riding.of(pool, chunkPrompts(w), w)));
+                Riding.of(pool, (double) batch / osl, w).seconds(kernels(running), chunk));
+    return ttftParts(batch, step, w, chunkStep(batch, w, chunk));
   }
 
   /** The prompts of one TTFT chunk: {@code min(new tokens, 8192) / new tokens}. */
@@ -333,11 +336,15 @@ public record ColocatedDeployment(
    * the prefill is the k-th of that name in the decode step). The compute-bound prefill of a chunk
    * then hides the memory-bound decode kernel's weight reads instead of adding to them; summing
    * each side's compute at its own GEMM rows' efficiency keeps the decode rows' small-M loss, an
-   * upper bound on the merged GEMM's time.
+   * upper bound on the merged GEMM's time. A joined operation is credited only the weight bytes its
+   * decode kernel reads ({@link #sharedWeightBytes}: a routed-expert kernel's few experts at small
+   * batch); an operation with no decode kernel to join, and every operation when {@code running} is
+   * empty (a speculative or pipelined step), is credited all of its weights, read by the decode
+   * step's own pass.
    */
   static double prefillWithoutWeights(
       RooflineModel rm, double prompts, Workload w, Optional<StepResult> running) {
-    return Riding.of(rm, prompts, w).seconds(kernels(running));
+    return Riding.of(rm, prompts, w).seconds(kernels(running), Riding.of(rm, chunkPrompts(w), w));
   }
 
   /**
@@ -367,14 +374,23 @@ public record ColocatedDeployment(
    * built once for a workload's points ({@link #at}).
    */
   private static final class Riding {
+    private final double prompts;
     private final StepResult full;
     private final Map<String, Double> latency;
     private final double handOffLatency;
+    private final double[] weights; // each operation's weight bytes per chip, in order
 
-    private Riding(StepResult full, Map<String, Double> latency, double handOffLatency) {
+    private Riding(
+        double prompts, StepResult full, Map<String, Double> latency, double handOffLatency) {
+      this.prompts = prompts;
       this.full = full;
       this.latency = latency;
       this.handOffLatency = handOffLatency;
+      this.weights =
+          full.phases().stream()
+              .flatMap(p -> p.operations().stream())
+              .mapToDouble(o -> o.operation().bytes(DataKind.WEIGHTS).bytes())
+              .toArray();
     }
 
     static Riding of(RooflineModel rm, double prompts, Workload w) {
@@ -386,7 +402,7 @@ public record ColocatedDeployment(
                   c.operations()
                       .forEach(
                           o -> latency.put(o.operation().name(), o.networkSeconds().seconds())));
-      return new Riding(full, latency, Collectives.handOff(rm, 0).seconds());
+      return new Riding(prompts, full, latency, Collectives.handOff(rm, 0).seconds());
     }
 
     /** The prefill's own pass, with nothing to ride: its {@link StepResult#seconds()}. */
@@ -396,21 +412,34 @@ public record ColocatedDeployment(
 
     /**
      * The time riding a decode step whose operations are {@code decodeOps} ({@link #kernels}; see
-     * {@link #prefillWithoutWeights}).
+     * {@link #prefillWithoutWeights}); {@code chunk}: the workload's TTFT chunk (this prefill's
+     * prompts are {@code prompts / chunk.prompts} such chunks, each reading the weights the running
+     * kernels do not, {@link #sharedWeightBytes}).
      */
-    double seconds(Map<String, OperationResult> decodeOps) {
+    double seconds(Map<String, OperationResult> decodeOps, Riding chunk) {
       Map<String, Integer> seen = new HashMap<>();
+      double chunksPerStep = prompts / chunk.prompts;
       double stage = 0;
+      int n = 0;
       for (PhaseResult p : full.phases()) {
         for (OperationResult o : p.operations()) {
           boolean collective = o.operation().networkSteps() > 0;
           OperationResult d =
               collective ? null : decodeOps.get(occurrence(o.operation().name(), seen));
+          double weights = weights(n);
+          double chunkWeights = chunk.weights(n);
+          n++;
           stage +=
               ridingSeconds(
                   o.computeSeconds().seconds(),
                   o.memorySeconds().seconds(),
-                  o.operation().bytes(DataKind.WEIGHTS).bytes(),
+                  d == null
+                      ? weights
+                      : sharedWeightBytes(
+                          weights,
+                          chunkWeights,
+                          d.operation().bytes(DataKind.WEIGHTS).bytes(),
+                          chunksPerStep),
                   o.operation().memoryBytes().bytes(),
                   o.networkSeconds().seconds(),
                   collective ? latency.getOrDefault(o.operation().name(), 0.0) : 0.0,
@@ -420,6 +449,11 @@ public record ColocatedDeployment(
       }
       double handOff = full.p2pSeconds().seconds() - handOffLatency; // bandwidth only
       return full.passes() * (stage + Math.max(0, handOff));
+    }
+
+    /** Operation n's weight bytes per chip (the prefill's operations in order). */
+    private double weights(int n) {
+      return weights[n];
     }
   }
 
@@ -434,10 +468,11 @@ public record ColocatedDeployment(
    * operation's kernel with the running decode kernel's compute ({@code runningCompute}) and memory
    * ({@code runningMemory}) time, less that kernel's own time, {@code max(runningCompute + compute,
    * runningMemory + memory × (1 − weightBytes / memoryBytes)) − max(runningCompute, runningMemory)}
-   * (the weights' share of its memory time is read once, by the decode kernel), or its network time
-   * less {@code latency} (the collective's time with no bytes; 0 for local work) when that is
-   * larger. With no running kernel (both 0) it is the largest of the operation's compute time, its
-   * memory time less the weights' share and its network time less the latency.
+   * ({@code weightBytes}: the weights the decode kernel reads for both, {@link #sharedWeightBytes};
+   * their share of its memory time is read once, by the decode kernel), or its network time less
+   * {@code latency} (the collective's time with no bytes; 0 for local work) when that is larger.
+   * With no running kernel (both 0) it is the largest of the operation's compute time, its memory
+   * time less the weights' share and its network time less the latency.
    *
    * <p>Worked example: a decode GEMM streaming its weights in 10 µs with 1 µs of compute, joined by
    * a chunk's 30 µs of compute and 2 µs of non-weight memory: {@code max(1 + 30, 10 + 2) − max(1,
@@ -459,6 +494,35 @@ public record ColocatedDeployment(
         latency,
         runningCompute,
         runningMemory);
+  }
+
+  /**
+   * The weight bytes of a riding prefill's operation that the running decode kernel's read serves,
+   * the prefill being {@code chunksPerStep} TTFT chunks (a mean: a step's share of the prompts that
+   * join, or one chunk): {@code prefillWeights − chunksPerStep × max(0, chunkWeights −
+   * runningWeights)}, with {@code prefillWeights} the operation's weight bytes at the prefill's
+   * tokens, {@code chunkWeights} at one chunk's and {@code runningWeights} the decode kernel's. A
+   * chunk joins one step whole and reads, once, the weights the decode kernel does not: a dense
+   * layer's kernels read the same weights (all shared: the prefill's own weights are credited); a
+   * routed-expert kernel reads the experts its tokens touch ({@link
+   * io.ridgeline.models.Routing#expectedDistinctExperts}, {@code E × (1 − (1 − k/E)^T)} of E
+   * experts for T tokens choosing k each under uniform routing, per expert-parallel rank), so a
+   * chunk, which touches nearly all of them, shares only the few a small decode batch reads and
+   * streams the rest itself. For one chunk ({@code chunksPerStep} 1, {@code prefillWeights =
+   * chunkWeights}) this is {@code min(chunkWeights, runningWeights)}; a step's mean share of the
+   * prompts carries its fraction of the chunks' unshared reads, not the experts its fraction of
+   * tokens would touch if they arrived spread over the steps (they arrive as whole chunks).
+   *
+   * <p>Worked example: Qwen3-30B-A3B (128 experts, top 8) at batch 2, ISL = OSL = 1024: the chunk
+   * joins the decode of the one other sequence, whose 1 token touches 8 experts: 8 of the chunk's
+   * 128 experts' weights are shared, 120 it reads itself (before, all 128 were credited). A step's
+   * share, 2/1024 prompts (2 tokens, ≈ 15.5 experts at the fractional count), reads 2/1024 × 120 ≈
+   * 0.23 experts beyond the decode kernel's; its credit is 15.5 − 0.23 ≈ 15.3 experts.
+   */
+  static double sharedWeightBytes(
+      double prefillWeights, double chunkWeights, double runningWeights, double chunksPerStep) {
+    double unshared = chunkWeights - runningWeights;
+    return unshared > 0 ? prefillWeights - chunksPerStep * unshared : prefillWeights;
   }
 
   /**
