@@ -95,7 +95,7 @@ public record ColocatedDeployment(
     // each of its kernels (prefillWithoutWeights): all batch/osl prompts that join per step (the
     // server's mean step) and the (batch − 1)/osl of the others that join while a request decodes
     // (its TPOT; othersPrompts)
-    Map<String, OperationResult> kernels = kernels(running);
+    Kernels kernels = kernels(pool, running);
     double stepShare =
         onDevice(running, decode, Riding.of(pool, (double) batch / osl, w).seconds(kernels, chunk));
     return point(
@@ -135,7 +135,7 @@ public record ColocatedDeployment(
       Workload w,
       Optional<StepResult> running,
       double decode,
-      Map<String, OperationResult> kernels,
+      Kernels kernels,
       Riding chunk) {
     return batch == 1
         ? 0
@@ -159,7 +159,7 @@ public record ColocatedDeployment(
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     Optional<StepResult> others = running(batch - 1, w);
     double decode = perStep * decodeSeconds(batch - 1, w, others);
-    return decode + onDevice(others, decode, chunk.seconds(kernels(others), chunk));
+    return decode + onDevice(others, decode, chunk.seconds(kernels(pool, others), chunk));
   }
 
   /**
@@ -281,7 +281,7 @@ public record ColocatedDeployment(
             + onDevice(
                 running,
                 decode,
-                Riding.of(pool, (double) batch / osl, w).seconds(kernels(running), chunk));
+                Riding.of(pool, (double) batch / osl, w).seconds(kernels(pool, running), chunk));
     return ttftParts(batch, step, w, chunkStep(batch, w, chunk));
   }
 
@@ -344,7 +344,8 @@ public record ColocatedDeployment(
    */
   static double prefillWithoutWeights(
       RooflineModel rm, double prompts, Workload w, Optional<StepResult> running) {
-    return Riding.of(rm, prompts, w).seconds(kernels(running), Riding.of(rm, chunkPrompts(w), w));
+    return Riding.of(rm, prompts, w)
+        .seconds(kernels(rm, running), Riding.of(rm, chunkPrompts(w), w));
   }
 
   /**
@@ -352,7 +353,7 @@ public record ColocatedDeployment(
    * ("experts#1": the second operation named "experts"), collectives left out; empty without a
    * running step. Built once per step, for its prefill share and its TTFT chunk alike.
    */
-  private static Map<String, OperationResult> kernels(Optional<StepResult> running) {
+  private static Kernels kernels(RooflineModel pool, Optional<StepResult> running) {
     Map<String, OperationResult> kernels = new HashMap<>();
     running.ifPresent(
         d -> {
@@ -365,7 +366,34 @@ public record ColocatedDeployment(
             }
           }
         });
-    return kernels;
+    String main = pool.baseTarget().mainTier();
+    return new Kernels(kernels, running.map(d -> onMainTier(d, main)).orElse(true));
+  }
+
+  /**
+   * The running decode step's kernels by {@link #occurrence} ({@link #kernels}), and whether the
+   * step reads every byte from the main tier ({@link #onMainTier}).
+   */
+  private record Kernels(Map<String, OperationResult> ops, boolean mainTier) {}
+
+  /**
+   * Whether every byte {@code step} reads comes from the tier {@code main} (its pool's main tier):
+   * the step's target is the pool's base target ({@link MemoryPlan#placed}), as {@link
+   * CompiledColocated} decides it for its steps. Where weights spill off the main tier, a riding
+   * prefill keeps all of its weights credited ({@link #sharedWeightBytes} is not applied): the
+   * shared bytes' tier is not separated from the operation's mean rate.
+   */
+  static boolean onMainTier(StepResult step, String main) {
+    for (PhaseResult p : step.phases()) {
+      for (OperationResult o : p.operations()) {
+        for (Map.Entry<String, io.ridgeline.core.Bytes> e : o.bytesByTier().entrySet()) {
+          if (!e.getKey().equals(main) && e.getValue().bytes() > 0) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
   }
 
   /**
@@ -379,10 +407,16 @@ public record ColocatedDeployment(
     private final Map<String, Double> latency;
     private final double handOffLatency;
     private final double[] weights; // each operation's weight bytes per chip, in order
+    private final boolean mainTier; // every byte read from the pool's main tier
 
     private Riding(
-        double prompts, StepResult full, Map<String, Double> latency, double handOffLatency) {
+        double prompts,
+        StepResult full,
+        Map<String, Double> latency,
+        double handOffLatency,
+        boolean mainTier) {
       this.prompts = prompts;
+      this.mainTier = mainTier;
       this.full = full;
       this.latency = latency;
       this.handOffLatency = handOffLatency;
@@ -402,7 +436,12 @@ public record ColocatedDeployment(
                   c.operations()
                       .forEach(
                           o -> latency.put(o.operation().name(), o.networkSeconds().seconds())));
-      return new Riding(prompts, full, latency, Collectives.handOff(rm, 0).seconds());
+      return new Riding(
+          prompts,
+          full,
+          latency,
+          Collectives.handOff(rm, 0).seconds(),
+          onMainTier(full, rm.baseTarget().mainTier()));
     }
 
     /** The prefill's own pass, with nothing to ride: its {@link StepResult#seconds()}. */
@@ -411,12 +450,15 @@ public record ColocatedDeployment(
     }
 
     /**
-     * The time riding a decode step whose operations are {@code decodeOps} ({@link #kernels}; see
+     * The time riding a decode step whose operations are {@code running} ({@link #kernels}; see
      * {@link #prefillWithoutWeights}); {@code chunk}: the workload's TTFT chunk (this prefill's
      * prompts are {@code prompts / chunk.prompts} such chunks, each reading the weights the running
      * kernels do not, {@link #sharedWeightBytes}).
      */
-    double seconds(Map<String, OperationResult> decodeOps, Riding chunk) {
+    double seconds(Kernels running, Riding chunk) {
+      Map<String, OperationResult> decodeOps = running.ops();
+      // off the main tier the credit stays whole (onMainTier)
+      boolean shares = mainTier && running.mainTier();
       Map<String, Integer> seen = new HashMap<>();
       double chunksPerStep = prompts / chunk.prompts;
       double stage = 0;
@@ -433,7 +475,7 @@ public record ColocatedDeployment(
               ridingSeconds(
                   o.computeSeconds().seconds(),
                   o.memorySeconds().seconds(),
-                  d == null
+                  d == null || !shares
                       ? weights
                       : sharedWeightBytes(
                           weights,
@@ -499,9 +541,11 @@ public record ColocatedDeployment(
   /**
    * The weight bytes of a riding prefill's operation that the running decode kernel's read serves,
    * the prefill being {@code chunksPerStep} TTFT chunks (a mean: a step's share of the prompts that
-   * join, or one chunk): {@code prefillWeights − chunksPerStep × max(0, chunkWeights −
-   * runningWeights)}, with {@code prefillWeights} the operation's weight bytes at the prefill's
-   * tokens, {@code chunkWeights} at one chunk's and {@code runningWeights} the decode kernel's. A
+   * join, or one chunk): with {@code prefillWeights} the operation's weight bytes at the prefill's
+   * tokens, {@code chunkWeights} at one chunk's and {@code runningWeights} the decode kernel's,
+   * {@code prefillWeights − chunksPerStep × max(0, chunkWeights − runningWeights)} below one chunk
+   * per step, and {@code min(prefillWeights, runningWeights)} from one on (the chunks that join a
+   * step read the union of their weights once, of which the decode kernel's read serves its own). A
    * chunk joins one step whole and reads, once, the weights the decode kernel does not: a dense
    * layer's kernels read the same weights (all shared: the prefill's own weights are credited); a
    * routed-expert kernel reads the experts its tokens touch ({@link
@@ -517,12 +561,20 @@ public record ColocatedDeployment(
    * joins the decode of the one other sequence, whose 1 token touches 8 experts: 8 of the chunk's
    * 128 experts' weights are shared, 120 it reads itself (before, all 128 were credited). A step's
    * share, 2/1024 prompts (2 tokens, ≈ 15.5 experts at the fractional count), reads 2/1024 × 120 ≈
-   * 0.23 experts beyond the decode kernel's; its credit is 15.5 − 0.23 ≈ 15.3 experts.
+   * 0.23 experts beyond the decode kernel's; its credit is 15.5 − 0.23 ≈ 15.3 experts. At 2 chunks
+   * per step (batch 256, OSL 128), the share's 2,048 tokens touch all 128 experts and the decode
+   * kernel's 256 tokens all but 128 × (15/16)^256 ≈ 0: its credit is all 128.
    */
   static double sharedWeightBytes(
       double prefillWeights, double chunkWeights, double runningWeights, double chunksPerStep) {
     double unshared = chunkWeights - runningWeights;
-    return unshared > 0 ? prefillWeights - chunksPerStep * unshared : prefillWeights;
+    if (!(unshared > 0)) {
+      return prefillWeights;
+    }
+    if (chunksPerStep >= 1) {
+      return runningWeights < prefillWeights ? runningWeights : prefillWeights;
+    }
+    return prefillWeights - chunksPerStep * unshared;
   }
 
   /**

@@ -441,7 +441,14 @@ final class CompiledColocated implements PointsAt {
             step,
             decodeDevice(stage),
             prefill.ridingSeconds(
-                s.share, chunkSide, chunkPrompts, s.compute, s.memory, s.weights, pairs));
+                s.share,
+                chunkSide,
+                chunkPrompts,
+                s.compute,
+                s.memory,
+                s.weights,
+                batch <= decodeOnMainTier,
+                pairs));
     // the others' prefill share of a request's own decode steps, none at batch 1
     double othersShare = 0;
     if (batch > 1) {
@@ -452,7 +459,14 @@ final class CompiledColocated implements PointsAt {
               step,
               decodeDevice(stage),
               prefill.ridingSeconds(
-                  s.othersShare, chunkSide, chunkPrompts, s.compute, s.memory, s.weights, pairs));
+                  s.othersShare,
+                  chunkSide,
+                  chunkPrompts,
+                  s.compute,
+                  s.memory,
+                  s.weights,
+                  batch <= decodeOnMainTier,
+                  pairs));
     }
     // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
     int others = batch - 1;
@@ -479,6 +493,7 @@ final class CompiledColocated implements PointsAt {
                       s.lastCompute,
                       s.lastMemory,
                       s.lastWeights,
+                      others <= decodeOnMainTier,
                       pairs));
     }
     s.keep(batch, step, decodeDevice(stage));

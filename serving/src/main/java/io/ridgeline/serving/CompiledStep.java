@@ -319,7 +319,9 @@ final class CompiledStep {
    * #operationTimes(double, StepTiers, double[], double[], double[])} of the running step at its
    * size): a joined operation is credited the weights the running kernel's read serves ({@link
    * #sharedWithoutWeights}, {@code chunk} the workload's TTFT chunk of {@code chunkPrompts}
-   * prompts), an operation with none to join all of its own.
+   * prompts) when both steps read every byte from the main tier ({@code runningMainTier}, {@link
+   * Riding#mainTier}; {@link ColocatedDeployment#onMainTier}), an operation with none to join, or
+   * off the main tier, all of its own.
    */
   double ridingSeconds(
       Riding own,
@@ -328,7 +330,9 @@ final class CompiledStep {
       double[] runningCompute,
       double[] runningMemory,
       double[] runningWeights,
+      boolean runningMainTier,
       int[] pairs) {
+    boolean shares = own.mainTier && runningMainTier;
     double chunksPerStep = own.x / chunkPrompts;
     double stage = 0;
     for (int i = 0; i < ops; i++) {
@@ -339,17 +343,17 @@ final class CompiledStep {
       if (j >= 0) {
         compute = runningCompute[j];
         memory = runningMemory[j];
-        withoutWeights =
-            sharedWithoutWeights(
-                i,
-                withoutWeights,
-                own.weightBytes[i],
-                own.memoryBytes[i],
-                own.memory[i],
-                own.mainTier,
-                chunk.weightBytes[i],
-                runningWeights[j],
-                chunksPerStep);
+        if (shares) {
+          withoutWeights =
+              sharedWithoutWeights(
+                  i,
+                  withoutWeights,
+                  own.weightBytes[i],
+                  own.memoryBytes[i],
+                  chunk.weightBytes[i],
+                  runningWeights[j],
+                  chunksPerStep);
+        }
       }
       stage +=
           ColocatedDeployment.joinedSeconds(own.compute[i], withoutWeights, 0, 0, compute, memory);
@@ -453,18 +457,15 @@ final class CompiledStep {
    * A riding prefill's operation i's memory time less the weights the running kernel's read serves
    * ({@link ColocatedDeployment#sharedWeightBytes} of its {@code weightBytes}, one TTFT chunk's
    * {@code chunkWeights}, the kernel's {@code runningWeights} and the prefill's {@code
-   * chunksPerStep}): {@code withoutWeights} (less all of its own weights) when the running kernel
-   * reads at least a chunk's, else its {@code memory} (of {@code memoryBytes}, read from the main
-   * tier when {@code mainTier}) less the shared bytes, as {@link
-   * ColocatedDeployment#withoutWeights} takes it.
+   * chunksPerStep}), its {@code memoryBytes} read from the main tier: {@code withoutWeights} (less
+   * all of its own weights) when the running kernel reads at least a chunk's, else its non-shared
+   * bytes' time ({@link #mainTierWithoutWeights}).
    */
   double sharedWithoutWeights(
       int i,
       double withoutWeights,
       double weightBytes,
       double memoryBytes,
-      double memory,
-      boolean mainTier,
       double chunkWeights,
       double runningWeights,
       double chunksPerStep) {
@@ -474,9 +475,7 @@ final class CompiledStep {
     double shared =
         ColocatedDeployment.sharedWeightBytes(
             weightBytes, chunkWeights, runningWeights, chunksPerStep);
-    return mainTier
-        ? mainTierWithoutWeights(cost[i].secondsPerMainTierByte, shared, memoryBytes)
-        : ColocatedDeployment.withoutWeights(memory, shared, memoryBytes);
+    return mainTierWithoutWeights(cost[i].secondsPerMainTierByte, shared, memoryBytes);
   }
 
   /** Collective c's time in a step of size x: the longer of its compute and network times. */

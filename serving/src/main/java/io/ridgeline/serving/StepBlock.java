@@ -218,10 +218,9 @@ final class StepBlock {
     double[] ow = own == null ? chunk.withoutWeights : own.withoutWeights;
     double[] owb = own == null ? chunk.weightBytes : own.weightBytes;
     double[] omb = own == null ? chunk.memoryBytes : own.memoryBytes;
-    // a block's own sides read every byte from the main tier (their memory times are not needed);
-    // the chunk's side may read from several tiers
-    double[] om = own == null ? chunk.memory : null;
-    boolean mainTier = own != null || chunk.mainTier;
+    // a block's decode steps and own sides read every byte from the main tier; the chunk's side
+    // may read from several tiers, and then keeps all of its weights credited
+    boolean shares = own != null || chunk.mainTier;
     double[] chunkWeights = chunk.weightBytes;
     double[] ocoll = own == null ? chunk.collective : own.collective;
     int stepCap = step.cap;
@@ -241,18 +240,13 @@ final class StepBlock {
       for (int r = 0; r < n; r++) {
         int q = row + perRow * r;
         int t = there + running[r];
-        double chunksPerStep = (own == null ? chunk.x : own.xsKept[r]) / chunkPrompts;
-        double withoutWeights =
-            s.sharedWithoutWeights(
-                i,
-                ow[q],
-                owb[q],
-                omb[q],
-                om == null ? 0 : om[q],
-                mainTier,
-                chunkWeights[i],
-                step.weightBytes[t],
-                chunksPerStep);
+        double withoutWeights = ow[q];
+        if (shares) {
+          double chunksPerStep = (own == null ? chunk.x : own.xsKept[r]) / chunkPrompts;
+          withoutWeights =
+              s.sharedWithoutWeights(
+                  i, ow[q], owb[q], omb[q], chunkWeights[i], step.weightBytes[t], chunksPerStep);
+        }
         seconds[r] +=
             ColocatedDeployment.joinedSeconds(
                 oc[q], withoutWeights, 0, 0, step.compute[t], step.memory[t]);

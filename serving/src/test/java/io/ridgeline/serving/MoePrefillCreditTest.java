@@ -34,6 +34,9 @@ final class MoePrefillCreditTest {
     // it carries 2/1024 of one chunk's 120 unshared experts, 0.234: credit 15.5 − 0.234 = 15.266
     assertThat(ColocatedDeployment.sharedWeightBytes(15.5, 128, 8, 2 / 1024.0))
         .isCloseTo(15.5 - 120 * 2 / 1024.0, within(1e-12));
+    // from one chunk per step on, the chunks read their union once and share the decode kernel's:
+    // 1.5 chunks per step of 100 experts' bytes, the decode kernel reading 40: credit 40
+    assertThat(ColocatedDeployment.sharedWeightBytes(100, 90, 40, 1.5)).isEqualTo(40);
     // a dense kernel reads the same weights as the chunk: all of the prefill's are credited
     assertThat(ColocatedDeployment.sharedWeightBytes(3.0, 5.0, 5.0, 0.5)).isEqualTo(3.0);
     // a decode batch touching every expert shares all of them
