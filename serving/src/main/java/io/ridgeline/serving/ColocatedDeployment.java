@@ -95,16 +95,16 @@ public record ColocatedDeployment(
     // each of its kernels (prefillWithoutWeights): all batch/osl prompts that join per step (the
     // server's mean step) and the (batch − 1)/osl of the others that join while a request decodes
     // (its TPOT; othersPrompts)
-    Map<String, OperationResult> kernels = kernels(running);
+    Kernels kernels = kernels(pool, running);
     double stepShare =
-        onDevice(running, decode, Riding.of(pool, (double) batch / osl, w).seconds(kernels));
+        onDevice(running, decode, Riding.of(pool, (double) batch / osl, w).seconds(kernels, chunk));
     return point(
         batch,
         w,
         chunkStep(batch, w, chunk),
         decode,
         stepShare,
-        othersShare(batch, w, running, decode, kernels),
+        othersShare(batch, w, running, decode, kernels, chunk),
         pool.memory(batch, w.finalContext()).fits()
             && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, w.finalContext()));
   }
@@ -127,20 +127,22 @@ public record ColocatedDeployment(
 
   /**
    * The prefill share of a request's decode steps ({@link #othersPrompts} riding the decode step's
-   * kernels, first in the device's idle time: {@link #onDevice}), 0 at batch 1.
+   * kernels, first in the device's idle time: {@link #onDevice}), 0 at batch 1; {@code chunk}: the
+   * TTFT chunk, whose unshared weight reads the prompts' shares carry ({@link #sharedWeightBytes}).
    */
   private double othersShare(
       int batch,
       Workload w,
       Optional<StepResult> running,
       double decode,
-      Map<String, OperationResult> kernels) {
+      Kernels kernels,
+      Riding chunk) {
     return batch == 1
         ? 0
         : onDevice(
             running,
             decode,
-            Riding.of(pool, othersPrompts(batch, w.outputTokens()), w).seconds(kernels));
+            Riding.of(pool, othersPrompts(batch, w.outputTokens()), w).seconds(kernels, chunk));
   }
 
   /**
@@ -157,7 +159,7 @@ public record ColocatedDeployment(
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     Optional<StepResult> others = running(batch - 1, w);
     double decode = perStep * decodeSeconds(batch - 1, w, others);
-    return decode + onDevice(others, decode, chunk.seconds(kernels(others)));
+    return decode + onDevice(others, decode, chunk.seconds(kernels(pool, others), chunk));
   }
 
   /**
@@ -272,14 +274,15 @@ public record ColocatedDeployment(
     Deployments.checkPoint(batch, w.inputTokens(), osl);
     Optional<StepResult> running = running(batch, w);
     double decode = decodeSeconds(batch, w, running);
+    Riding chunk = Riding.of(pool, chunkPrompts(w), w);
     // the server's mean step, all batch / osl prompts' prefill riding it (point)
     double step =
         decode
             + onDevice(
                 running,
                 decode,
-                Riding.of(pool, (double) batch / osl, w).seconds(kernels(running)));
-    return ttftParts(batch, step, w, chunkStep(batch, w, Riding.of(pool, chunkPrompts(w), w)));
+                Riding.of(pool, (double) batch / osl, w).seconds(kernels(pool, running), chunk));
+    return ttftParts(batch, step, w, chunkStep(batch, w, chunk));
   }
 
   /** The prompts of one TTFT chunk: {@code min(new tokens, 8192) / new tokens}. */
@@ -333,11 +336,16 @@ public record ColocatedDeployment(
    * the prefill is the k-th of that name in the decode step). The compute-bound prefill of a chunk
    * then hides the memory-bound decode kernel's weight reads instead of adding to them; summing
    * each side's compute at its own GEMM rows' efficiency keeps the decode rows' small-M loss, an
-   * upper bound on the merged GEMM's time.
+   * upper bound on the merged GEMM's time. A joined operation is credited only the weight bytes its
+   * decode kernel reads ({@link #sharedWeightBytes}: a routed-expert kernel's few experts at small
+   * batch); an operation with no decode kernel to join, and every operation when {@code running} is
+   * empty (a speculative or pipelined step), is credited all of its weights, read by the decode
+   * step's own pass.
    */
   static double prefillWithoutWeights(
       RooflineModel rm, double prompts, Workload w, Optional<StepResult> running) {
-    return Riding.of(rm, prompts, w).seconds(kernels(running));
+    return Riding.of(rm, prompts, w)
+        .seconds(kernels(rm, running), Riding.of(rm, chunkPrompts(w), w));
   }
 
   /**
@@ -345,7 +353,7 @@ public record ColocatedDeployment(
    * ("experts#1": the second operation named "experts"), collectives left out; empty without a
    * running step. Built once per step, for its prefill share and its TTFT chunk alike.
    */
-  private static Map<String, OperationResult> kernels(Optional<StepResult> running) {
+  private static Kernels kernels(RooflineModel pool, Optional<StepResult> running) {
     Map<String, OperationResult> kernels = new HashMap<>();
     running.ifPresent(
         d -> {
@@ -358,7 +366,34 @@ public record ColocatedDeployment(
             }
           }
         });
-    return kernels;
+    String main = pool.baseTarget().mainTier();
+    return new Kernels(kernels, running.map(d -> onMainTier(d, main)).orElse(true));
+  }
+
+  /**
+   * The running decode step's kernels by {@link #occurrence} ({@link #kernels}), and whether the
+   * step reads every byte from the main tier ({@link #onMainTier}).
+   */
+  private record Kernels(Map<String, OperationResult> ops, boolean mainTier) {}
+
+  /**
+   * Whether every byte {@code step} reads comes from the tier {@code main} (its pool's main tier):
+   * the step's target is the pool's base target ({@link MemoryPlan#placed}), as {@link
+   * CompiledColocated} decides it for its steps. Where weights spill off the main tier, a riding
+   * prefill keeps all of its weights credited ({@link #sharedWeightBytes} is not applied): the
+   * shared bytes' tier is not separated from the operation's mean rate.
+   */
+  static boolean onMainTier(StepResult step, String main) {
+    for (PhaseResult p : step.phases()) {
+      for (OperationResult o : p.operations()) {
+        for (Map.Entry<String, io.ridgeline.core.Bytes> e : o.bytesByTier().entrySet()) {
+          if (!e.getKey().equals(main) && e.getValue().bytes() > 0) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
   }
 
   /**
@@ -367,14 +402,29 @@ public record ColocatedDeployment(
    * built once for a workload's points ({@link #at}).
    */
   private static final class Riding {
+    private final double prompts;
     private final StepResult full;
     private final Map<String, Double> latency;
     private final double handOffLatency;
+    private final double[] weights; // each operation's weight bytes per chip, in order
+    private final boolean mainTier; // every byte read from the pool's main tier
 
-    private Riding(StepResult full, Map<String, Double> latency, double handOffLatency) {
+    private Riding(
+        double prompts,
+        StepResult full,
+        Map<String, Double> latency,
+        double handOffLatency,
+        boolean mainTier) {
+      this.prompts = prompts;
+      this.mainTier = mainTier;
       this.full = full;
       this.latency = latency;
       this.handOffLatency = handOffLatency;
+      this.weights =
+          full.phases().stream()
+              .flatMap(p -> p.operations().stream())
+              .mapToDouble(o -> o.operation().bytes(DataKind.WEIGHTS).bytes())
+              .toArray();
     }
 
     static Riding of(RooflineModel rm, double prompts, Workload w) {
@@ -386,7 +436,12 @@ public record ColocatedDeployment(
                   c.operations()
                       .forEach(
                           o -> latency.put(o.operation().name(), o.networkSeconds().seconds())));
-      return new Riding(full, latency, Collectives.handOff(rm, 0).seconds());
+      return new Riding(
+          prompts,
+          full,
+          latency,
+          Collectives.handOff(rm, 0).seconds(),
+          onMainTier(full, rm.baseTarget().mainTier()));
     }
 
     /** The prefill's own pass, with nothing to ride: its {@link StepResult#seconds()}. */
@@ -395,22 +450,38 @@ public record ColocatedDeployment(
     }
 
     /**
-     * The time riding a decode step whose operations are {@code decodeOps} ({@link #kernels}; see
-     * {@link #prefillWithoutWeights}).
+     * The time riding a decode step whose operations are {@code running} ({@link #kernels}; see
+     * {@link #prefillWithoutWeights}); {@code chunk}: the workload's TTFT chunk (this prefill's
+     * prompts are {@code prompts / chunk.prompts} such chunks, each reading the weights the running
+     * kernels do not, {@link #sharedWeightBytes}).
      */
-    double seconds(Map<String, OperationResult> decodeOps) {
+    double seconds(Kernels running, Riding chunk) {
+      Map<String, OperationResult> decodeOps = running.ops();
+      // off the main tier the credit stays whole (onMainTier)
+      boolean shares = mainTier && running.mainTier();
       Map<String, Integer> seen = new HashMap<>();
+      double chunksPerStep = prompts / chunk.prompts;
       double stage = 0;
+      int n = 0;
       for (PhaseResult p : full.phases()) {
         for (OperationResult o : p.operations()) {
           boolean collective = o.operation().networkSteps() > 0;
           OperationResult d =
               collective ? null : decodeOps.get(occurrence(o.operation().name(), seen));
+          double weights = weights(n);
+          double chunkWeights = chunk.weights(n);
+          n++;
           stage +=
               ridingSeconds(
                   o.computeSeconds().seconds(),
                   o.memorySeconds().seconds(),
-                  o.operation().bytes(DataKind.WEIGHTS).bytes(),
+                  d == null || !shares
+                      ? weights
+                      : sharedWeightBytes(
+                          weights,
+                          chunkWeights,
+                          d.operation().bytes(DataKind.WEIGHTS).bytes(),
+                          chunksPerStep),
                   o.operation().memoryBytes().bytes(),
                   o.networkSeconds().seconds(),
                   collective ? latency.getOrDefault(o.operation().name(), 0.0) : 0.0,
@@ -420,6 +491,11 @@ public record ColocatedDeployment(
       }
       double handOff = full.p2pSeconds().seconds() - handOffLatency; // bandwidth only
       return full.passes() * (stage + Math.max(0, handOff));
+    }
+
+    /** Operation n's weight bytes per chip (the prefill's operations in order). */
+    private double weights(int n) {
+      return weights[n];
     }
   }
 
@@ -434,10 +510,11 @@ public record ColocatedDeployment(
    * operation's kernel with the running decode kernel's compute ({@code runningCompute}) and memory
    * ({@code runningMemory}) time, less that kernel's own time, {@code max(runningCompute + compute,
    * runningMemory + memory × (1 − weightBytes / memoryBytes)) − max(runningCompute, runningMemory)}
-   * (the weights' share of its memory time is read once, by the decode kernel), or its network time
-   * less {@code latency} (the collective's time with no bytes; 0 for local work) when that is
-   * larger. With no running kernel (both 0) it is the largest of the operation's compute time, its
-   * memory time less the weights' share and its network time less the latency.
+   * ({@code weightBytes}: the weights the decode kernel reads for both, {@link #sharedWeightBytes};
+   * their share of its memory time is read once, by the decode kernel), or its network time less
+   * {@code latency} (the collective's time with no bytes; 0 for local work) when that is larger.
+   * With no running kernel (both 0) it is the largest of the operation's compute time, its memory
+   * time less the weights' share and its network time less the latency.
    *
    * <p>Worked example: a decode GEMM streaming its weights in 10 µs with 1 µs of compute, joined by
    * a chunk's 30 µs of compute and 2 µs of non-weight memory: {@code max(1 + 30, 10 + 2) − max(1,
@@ -459,6 +536,45 @@ public record ColocatedDeployment(
         latency,
         runningCompute,
         runningMemory);
+  }
+
+  /**
+   * The weight bytes of a riding prefill's operation that the running decode kernel's read serves,
+   * the prefill being {@code chunksPerStep} TTFT chunks (a mean: a step's share of the prompts that
+   * join, or one chunk): with {@code prefillWeights} the operation's weight bytes at the prefill's
+   * tokens, {@code chunkWeights} at one chunk's and {@code runningWeights} the decode kernel's,
+   * {@code prefillWeights − chunksPerStep × max(0, chunkWeights − runningWeights)} below one chunk
+   * per step, and {@code min(prefillWeights, runningWeights)} from one on (the chunks that join a
+   * step read the union of their weights once, of which the decode kernel's read serves its own). A
+   * chunk joins one step whole and reads, once, the weights the decode kernel does not: a dense
+   * layer's kernels read the same weights (all shared: the prefill's own weights are credited); a
+   * routed-expert kernel reads the experts its tokens touch ({@link
+   * io.ridgeline.models.Routing#expectedDistinctExperts}, {@code E × (1 − (1 − k/E)^T)} of E
+   * experts for T tokens choosing k each under uniform routing, per expert-parallel rank), so a
+   * chunk, which touches nearly all of them, shares only the few a small decode batch reads and
+   * streams the rest itself. For one chunk ({@code chunksPerStep} 1, {@code prefillWeights =
+   * chunkWeights}) this is {@code min(chunkWeights, runningWeights)}; a step's mean share of the
+   * prompts carries its fraction of the chunks' unshared reads, not the experts its fraction of
+   * tokens would touch if they arrived spread over the steps (they arrive as whole chunks).
+   *
+   * <p>Worked example: Qwen3-30B-A3B (128 experts, top 8) at batch 2, ISL = OSL = 1024: the chunk
+   * joins the decode of the one other sequence, whose 1 token touches 8 experts: 8 of the chunk's
+   * 128 experts' weights are shared, 120 it reads itself (before, all 128 were credited). A step's
+   * share, 2/1024 prompts (2 tokens, ≈ 15.5 experts at the fractional count), reads 2/1024 × 120 ≈
+   * 0.23 experts beyond the decode kernel's; its credit is 15.5 − 0.23 ≈ 15.3 experts. At 2 chunks
+   * per step (batch 256, OSL 128), the share's 2,048 tokens touch all 128 experts and the decode
+   * kernel's 256 tokens all but 128 × (15/16)^256 ≈ 0: its credit is all 128.
+   */
+  static double sharedWeightBytes(
+      double prefillWeights, double chunkWeights, double runningWeights, double chunksPerStep) {
+    double unshared = chunkWeights - runningWeights;
+    if (!(unshared > 0)) {
+      return prefillWeights;
+    }
+    if (chunksPerStep >= 1) {
+      return runningWeights < prefillWeights ? runningWeights : prefillWeights;
+    }
+    return prefillWeights - chunksPerStep * unshared;
   }
 
   /**

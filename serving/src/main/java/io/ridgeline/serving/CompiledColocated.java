@@ -340,14 +340,38 @@ final class CompiledColocated implements PointsAt {
       // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
       s.shareBlock.times(prefill, s.prompts, n, true);
       StepBlock.ridingSeconds(
-          prefill, s.shareBlock, null, n, s.decodeBlock, s.ownStep, pairs, s.blockShare);
+          prefill,
+          s.shareBlock,
+          chunkSide,
+          chunkPrompts,
+          n,
+          s.decodeBlock,
+          s.ownStep,
+          pairs,
+          s.blockShare);
       s.othersBlock.times(prefill, s.othersPrompts, n, true);
       StepBlock.ridingSeconds(
-          prefill, s.othersBlock, null, n, s.decodeBlock, s.ownStep, pairs, s.blockOthers);
+          prefill,
+          s.othersBlock,
+          chunkSide,
+          chunkPrompts,
+          n,
+          s.decodeBlock,
+          s.ownStep,
+          pairs,
+          s.blockOthers);
       // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
       // (a batch of one has no others: its row rides any size and takes chunkAlone below)
       StepBlock.ridingSeconds(
-          prefill, null, chunkSide, n, s.decodeBlock, s.othersRiding, pairs, s.blockChunk);
+          prefill,
+          null,
+          chunkSide,
+          chunkPrompts,
+          n,
+          s.decodeBlock,
+          s.othersRiding,
+          pairs,
+          s.blockChunk);
     } catch (IllegalArgumentException e) {
       return false;
     }
@@ -400,9 +424,9 @@ final class CompiledColocated implements PointsAt {
     // tier): the decode step at its sequences, a prefill at its prompts
     if (s.utilisation) {
       decode.operationTimes(
-          batch, decodeTiers(batch, s), s.compute, s.memory, s.memoryBytes, s.flops);
+          batch, decodeTiers(batch, s), s.compute, s.memory, s.weights, s.memoryBytes, s.flops);
     } else {
-      decode.operationTimes(batch, decodeTiers(batch, s), s.compute, s.memory);
+      decode.operationTimes(batch, decodeTiers(batch, s), s.compute, s.memory, s.weights);
     }
     double stage = decode.stageSeconds(batch, s.compute, s.memory);
     double step = decodeSeconds(stage);
@@ -414,7 +438,17 @@ final class CompiledColocated implements PointsAt {
     prefill.riding(prompts, shareTiers, s.share);
     double share =
         StepResult.ridingExtraSeconds(
-            step, decodeDevice(stage), prefill.ridingSeconds(s.share, s.compute, s.memory, pairs));
+            step,
+            decodeDevice(stage),
+            prefill.ridingSeconds(
+                s.share,
+                chunkSide,
+                chunkPrompts,
+                s.compute,
+                s.memory,
+                s.weights,
+                batch <= decodeOnMainTier,
+                pairs));
     // the others' prefill share of a request's own decode steps, none at batch 1
     double othersShare = 0;
     if (batch > 1) {
@@ -424,7 +458,15 @@ final class CompiledColocated implements PointsAt {
           StepResult.ridingExtraSeconds(
               step,
               decodeDevice(stage),
-              prefill.ridingSeconds(s.othersShare, s.compute, s.memory, pairs));
+              prefill.ridingSeconds(
+                  s.othersShare,
+                  chunkSide,
+                  chunkPrompts,
+                  s.compute,
+                  s.memory,
+                  s.weights,
+                  batch <= decodeOnMainTier,
+                  pairs));
     }
     // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
     int others = batch - 1;
@@ -432,7 +474,8 @@ final class CompiledColocated implements PointsAt {
     if (others > 0) {
       if (s.lastBatch != others) {
         s.lastBatch = -1; // until the arrays hold the others' step
-        decode.operationTimes(others, decodeTiers(others, s), s.lastCompute, s.lastMemory);
+        decode.operationTimes(
+            others, decodeTiers(others, s), s.lastCompute, s.lastMemory, s.lastWeights);
         double othersStage = decode.stageSeconds(others, s.lastCompute, s.lastMemory);
         s.lastDecodeSeconds = decodeSeconds(othersStage);
         s.lastDecodeDevice = decodeDevice(othersStage);
@@ -443,7 +486,15 @@ final class CompiledColocated implements PointsAt {
               + StepResult.ridingExtraSeconds(
                   s.lastDecodeSeconds,
                   s.lastDecodeDevice,
-                  prefill.ridingSeconds(chunkSide, s.lastCompute, s.lastMemory, pairs));
+                  prefill.ridingSeconds(
+                      chunkSide,
+                      chunkSide,
+                      chunkPrompts,
+                      s.lastCompute,
+                      s.lastMemory,
+                      s.lastWeights,
+                      others <= decodeOnMainTier,
+                      pairs));
     }
     s.keep(batch, step, decodeDevice(stage));
     s.stepSeconds = step;
@@ -490,7 +541,7 @@ final class CompiledColocated implements PointsAt {
     double[] memory = new double[n];
     double[] memoryBytes = new double[n];
     double[] flops = new double[n];
-    decode.operationTimes(batch, decodeTiers(batch), compute, memory, memoryBytes, flops);
+    decode.operationTimes(batch, decodeTiers(batch), compute, memory, null, memoryBytes, flops);
     return decode.utilisation(batch, memoryBytes, flops, decodeSeconds(batch, compute, memory));
   }
 }

@@ -161,18 +161,30 @@ final class CompiledStep {
   }
 
   /**
-   * As {@link #operationTimes(double, Tiers, double[], double[])}, also keeping each operation's
-   * per-chip memory bytes and FLOPs in {@code memoryBytes} and {@code flops}, from which {@link
-   * #utilisation(double, double[], double[], double)} sums the step's utilisation.
+   * As {@link #operationTimes(double, StepTiers, double[], double[])}, also keeping each
+   * operation's per-chip weight bytes in {@code weightBytes}: what a riding prefill's operation
+   * shares with it ({@link #ridingSeconds}).
+   */
+  void operationTimes(
+      double x, StepTiers tiers, double[] compute, double[] memory, double[] weightBytes) {
+    times(x, tiers, compute, memory, null, weightBytes, null);
+  }
+
+  /**
+   * As {@link #operationTimes(double, StepTiers, double[], double[], double[])}, also keeping each
+   * operation's per-chip memory bytes and FLOPs in {@code memoryBytes} and {@code flops}, from
+   * which {@link #utilisation(double, double[], double[], double)} sums the step's utilisation
+   * ({@code weightBytes} may be null).
    */
   void operationTimes(
       double x,
       StepTiers tiers,
       double[] compute,
       double[] memory,
+      double[] weightBytes,
       double[] memoryBytes,
       double[] flops) {
-    times(x, tiers, compute, memory, memoryBytes, null, flops);
+    times(x, tiers, compute, memory, memoryBytes, weightBytes, flops);
   }
 
   /**
@@ -256,9 +268,11 @@ final class CompiledStep {
     double[] compute = new double[0];
     double[] withoutWeights = new double[0];
     double[] collective = new double[0];
-    private double[] memory = new double[0];
-    private double[] weightBytes = new double[0];
-    private double[] memoryBytes = new double[0];
+    double[] memory = new double[0];
+    double[] weightBytes = new double[0];
+    double[] memoryBytes = new double[0];
+    boolean mainTier = true; // every byte read from the main tier
+    double x; // the prompts of the prefill
 
     private void size(int ops, int collectives) {
       if (compute.length < ops) {
@@ -281,6 +295,8 @@ final class CompiledStep {
   void riding(double x, StepTiers tiers, Riding out) {
     out.size(ops, collectives);
     times(x, tiers, out.compute, out.memory, out.memoryBytes, out.weightBytes, null);
+    out.mainTier = tiers == null;
+    out.x = x;
     for (int i = 0; i < ops; i++) {
       out.withoutWeights[i] =
           tiers == null
@@ -299,21 +315,48 @@ final class CompiledStep {
    * ColocatedDeployment#prefillWithoutWeights} for one pipeline stage and pass): this step's side
    * {@code own} ({@link #riding}), operation i joining the kernel of the running step's operation
    * {@code pairs[i]} ({@link #pairWith}; −1: none), whose times are {@code runningCompute} and
-   * {@code runningMemory} ({@link #operationTimes} of the running step at its size).
+   * {@code runningMemory} and whose weight bytes are {@code runningWeights} ({@link
+   * #operationTimes(double, StepTiers, double[], double[], double[])} of the running step at its
+   * size): a joined operation is credited the weights the running kernel's read serves ({@link
+   * #sharedWithoutWeights}, {@code chunk} the workload's TTFT chunk of {@code chunkPrompts}
+   * prompts) when both steps read every byte from the main tier ({@code runningMainTier}, {@link
+   * Riding#mainTier}; {@link ColocatedDeployment#onMainTier}), an operation with none to join, or
+   * off the main tier, all of its own.
    */
-  double ridingSeconds(Riding own, double[] runningCompute, double[] runningMemory, int[] pairs) {
+  double ridingSeconds(
+      Riding own,
+      Riding chunk,
+      double chunkPrompts,
+      double[] runningCompute,
+      double[] runningMemory,
+      double[] runningWeights,
+      boolean runningMainTier,
+      int[] pairs) {
+    boolean shares = own.mainTier && runningMainTier;
+    double chunksPerStep = own.x / chunkPrompts;
     double stage = 0;
     for (int i = 0; i < ops; i++) {
       int j = pairs[i];
       double compute = 0;
       double memory = 0;
+      double withoutWeights = own.withoutWeights[i];
       if (j >= 0) {
         compute = runningCompute[j];
         memory = runningMemory[j];
+        if (shares) {
+          withoutWeights =
+              sharedWithoutWeights(
+                  i,
+                  withoutWeights,
+                  own.weightBytes[i],
+                  own.memoryBytes[i],
+                  chunk.weightBytes[i],
+                  runningWeights[j],
+                  chunksPerStep);
+        }
       }
       stage +=
-          ColocatedDeployment.joinedSeconds(
-              own.compute[i], own.withoutWeights[i], 0, 0, compute, memory);
+          ColocatedDeployment.joinedSeconds(own.compute[i], withoutWeights, 0, 0, compute, memory);
     }
     for (int c = 0; c < collectives; c++) {
       stage += own.collective[c];
@@ -344,8 +387,8 @@ final class CompiledStep {
    * The decode step's utilisation of one chip over {@code seconds} ({@link
    * Utilisation#of(StepResult, RooflineModel)} of a step of one micro-batch): its FLOPs at their
    * precisions' peaks and its memory bytes, collectives included, from each operation's per-chip
-   * memory bytes and FLOPs at {@code x} ({@link #operationTimes(double, Tiers, double[], double[],
-   * double[], double[])}).
+   * memory bytes and FLOPs at {@code x} ({@link #operationTimes(double, StepTiers, double[],
+   * double[], double[], double[], double[])}).
    */
   Utilisation utilisation(double x, double[] memoryBytes, double[] flops, double seconds) {
     double peakSeconds = 0;
@@ -408,6 +451,31 @@ final class CompiledStep {
    */
   static double mainTierWithoutWeights(double perByte, double weightBytes, double memoryBytes) {
     return (memoryBytes - weightBytes) * perByte;
+  }
+
+  /**
+   * A riding prefill's operation i's memory time less the weights the running kernel's read serves
+   * ({@link ColocatedDeployment#sharedWeightBytes} of its {@code weightBytes}, one TTFT chunk's
+   * {@code chunkWeights}, the kernel's {@code runningWeights} and the prefill's {@code
+   * chunksPerStep}), its {@code memoryBytes} read from the main tier: {@code withoutWeights} (less
+   * all of its own weights) when the running kernel reads at least a chunk's, else its non-shared
+   * bytes' time ({@link #mainTierWithoutWeights}).
+   */
+  double sharedWithoutWeights(
+      int i,
+      double withoutWeights,
+      double weightBytes,
+      double memoryBytes,
+      double chunkWeights,
+      double runningWeights,
+      double chunksPerStep) {
+    if (!(chunkWeights > runningWeights)) {
+      return withoutWeights;
+    }
+    double shared =
+        ColocatedDeployment.sharedWeightBytes(
+            weightBytes, chunkWeights, runningWeights, chunksPerStep);
+    return mainTierWithoutWeights(cost[i].secondsPerMainTierByte, shared, memoryBytes);
   }
 
   /** Collective c's time in a step of size x: the longer of its compute and network times. */

@@ -52,16 +52,18 @@ public final class PointBlock {
   // what consecutive workloads of one pool and prompt share (Deployment.pointsAt(w, scratch))
   final SharedPrefill prefills = new SharedPrefill();
   // CompiledColocated's working arrays: the decode step's operation times at batch `lastBatch`
-  // (compute, memory, its decode time) and at the batch being evaluated, and the prefill share's
-  // side of its riding step
+  // (compute, memory, weight bytes per chip, its decode time) and at the batch being evaluated,
+  // and the prefill share's side of its riding step
   CompiledColocated owner;
   int lastBatch = -1;
   double lastDecodeSeconds;
   double lastDecodeDevice; // its device pass, which a riding prefill fills before the host's
   double[] lastCompute = new double[0];
   double[] lastMemory = new double[0];
+  double[] lastWeights = new double[0];
   double[] compute = new double[0];
   double[] memory = new double[0];
+  double[] weights = new double[0];
   final CompiledStep.Riding share = new CompiledStep.Riding();
   final CompiledStep.Riding othersShare = new CompiledStep.Riding();
   // where the owner's steps read their bytes on a chip of several tiers (null: one tier), views
@@ -144,8 +146,10 @@ public final class PointBlock {
     if (compute.length < ops) {
       lastCompute = new double[ops];
       lastMemory = new double[ops];
+      lastWeights = new double[ops];
       compute = new double[ops];
       memory = new double[ops];
+      weights = new double[ops];
       memoryBytes = new double[ops];
       flops = new double[ops];
     }
@@ -181,10 +185,13 @@ public final class PointBlock {
   void keep(int batchSize, double decodeSeconds, double deviceSeconds) {
     double[] c = lastCompute;
     double[] m = lastMemory;
+    double[] w = lastWeights;
     lastCompute = compute;
     lastMemory = memory;
+    lastWeights = weights;
     compute = c;
     memory = m;
+    weights = w;
     lastBatch = batchSize;
     lastDecodeSeconds = decodeSeconds;
     lastDecodeDevice = deviceSeconds;

@@ -18,6 +18,11 @@ final class StepBlock {
   private double[] compute = new double[0];
   private double[] memory = new double[0];
   private double[] withoutWeights = new double[0];
+  // each operation's per-chip weight bytes and memory bytes: what a riding prefill shares with a
+  // running step's kernel ({@link CompiledStep#sharedWithoutWeights})
+  private double[] weightBytes = new double[0];
+  private double[] memoryBytes = new double[0];
+  private double[] xsKept = new double[0]; // the sizes of the last times()
   private double[] collective = new double[0];
   // per size: 1 / the work shards of per-group and stage-wide operations, 1 / the busy attention
   // groups, one operation's bytes and weight bytes, a byte kind's bytes, and a phase's running sum
@@ -35,7 +40,10 @@ final class StepBlock {
       compute = new double[ops * cap];
       memory = new double[ops * cap];
       withoutWeights = new double[ops * cap];
+      weightBytes = new double[ops * cap];
+      memoryBytes = new double[ops * cap];
       collective = new double[collectives * cap];
+      xsKept = new double[cap];
       perGroupShard = new double[cap];
       perStageShard = new double[cap];
       perBusy = new double[cap];
@@ -55,6 +63,7 @@ final class StepBlock {
    */
   void times(CompiledStep s, double[] xs, int m, boolean riding) {
     size(s.ops, s.collectives, m);
+    System.arraycopy(xs, 0, xsKept, 0, m);
     for (int j = 0; j < m; j++) {
       double x = xs[j];
       perGroupShard[j] = s.perWorkShard(true, x);
@@ -95,6 +104,8 @@ final class StepBlock {
     for (int j = 0; j < m; j++) {
       memory[row + j] = s.opMemory(i, bytes[j]);
     }
+    System.arraycopy(weights, 0, weightBytes, row, m);
+    System.arraycopy(bytes, 0, memoryBytes, row, m);
     if (riding) {
       double perByte = s.cost[i].secondsPerMainTierByte;
       for (int j = 0; j < m; j++) {
@@ -186,13 +197,16 @@ final class StepBlock {
    * {@code s}'s {@link CompiledStep#ridingSeconds} for {@code n} rows into {@code seconds[0..n)}:
    * row r's own side is size r of {@code own} ({@link #times} with riding), or, with {@code own}
    * null, {@code chunk} for every row ({@link CompiledStep#riding}); the running step's operation
-   * times are size {@code running[r]} of {@code step} (a block of the running step's {@link
-   * #times}), each a size {@code step} holds.
+   * times and weight bytes are size {@code running[r]} of {@code step} (a block of the running
+   * step's {@link #times}), each a size {@code step} holds; a joined operation is credited only the
+   * weights the running kernel's read serves ({@link CompiledStep#sharedWithoutWeights}, {@code
+   * chunk} the workload's TTFT chunk of {@code chunkPrompts} prompts, always given).
    */
   static void ridingSeconds(
       CompiledStep s,
       StepBlock own,
       CompiledStep.Riding chunk,
+      double chunkPrompts,
       int n,
       StepBlock step,
       int[] running,
@@ -202,6 +216,12 @@ final class StepBlock {
     int perRow = own == null ? 0 : 1;
     double[] oc = own == null ? chunk.compute : own.compute;
     double[] ow = own == null ? chunk.withoutWeights : own.withoutWeights;
+    double[] owb = own == null ? chunk.weightBytes : own.weightBytes;
+    double[] omb = own == null ? chunk.memoryBytes : own.memoryBytes;
+    // a block's decode steps and own sides read every byte from the main tier; the chunk's side
+    // may read from several tiers, and then keeps all of its weights credited
+    boolean shares = own != null || chunk.mainTier;
+    double[] chunkWeights = chunk.weightBytes;
     double[] ocoll = own == null ? chunk.collective : own.collective;
     int stepCap = step.cap;
     Arrays.fill(seconds, 0, n, 0);
@@ -220,8 +240,16 @@ final class StepBlock {
       for (int r = 0; r < n; r++) {
         int q = row + perRow * r;
         int t = there + running[r];
+        double withoutWeights = ow[q];
+        if (shares) {
+          double chunksPerStep = (own == null ? chunk.x : own.xsKept[r]) / chunkPrompts;
+          withoutWeights =
+              s.sharedWithoutWeights(
+                  i, ow[q], owb[q], omb[q], chunkWeights[i], step.weightBytes[t], chunksPerStep);
+        }
         seconds[r] +=
-            ColocatedDeployment.joinedSeconds(oc[q], ow[q], 0, 0, step.compute[t], step.memory[t]);
+            ColocatedDeployment.joinedSeconds(
+                oc[q], withoutWeights, 0, 0, step.compute[t], step.memory[t]);
       }
     }
     for (int c = 0; c < s.collectives; c++) {
