@@ -1,0 +1,344 @@
+package io.ridgeline.serving.queueing;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A burst: N requests that arrive together at one replica of a continuous-batching engine (a
+ * benchmark run with {@code --request-rate inf}, an "offline" batch of N prompts), simulated step
+ * by step until the last one finishes. The result is each request's TTFT (its place in the draining
+ * queue, not an unqueued prefill), its TPOT, and the run's throughput over its makespan, ramp and
+ * tail included.
+ *
+ * <p><b>The engine.</b> Requests are admitted first come, first served while fewer than {@code
+ * maxRunning} run (the engine's max running requests, vLLM's {@code max_num_seqs}) and their KV
+ * cache fits: each admitted request reserves its final context, {@code input + output} tokens, out
+ * of {@code kvTokens}, released when it finishes. Each step:
+ *
+ * <ul>
+ *   <li>every running request whose prompt is prefilled decodes one token;
+ *   <li>the running requests still in prefill, in admission order, get up to {@code chunkTokens}
+ *       prompt tokens between them (chunked prefill: a long prompt spans several steps, short ones
+ *       share a step);
+ *   <li>the step takes {@link StepTime#seconds stepTime(decoding, prefillTokens)}, the deployment's
+ *       own step time of that mix.
+ * </ul>
+ *
+ * A request whose last prompt chunk is in a step has its first token at that step's end: its TTFT
+ * is that time plus {@code admissionSeconds} (the host's fixed latency, which does not hold up the
+ * engine). It then decodes one token per step; its TPOT is {@code (finish − first token) / (output
+ * − 1)}. Throughput is {@code Σ output tokens / makespan}, the makespan being the end of the last
+ * step.
+ *
+ * <p><b>Bounds.</b> With a step time affine in both arguments ({@code W + a·d + b·p}), the
+ * throughput is at most that of the steady state of {@code maxRunning} slots, {@code B·osl / ((osl
+ * − 1)·stepTime(B, B·isl / (osl − 1)))} for fixed lengths: every decode step carries at most B
+ * decodes, and prompt tokens and decodes cost the same wherever they run. Adding requests to a
+ * burst of equal requests never lowers its median TTFT (first come, first served: the earlier
+ * requests' steps can only grow, and the new ones finish their prefill last).
+ *
+ * <p>Worked example: 3 requests of 2 prompt and 2 output tokens, at most 2 running, a chunk of 2
+ * tokens, every step 1 s: step 1 prefills request 0 (TTFT 1 s), step 2 decodes it (it finishes at 2
+ * s) and prefills request 1 (TTFT 2 s); step 3 admits request 2 into request 0's slot, decodes
+ * request 1 (it finishes) and prefills request 2 (TTFT 3 s); step 4 decodes request 2. TTFTs 1, 2
+ * and 3 s (median 2 s), TPOT 1 s, 6 output tokens over 4 s: 1.5 tokens/s.
+ */
+public final class Burst {
+  /**
+   * The time of one engine step, the deployment's step-time function.
+   *
+   * <p>Implementations return a positive, finite number of seconds.
+   */
+  @FunctionalInterface
+  public interface StepTime {
+    /**
+     * Seconds of a step in which {@code decoding} running sequences each produce one token and
+     * {@code prefillTokens} prompt tokens are prefilled in the same forward pass (at least one of
+     * the two is positive).
+     */
+    double seconds(int decoding, int prefillTokens);
+  }
+
+  /**
+   * One request's lengths.
+   *
+   * @param inputTokens prompt tokens, positive
+   * @param outputTokens generated tokens, positive
+   */
+  public record Request(int inputTokens, int outputTokens) {
+    /**
+     * Validates the lengths.
+     *
+     * @throws IllegalArgumentException when a length is not positive
+     */
+    public Request {
+      checkArgument(inputTokens > 0, "input tokens must be positive: %s", inputTokens);
+      checkArgument(outputTokens > 0, "output tokens must be positive: %s", outputTokens);
+    }
+
+    /** The KV cache the request holds when it finishes: input + output tokens. */
+    public long finalContextTokens() {
+      return (long) inputTokens + outputTokens;
+    }
+  }
+
+  private final double[] ttftSeconds;
+  private final double[] tpotSeconds;
+  private final double makespanSeconds;
+  private final long outputTokens;
+  private final long steps;
+  private final int peakRunning;
+
+  private Burst(
+      double[] ttftSeconds,
+      double[] tpotSeconds,
+      double makespanSeconds,
+      long outputTokens,
+      long steps,
+      int peakRunning) {
+    this.ttftSeconds = ttftSeconds;
+    this.tpotSeconds = tpotSeconds;
+    this.makespanSeconds = makespanSeconds;
+    this.outputTokens = outputTokens;
+    this.steps = steps;
+    this.peakRunning = peakRunning;
+  }
+
+  /**
+   * Simulates {@code requests}, all arriving at time 0, in list order (see the class javadoc).
+   *
+   * @param requests the requests, in arrival order, at least one
+   * @param maxRunning the most requests running at once (prefilling or decoding), positive
+   * @param kvTokens KV-cache capacity in tokens; every request's input + output must fit it
+   * @param chunkTokens prompt tokens per step, positive
+   * @param admissionSeconds fixed host latency added to every TTFT, ≥ 0
+   * @param stepTime the deployment's step time
+   * @throws IllegalArgumentException when an argument breaks its rule, a request cannot fit the KV
+   *     cache alone, or {@code stepTime} returns a time that is not positive and finite
+   */
+  public static Burst simulate(
+      List<Request> requests,
+      int maxRunning,
+      long kvTokens,
+      int chunkTokens,
+      double admissionSeconds,
+      StepTime stepTime) {
+    checkNotNull(requests, "requests");
+    checkNotNull(stepTime, "stepTime");
+    checkArgument(!requests.isEmpty(), "a burst needs at least one request");
+    checkArgument(maxRunning > 0, "max running requests must be positive: %s", maxRunning);
+    checkArgument(chunkTokens > 0, "chunk tokens must be positive: %s", chunkTokens);
+    checkArgument(
+        admissionSeconds >= 0 && Double.isFinite(admissionSeconds),
+        "admission seconds must be finite and >= 0: %s",
+        admissionSeconds);
+    long largest = 0;
+    for (Request r : requests) {
+      largest = Math.max(largest, checkNotNull(r, "request").finalContextTokens());
+    }
+    checkArgument(
+        largest <= kvTokens,
+        "a request of %s tokens (input + output) does not fit a KV cache of %s tokens",
+        largest,
+        kvTokens);
+    int n = requests.size();
+    double[] ttft = new double[n];
+    List<Double> tpot = new ArrayList<>();
+    long output = 0;
+    for (Request r : requests) {
+      output += r.outputTokens();
+    }
+    // running requests in admission order: [index, prompt tokens left, tokens left to decode]
+    Deque<int[]> running = new ArrayDeque<>();
+    double[] firstToken = new double[n];
+    long reserved = 0;
+    int next = 0;
+    int done = 0;
+    int peak = 0;
+    long stepCount = 0;
+    double t = 0;
+    while (done < n) {
+      while (next < n
+          && running.size() < maxRunning
+          && reserved + requests.get(next).finalContextTokens() <= kvTokens) {
+        Request r = requests.get(next);
+        running.addLast(new int[] {next, r.inputTokens(), r.outputTokens() - 1});
+        reserved += r.finalContextTokens();
+        next++;
+      }
+      peak = Math.max(peak, running.size());
+      // the step's mix: one token for each prefilled request, the chunk for the first prompts
+      int decoding = 0;
+      int prefill = 0;
+      List<int[]> chunks = new ArrayList<>(); // [index in running order, tokens]
+      int position = 0;
+      for (int[] a : running) {
+        if (a[1] == 0) {
+          decoding++;
+        } else if (prefill < chunkTokens) {
+          int take = Math.min(a[1], chunkTokens - prefill);
+          prefill += take;
+          chunks.add(new int[] {position, take});
+        }
+        position++;
+      }
+      double dt = stepTime.seconds(decoding, prefill);
+      checkArgument(
+          dt > 0 && Double.isFinite(dt),
+          "step time must be positive and finite: %s s at %s decoding and %s prefill tokens",
+          dt,
+          decoding,
+          prefill);
+      t += dt;
+      stepCount++;
+      // apply the step: decodes first (those prefilled before it), then the chunks
+      int[][] order = running.toArray(new int[0][]);
+      boolean[] prefilledBefore = new boolean[order.length];
+      for (int i = 0; i < order.length; i++) {
+        prefilledBefore[i] = order[i][1] == 0;
+      }
+      for (int[] c : chunks) {
+        int[] a = order[c[0]];
+        a[1] -= c[1];
+        if (a[1] == 0) {
+          firstToken[a[0]] = t;
+          ttft[a[0]] = t + admissionSeconds;
+        }
+      }
+      for (int i = 0; i < order.length; i++) {
+        int[] a = order[i];
+        if (prefilledBefore[i]) {
+          a[2]--;
+        }
+        if (a[1] == 0 && a[2] == 0) {
+          Request r = requests.get(a[0]);
+          if (r.outputTokens() > 1) {
+            tpot.add((t - firstToken[a[0]]) / (r.outputTokens() - 1));
+          }
+          reserved -= r.finalContextTokens();
+          running.remove(a);
+          done++;
+        }
+      }
+    }
+    double[] tpots = tpot.stream().mapToDouble(Double::doubleValue).toArray();
+    Arrays.sort(ttft);
+    Arrays.sort(tpots);
+    return new Burst(ttft, tpots, t, output, stepCount, peak);
+  }
+
+  /**
+   * The bursts of several replicas as one run: every request's TTFT and TPOT together, the output
+   * tokens summed, the makespan, steps and peak of the busiest replica.
+   *
+   * @throws IllegalArgumentException when {@code replicas} is empty
+   */
+  public static Burst ofReplicas(List<Burst> replicas) {
+    checkArgument(!replicas.isEmpty(), "a burst needs at least one replica");
+    double[] ttft = replicas.stream().flatMapToDouble(b -> Arrays.stream(b.ttftSeconds)).toArray();
+    double[] tpot = replicas.stream().flatMapToDouble(b -> Arrays.stream(b.tpotSeconds)).toArray();
+    Arrays.sort(ttft);
+    Arrays.sort(tpot);
+    return new Burst(
+        ttft,
+        tpot,
+        replicas.stream().mapToDouble(b -> b.makespanSeconds).max().orElseThrow(),
+        replicas.stream().mapToLong(b -> b.outputTokens).sum(),
+        replicas.stream().mapToLong(b -> b.steps).max().orElseThrow(),
+        replicas.stream().mapToInt(b -> b.peakRunning).max().orElseThrow());
+  }
+
+  /** Requests in the burst. */
+  public int requests() {
+    return ttftSeconds.length;
+  }
+
+  /** Every request's TTFT in seconds, ascending (a copy). */
+  public double[] ttftSeconds() {
+    return ttftSeconds.clone();
+  }
+
+  /** Median TTFT in seconds (the mean of the two middle ones for an even count). */
+  public double medianTtftSeconds() {
+    return median(ttftSeconds);
+  }
+
+  /** Mean TTFT in seconds. */
+  public double meanTtftSeconds() {
+    return Arrays.stream(ttftSeconds).average().orElse(0);
+  }
+
+  /**
+   * 99th-percentile TTFT in seconds, by nearest rank: the {@code ⌈0.99·N⌉}-th smallest (the largest
+   * for N ≤ 100).
+   */
+  public double p99TtftSeconds() {
+    return nearestRank(ttftSeconds, 0.99);
+  }
+
+  /** Median TPOT in seconds over the requests with more than one output token; 0 when none has. */
+  public double medianTpotSeconds() {
+    return tpotSeconds.length == 0 ? 0 : median(tpotSeconds);
+  }
+
+  /** Mean TPOT in seconds over the requests with more than one output token; 0 when none has. */
+  public double meanTpotSeconds() {
+    return Arrays.stream(tpotSeconds).average().orElse(0);
+  }
+
+  /** Seconds from the arrival of the burst to the end of the last step. */
+  public double makespanSeconds() {
+    return makespanSeconds;
+  }
+
+  /** Output tokens of all requests. */
+  public long outputTokens() {
+    return outputTokens;
+  }
+
+  /** Output tokens per second over the makespan: {@code outputTokens / makespan}. */
+  public double outputTokensPerSecond() {
+    return outputTokens / makespanSeconds;
+  }
+
+  /** Engine steps of the run. */
+  public long steps() {
+    return steps;
+  }
+
+  /** The most requests that ran at once. */
+  public int peakRunning() {
+    return peakRunning;
+  }
+
+  private static double median(double[] sorted) {
+    int mid = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  }
+
+  private static double nearestRank(double[] sorted, double q) {
+    int rank = (int) Math.ceil(q * sorted.length);
+    return sorted[Math.max(0, rank - 1)];
+  }
+
+  @Override
+  public String toString() {
+    return String.format(
+        Locale.ROOT,
+        "burst of %d: TTFT median %.4g s, p99 %.4g s; TPOT median %.4g s; %.4g output tok/s over"
+            + " %.4g s",
+        requests(),
+        medianTtftSeconds(),
+        p99TtftSeconds(),
+        medianTpotSeconds(),
+        outputTokensPerSecond(),
+        makespanSeconds);
+  }
+}
