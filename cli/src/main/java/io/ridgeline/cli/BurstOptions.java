@@ -1,0 +1,284 @@
+package io.ridgeline.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.base.Splitter;
+import io.ridgeline.core.Seconds;
+import io.ridgeline.serving.ColocatedDeployment;
+import io.ridgeline.serving.Deployment;
+import io.ridgeline.serving.queueing.Burst;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --burst N} and the request lengths it draws ({@code --isl-range}, {@code --osl-range},
+ * {@code --lengths}): N requests that arrive at once, simulated on each colocated deployment with
+ * {@link ColocatedDeployment#burst} (TTFT median and p99 from the queue's drain, TPOT, throughput
+ * over the makespan).
+ */
+final class BurstOptions {
+  /** The golden ratio's fractional part, φ − 1: the input lengths' low-discrepancy sequence. */
+  private static final double INPUT_STEP = 0.6180339887498949;
+
+  /** √2 − 1: the output lengths' sequence, independent of the input lengths'. */
+  private static final double OUTPUT_STEP = 0.41421356237309515;
+
+  @Option(
+      names = "--burst",
+      paramLabel = "N",
+      description =
+          "N requests arrive at once (a benchmark with --request-rate inf, an offline batch):"
+              + " simulates the engine draining them (continuous batching, admission by --max-batch"
+              + " and the KV cache, 8,192 prompt tokens per step) and prints each deployment's"
+              + " median and p99 TTFT, median TPOT and output tokens/s per chip over the"
+              + " makespan. Colocated only.")
+  Integer burst;
+
+  @Option(
+      names = "--isl-range",
+      paramLabel = "F",
+      description =
+          "With --burst: prompt lengths spread uniformly over --isl x [1 - F, 1 + F] (vllm bench"
+              + " --random-range-ratio), F from 0 to 0.999 (default: 0, every prompt --isl).")
+  Double islRange;
+
+  @Option(
+      names = "--osl-range",
+      paramLabel = "F",
+      description =
+          "With --burst: output lengths spread uniformly over --osl x [1 - F, 1 + F], F from 0 to"
+              + " 0.999 (default: 0).")
+  Double oslRange;
+
+  @Option(
+      names = "--lengths",
+      paramLabel = "FILE",
+      description =
+          "With --burst: the requests' lengths from a file, one 'input_tokens,output_tokens' line"
+              + " per request (a header line and # comments are skipped), taken in order and"
+              + " repeated up to N; instead of --isl/--osl and their ranges.")
+  Path lengths;
+
+  /**
+   * Whether a burst is asked for.
+   *
+   * @throws IllegalArgumentException when a length option is given without --burst, or --lengths
+   *     with a range
+   */
+  boolean used() {
+    if (burst == null) {
+      String without =
+          islRange != null
+              ? "--isl-range"
+              : oslRange != null ? "--osl-range" : lengths != null ? "--lengths" : null;
+      if (without != null) {
+        throw new IllegalArgumentException(without + " needs --burst N");
+      }
+      return false;
+    }
+    if (lengths != null && (islRange != null || oslRange != null)) {
+      throw new IllegalArgumentException(
+          "--lengths gives every request's lengths: drop "
+              + (islRange != null ? "--isl-range" : "--osl-range"));
+    }
+    return true;
+  }
+
+  /**
+   * The burst's requests: from --lengths, else {@code isl} and {@code osl} spread by the ranges.
+   * Request i's input length is {@code max(1, round(isl × (1 − F + 2F·u_i)))} with {@code u_i} the
+   * fractional part of {@code 0.5 + i·(φ − 1)} (a low-discrepancy sequence: evenly spread over [0,
+   * 1) for every prefix, and the same on every run); output lengths use {@code √2 − 1}.
+   *
+   * @throws IllegalArgumentException when the file cannot be read or a line is not two positive
+   *     whole numbers
+   */
+  List<Burst.Request> requests(int isl, int osl) {
+    List<Burst.Request> list = new ArrayList<>();
+    if (lengths != null) {
+      List<Burst.Request> file = read(lengths);
+      for (int i = 0; i < burst; i++) {
+        list.add(file.get(i % file.size()));
+      }
+      return list;
+    }
+    double fi = islRange == null ? 0 : islRange;
+    double fo = oslRange == null ? 0 : oslRange;
+    for (int i = 0; i < burst; i++) {
+      list.add(new Burst.Request(spread(isl, fi, INPUT_STEP, i), spread(osl, fo, OUTPUT_STEP, i)));
+    }
+    return list;
+  }
+
+  /** {@code length × (1 − f + 2f·u_i)}, rounded, at least 1 ({@link #requests}). */
+  private static int spread(int length, double f, double step, int i) {
+    double u = (0.5 + i * step) % 1.0;
+    // a length drawn uniformly from [length·(1 − f), length·(1 + f)]
+    return (int) Math.max(1, Math.round(length * (1 - f + 2 * f * u)));
+  }
+
+  /** The lines of a --lengths file. */
+  static List<Burst.Request> read(Path file) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("--lengths " + file + ": cannot read: " + e, e);
+    }
+    List<Burst.Request> list = new ArrayList<>();
+    for (int n = 0; n < lines.size(); n++) {
+      String line = lines.get(n).strip();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      List<String> parts = Splitter.on(',').trimResults().splitToList(line);
+      if (list.isEmpty() && !parts.isEmpty() && !parts.get(0).matches("[0-9]+")) {
+        continue; // a header
+      }
+      try {
+        if (parts.size() != 2) {
+          throw new NumberFormatException();
+        }
+        list.add(new Burst.Request(Integer.parseInt(parts.get(0)), Integer.parseInt(parts.get(1))));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            String.format(
+                Locale.ROOT,
+                "--lengths %s: line %d: expected input_tokens,output_tokens as two positive whole"
+                    + " numbers: '%s'",
+                file,
+                n + 1,
+                line),
+            e);
+      }
+    }
+    if (list.isEmpty()) {
+      throw new IllegalArgumentException("--lengths " + file + ": no request lengths in the file");
+    }
+    return list;
+  }
+
+  /** One deployment's burst: its label, the running limit and the result. */
+  record Row(String label, int chips, String limit, Burst burst) {}
+
+  /**
+   * The burst on each deployment, at most {@code maxBatch} running per replica (null: the KV cache
+   * alone limits it).
+   *
+   * @throws IllegalArgumentException when a deployment is not colocated
+   */
+  List<Row> run(
+      List<Deployment> deployments, List<String> labels, Integer maxBatch, int isl, int osl) {
+    List<Burst.Request> requests = requests(isl, osl);
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < deployments.size(); i++) {
+      if (!(deployments.get(i) instanceof ColocatedDeployment d)) {
+        throw new IllegalArgumentException(
+            "--burst simulates colocated serving only: drop --strategy "
+                + deployments.get(i).strategy().id());
+      }
+      int limit = maxBatch == null ? Integer.MAX_VALUE : maxBatch;
+      rows.add(
+          new Row(
+              labels.get(i),
+              d.pool().chips(),
+              maxBatch == null ? "KV cache" : String.valueOf(maxBatch),
+              d.burst(requests, limit)));
+    }
+    return rows;
+  }
+
+  /** The text table of {@code rows}. */
+  void table(PrintWriter out, List<Row> rows) {
+    out.println(description());
+    int w = Math.max(10, rows.stream().mapToInt(r -> r.label().length()).max().orElse(0));
+    String head = "%-" + w + "s %8s %8s %12s %12s %12s %11s %12s%n";
+    out.printf(
+        Locale.ROOT,
+        head,
+        "burst",
+        "running",
+        "peak",
+        "TTFT p50",
+        "TTFT p99",
+        "TPOT p50",
+        "tok/s/chip",
+        "makespan");
+    for (Row r : rows) {
+      Burst b = r.burst();
+      out.printf(
+          Locale.ROOT,
+          "%-" + w + "s %8s %8d %12s %12s %12s %11.1f %12s%n",
+          r.label(),
+          r.limit(),
+          b.peakRunning(),
+          Seconds.of(b.medianTtftSeconds()),
+          Seconds.of(b.p99TtftSeconds()),
+          Seconds.of(b.medianTpotSeconds()),
+          perChip(r),
+          Seconds.of(b.makespanSeconds()));
+    }
+  }
+
+  /**
+   * Output tokens per second per chip: every replica's tokens over the busiest one's makespan, per
+   * chip of the pool.
+   */
+  private static double perChip(Row r) {
+    return r.burst().outputTokensPerSecond() / r.chips();
+  }
+
+  /** The burst's line above its table: N requests and their lengths. */
+  String description() {
+    String lengthsText =
+        lengths != null
+            ? "lengths from " + lengths
+            : String.format(
+                Locale.ROOT,
+                "ISL range ±%s, OSL range ±%s",
+                islRange == null ? "0" : islRange,
+                oslRange == null ? "0" : oslRange);
+    return String.format(
+        Locale.ROOT,
+        "burst: %d requests at once (%s); running: the most admitted per replica (--max-batch, else"
+            + " the KV cache); TTFT includes the queue",
+        burst,
+        lengthsText);
+  }
+
+  /** The rows as a JSON object under {@code parent.burst}. */
+  void put(ObjectNode parent, List<Row> rows) {
+    ObjectNode o = parent.putObject("burst");
+    o.put("requests", burst);
+    if (lengths != null) {
+      o.put("lengths_file", lengths.toString());
+    } else {
+      o.put("isl_range", islRange == null ? 0 : islRange);
+      o.put("osl_range", oslRange == null ? 0 : oslRange);
+    }
+    var arr = o.putArray("deployments");
+    for (Row r : rows) {
+      Burst b = r.burst();
+      ObjectNode n = arr.addObject();
+      n.put("deployment", r.label());
+      n.put("max_running", r.limit());
+      n.put("peak_running", b.peakRunning());
+      n.put("ttft_median_seconds", b.medianTtftSeconds());
+      n.put("ttft_p99_seconds", b.p99TtftSeconds());
+      n.put("ttft_mean_seconds", b.meanTtftSeconds());
+      n.put("tpot_median_seconds", b.medianTpotSeconds());
+      n.put("tpot_mean_seconds", b.meanTpotSeconds());
+      n.put("output_tokens", b.outputTokens());
+      n.put("makespan_seconds", b.makespanSeconds());
+      n.put("output_tokens_per_second", b.outputTokensPerSecond());
+      n.put("output_tokens_per_second_per_chip", perChip(r));
+      n.put("steps", b.steps());
+    }
+  }
+}
