@@ -23,12 +23,6 @@ import picocli.CommandLine.Option;
  * over the makespan).
  */
 final class BurstOptions {
-  /** The golden ratio's fractional part, φ − 1: the input lengths' low-discrepancy sequence. */
-  private static final double INPUT_STEP = 0.6180339887498949;
-
-  /** √2 − 1: the output lengths' sequence, independent of the input lengths'. */
-  private static final double OUTPUT_STEP = 0.41421356237309515;
-
   @Option(
       names = "--burst",
       paramLabel = "N",
@@ -91,18 +85,16 @@ final class BurstOptions {
   }
 
   /**
-   * The burst's requests: from --lengths, else {@code isl} and {@code osl} spread by the ranges.
-   * Request i's input length is {@code max(1, round(isl × (1 − F + 2F·u_i)))} with {@code u_i} the
-   * fractional part of {@code 0.5 + i·(φ − 1)} (a low-discrepancy sequence: evenly spread over [0,
-   * 1) for every prefix, and the same on every run); output lengths use {@code √2 − 1}.
+   * The burst's requests: from --lengths, else {@code isl} and {@code osl} spread uniformly over
+   * {@code [1 − F, 1 + F]} by the ranges ({@link Burst#uniformLengths}).
    *
    * @throws IllegalArgumentException when the file cannot be read or a line is not two positive
    *     whole numbers
    */
   List<Burst.Request> requests(int isl, int osl) {
-    List<Burst.Request> list = new ArrayList<>();
     if (lengths != null) {
       List<Burst.Request> file = read(lengths);
+      List<Burst.Request> list = new ArrayList<>();
       for (int i = 0; i < burst; i++) {
         list.add(file.get(i % file.size()));
       }
@@ -110,17 +102,7 @@ final class BurstOptions {
     }
     double fi = islRange == null ? 0 : islRange;
     double fo = oslRange == null ? 0 : oslRange;
-    for (int i = 0; i < burst; i++) {
-      list.add(new Burst.Request(spread(isl, fi, INPUT_STEP, i), spread(osl, fo, OUTPUT_STEP, i)));
-    }
-    return list;
-  }
-
-  /** {@code length × (1 − f + 2f·u_i)}, rounded, at least 1 ({@link #requests}). */
-  private static int spread(int length, double f, double step, int i) {
-    double u = (0.5 + i * step) % 1.0;
-    // a length drawn uniformly from [length·(1 − f), length·(1 + f)]
-    return (int) Math.max(1, Math.round(length * (1 - f + 2 * f * u)));
+    return Burst.uniformLengths(burst, isl, 1 - fi, 1 + fi, osl, 1 - fo, 1 + fo);
   }
 
   /** The lines of a --lengths file. */

@@ -89,6 +89,12 @@ public final class Burst {
     }
   }
 
+  /** φ − 1, the golden ratio's fractional part: the input lengths' low-discrepancy sequence. */
+  private static final double INPUT_STEP = 0.6180339887498949;
+
+  /** √2 − 1: the output lengths' sequence, independent of the input lengths'. */
+  private static final double OUTPUT_STEP = 0.41421356237309515;
+
   private final double[] ttftSeconds;
   private final double[] tpotSeconds;
   private final double makespanSeconds;
@@ -232,6 +238,58 @@ public final class Burst {
     Arrays.sort(ttft);
     Arrays.sort(tpots);
     return new Burst(ttft, tpots, t, output, stepCount, peak);
+  }
+
+  /**
+   * {@code n} requests whose lengths spread uniformly over {@code [inputLow, inputHigh] × input}
+   * and {@code [outputLow, outputHigh] × output} tokens: request i's input is {@code max(1,
+   * round(input × (low + (high − low)·u_i)))} with {@code u_i} the fractional part of {@code 0.5 +
+   * i·(φ − 1)}, a low-discrepancy sequence (evenly spread over [0, 1) for every prefix of the
+   * requests, and the same on every call), its output likewise with {@code √2 − 1}. A benchmark's
+   * range ratio r ({@code vllm bench --random-range-ratio}) is {@code [1 − r, 1 + r]} in recent
+   * vLLM and {@code [r, 1]} in InferenceMAX's and older clients; {@code [1, 1]} is fixed lengths.
+   *
+   * <p>Worked example: 2 requests of 1,000 input tokens over [0.5, 1.5]: u = 0.5 and 0.118, inputs
+   * 1,000 and 618.
+   *
+   * @throws IllegalArgumentException when {@code n} or a length is not positive, or a range is not
+   *     {@code 0 ≤ low ≤ high} and finite
+   */
+  public static List<Request> uniformLengths(
+      int n,
+      int input,
+      double inputLow,
+      double inputHigh,
+      int output,
+      double outputLow,
+      double outputHigh) {
+    checkArgument(n > 0, "requests must be positive: %s", n);
+    checkArgument(input > 0 && output > 0, "lengths must be positive: %s, %s", input, output);
+    checkArgument(
+        inputLow >= 0 && inputLow <= inputHigh && Double.isFinite(inputHigh),
+        "input range must be 0 <= low <= high: [%s, %s]",
+        inputLow,
+        inputHigh);
+    checkArgument(
+        outputLow >= 0 && outputLow <= outputHigh && Double.isFinite(outputHigh),
+        "output range must be 0 <= low <= high: [%s, %s]",
+        outputLow,
+        outputHigh);
+    List<Request> list = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      list.add(
+          new Request(
+              spread(input, inputLow, inputHigh, (0.5 + i * INPUT_STEP) % 1.0),
+              spread(output, outputLow, outputHigh, (0.5 + i * OUTPUT_STEP) % 1.0)));
+    }
+    return list;
+  }
+
+  /** {@code length × (low + (high − low)·u)}, rounded, at least 1 and at most an int's range. */
+  private static int spread(int length, double low, double high, double u) {
+    // a length drawn uniformly from [low·length, high·length]
+    double v = Math.round(length * (low + (high - low) * u));
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, v));
   }
 
   /**

@@ -75,6 +75,19 @@ final class BurstTest {
   }
 
   @Test
+  void uniformLengths_lowDiscrepancy_handComputed() {
+    // u_0 = 0.5, u_1 = frac(0.5 + 0.618034) = 0.118034: inputs 1000 × (0.5 + 0.5) = 1000 and
+    // 1000 × (0.5 + 0.118034) = 618; outputs fixed ([1, 1])
+    assertThat(Burst.uniformLengths(2, 1000, 0.5, 1.5, 100, 1, 1))
+        .containsExactly(new Burst.Request(1000, 100), new Burst.Request(618, 100));
+    // 1,000 draws over [0.8, 1] of 1,000: every one in [800, 1000], mean 900 within 1
+    List<Burst.Request> rs = Burst.uniformLengths(1000, 10, 1, 1, 1000, 0.8, 1);
+    assertThat(rs).allSatisfy(r -> assertThat(r.outputTokens()).isBetween(800, 1000));
+    assertThat(rs.stream().mapToInt(Burst.Request::outputTokens).average().orElseThrow())
+        .isCloseTo(900, within(1.0));
+  }
+
+  @Test
   void simulate_badInput_namesTheRule() {
     assertThatThrownBy(() -> Burst.simulate(List.of(), 1, 10, 1, 0, (d, p) -> 1.0))
         .hasMessageContaining("at least one request");
