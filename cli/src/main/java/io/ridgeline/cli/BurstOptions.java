@@ -23,6 +23,9 @@ import picocli.CommandLine.Option;
  * over the makespan).
  */
 final class BurstOptions {
+  /** The running limit's text when only the KV cache limits it. */
+  private static final String KV_ONLY = "KV cache";
+
   @Option(
       names = "--burst",
       paramLabel = "N",
@@ -170,7 +173,7 @@ final class BurstOptions {
           new Row(
               labels.get(i),
               d.pool().chips(),
-              maxBatch == null ? "KV cache" : String.valueOf(maxBatch),
+              maxBatch == null ? KV_ONLY : String.valueOf(maxBatch),
               d.burst(requests, limit)));
     }
     return rows;
@@ -249,7 +252,11 @@ final class BurstOptions {
       Burst b = r.burst();
       ObjectNode n = arr.addObject();
       n.put("deployment", r.label());
-      n.put("max_running", r.limit());
+      if (r.limit().equals(KV_ONLY)) {
+        n.putNull("max_running"); // only the KV cache limits it
+      } else {
+        n.put("max_running", Integer.parseInt(r.limit()));
+      }
       n.put("peak_running", b.peakRunning());
       n.put("ttft_median_seconds", b.medianTtftSeconds());
       n.put("ttft_p99_seconds", b.p99TtftSeconds());
