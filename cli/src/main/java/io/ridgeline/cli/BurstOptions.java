@@ -26,6 +26,9 @@ final class BurstOptions {
   /** The running limit's text when only the KV cache limits it. */
   private static final String KV_ONLY = "KV cache";
 
+  /** The most requests a closed loop sends: a step-by-step run of them takes about a minute. */
+  private static final long MAX_SENT = 10_000_000;
+
   @Option(
       names = "--burst",
       paramLabel = "N",
@@ -38,10 +41,33 @@ final class BurstOptions {
   Integer burst;
 
   @Option(
+      names = "--clients",
+      paramLabel = "N",
+      description =
+          "N closed-loop clients (a benchmark with --max-concurrency N): each sends its next"
+              + " request when its previous one finishes, its offset carried from round to round;"
+              + " simulated as --burst is and printed the same way. Colocated only.")
+  Integer clients;
+
+  @Option(
+      names = "--rounds",
+      paramLabel = "R",
+      description = "With --clients: measured requests per client (default: 10).")
+  Integer rounds;
+
+  @Option(
+      names = "--warmup",
+      paramLabel = "W",
+      description =
+          "With --clients: requests per client sent first and left out of the figures (default:"
+              + " 0).")
+  Integer warmup;
+
+  @Option(
       names = "--isl-range",
       paramLabel = "F",
       description =
-          "With --burst: prompt lengths spread uniformly over --isl x [1 - F, 1 + F] (vllm bench"
+          "With --burst or --clients: prompt lengths spread uniformly over --isl x [1 - F, 1 + F] (vllm bench"
               + " --random-range-ratio), F from 0 to 0.999 (default: 0, every prompt --isl).")
   Double islRange;
 
@@ -49,7 +75,7 @@ final class BurstOptions {
       names = "--osl-range",
       paramLabel = "F",
       description =
-          "With --burst: output lengths spread uniformly over --osl x [1 - F, 1 + F], F from 0 to"
+          "With --burst or --clients: output lengths spread uniformly over --osl x [1 - F, 1 + F], F from 0 to"
               + " 0.999 (default: 0).")
   Double oslRange;
 
@@ -57,25 +83,33 @@ final class BurstOptions {
       names = "--lengths",
       paramLabel = "FILE",
       description =
-          "With --burst: the requests' lengths from a file, one 'input_tokens,output_tokens' line"
-              + " per request (a header line and # comments are skipped), taken in order and"
-              + " repeated up to N; instead of --isl/--osl and their ranges.")
+          "With --burst or --clients: the requests' lengths from a file, one"
+              + " 'input_tokens,output_tokens' line per request (a header line and # comments are"
+              + " skipped), taken in order and repeated as needed; instead of --isl/--osl and their"
+              + " ranges.")
   Path lengths;
 
   /**
-   * Whether a burst is asked for.
+   * Whether a burst or closed-loop clients are asked for.
    *
-   * @throws IllegalArgumentException when a length option is given without --burst, or --lengths
-   *     with a range
+   * @throws IllegalArgumentException when a length or round option is given without them, both are
+   *     given, or --lengths with a range
    */
   boolean used() {
-    if (burst == null) {
+    if (burst != null && clients != null) {
+      throw new IllegalArgumentException("--burst and --clients are exclusive");
+    }
+    if (clients == null && (rounds != null || warmup != null)) {
+      throw new IllegalArgumentException(
+          (rounds != null ? "--rounds" : "--warmup") + " needs --clients N");
+    }
+    if (burst == null && clients == null) {
       String without =
           islRange != null
               ? "--isl-range"
               : oslRange != null ? "--osl-range" : lengths != null ? "--lengths" : null;
       if (without != null) {
-        throw new IllegalArgumentException(without + " needs --burst N");
+        throw new IllegalArgumentException(without + " needs --burst N or --clients N");
       }
       return false;
     }
@@ -85,6 +119,32 @@ final class BurstOptions {
               + (islRange != null ? "--isl-range" : "--osl-range"));
     }
     return true;
+  }
+
+  /** The option that asked for the run, for messages: --burst or --clients. */
+  String option() {
+    return burst != null ? "--burst" : "--clients";
+  }
+
+  /** Requests the run sends: N, or clients × (rounds + warm-up). */
+  private int sent() {
+    if (burst != null) {
+      return burst;
+    }
+    long n = (long) clients * (roundsOrDefault() + warmupOrDefault());
+    if (n > MAX_SENT) {
+      throw new IllegalArgumentException(
+          "--clients x (--rounds + --warmup) must be at most 10,000,000 requests: " + n);
+    }
+    return (int) n;
+  }
+
+  private int roundsOrDefault() {
+    return rounds == null ? 10 : rounds;
+  }
+
+  private int warmupOrDefault() {
+    return warmup == null ? 0 : warmup;
   }
 
   /**
@@ -98,14 +158,14 @@ final class BurstOptions {
     if (lengths != null) {
       List<Burst.Request> file = read(lengths);
       List<Burst.Request> list = new ArrayList<>();
-      for (int i = 0; i < burst; i++) {
+      for (int i = 0; i < sent(); i++) {
         list.add(file.get(i % file.size()));
       }
       return list;
     }
     double fi = islRange == null ? 0 : islRange;
     double fo = oslRange == null ? 0 : oslRange;
-    return Burst.uniformLengths(burst, isl, 1 - fi, 1 + fi, osl, 1 - fo, 1 + fo);
+    return Burst.uniformLengths(sent(), isl, 1 - fi, 1 + fi, osl, 1 - fo, 1 + fo);
   }
 
   /** The lines of a --lengths file. */
@@ -165,7 +225,8 @@ final class BurstOptions {
     for (int i = 0; i < deployments.size(); i++) {
       if (!(deployments.get(i) instanceof ColocatedDeployment d)) {
         throw new IllegalArgumentException(
-            "--burst simulates colocated serving only: drop --strategy "
+            option()
+                + " simulates colocated serving only: drop --strategy "
                 + deployments.get(i).strategy().id());
       }
       int limit = maxBatch == null ? Integer.MAX_VALUE : maxBatch;
@@ -174,7 +235,9 @@ final class BurstOptions {
               labels.get(i),
               d.pool().chips(),
               maxBatch == null ? KV_ONLY : String.valueOf(maxBatch),
-              d.burst(requests, limit)));
+              burst != null
+                  ? d.burst(requests, limit)
+                  : d.closedLoop(clients, roundsOrDefault(), warmupOrDefault(), requests, limit)));
     }
     return rows;
   }
@@ -187,7 +250,7 @@ final class BurstOptions {
     out.printf(
         Locale.ROOT,
         head,
-        "burst",
+        burst != null ? "burst" : "clients",
         "running",
         "peak",
         "TTFT p50",
@@ -229,18 +292,32 @@ final class BurstOptions {
                 "ISL range ±%s, OSL range ±%s",
                 islRange == null ? "0" : islRange,
                 oslRange == null ? "0" : oslRange);
-    return String.format(
-        Locale.ROOT,
-        "burst: %d requests at once (%s); running: the most admitted per replica (--max-batch, else"
-            + " the KV cache); TTFT includes the queue",
-        burst,
-        lengthsText);
+    String running =
+        "running: the most admitted per replica (--max-batch, else the KV cache); TTFT includes the"
+            + " queue";
+    return burst != null
+        ? String.format(
+            Locale.ROOT, "burst: %d requests at once (%s); %s", burst, lengthsText, running)
+        : String.format(
+            Locale.ROOT,
+            "clients: %d closed-loop clients, %d measured requests each after %d warm-up (%s); %s",
+            clients,
+            roundsOrDefault(),
+            warmupOrDefault(),
+            lengthsText,
+            running);
   }
 
-  /** The rows as a JSON object under {@code parent.burst}. */
+  /** The rows as a JSON object under {@code parent.burst} (or {@code parent.closed_loop}). */
   void put(ObjectNode parent, List<Row> rows) {
-    ObjectNode o = parent.putObject("burst");
-    o.put("requests", burst);
+    ObjectNode o = parent.putObject(burst != null ? "burst" : "closed_loop");
+    if (burst != null) {
+      o.put("requests", burst);
+    } else {
+      o.put("clients", clients);
+      o.put("rounds", roundsOrDefault());
+      o.put("warmup_rounds", warmupOrDefault());
+    }
     if (lengths != null) {
       o.put("lengths_file", lengths.toString());
     } else {

@@ -228,7 +228,8 @@ final class FrontierCommand implements Callable<Integer> {
     boolean bursting = burst.used();
     if (bursting && (chipIds.size() > 1 || anchor != null)) {
       throw new IllegalArgumentException(
-          "--burst simulates one system, unanchored: drop "
+          burst.option()
+              + " simulates one system, unanchored: drop "
               + (anchor != null ? "--anchor" : "the other chips of --chip"));
     }
     if (chipIds.size() > 1) {

@@ -41,6 +41,26 @@ final class BurstOptionsTest {
   }
 
   @Test
+  void frontier_clients_closedLoopTable() throws Exception {
+    CliRun r =
+        frontier(
+            "--isl", "2000", "--osl", "200", "--clients", "64", "--rounds", "3", "--warmup", "1",
+            "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode c = r.json().get("closed_loop");
+    assertThat(c.get("clients").asInt()).isEqualTo(64);
+    assertThat(c.get("rounds").asInt()).isEqualTo(3);
+    assertThat(c.get("warmup_rounds").asInt()).isEqualTo(1);
+    assertThat(c.get("deployments").get(0).get("ttft_median_seconds").asDouble()).isPositive();
+    CliRun text = frontier("--isl", "2000", "--osl", "200", "--clients", "64", "--rounds", "3");
+    assertThat(text.out()).contains("clients: 64 closed-loop clients, 3 measured requests each");
+    assertThat(frontier("--rounds", "3").err())
+        .isEqualTo("ridgeline: --rounds needs --clients N\n");
+    assertThat(frontier("--burst", "3", "--clients", "3").err())
+        .isEqualTo("ridgeline: --burst and --clients are exclusive\n");
+  }
+
+  @Test
   void lengths_file_readInOrderAndRepeated() throws Exception {
     Path f = dir.resolve("lengths.csv");
     Files.writeString(f, "input_tokens,output_tokens\n# a comment\n100, 20\n\n3000,5\n");
@@ -70,7 +90,7 @@ final class BurstOptionsTest {
   @Test
   void badInput_oneLineAndExitOne() throws Exception {
     assertThat(frontier("--isl-range", "0.2").err())
-        .isEqualTo("ridgeline: --isl-range needs --burst N\n");
+        .isEqualTo("ridgeline: --isl-range needs --burst N or --clients N\n");
     assertThat(frontier("--burst", "10", "--strategy", "pd").err())
         .isEqualTo("ridgeline: --burst simulates colocated serving only: drop --strategy pd\n");
     assertThat(frontier("--burst", "10", "--isl-range", "1").err())

@@ -137,11 +137,30 @@ public record ColocatedDeployment(
    */
   public Burst burst(List<Burst.Request> requests, int maxRunning) {
     checkNotNull(requests, "requests");
+    if (requests.isEmpty()) {
+      throw new IllegalArgumentException("a burst needs at least one request");
+    }
+    return closedLoop(requests.size(), 1, 0, requests, maxRunning);
+  }
+
+  /**
+   * {@code clients} closed-loop clients ({@link Burst#closedLoop}: each sends its next request when
+   * its previous one finishes, offsets carried from round to round, {@code warmupRounds} requests
+   * per client left out of the figures), dealt round-robin over the pool's replicas and costed as
+   * {@link #burst}.
+   *
+   * @param requests the lengths in sending order, round by round ({@link Burst#closedLoop})
+   * @throws IllegalArgumentException as {@link #burst} and {@link Burst#closedLoop}
+   */
+  public Burst closedLoop(
+      int clients, int rounds, int warmupRounds, List<Burst.Request> requests, int maxRunning) {
+    checkNotNull(requests, "requests");
     if (speculation.isPresent()) {
       throw new IllegalArgumentException("a burst is not modelled with speculative decoding");
     }
-    if (requests.isEmpty()) {
-      throw new IllegalArgumentException("a burst needs at least one request");
+    if (requests.isEmpty() || clients <= 0) {
+      throw new IllegalArgumentException(
+          "a run needs at least one client and one request length: " + clients + " clients");
     }
     double isl = requests.stream().mapToInt(Burst.Request::inputTokens).average().orElseThrow();
     double osl = requests.stream().mapToInt(Burst.Request::outputTokens).average().orElseThrow();
@@ -162,15 +181,26 @@ public record ColocatedDeployment(
                 ((long) decoding << 32) | prefillTokens,
                 k -> stepSeconds(decoding, prefillTokens, w));
     int replicas = pool.replicas();
+    int perClient = Math.addExact(rounds, warmupRounds);
     List<Burst> runs = new ArrayList<>();
-    for (int r = 0; r < Math.min(replicas, requests.size()); r++) {
-      List<Burst.Request> mine = new ArrayList<>();
-      for (int i = r; i < requests.size(); i += replicas) {
-        mine.add(requests.get(i));
+    for (int r = 0; r < Math.min(replicas, clients); r++) {
+      // the replica's clients k = r, r + replicas, ...; their requests round by round
+      List<Integer> mine = new ArrayList<>();
+      for (int k = r; k < clients; k += replicas) {
+        mine.add(k);
+      }
+      List<Burst.Request> lengths = new ArrayList<>();
+      for (int j = 0; j < perClient; j++) {
+        for (int k : mine) {
+          lengths.add(requests.get((int) (((long) j * clients + k) % requests.size())));
+        }
       }
       runs.add(
-          Burst.simulate(
-              mine,
+          Burst.closedLoop(
+              mine.size(),
+              rounds,
+              warmupRounds,
+              lengths,
               maxRunning,
               kvTokens,
               RooflineModel.PREFILL_CHUNK_TOKENS,

@@ -54,6 +54,22 @@ final class ColocatedBurstTest {
   }
 
   @Test
+  void closedLoop_oneClient_eachRequestAlone_clientsBeyondTheSlotsWait() {
+    // one client: each request runs alone, as at batch 1
+    ColocatedDeployment d =
+        new ColocatedDeployment(RooflineModel.of(Models.byId("llama-3.1-8b"), Chips.H100_SXM));
+    Burst one = d.closedLoop(1, 3, 0, same(1, 1024, 128), 64);
+    FrontierPoint p = d.point(1, 1024, 128);
+    assertThat(one.requests()).isEqualTo(3);
+    assertThat(one.medianTtftSeconds()).isCloseTo(p.ttft().seconds(), withPercentage(1e-9));
+    // 64 clients on 16 slots: the 48 beyond them wait for a slot in every round, 16 on 16 do not
+    Burst crowded = d.closedLoop(64, 5, 1, same(1, 1024, 128), 16);
+    Burst fitting = d.closedLoop(16, 5, 1, same(1, 1024, 128), 16);
+    assertThat(crowded.medianTtftSeconds()).isGreaterThan(3 * fitting.medianTtftSeconds());
+    assertThat(crowded.requests()).isEqualTo(64 * 5);
+  }
+
+  @Test
   void burst_speculation_refused() {
     ColocatedDeployment d =
         new ColocatedDeployment(RooflineModel.of(Models.byId("deepseek-v3"), Chips.B200, 8))

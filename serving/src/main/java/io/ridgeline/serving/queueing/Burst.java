@@ -137,47 +137,103 @@ public final class Burst {
       double admissionSeconds,
       StepTime stepTime) {
     checkNotNull(requests, "requests");
-    checkNotNull(stepTime, "stepTime");
     checkArgument(!requests.isEmpty(), "a burst needs at least one request");
+    return closedLoop(
+        requests.size(),
+        1,
+        0,
+        requests,
+        maxRunning,
+        kvTokens,
+        chunkTokens,
+        admissionSeconds,
+        stepTime);
+  }
+
+  /**
+   * Simulates {@code clients} closed-loop clients on the engine of the class javadoc: each sends
+   * its first request at time 0 and each next one as soon as its previous one finishes, {@code
+   * warmupRounds + rounds} requests in all; a burst is one round. Each client's offset is carried
+   * from round to round: a client whose request finished early sends its next one early, so the
+   * rounds drift apart as they do in a benchmark, rather than starting together. Requests that
+   * arrive at a step's end join the next step's admission, first come first served (ties in client
+   * order). Only the last {@code rounds} requests of each client are measured: the TTFTs and TPOTs
+   * are theirs, and the throughput is their output tokens over the window from the first measured
+   * arrival to the last finish (with no warm-up, the makespan).
+   *
+   * <p>Worked example: 2 clients, 2 rounds, requests of 2 prompt and 2 output tokens, 1 running, a
+   * chunk of 2 tokens, every step 1 s: client 0's first request runs in steps 1-2 (TTFT 1 s), then
+   * client 1's in steps 3-4 (TTFT 3 s: it waited for the slot), client 0's second (sent at 2 s) in
+   * steps 5-6 (TTFT 5 − 2 = 3 s), client 1's second (sent at 4 s) in 7-8 (TTFT 3 s). With one
+   * warm-up round the measured TTFTs are 3 and 3 s, 4 tokens over 8 − 2 = 6 s.
+   *
+   * @param clients clients, positive
+   * @param rounds measured requests per client, positive
+   * @param warmupRounds requests per client sent before the measured ones, ≥ 0
+   * @param requests the lengths of the requests in sending order, round by round: request {@code j
+   *     × clients + k} is client k's j-th (warm-up first); taken in turn, repeated when shorter
+   * @throws IllegalArgumentException as {@link #simulate}, or when a count breaks its rule
+   */
+  public static Burst closedLoop(
+      int clients,
+      int rounds,
+      int warmupRounds,
+      List<Request> requests,
+      int maxRunning,
+      long kvTokens,
+      int chunkTokens,
+      double admissionSeconds,
+      StepTime stepTime) {
+    checkNotNull(requests, "requests");
+    checkNotNull(stepTime, "stepTime");
+    checkArgument(!requests.isEmpty(), "a run needs at least one request length");
+    checkArgument(clients > 0, "clients must be positive: %s", clients);
+    checkArgument(rounds > 0, "rounds must be positive: %s", rounds);
+    checkArgument(warmupRounds >= 0, "warm-up rounds must be >= 0: %s", warmupRounds);
     checkArgument(maxRunning > 0, "max running requests must be positive: %s", maxRunning);
     checkArgument(chunkTokens > 0, "chunk tokens must be positive: %s", chunkTokens);
     checkArgument(
         admissionSeconds >= 0 && Double.isFinite(admissionSeconds),
         "admission seconds must be finite and >= 0: %s",
         admissionSeconds);
+    int perClient = Math.addExact(rounds, warmupRounds);
+    int n = Math.multiplyExact(clients, perClient);
+    Request[] lengths = new Request[n];
     long largest = 0;
-    for (Request r : requests) {
-      largest = Math.max(largest, checkNotNull(r, "request").finalContextTokens());
+    for (int i = 0; i < n; i++) {
+      lengths[i] = checkNotNull(requests.get(i % requests.size()), "request");
+      largest = Math.max(largest, lengths[i].finalContextTokens());
     }
     checkArgument(
         largest <= kvTokens,
         "a request of %s tokens (input + output) does not fit a KV cache of %s tokens",
         largest,
         kvTokens);
-    int n = requests.size();
-    double[] ttft = new double[n];
+    double[] arrival = new double[n];
+    double[] firstToken = new double[n];
+    List<Double> ttft = new ArrayList<>();
     List<Double> tpot = new ArrayList<>();
     long output = 0;
-    for (Request r : requests) {
-      output += r.outputTokens();
+    double windowStart = Double.POSITIVE_INFINITY;
+    // requests waiting for admission, in arrival order (ties by client): request indices
+    Deque<Integer> waiting = new ArrayDeque<>();
+    for (int k = 0; k < clients; k++) {
+      waiting.addLast(k);
     }
     // running requests in admission order: [index, prompt tokens left, tokens left to decode]
     Deque<int[]> running = new ArrayDeque<>();
-    double[] firstToken = new double[n];
     long reserved = 0;
-    int next = 0;
     int done = 0;
     int peak = 0;
     long stepCount = 0;
     double t = 0;
     while (done < n) {
-      while (next < n
+      while (!waiting.isEmpty()
           && running.size() < maxRunning
-          && reserved + requests.get(next).finalContextTokens() <= kvTokens) {
-        Request r = requests.get(next);
-        running.addLast(new int[] {next, r.inputTokens(), r.outputTokens() - 1});
-        reserved += r.finalContextTokens();
-        next++;
+          && reserved + lengths[waiting.peekFirst()].finalContextTokens() <= kvTokens) {
+        int i = waiting.pollFirst();
+        running.addLast(new int[] {i, lengths[i].inputTokens(), lengths[i].outputTokens() - 1});
+        reserved += lengths[i].finalContextTokens();
       }
       peak = Math.max(peak, running.size());
       // the step's mix: one token for each prefilled request, the chunk for the first prompts
@@ -204,7 +260,7 @@ public final class Burst {
           prefill);
       t += dt;
       stepCount++;
-      // apply the step: decodes first (those prefilled before it), then the chunks
+      // apply the step: the chunks, then the decodes of those prefilled before it
       int[][] order = running.toArray(new int[0][]);
       boolean[] prefilledBefore = new boolean[order.length];
       for (int i = 0; i < order.length; i++) {
@@ -215,29 +271,44 @@ public final class Burst {
         a[1] -= c[1];
         if (a[1] == 0) {
           firstToken[a[0]] = t;
-          ttft[a[0]] = t + admissionSeconds;
         }
       }
+      List<Integer> next = new ArrayList<>();
       for (int i = 0; i < order.length; i++) {
         int[] a = order[i];
         if (prefilledBefore[i]) {
           a[2]--;
         }
         if (a[1] == 0 && a[2] == 0) {
-          Request r = requests.get(a[0]);
-          if (r.outputTokens() > 1) {
-            tpot.add((t - firstToken[a[0]]) / (r.outputTokens() - 1));
+          int index = a[0];
+          Request r = lengths[index];
+          if (index / clients >= warmupRounds) {
+            // a measured request
+            ttft.add(firstToken[index] - arrival[index] + admissionSeconds);
+            if (r.outputTokens() > 1) {
+              tpot.add((t - firstToken[index]) / (r.outputTokens() - 1));
+            }
+            output += r.outputTokens();
+            windowStart = Math.min(windowStart, arrival[index]);
           }
           reserved -= r.finalContextTokens();
           running.remove(a);
           done++;
+          if (index + clients < n) {
+            // the client sends its next request now
+            arrival[index + clients] = t;
+            next.add(index + clients);
+          }
         }
       }
+      next.sort(null);
+      waiting.addAll(next);
     }
+    double[] ttfts = ttft.stream().mapToDouble(Double::doubleValue).toArray();
     double[] tpots = tpot.stream().mapToDouble(Double::doubleValue).toArray();
-    Arrays.sort(ttft);
+    Arrays.sort(ttfts);
     Arrays.sort(tpots);
-    return new Burst(ttft, tpots, t, output, stepCount, peak);
+    return new Burst(ttfts, tpots, t - windowStart, output, stepCount, peak);
   }
 
   /**
@@ -313,7 +384,7 @@ public final class Burst {
         replicas.stream().mapToInt(b -> b.peakRunning).max().orElseThrow());
   }
 
-  /** Requests in the burst. */
+  /** Measured requests in the run (all of a burst's). */
   public int requests() {
     return ttftSeconds.length;
   }
@@ -351,7 +422,10 @@ public final class Burst {
     return Arrays.stream(tpotSeconds).average().orElse(0);
   }
 
-  /** Seconds from the arrival of the burst to the end of the last step. */
+  /**
+   * Seconds from the arrival of the burst to the end of the last step; for a closed loop, from the
+   * first measured request's arrival.
+   */
   public double makespanSeconds() {
     return makespanSeconds;
   }

@@ -75,6 +75,26 @@ final class BurstTest {
   }
 
   @Test
+  void closedLoop_twoClientsOneSlot_offsetsCarried_handComputed() {
+    // 2 clients, 2 rounds, 1 running, requests of 2 + 2 tokens, chunk 2, steps of 1 s:
+    // c0#0 steps 1-2 (TTFT 1 s), c1#0 steps 3-4 (TTFT 3 s), c0#1 sent at 2 s runs 5-6
+    // (TTFT 5 − 2 = 3 s), c1#1 sent at 4 s runs 7-8 (TTFT 7 − 4 = 3 s)
+    Burst all = Burst.closedLoop(2, 2, 0, same(1, 2, 2), 1, 100, 2, 0, (d, p) -> 1.0);
+    assertThat(all.ttftSeconds()).containsExactly(1.0, 3.0, 3.0, 3.0);
+    assertThat(all.makespanSeconds()).isEqualTo(8.0);
+    assertThat(all.outputTokensPerSecond()).isEqualTo(8 / 8.0);
+    // one warm-up round: the second round is measured, 4 tokens over 8 − 2 = 6 s
+    Burst measured = Burst.closedLoop(2, 1, 1, same(1, 2, 2), 1, 100, 2, 0, (d, p) -> 1.0);
+    assertThat(measured.ttftSeconds()).containsExactly(3.0, 3.0);
+    assertThat(measured.requests()).isEqualTo(2);
+    assertThat(measured.makespanSeconds()).isEqualTo(6.0);
+    // a burst is one round of as many clients as requests
+    Burst burst = Burst.simulate(same(4, 2, 2), 1, 100, 2, 0, (d, p) -> 1.0);
+    Burst oneRound = Burst.closedLoop(4, 1, 0, same(1, 2, 2), 1, 100, 2, 0, (d, p) -> 1.0);
+    assertThat(oneRound.ttftSeconds()).containsExactly(burst.ttftSeconds());
+  }
+
+  @Test
   void uniformLengths_lowDiscrepancy_handComputed() {
     // u_0 = 0.5, u_1 = frac(0.5 + 0.618034) = 0.118034: inputs 1000 × (0.5 + 0.5) = 1000 and
     // 1000 × (0.5 + 0.118034) = 618; outputs fixed ([1, 1])
