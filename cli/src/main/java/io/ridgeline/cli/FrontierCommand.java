@@ -50,6 +50,8 @@ final class FrontierCommand implements Callable<Integer> {
 
   @Mixin WorkloadOptions workload;
 
+  @Mixin BurstOptions burst;
+
   @Option(
       names = "--isl",
       defaultValue = "1024",
@@ -231,6 +233,13 @@ final class FrontierCommand implements Callable<Integer> {
       return compare(specs);
     }
     List<String> chipIds = system.chipIds();
+    boolean bursting = burst.used();
+    if (bursting && (chipIds.size() > 1 || anchor != null)) {
+      throw new IllegalArgumentException(
+          burst.option()
+              + " simulates one system, unanchored: drop "
+              + (anchor != null ? "--anchor" : "the other chips of --chip"));
+    }
     if (chipIds.size() > 1) {
       return compare(chipIds.stream().map(SystemSpec::ofChip).toList());
     }
@@ -261,15 +270,27 @@ final class FrontierCommand implements Callable<Integer> {
                 ? Optional.of(workload.apply(Workload.of(isl, osl)))
                 : Optional.empty());
     output.chartOptions(chartOptions);
+    List<BurstOptions.Row> bursts =
+        bursting ? burst.run(deployments, labels, maxBatch, isl, osl) : List.of();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (system.json) {
-      out.println(Json.write(output.json()));
+      var json = output.json();
+      if (bursting) {
+        burst.put(json, bursts);
+      }
+      out.println(Json.write(json));
     } else if (csv) {
       output.headerLines(false).forEach(err::println);
       output.csv(out);
+      if (bursting) {
+        burst.table(err, bursts);
+      }
     } else {
       output.table(out);
+      if (bursting) {
+        burst.table(out, bursts);
+      }
     }
     if (plot != null) {
       Path target = plot.toString().isEmpty() ? defaultPlot(m, deployments.get(0)) : plot;

@@ -95,6 +95,13 @@ final class OptionLimits {
       m.put(o, new Range(1e-6, false, 1e6, " s"));
     }
     m.put("--top", new Range(1, false, 10_000, ""));
+    // a burst is simulated step by step: a million requests run in seconds to minutes
+    m.put("--burst", new Range(1, false, 1_000_000, " requests"));
+    m.put("--clients", new Range(1, false, 1_000_000, " clients"));
+    m.put("--rounds", new Range(1, false, 1_000, ""));
+    m.put("--warmup", new Range(0, false, 1_000, ""));
+    m.put("--isl-range", new Range(0, false, 0.999, ""));
+    m.put("--osl-range", new Range(0, false, 0.999, ""));
     // the search needs a simplex and a few steps: Calibration.fit takes at least 10
     m.put("--evaluations", new Range(10, false, 1_000_000, ""));
     return m;

@@ -9,7 +9,10 @@ import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.serving.efficiency.Efficiency;
+import io.ridgeline.serving.queueing.Burst;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -107,6 +110,122 @@ public record ColocatedDeployment(
         othersShare(batch, w, running, decode, kernels, chunk),
         pool.memory(batch, w.finalContext()).fits()
             && SpeculativeDecoding.fitsWithDraft(speculation, pool, batch, w.finalContext()));
+  }
+
+  /**
+   * A burst of {@code requests} that arrive at once ({@link Burst}: continuous batching, admission
+   * by the running-request limit and the KV cache, chunked prefill), dealt round-robin over the
+   * pool's replicas, each simulated with this deployment's own step: a step of {@code d} decoding
+   * sequences and {@code p} prompt tokens takes the decode step of {@code d} sequences ({@link
+   * RooflineModel#decode}) plus the {@code p} tokens' prefill riding its kernels ({@link
+   * #prefillWithoutWeights}, first in the device's idle time of a host-bound step), and with nobody
+   * decoding the prefill pass of the {@code p} tokens alone; the same functions as a {@link
+   * #point}'s TTFT chunk and prefill share. Every step is costed at the mean request: decode at the
+   * mean decode context ({@link #decodeContext}), {@code p} tokens as {@code p / isl} mean prompts
+   * (each carrying its share of the prompt's attention). Prompt tokens per step: {@link
+   * RooflineModel#PREFILL_CHUNK_TOKENS}. A replica's KV capacity is {@code maxBatch(c) · c} tokens
+   * at the mean final context {@code c} ({@link RooflineModel#maxBatch}); every TTFT carries the
+   * engine's {@link Efficiency#admission() admission latency}.
+   *
+   * <p>A burst of one request has the TTFT and TPOT of {@link #point} at batch 1: its prompt's own
+   * prefill pass(es), then decode steps of one sequence.
+   *
+   * @param requests the requests in arrival order, at least one
+   * @param maxRunning the most requests a replica runs at once (the engine's cap), positive
+   * @throws IllegalArgumentException with speculative decoding (a burst's verify passes are not
+   *     modelled), when a request does not fit a replica's KV cache, or as {@link Burst#simulate}
+   */
+  public Burst burst(List<Burst.Request> requests, int maxRunning) {
+    checkNotNull(requests, "requests");
+    if (requests.isEmpty()) {
+      throw new IllegalArgumentException("a burst needs at least one request");
+    }
+    return closedLoop(requests.size(), 1, 0, requests, maxRunning);
+  }
+
+  /**
+   * {@code clients} closed-loop clients ({@link Burst#closedLoop}: each sends its next request when
+   * its previous one finishes, offsets carried from round to round, {@code warmupRounds} requests
+   * per client left out of the figures), dealt round-robin over the pool's replicas and costed as
+   * {@link #burst}.
+   *
+   * @param requests the lengths in sending order, round by round ({@link Burst#closedLoop})
+   * @throws IllegalArgumentException as {@link #burst} and {@link Burst#closedLoop}
+   */
+  public Burst closedLoop(
+      int clients, int rounds, int warmupRounds, List<Burst.Request> requests, int maxRunning) {
+    checkNotNull(requests, "requests");
+    if (speculation.isPresent()) {
+      throw new IllegalArgumentException("a burst is not modelled with speculative decoding");
+    }
+    if (requests.isEmpty() || clients <= 0) {
+      throw new IllegalArgumentException(
+          "a run needs at least one client and one request length: " + clients + " clients");
+    }
+    double isl = requests.stream().mapToInt(Burst.Request::inputTokens).average().orElseThrow();
+    double osl = requests.stream().mapToInt(Burst.Request::outputTokens).average().orElseThrow();
+    Workload w =
+        Workload.of((int) Math.max(1, Math.round(isl)), (int) Math.max(1, Math.round(osl)));
+    int context = w.finalContext();
+    int fit = pool.maxBatch(context);
+    if (fit == 0) {
+      throw new IllegalArgumentException(
+          "a burst needs one request of " + context + " tokens to fit: it does not on " + pool);
+    }
+    // KV tokens of one replica: the largest batch that fits at the mean final context, × context
+    long kvTokens = (long) fit * context;
+    Map<Long, Double> memo = new HashMap<>();
+    Burst.StepTime step =
+        (decoding, prefillTokens) ->
+            memo.computeIfAbsent(
+                ((long) decoding << 32) | prefillTokens,
+                k -> stepSeconds(decoding, prefillTokens, w));
+    int replicas = pool.replicas();
+    int perClient = Math.addExact(rounds, warmupRounds);
+    List<Burst> runs = new ArrayList<>();
+    for (int r = 0; r < Math.min(replicas, clients); r++) {
+      // the replica's clients k = r, r + replicas, ...; their requests round by round
+      List<Integer> mine = new ArrayList<>();
+      for (int k = r; k < clients; k += replicas) {
+        mine.add(k);
+      }
+      List<Burst.Request> lengths = new ArrayList<>();
+      for (int j = 0; j < perClient; j++) {
+        for (int k : mine) {
+          lengths.add(requests.get((int) (((long) j * clients + k) % requests.size())));
+        }
+      }
+      runs.add(
+          Burst.closedLoop(
+              mine.size(),
+              rounds,
+              warmupRounds,
+              lengths,
+              maxRunning,
+              kvTokens,
+              RooflineModel.PREFILL_CHUNK_TOKENS,
+              pool.efficiency().admission().seconds(),
+              step));
+    }
+    return Burst.ofReplicas(runs);
+  }
+
+  /**
+   * Seconds of a step of {@code decoding} sequences at workload {@code w}'s decode context with
+   * {@code prefillTokens} prompt tokens of {@code w} riding it ({@link #burst}).
+   */
+  private double stepSeconds(int decoding, int prefillTokens, Workload w) {
+    double prompts = (double) prefillTokens / w.newTokens();
+    if (decoding == 0) {
+      return Riding.of(pool, prompts, w).alone();
+    }
+    Optional<StepResult> running = running(decoding, w);
+    double decode = decodeSeconds(decoding, w, running);
+    if (prefillTokens == 0) {
+      return decode;
+    }
+    return decode
+        + onDevice(running, decode, Riding.of(pool, prompts, w).seconds(kernels(running)));
   }
 
   /**

@@ -45,7 +45,14 @@ final class ClosedLoopPrediction extends ModePrediction {
     return switch (c.mode()) {
       case CONCURRENCY -> concurrency();
       case DISAGG_CONCURRENCY -> disaggConcurrency();
-      case STATIC, OFFLINE, SERVER, SINGLE_STREAM, DISAGG_PREFILL, DISAGG_DECODE, PRODUCTION ->
+      case STATIC,
+          OFFLINE,
+          BURST,
+          SERVER,
+          SINGLE_STREAM,
+          DISAGG_PREFILL,
+          DISAGG_DECODE,
+          PRODUCTION ->
           throw otherFamily();
     };
   }

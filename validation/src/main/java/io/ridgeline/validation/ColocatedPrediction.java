@@ -32,6 +32,7 @@ final class ColocatedPrediction extends ModePrediction {
           case SINGLE_STREAM -> true;
           case OFFLINE -> false;
           case STATIC,
+              BURST,
               CONCURRENCY,
               SERVER,
               DISAGG_CONCURRENCY,

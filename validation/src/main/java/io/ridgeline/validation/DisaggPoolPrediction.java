@@ -18,7 +18,14 @@ final class DisaggPoolPrediction extends ModePrediction {
     return switch (c.mode()) {
       case DISAGG_PREFILL -> disaggPrefill();
       case DISAGG_DECODE -> disaggDecode();
-      case STATIC, CONCURRENCY, OFFLINE, SERVER, SINGLE_STREAM, DISAGG_CONCURRENCY, PRODUCTION ->
+      case STATIC,
+          CONCURRENCY,
+          OFFLINE,
+          BURST,
+          SERVER,
+          SINGLE_STREAM,
+          DISAGG_CONCURRENCY,
+          PRODUCTION ->
           throw otherFamily();
     };
   }

@@ -15,6 +15,12 @@ public enum Mode {
   CONCURRENCY("concurrency"),
   /** As many requests at once as the system runs best (MLPerf Offline), or {@code load}. */
   OFFLINE("offline"),
+  /**
+   * A burst: the run's {@code prompts} requests sent at once ({@code --request-rate inf}, an
+   * offline throughput script), measured until the last one finishes; {@code load} is the engine's
+   * running slots if stated.
+   */
+  BURST("burst"),
   /** Poisson arrivals at the highest rate that meets latency bounds (MLPerf Server). */
   SERVER("server"),
   /** One request at a time. */

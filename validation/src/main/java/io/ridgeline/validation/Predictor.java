@@ -50,6 +50,13 @@ import java.util.function.Function;
  *       exceeds that batch the extra requests queue (see <b>Closed-loop queueing</b>).
  *   <li>{@code offline}: colocated at the batch of most tokens/s per chip up to the largest that
  *       fits, or at the load if given, capped in both cases at the engine's max_running_requests.
+ *   <li>{@code burst}: the run's {@code prompts} requests sent at once to a colocated system and
+ *       simulated until the last finishes ({@link io.ridgeline.serving.ColocatedDeployment#burst}):
+ *       at most {@code load} running per replica when stated, else the engine's
+ *       max_running_requests, and what the KV cache holds; fixed lengths unless {@code range_ratio}
+ *       r is stated (then uniform over [r·L, L]); throughput over the makespan, ramp and tail
+ *       included, TTFT from each request's place in the draining queue ({@code ttft_ms} the mean,
+ *       {@code median_ttft_ms} the median), {@code tpot_ms} the mean TPOT.
  *   <li>{@code single-stream}: colocated at batch 1; a speed whose lengths are not stated (a
  *       vendor's headline) at a short chat turn of 128 prompt and 512 output tokens.
  *   <li>{@code disagg-concurrency}: {@link Deployment.Strategy#PD} with the row's decode pool (its
@@ -392,6 +399,8 @@ public final class Predictor {
         return new ClosedLoopPrediction(x);
       case SERVER:
         return new ServerPrediction(x);
+      case BURST:
+        return new BurstPrediction(x);
       case DISAGG_PREFILL:
       case DISAGG_DECODE:
         return new DisaggPoolPrediction(x);

@@ -71,6 +71,34 @@ final class PredictorModesTest {
   }
 
   @Test
+  void burst_ttftIsThePlaceInTheDrainingQueue_throughputBelowOffline() {
+    // 512 prompts at once, at most 64 running: the median prompt waits for the slots the first 64
+    // free, seconds where offline's unqueued TTFT is under one; the throughput over the makespan
+    // (ramp and tail) stays below offline's steady state at the same running limit
+    double burstTtft =
+        predicted(START.predict(llama70("burst", "64", "median_ttft_ms", "prompts=512")))
+            .predicted();
+    double offlineTtft =
+        predicted(START.predict(llama70("offline", "64", "ttft_ms", "prompts=512"))).predicted();
+    assertThat(offlineTtft).isLessThan(1000);
+    assertThat(burstTtft).isGreaterThan(3 * offlineTtft);
+    double burstRate =
+        predicted(START.predict(llama70("burst", "64", "out_tok_s_per_chip", "prompts=512")))
+            .predicted();
+    double offlineRate =
+        predicted(START.predict(llama70("offline", "64", "out_tok_s_per_chip"))).predicted();
+    assertThat(burstRate).isLessThan(offlineRate);
+    // more requests in the burst: the median waits longer
+    assertThat(
+            predicted(START.predict(llama70("burst", "64", "median_ttft_ms", "prompts=1024")))
+                .predicted())
+        .isGreaterThan(burstTtft);
+    // the requests are the run's prompts: without them the row is skipped, saying why
+    assertThat(START.predict(llama70("burst", "64", "ttft_ms")).toString())
+        .contains("burst needs the prompts column");
+  }
+
+  @Test
   void server_highestRateWithinBounds_tighterBoundsLowerThroughput() {
     double loose =
         predicted(START.predict(llama70("server", "", "out_tok_s_per_chip", slo("2000", "200"))))
