@@ -224,8 +224,9 @@ public record ColocatedDeployment(
     if (prefillTokens == 0) {
       return decode;
     }
-    return decode
-        + onDevice(running, decode, Riding.of(pool, prompts, w).seconds(kernels(running)));
+    // the step's prompt tokens are one chunk riding the decode step
+    Riding riding = Riding.of(pool, prompts, w);
+    return decode + onDevice(running, decode, riding.seconds(kernels(pool, running), riding));
   }
 
   /**
