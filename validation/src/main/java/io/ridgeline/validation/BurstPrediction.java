@@ -16,6 +16,12 @@ import java.util.Locale;
  * Burst#uniformLengths}). Throughput is output tokens over the makespan (ramp and tail included);
  * {@code ttft_ms} the mean TTFT, {@code median_ttft_ms} the median, {@code tpot_ms} the mean TPOT,
  * {@code e2e_s} the mean TTFT + (osl − 1) × the mean TPOT.
+ *
+ * <p>{@code clients}: {@code load} closed-loop clients on the same engine ({@link
+ * ColocatedDeployment#closedLoop}), each sending its next request when its previous one finishes,
+ * {@code prompts / load} rounds (10 when not stated), at most the engine's max_running_requests per
+ * replica, lengths uniform over [r·L, L] with the row's range ratio or InferenceMAX's 0.8, as
+ * {@code concurrency}; the same metrics over every request.
  */
 final class BurstPrediction extends ModePrediction {
   BurstPrediction(CaseContext x) {
