@@ -16,6 +16,12 @@ import java.util.Locale;
  * Burst#uniformLengths}). Throughput is output tokens over the makespan (ramp and tail included);
  * {@code ttft_ms} the mean TTFT, {@code median_ttft_ms} the median, {@code tpot_ms} the mean TPOT,
  * {@code e2e_s} the mean TTFT + (osl − 1) × the mean TPOT.
+ *
+ * <p>{@code clients}: {@code load} closed-loop clients on the same engine ({@link
+ * ColocatedDeployment#closedLoop}), each sending its next request when its previous one finishes,
+ * {@code prompts / load} rounds (10 when not stated), at most the engine's max_running_requests per
+ * replica, lengths uniform over [r·L, L] with the row's range ratio or InferenceMAX's 0.8, as
+ * {@code concurrency}; the same metrics over every request.
  */
 final class BurstPrediction extends ModePrediction {
   BurstPrediction(CaseContext x) {
@@ -24,34 +30,67 @@ final class BurstPrediction extends ModePrediction {
 
   @Override
   double predict() {
-    if (c.mode() != Mode.BURST) {
-      throw otherFamily();
-    }
+    boolean burst =
+        switch (c.mode()) {
+          case BURST -> true;
+          case CLIENTS -> false;
+          case STATIC,
+              CONCURRENCY,
+              OFFLINE,
+              SERVER,
+              SINGLE_STREAM,
+              DISAGG_CONCURRENCY,
+              DISAGG_PREFILL,
+              DISAGG_DECODE,
+              PRODUCTION ->
+              throw otherFamily();
+        };
     int isl = isl();
     int osl = osl();
-    int requests =
-        run.prompts()
-            .orElseThrow(
-                () -> new Unpredictable("requests not stated: burst needs the prompts column"));
-    RooflineModel rm = system(Math.min(requests, 256), isl + osl);
+    int requests;
+    int clients;
+    int rounds;
+    if (burst) {
+      requests =
+          run.prompts()
+              .orElseThrow(
+                  () -> new Unpredictable("requests not stated: burst needs the prompts column"));
+      clients = requests;
+      rounds = 1;
+    } else {
+      clients = load();
+      rounds = run.cycles(c.load());
+      requests = Math.multiplyExact(clients, rounds);
+    }
+    RooflineModel rm = system(Math.min(clients, 256), isl + osl);
     Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
     if (!(d instanceof ColocatedDeployment colocated)) {
       throw new IllegalStateException("colocated deployment expected: " + d);
     }
     if (colocated.speculation().isPresent()) {
-      throw new Unpredictable("burst with speculative decoding is not modelled");
+      throw new Unpredictable(c.mode() + " with speculative decoding is not modelled");
     }
-    int limit = engineCapped(c.load().isPresent() ? perReplica(c.load().getAsInt(), rm) : requests);
-    double r = run.rangeRatio().orElse(1.0);
+    int limit =
+        engineCapped(
+            burst
+                ? (c.load().isPresent() ? perReplica(c.load().getAsInt(), rm) : requests)
+                : perReplica(clients, rm));
+    // a burst's lengths are fixed unless stated; clients' as the closed loop's (InferenceMAX's)
+    double r = burst ? run.rangeRatio().orElse(1.0) : run.rangeRatioOrDefault();
     List<Burst.Request> list = Burst.uniformLengths(requests, isl, r, 1, osl, r, 1);
-    Burst b = colocated.burst(list, limit);
+    Burst b =
+        burst
+            ? colocated.burst(list, limit)
+            : colocated.closedLoop(clients, rounds, 0, list, limit);
     notes.add(0, rm + ", colocated, at most " + limit + " running per replica");
     notes.add(
         String.format(
             Locale.ROOT,
-            "burst: %d requests at once (range ratio %.2f), peak %d running: TTFT median %.4g s,"
+            "%s: %d requests (%d clients), range ratio %.2f, peak %d running: TTFT median %.4g s,"
                 + " mean %.4g s; makespan %.4g s",
+            c.mode(),
             requests,
+            clients,
             r,
             b.peakRunning(),
             b.medianTtftSeconds(),

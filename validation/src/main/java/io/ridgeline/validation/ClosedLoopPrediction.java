@@ -48,6 +48,7 @@ final class ClosedLoopPrediction extends ModePrediction {
       case STATIC,
           OFFLINE,
           BURST,
+          CLIENTS,
           SERVER,
           SINGLE_STREAM,
           DISAGG_PREFILL,

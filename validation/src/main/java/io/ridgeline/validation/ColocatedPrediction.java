@@ -33,6 +33,7 @@ final class ColocatedPrediction extends ModePrediction {
           case OFFLINE -> false;
           case STATIC,
               BURST,
+              CLIENTS,
               CONCURRENCY,
               SERVER,
               DISAGG_CONCURRENCY,

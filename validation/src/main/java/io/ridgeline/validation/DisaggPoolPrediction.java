@@ -22,6 +22,7 @@ final class DisaggPoolPrediction extends ModePrediction {
           CONCURRENCY,
           OFFLINE,
           BURST,
+          CLIENTS,
           SERVER,
           SINGLE_STREAM,
           DISAGG_CONCURRENCY,

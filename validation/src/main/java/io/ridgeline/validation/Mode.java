@@ -21,6 +21,12 @@ public enum Mode {
    * running slots if stated.
    */
   BURST("burst"),
+  /**
+   * Closed-loop clients simulated step by step: {@code load} clients, each sending its next request
+   * when its previous one finishes, its offset carried from round to round ({@code prompts} / load
+   * rounds).
+   */
+  CLIENTS("clients"),
   /** Poisson arrivals at the highest rate that meets latency bounds (MLPerf Server). */
   SERVER("server"),
   /** One request at a time. */

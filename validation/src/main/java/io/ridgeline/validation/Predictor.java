@@ -57,6 +57,10 @@ import java.util.function.Function;
  *       r is stated (then uniform over [r·L, L]); throughput over the makespan, ramp and tail
  *       included, TTFT from each request's place in the draining queue ({@code ttft_ms} the mean,
  *       {@code median_ttft_ms} the median), {@code tpot_ms} the mean TPOT.
+ *   <li>{@code clients}: {@code load} closed-loop clients on a colocated system, simulated as
+ *       {@code burst} is ({@link io.ridgeline.serving.ColocatedDeployment#closedLoop}), each client
+ *       sending its next request when its previous one finishes, {@code prompts / load} rounds, at
+ *       most the engine's max_running_requests per replica, lengths as {@code concurrency}'s.
  *   <li>{@code single-stream}: colocated at batch 1; a speed whose lengths are not stated (a
  *       vendor's headline) at a short chat turn of 128 prompt and 512 output tokens.
  *   <li>{@code disagg-concurrency}: {@link Deployment.Strategy#PD} with the row's decode pool (its
@@ -400,6 +404,7 @@ public final class Predictor {
       case SERVER:
         return new ServerPrediction(x);
       case BURST:
+      case CLIENTS:
         return new BurstPrediction(x);
       case DISAGG_PREFILL:
       case DISAGG_DECODE:

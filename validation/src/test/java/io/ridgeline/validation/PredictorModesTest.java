@@ -99,6 +99,29 @@ final class PredictorModesTest {
   }
 
   @Test
+  void clients_beyondTheRunningLimitWait() {
+    // 256 closed-loop clients on 64 running slots (the row's engine cap: max_batch_per_rank 64):
+    // three of four wait for a slot in every round; 64 clients on 64 slots never do
+    double crowded =
+        predicted(
+                START.predict(
+                    llama70(
+                        "clients",
+                        "256",
+                        "median_ttft_ms",
+                        "max_batch_per_rank=64",
+                        "prompts=768")))
+            .predicted();
+    Prediction fitting =
+        predicted(
+            START.predict(
+                llama70(
+                    "clients", "64", "median_ttft_ms", "max_batch_per_rank=64", "prompts=192")));
+    assertThat(crowded).isGreaterThan(3 * fitting.predicted());
+    assertThat(fitting.note()).contains("clients: 192 requests (64 clients)");
+  }
+
+  @Test
   void server_highestRateWithinBounds_tighterBoundsLowerThroughput() {
     double loose =
         predicted(START.predict(llama70("server", "", "out_tok_s_per_chip", slo("2000", "200"))))
