@@ -46,9 +46,9 @@ import java.util.OptionalInt;
  * output tokens/s ÷ its chips). ISL and OSL are the run's means (total tokens ÷ completed requests,
  * rounded to whole tokens), so the lengths are stated as fixed ({@code range_ratio} 1) whatever the
  * benchmark's range ratio was. The load: a concurrency limit is a closed loop of that many clients
- * ({@link Mode#CONCURRENCY}); all prompts at once (infinite rate, no limit) is {@link Mode#OFFLINE}
- * with the prompt count stated; a Poisson run at a finite rate without a limit is reported as not
- * used, with why.
+ * ({@link Mode#CONCURRENCY}); all prompts at once (infinite rate, no limit) is a {@link Mode#BURST}
+ * of the run's prompts; a Poisson run at a finite rate without a limit is reported as not used,
+ * with why.
  */
 public final class BenchmarkResults {
   private BenchmarkResults() {}
@@ -343,7 +343,8 @@ public final class BenchmarkResults {
       mode = Mode.CONCURRENCY;
       load = concurrency;
     } else if (infiniteRate) {
-      mode = Mode.OFFLINE;
+      // every prompt sent at once: a burst of the run's prompts, the engine's own running limit
+      mode = Mode.BURST;
       load = OptionalInt.empty();
     } else {
       throw new Unpredictable(

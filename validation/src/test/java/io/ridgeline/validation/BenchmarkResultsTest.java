@@ -87,14 +87,14 @@ final class BenchmarkResultsTest {
   }
 
   @Test
-  void allPromptsAtOnce_isOfflineWithThePromptCount() {
+  void allPromptsAtOnce_isABurstOfThePrompts() {
     String text =
         "{\"num_prompts\": 500, \"request_rate\": \"inf\", \"max_concurrency\": null,"
             + " \"completed\": 500, \"total_input_tokens\": 1000000, \"total_output_tokens\":"
             + " 500000, \"output_throughput\": 9000, \"median_ttft_ms\": 15000, \"mean_tpot_ms\":"
             + " 40}";
     BenchmarkResults.Read r = BenchmarkResults.read(text, "burst.json", H100);
-    assertThat(r.cases().get(0).mode()).isEqualTo(Mode.OFFLINE);
+    assertThat(r.cases().get(0).mode()).isEqualTo(Mode.BURST);
     assertThat(r.cases().get(0).load()).isEmpty();
     assertThat(r.cases().get(0).run().prompts()).isEqualTo(OptionalInt.of(500));
   }
