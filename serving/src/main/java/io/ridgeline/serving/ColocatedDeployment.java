@@ -408,15 +408,21 @@ public record ColocatedDeployment(
     private final double handOffLatency;
     private final double[] weights; // each operation's weight bytes per chip, in order
     private final boolean mainTier; // every byte read from the pool's main tier
+    private final RooflineModel pool;
+    private final Workload workload;
 
     private Riding(
         double prompts,
         StepResult full,
         Map<String, Double> latency,
         double handOffLatency,
-        boolean mainTier) {
+        boolean mainTier,
+        RooflineModel pool,
+        Workload workload) {
       this.prompts = prompts;
       this.mainTier = mainTier;
+      this.pool = pool;
+      this.workload = workload;
       this.full = full;
       this.latency = latency;
       this.handOffLatency = handOffLatency;
@@ -441,12 +447,23 @@ public record ColocatedDeployment(
           full,
           latency,
           Collectives.handOff(rm, 0).seconds(),
-          onMainTier(full, rm.baseTarget().mainTier()));
+          onMainTier(full, rm.baseTarget().mainTier()),
+          rm,
+          w);
     }
 
-    /** The prefill's own pass, with nothing to ride: its {@link StepResult#seconds()}. */
+    /**
+     * The prefill's own pass, with nothing to ride: its {@link StepResult#seconds()}; on a
+     * pipeline, its tokens pipelined across the stages in chunks ({@link
+     * PoolOperations#pipelined}).
+     */
     double alone() {
-      return full.seconds().seconds();
+      return pool.pipelineParallel() == 1
+          ? full.seconds().seconds()
+          : PoolOperations.pipelined(
+                  pool, prompts, workload.newTokens(), workload.cachedAtPrefill(), 1)
+              .seconds()
+              .seconds();
     }
 
     /**
