@@ -408,21 +408,15 @@ public record ColocatedDeployment(
     private final double handOffLatency;
     private final double[] weights; // each operation's weight bytes per chip, in order
     private final boolean mainTier; // every byte read from the pool's main tier
-    private final RooflineModel pool;
-    private final Workload workload;
 
     private Riding(
         double prompts,
         StepResult full,
         Map<String, Double> latency,
         double handOffLatency,
-        boolean mainTier,
-        RooflineModel pool,
-        Workload workload) {
+        boolean mainTier) {
       this.prompts = prompts;
       this.mainTier = mainTier;
-      this.pool = pool;
-      this.workload = workload;
       this.full = full;
       this.latency = latency;
       this.handOffLatency = handOffLatency;
@@ -447,23 +441,12 @@ public record ColocatedDeployment(
           full,
           latency,
           Collectives.handOff(rm, 0).seconds(),
-          onMainTier(full, rm.baseTarget().mainTier()),
-          rm,
-          w);
+          onMainTier(full, rm.baseTarget().mainTier()));
     }
 
-    /**
-     * The prefill's own pass, with nothing to ride: its {@link StepResult#seconds()}; on a
-     * pipeline, its tokens pipelined across the stages in chunks ({@link
-     * PoolOperations#pipelined}).
-     */
+    /** The prefill's own pass, with nothing to ride: its {@link StepResult#seconds()}. */
     double alone() {
-      return pool.pipelineParallel() == 1
-          ? full.seconds().seconds()
-          : PoolOperations.pipelined(
-                  pool, prompts, workload.newTokens(), workload.cachedAtPrefill(), 1)
-              .seconds()
-              .seconds();
+      return full.seconds().seconds();
     }
 
     /**

@@ -76,43 +76,6 @@ final class PoolOperations {
     return b.build();
   }
 
-  /** The most token chunks a micro-batch's prompt tokens are split into ({@link #pipelined}). */
-  static final int MAX_TOKEN_CHUNKS = 4096;
-
-  /**
-   * Prefill of a mean of {@code prompts} prompts in {@code micro} micro-batches ({@link #prefill}),
-   * with each micro-batch's tokens pipelined across the stages in chunks when the micro-batches are
-   * fewer than the stages: a pipeline engine splits one prompt into token chunks so that stage s
-   * works on chunk j while stage s + 1 works on chunk j − 1, instead of every stage waiting for the
-   * whole prompt. With k chunks per micro-batch the prefill is {@code micro × k + pp − 1} passes of
-   * one chunk ({@code prompts / (micro × k)} prompts: its tokens' GEMMs and an equal share of the
-   * prompt's attention, the stage's weights read once per pass); k is the power of two in [1,
-   * {@value #MAX_TOKEN_CHUNKS}] with the shortest prefill. Few chunks leave stages idle while the
-   * pipeline fills; many make every pass read the stage's weights and pay its fixed costs.
-   *
-   * <p>Worked example: Llama-3.1-70B at FP8 on 316 Groq LPUs (tp 4, pp 79), one 1,024-token prompt,
-   * each stage 2.63 ms for the whole prompt: visiting the stages one after another takes 79 × 2.63
-   * ms = 208 ms; in k chunks about (k + 78) × 2.63 / k ms while the stage stays compute-bound, 5.8
-   * ms at k = 64, plus each pass's fixed costs.
-   */
-  static StepResult pipelined(
-      RooflineModel pool, double prompts, int promptTokens, int cachedTokens, int micro) {
-    StepResult best = prefill(pool, prompts, promptTokens, cachedTokens, micro);
-    if (micro >= pool.pipelineParallel()) {
-      return best; // every stage has a micro-batch of whole prompts to work on
-    }
-    double bestSeconds = best.seconds().seconds();
-    for (int k = 2; k <= MAX_TOKEN_CHUNKS; k *= 2) {
-      StepResult chunked = prefill(pool, prompts, promptTokens, cachedTokens, micro * k);
-      double seconds = chunked.seconds().seconds();
-      if (seconds < bestSeconds) {
-        best = chunked;
-        bestSeconds = seconds;
-      }
-    }
-    return best;
-  }
-
   /**
    * Prefill of a mean of {@code prompts} prompts of {@code promptTokens} new tokens after {@code
    * cachedTokens} cached ones in {@code micro} micro-batches ({@link RooflineModel#prefill(double,

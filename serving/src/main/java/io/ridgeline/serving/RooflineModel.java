@@ -369,9 +369,7 @@ public abstract class RooflineModel {
    * Prefill of {@code batch} prompts of {@code promptTokens} new tokens each appended to {@code
    * cachedTokens} already in each prompt's KV cache ({@link Model#prefill(double, int, int,
    * io.ridgeline.core.Precisions, Routing)}: attention over the cached tokens is charged, the GEMMs
-   * see only the new tokens). On a pipeline with fewer prompts than stages, the prompts' tokens are
-   * pipelined across the stages in chunks (the number of chunks that gives the shortest prefill, a
-   * power of two up to 4,096).
+   * see only the new tokens).
    *
    * @throws IllegalArgumentException when batch or prompt length is not positive, or the cached
    *     length is negative
@@ -380,8 +378,7 @@ public abstract class RooflineModel {
     checkArgument(batch > 0, "batch must be positive: %s", batch);
     checkArgument(promptTokens > 0, "prompt tokens must be positive: %s", promptTokens);
     checkArgument(cachedTokens >= 0, "cached tokens must be non-negative: %s", cachedTokens);
-    return PoolOperations.pipelined(
-        this, batch, promptTokens, cachedTokens, Math.min(pipelineParallel(), batch));
+    return prefill((double) batch, promptTokens, cachedTokens, Math.min(pipelineParallel(), batch));
   }
 
   /**
