@@ -97,7 +97,10 @@ final class FrontierCommand implements Callable<Integer> {
 
   @Option(
       names = "--prefill-count",
-      description = "PD/AFD: chips per prefill replica (default: sized to hold the model).")
+      description =
+          "PD/AFD: chips per prefill replica (default: sized to hold the model). The prefill pool"
+              + " is laid out on its own, without --pp: pp 1 where a tensor-parallel group holds"
+              + " the weights.")
   Integer prefillCount;
 
   @Option(names = "--decode-chip", description = "PD: decode pool chip (default: --chip).")
@@ -475,6 +478,18 @@ final class FrontierCommand implements Callable<Integer> {
     return ideal ? PoolSpec.builder().from(p).efficiency(Efficiency.ideal()).build() : p;
   }
 
+  /**
+   * The PD/AFD prefill pool on chip {@code c}: {@code --prefill-count} chips or sized to hold a
+   * prompt, without the decode pool's {@code --pp} (its depth is what the decode pool needs to hold
+   * its batch: an SRAM decode pool's 79 stages would make a GPU prefill pool 79 GPUs).
+   */
+  private PoolSpec prefillPool(boolean ideal, Model m, Chip c) {
+    return PoolSpec.builder()
+        .from(pool(ideal, m, c, prefillCount, null))
+        .pipelineParallel(1)
+        .build();
+  }
+
   private static Integer count(String token, String text) {
     try {
       int n = Integer.parseInt(text.trim());
@@ -536,7 +551,7 @@ final class FrontierCommand implements Callable<Integer> {
                 decodeCount != null ? decodeCount : ownDecodeChip ? null : system.count;
             Integer dTp = decodeCount != null || ownDecodeChip ? null : system.tp;
             yield b.pool(pool(ideal, m, decodeC, dCount, dTp))
-                .prefill(pool(ideal, m, prefillC, prefillCount, null))
+                .prefill(prefillPool(ideal, m, prefillC))
                 .build();
           }
           case AFD -> {
@@ -549,7 +564,7 @@ final class FrontierCommand implements Callable<Integer> {
             Chip afdPrefillC = chip(prefillChip != null ? prefillChip : system.chip);
             PoolSpec ffnSpec = afd.ffnSpec(system, m, ffnC);
             yield b.pool(pool(ideal, m, attC, attN, attN))
-                .prefill(pool(ideal, m, afdPrefillC, prefillCount, null))
+                .prefill(prefillPool(ideal, m, afdPrefillC))
                 .ffn(
                     ideal
                         ? PoolSpec.builder().from(ffnSpec).efficiency(Efficiency.ideal()).build()

@@ -20,7 +20,8 @@ import org.immutables.value.Value;
  *       tokens.
  *   <li><b>pd</b>: the decode pool is {@link #pool()} built at {@code isl + osl} and marked as not
  *       running prefill; the prefill pool is {@link #prefill()} (by default {@link #pool()} without
- *       a chip count or tp, so sized to hold one prompt) built at {@code isl}.
+ *       a chip count, tp or pipeline depth, so sized on its own to hold one prompt) built at {@code
+ *       isl}.
  *   <li><b>afd</b>, three pools: the attention pool is {@link #attention()} (by default {@link
  *       #pool()}) built at {@code isl + osl} and marked as not running prefill; the prefill pool is
  *       {@link #prefill()} (by default as under pd) built at {@code isl}; the FFN pool is {@link
@@ -50,7 +51,7 @@ public abstract class DeploymentSpec {
   /** The only pool (static, colocated), the decode pool (pd), the default attention pool (afd). */
   public abstract PoolSpec pool();
 
-  /** PD: the prefill pool; by default {@link #pool()} without count and tp. */
+  /** PD: the prefill pool; by default {@link #pool()} without count, tp and pipeline depth. */
   public abstract Optional<PoolSpec> prefill();
 
   /** AFD: the attention pool; by default {@link #pool()}. */
@@ -148,6 +149,12 @@ public abstract class DeploymentSpec {
     return AfdRatio.search(template, ffn, isl, osl);
   }
 
+  /**
+   * The prefill pool's spec: {@link #prefill()}, or {@link #pool()} without its chip count, tp and
+   * pipeline depth, so that the layout policy sizes it for one prompt on its own (pp 1 where a
+   * tensor-parallel group holds the weights): the decode pool's depth is set by what it holds at
+   * its batch, not by a prompt.
+   */
   private PoolSpec prefillSpec() {
     return prefill()
         .orElseGet(
@@ -156,6 +163,7 @@ public abstract class DeploymentSpec {
                     .from(pool())
                     .count(Optional.empty())
                     .tensorParallel(Optional.empty())
+                    .pipelineParallel(1)
                     .build());
   }
 

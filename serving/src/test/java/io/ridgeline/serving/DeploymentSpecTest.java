@@ -41,6 +41,27 @@ class DeploymentSpecTest {
   }
 
   @Test
+  void build_pd_prefillPoolDoesNotInheritTheDecodePipelineDepth() {
+    // decode: 16 H100s as tp 8 x pp 2; the default prefill pool drops the count, the tp and the
+    // depth, and is the fewest H100s that hold a 1024-token prompt at pp 1 (before: pp 2, one
+    // stage per chip, however few chips a prompt needs)
+    PoolSpec deep =
+        PoolSpec.builder().model(LLAMA70).chip(H100).count(16).pipelineParallel(2).build();
+    PrefillDecodeDeployment d =
+        (PrefillDecodeDeployment)
+            DeploymentSpec.builder()
+                .strategy(Deployment.Strategy.PD)
+                .pool(deep)
+                .build()
+                .build(1024, 1024);
+    assertThat(d.decode().pipelineParallel()).isEqualTo(2);
+    assertThat(d.decode().chips()).isEqualTo(16);
+    assertThat(d.prefill().pipelineParallel()).isEqualTo(1);
+    assertThat(d.prefill())
+        .isEqualTo(Sizing.fewestChips(RooflineModel.of(LLAMA70, H100), 1, 1024).orElseThrow());
+  }
+
+  @Test
   void build_pd_decodeDoesNotRunPrefillAndPrefillIsSizedToOnePrompt() {
     // decode: 8 H100s at tp 8; prefill: no count, so the fewest H100s that hold a 1024-token prompt
     PrefillDecodeDeployment d =

@@ -153,7 +153,11 @@ final class PlanSpace {
     };
   }
 
-  /** {@code spec} on chip {@code c}, sized by the layout policy (no count, tp or parallelism). */
+  /**
+   * {@code spec} on chip {@code c}, sized by the layout policy (no count, tp or parallelism: not
+   * the pipeline depth that {@code spec}'s chip needed to hold the weights either, so a GPU prefill
+   * pool for an SRAM decode pool is the fewest GPUs that hold a prompt, not one per SRAM stage).
+   */
   private PoolSpec other(PoolSpec spec, Chip c) {
     return PoolSpec.builder()
         .from(spec)
@@ -161,6 +165,7 @@ final class PlanSpace {
         .kvOffload(offload(c))
         .count(Optional.empty())
         .tensorParallel(Optional.empty())
+        .pipelineParallel(1)
         .attentionDataParallel(1)
         .expertParallel(1)
         .build();
