@@ -172,6 +172,12 @@ final class HelpLayout {
           Map.entry("validate", List.of("ridgeline validate", "ridgeline validate --json")),
           Map.entry("calibrate", List.of("ridgeline calibrate --evaluations 200")),
           Map.entry(
+              "serve",
+              List.of(
+                  "ridgeline serve",
+                  "ridgeline serve --port 0",
+                  "curl -s 'http://127.0.0.1:8080/api/frontier?model=llama-3.1-8b&chip=b200'")),
+          Map.entry(
               "completion",
               List.of(
                   "source <(ridgeline completion bash)",

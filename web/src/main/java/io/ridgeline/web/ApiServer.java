@@ -187,13 +187,23 @@ public final class ApiServer implements WebServer {
       throw new UncheckedIOException(
           "cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
-    // the HTTP threads mostly wait for a worker: more of them than workers, each request bounded
+    // the HTTP threads mostly wait for a worker: one per running or waiting request and 16 more
+    // (for the catalogs, the page and the refusals), started as needed, so that a busy server
+    // answers 503 from the worker queue rather than by closing connections
     http =
         pool(
             "ridgeline-http",
-            Math.max(16, 2 * settings.workers()),
-            settings.workers() + settings.queue() + 64);
-    work = pool("ridgeline-work", settings.workers(), settings.queue());
+            16,
+            settings.workers() + settings.queue() + 16,
+            new java.util.concurrent.SynchronousQueue<>());
+    work =
+        pool(
+            "ridgeline-work",
+            settings.workers(),
+            settings.workers(),
+            settings.queue() == 0
+                ? new java.util.concurrent.SynchronousQueue<>()
+                : new ArrayBlockingQueue<>(settings.queue()));
     server.setExecutor(http);
     server.createContext("/", this::handle);
     server.start();
@@ -211,21 +221,31 @@ public final class ApiServer implements WebServer {
     if (server == null) {
       return;
     }
-    server.stop(1);
+    // the commands running or waiting get up to a second to finish; then the connections close
+    // (HttpServer.stop(1) alone waits the whole second even when nothing runs)
+    work.shutdown();
+    try {
+      work.awaitTermination(1, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    server.stop(0);
     http.shutdownNow();
     work.shutdownNow();
   }
 
-  private static ThreadPoolExecutor pool(String name, int threads, int queue) {
+  private static ThreadPoolExecutor pool(
+      String name,
+      int threads,
+      int maxThreads,
+      java.util.concurrent.BlockingQueue<Runnable> queue) {
     AtomicInteger n = new AtomicInteger();
     return new ThreadPoolExecutor(
         threads,
-        threads,
+        maxThreads,
         30,
         TimeUnit.SECONDS,
-        queue == 0
-            ? new java.util.concurrent.SynchronousQueue<>()
-            : new ArrayBlockingQueue<>(queue),
+        queue,
         r -> {
           Thread t = new Thread(r, name + "-" + n.incrementAndGet());
           t.setDaemon(true);
@@ -519,11 +539,10 @@ public final class ApiServer implements WebServer {
   private byte[] readBody(HttpExchange exchange) throws IOException {
     long limit = settings.maxBodyBytes();
     String declared = exchange.getRequestHeaders().getFirst("Content-Length");
+    long length = -1;
     if (declared != null) {
       try {
-        if (Long.parseLong(declared.trim()) > limit) {
-          throw tooLarge(limit);
-        }
+        length = Long.parseLong(declared.trim());
       } catch (NumberFormatException e) {
         throw new Refusal(
             400, "Content-Length is not a number: '" + abbreviate(declared) + "'", null);
@@ -531,20 +550,34 @@ public final class ApiServer implements WebServer {
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (InputStream in = exchange.getRequestBody()) {
+      if (length > limit) {
+        throw tooLarge(limit, in);
+      }
       byte[] buffer = new byte[16_384];
       int n;
       while ((n = in.read(buffer)) >= 0) {
         out.write(buffer, 0, n);
         if (out.size() > limit) {
-          throw tooLarge(limit);
+          throw tooLarge(limit, in);
         }
       }
     }
     return out.toByteArray();
   }
 
-  private static Refusal tooLarge(long limit) {
-    return new Refusal(413, "the body is larger than the limit of " + limit + " bytes", null);
+  /**
+   * 413, after reading and dropping up to 16 MB more of the body: a connection closed with unread
+   * bytes is reset, and the client may then lose the answer (its error message) with it.
+   */
+  private static Refusal tooLarge(long limit, InputStream in) throws IOException {
+    byte[] buffer = new byte[65_536];
+    long left = 16_000_000;
+    int n;
+    while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0) {
+      left -= n;
+    }
+    return new Refusal(413, "the body is larger than the limit of " + limit + " bytes", null)
+        .header("Connection", "close");
   }
 
   /** The chip files and model configurations of a body (400 naming the key when malformed). */

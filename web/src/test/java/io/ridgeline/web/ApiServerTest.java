@@ -310,6 +310,24 @@ final class ApiServerTest {
   }
 
   @Test
+  void openApi_everyExampleBody_isAnswered() throws Exception {
+    JsonNode doc = JSON.readTree(get("/api/openapi.json").body());
+    for (String c : ApiServer.COMMANDS) {
+      JsonNode example =
+          doc.path("paths")
+              .path("/api/" + c)
+              .path("post")
+              .path("requestBody")
+              .path("content")
+              .path("application/json")
+              .path("example");
+      assertThat(example.isObject()).as(c).isTrue();
+      HttpResponse<String> r = post("/api/" + c, example.toString());
+      assertThat(r.statusCode()).as(c + ": " + r.body()).isEqualTo(200);
+    }
+  }
+
+  @Test
   void page_isServedFromTheJar() throws Exception {
     HttpResponse<String> r = get("/");
     assertThat(r.statusCode()).isEqualTo(200);
