@@ -706,7 +706,7 @@ async function loadCatalogs() {
   for (const m of models) $('model').add(new Option(m.id, m.id));
   for (const c of chips) $('chips').add(new Option(`${c.id}: ${c.name}`, c.id));
   for (const id of ['weights', 'kv']) {
-    $(id).add(new Option('model default', ''));
+    $(id).add(new Option('default', ''));
     for (const p of PRECISIONS) $(id).add(new Option(p, p));
   }
 }
