@@ -37,13 +37,17 @@ import org.openqa.selenium.logging.LoggingPreferences;
 /**
  * The page in a real browser: headless Chromium driven by Selenium against an {@link ApiServer} on
  * loopback port 0. Needs the Debian packages {@code chromium} and {@code chromium-driver} (at
- * {@code /usr/bin}); without them every test is skipped with a message, unless the system property
- * {@code ridgeline.browser.required=true} is set ({@code .ci/run} sets it), when they fail.
- * Screenshots of each view go to {@code target/screenshots/}.
+ * {@code /usr/bin}, or where the system properties {@code ridgeline.chromium} and {@code
+ * ridgeline.chromedriver} say); without them every test is skipped with a message, unless the
+ * system property {@code ridgeline.browser.required=true} is set ({@code .ci/run} sets it), when
+ * they fail. Screenshots of each view go to {@code target/screenshots/}.
  */
 final class PageTest {
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  // the Debian packages' paths; system properties name others
+  private static final Path CHROMIUM =
+      Path.of(System.getProperty("ridgeline.chromium", "/usr/bin/chromium"));
+  private static final Path CHROMEDRIVER =
+      Path.of(System.getProperty("ridgeline.chromedriver", "/usr/bin/chromedriver"));
   private static final Path SHOTS = Path.of("target", "screenshots");
   private static final Duration WAIT = Duration.ofSeconds(30);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -68,6 +72,8 @@ final class PageTest {
       if (Boolean.getBoolean("ridgeline.browser.required")) {
         fail(message + "; ridgeline.browser.required is set");
       }
+      // surefire counts a class skipped in @BeforeAll as no test run: say why in the log
+      System.err.println("PageTest: " + message + "; skipped");
       assumeTrue(false, message + "; skipped");
     }
     server = new ApiServer();
@@ -270,6 +276,32 @@ final class PageTest {
     assertThat(driver.findElements(By.cssSelector("#output circle.pt")).size()).isGreaterThan(1);
     assertThat(driver.findElement(By.id("err-chip")).getText()).isEmpty();
     shot("frontier-uploaded-chip");
+  }
+
+  @Test
+  void anUploadedConfigJsonIsTheModel() throws Exception {
+    open("");
+    String before = output();
+    Path dir = Files.createTempDirectory("ridgeline-page");
+    Path config = dir.resolve("config.json");
+    Files.copy(
+        Path.of("..", "models/src/main/resources/io/ridgeline/models/configs/Qwen__Qwen3-8B.json"),
+        config);
+    driver.findElement(By.id("model-file")).sendKeys(config.toAbsolutePath().toString());
+    waitChanged(before);
+    await(() -> driver.findElement(By.id("status")).getText().contains("answered"));
+    assertThat(driver.findElement(By.id("model")).getAttribute("value"))
+        .isEqualTo("uploaded-model");
+    assertThat(driver.findElement(By.id("err-model")).getText()).isEmpty();
+    int expected =
+        apiPoints(
+            "{\"model\": \"uploaded-model\", \"chip\": \"h100-sxm\", \"count\": 8,"
+                + " \"model_configs\": {\"uploaded-model\": "
+                + Files.readString(config, UTF_8)
+                + "}}");
+    assertThat(points()).isEqualTo(expected);
+    Files.delete(config);
+    Files.delete(dir);
   }
 
   @Test
