@@ -16,9 +16,11 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,7 @@ final class PageTest {
   private static ApiServer server;
   private static String base;
   private static ChromeDriver driver;
+  private static Path downloads;
 
   @BeforeAll
   static void start() throws IOException {
@@ -92,6 +95,14 @@ final class PageTest {
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync");
+    downloads = Files.createTempDirectory("ridgeline-downloads");
+    options.setExperimentalOption(
+        "prefs",
+        Map.of(
+            "download.default_directory",
+            downloads.toString(),
+            "download.prompt_for_download",
+            false));
     LoggingPreferences logs = new LoggingPreferences();
     logs.enable(LogType.BROWSER, Level.ALL);
     options.setCapability("goog:loggingPrefs", logs);
@@ -106,12 +117,20 @@ final class PageTest {
   }
 
   @AfterAll
-  static void stop() {
+  static void stop() throws IOException {
     if (driver != null) {
       driver.quit();
     }
     if (server != null) {
       server.stop();
+    }
+    if (downloads != null) {
+      try (Stream<Path> files = Files.list(downloads)) {
+        for (Path f : files.collect(Collectors.toList())) {
+          Files.delete(f);
+        }
+      }
+      Files.delete(downloads);
     }
   }
 
@@ -367,6 +386,52 @@ final class PageTest {
     assertThat(driver.findElements(By.cssSelector("#output g.series"))).hasSize(2);
     assertThat(driver.findElement(By.id("bw-out")).getText()).isEqualTo("2.00x");
     shot("frontier-what-if");
+  }
+
+  /** The one file in the download folder whose name ends with SUFFIX, once complete. */
+  private static Path downloaded(String suffix) throws IOException {
+    Path[] found = new Path[1];
+    await(
+        () -> {
+          try (Stream<Path> files = Files.list(downloads)) {
+            found[0] =
+                files
+                    .filter(f -> f.getFileName().toString().endsWith(suffix))
+                    .findFirst()
+                    .orElse(null);
+            return found[0] != null && Files.size(found[0]) > 0;
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+    return found[0];
+  }
+
+  @Test
+  void downloadsAreWhatIsShown() throws Exception {
+    open("chips=h100-sxm%2Cb200");
+    int shown = points();
+    driver.findElement(By.id("dl-csv")).click();
+    List<String> csv = Files.readAllLines(downloaded(".csv"), UTF_8);
+    // a header, then one row per point drawn
+    assertThat(csv).hasSize(shown + 1);
+    assertThat(csv.get(0)).startsWith("system,strategy,deployment,batch,ttft_seconds");
+    assertThat(csv.get(1)).startsWith("h100-sxm x8,colocated,colocated,1,");
+
+    driver.findElement(By.id("dl-json")).click();
+    JsonNode json = JSON.readTree(Files.readString(downloaded(".json"), UTF_8));
+    assertThat(json.get("systems")).hasSize(2);
+
+    driver.findElement(By.id("dl-svg")).click();
+    String svg = Files.readString(downloaded(".svg"), UTF_8);
+    assertThat(svg).startsWith("<svg").contains("circle");
+    assertThat(svg.split("class=\"pt\"", -1)).hasSize(shown + 1);
+
+    driver.findElement(By.id("dl-png")).click();
+    byte[] png = Files.readAllBytes(downloaded(".png"));
+    // the PNG signature: 0x89 'P' 'N' 'G'
+    assertThat(png[0] & 0xff).isEqualTo(0x89);
+    assertThat(new String(png, 1, 3, UTF_8)).isEqualTo("PNG");
   }
 
   @Test
