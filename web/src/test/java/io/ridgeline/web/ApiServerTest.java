@@ -310,6 +310,37 @@ final class ApiServerTest {
   }
 
   @Test
+  void warnings_comeBackInAHeader() throws Exception {
+    // llama-2-7b's context window is 4,096 tokens: a context of 8,192 is warned about on stderr
+    HttpResponse<String> r =
+        get("/api/roofline?model=llama-2-7b&chip=h100-sxm&batch=1&context=8192");
+    assertJson(
+        r,
+        cli(
+            "roofline",
+            "--model",
+            "llama-2-7b",
+            "--chip",
+            "h100-sxm",
+            "--batch",
+            "1",
+            "--context",
+            "8192",
+            "--json"));
+    JsonNode warnings = JSON.readTree(r.headers().firstValue("X-Ridgeline-Warnings").orElseThrow());
+    assertThat(warnings.isArray()).isTrue();
+    assertThat(warnings.get(0).asText())
+        .startsWith(
+            "warning: llama-2-7b: a sequence of 8,192 tokens is longer than its context"
+                + " window of 4,096 tokens");
+    assertThat(
+            get("/api/roofline?model=llama-2-7b&chip=h100-sxm&batch=1&context=1024")
+                .headers()
+                .firstValue("X-Ridgeline-Warnings"))
+        .isEmpty();
+  }
+
+  @Test
   void openApi_everyExampleBody_isAnswered() throws Exception {
     JsonNode doc = JSON.readTree(get("/api/openapi.json").body());
     for (String c : ApiServer.COMMANDS) {
