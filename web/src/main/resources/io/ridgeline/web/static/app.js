@@ -27,6 +27,7 @@ function readHash() {
   for (const k of Object.keys(DEFAULTS)) {
     if (params.has(k)) state[k] = params.get(k);
   }
+  if (!['frontier', 'roofline', 'plan'].includes(state.view)) state.view = DEFAULTS.view;
 }
 
 function writeHash() {
