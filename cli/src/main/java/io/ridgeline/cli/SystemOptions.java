@@ -41,8 +41,8 @@ final class SystemOptions {
   @Option(
       names = "--chip",
       description =
-          "Chip id (see `ridgeline chips`) or a path to a chip JSON file (required); frontier and"
-              + " roofline take a comma-separated list, one system per chip, or --system.")
+          "Chip id (see `ridgeline chips`) or a path to a chip JSON file; frontier and roofline"
+              + " take a comma-separated list, one system per chip (or --system instead).")
   String chip;
 
   @Option(

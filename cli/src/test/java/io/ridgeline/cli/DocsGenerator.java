@@ -140,7 +140,12 @@ final class DocsGenerator {
         boolean flag = o.arity().max() == 0;
         b.append("| ")
             .append(code(String.join(", ", o.names())))
-            .append(o.required() ? " (required)" : "")
+            .append(
+                o.required() || chip(o)
+                    ? (chip(o) && c.findOption("--system") != null
+                        ? " (required unless --system)"
+                        : " (required)")
+                    : "")
             .append(" | ")
             .append(flag ? "" : arity(o.arity(), o.paramLabel()))
             .append(" | ")
@@ -153,10 +158,22 @@ final class DocsGenerator {
     return b.toString();
   }
 
+  /**
+   * Whether {@code o} is the systems' --chip: needed, but checked when the command runs (frontier
+   * and roofline take --system instead), so picocli does not mark it required.
+   */
+  private static boolean chip(OptionSpec o) {
+    return o.longestName().equals("--chip");
+  }
+
   private static String synopsis(CommandSpec c) {
     StringBuilder b = new StringBuilder("ridgeline ").append(c.name());
     for (OptionSpec o : c.options()) {
-      if (o.hidden() || o.usageHelp() || o.versionHelp() || !o.required()) {
+      if (o.hidden() || o.usageHelp() || o.versionHelp() || !(o.required() || chip(o))) {
+        continue;
+      }
+      if (chip(o) && c.findOption("--system") != null) {
+        b.append(" (--chip ").append(o.paramLabel()).append(" | --system SPEC...)");
         continue;
       }
       b.append(' ').append(o.longestName());
