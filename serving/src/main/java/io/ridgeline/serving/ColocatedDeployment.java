@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.OperationResult;
+import io.ridgeline.core.OperationRole;
 import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Seconds;
@@ -456,11 +457,12 @@ public record ColocatedDeployment(
    * the prefill is the k-th of that name in the decode step). The compute-bound prefill of a chunk
    * then hides the memory-bound decode kernel's weight reads instead of adding to them; summing
    * each side's compute at its own GEMM rows' efficiency keeps the decode rows' small-M loss, an
-   * upper bound on the merged GEMM's time. A joined operation is credited only the weight bytes its
-   * decode kernel reads ({@link #sharedWeightBytes}: a routed-expert kernel's few experts at small
-   * batch); an operation with no decode kernel to join, and every operation when {@code running} is
-   * empty (a speculative or pipelined step), is credited all of its weights, read by the decode
-   * step's own pass.
+   * upper bound on the merged GEMM's time. A joined routed-expert operation is credited only the
+   * weight bytes its decode kernel reads ({@link #sharedWeightBytes}: a few experts at small
+   * batch); every other operation (a dense kernel reads the prefill's weights too; the embedding's
+   * rows that a chunk reads apart are a rounding error), an operation with no decode kernel to
+   * join, and every operation when {@code running} is empty (a speculative or pipelined step) is
+   * credited all of its weights, read by the decode step's own pass.
    */
   static double prefillWithoutWeights(
       RooflineModel rm, double prompts, Workload w, Optional<StepResult> running) {
@@ -595,7 +597,7 @@ public record ColocatedDeployment(
               ridingSeconds(
                   o.computeSeconds().seconds(),
                   o.memorySeconds().seconds(),
-                  d == null || !shares
+                  d == null || !shares || o.operation().role() != OperationRole.ROUTED_EXPERTS
                       ? weights
                       : sharedWeightBytes(
                           weights,
@@ -684,6 +686,9 @@ public record ColocatedDeployment(
    * 0.23 experts beyond the decode kernel's; its credit is 15.5 − 0.23 ≈ 15.3 experts. At 2 chunks
    * per step (batch 256, OSL 128), the share's 2,048 tokens touch all 128 experts and the decode
    * kernel's 256 tokens all but 128 × (15/16)^256 ≈ 0: its credit is all 128.
+   *
+   * <p>Applied to routed-expert operations ({@link OperationRole#ROUTED_EXPERTS}), where steps
+   * reading from the main tier join ({@link #onMainTier}).
    */
   static double sharedWeightBytes(
       double prefillWeights, double chunkWeights, double runningWeights, double chunksPerStep) {

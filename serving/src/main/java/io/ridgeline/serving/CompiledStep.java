@@ -62,6 +62,7 @@ final class CompiledStep {
   final double[] flops0;
   final double[] flops1;
   final boolean[] perGroup;
+  final boolean[] routed; // a routed-expert operation (ColocatedDeployment.sharedWeightBytes)
   final int[] kindStart; // kinds of op i: [kindStart[i], kindStart[i+1])
   final OperationCost.Share[] kindDivisor;
   final DataKind[] kindOf;
@@ -109,6 +110,7 @@ final class CompiledStep {
     flops0 = new double[ops];
     flops1 = new double[ops];
     perGroup = new boolean[ops];
+    routed = new boolean[ops];
     cost = new OperationCost[ops];
     perWeightShard = new double[ops];
     perKvShard = new double[ops];
@@ -343,7 +345,7 @@ final class CompiledStep {
       if (j >= 0) {
         compute = runningCompute[j];
         memory = runningMemory[j];
-        if (shares) {
+        if (shares && routed[i]) {
           withoutWeights =
               sharedWithoutWeights(
                   i,

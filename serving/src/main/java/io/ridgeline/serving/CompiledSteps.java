@@ -151,6 +151,7 @@ final class CompiledSteps {
       Operation o1 = a.get(i);
       s.names[i] = o1.name();
       boolean routed = o1.role() == OperationRole.ROUTED_EXPERTS;
+      s.routed[i] = routed;
       require(!routed || moeSeen < moe.size(), "more routed experts than MoE layer groups");
       k = operation(s, pool, i, k, o1, b.get(i), t, routed ? moe.get(moeSeen++) : null);
     }

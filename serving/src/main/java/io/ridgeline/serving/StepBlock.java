@@ -228,6 +228,7 @@ final class StepBlock {
     for (int i = 0; i < s.ops; i++) {
       int j = pairs[i];
       int row = i * ownCap;
+      boolean sharesOp = shares && s.routed[i];
       if (j < 0) {
         // no running kernel to join (ridingSeconds with both of its times 0)
         for (int r = 0; r < n; r++) {
@@ -241,7 +242,7 @@ final class StepBlock {
         int q = row + perRow * r;
         int t = there + running[r];
         double withoutWeights = ow[q];
-        if (shares) {
+        if (sharesOp) {
           double chunksPerStep = (own == null ? chunk.x : own.xsKept[r]) / chunkPrompts;
           withoutWeights =
               s.sharedWithoutWeights(

@@ -433,8 +433,8 @@ function renderRoofline(out, response) {
     const intensities = pts.map((p) => p.intensity).concat(roofs.map((r) => r.ridge_flops_per_byte));
     const xlo = Math.max(1e-2, Math.min(...intensities) / 4);
     const xhi = Math.max(...intensities) * 4;
-    const peak = Math.max(...roofs.map((r) => r.peak_flops_per_second));
-    const ylo = Math.max(1, Math.min(...pts.map((p) => p.achieved_flops_per_second), ...roofs.map((r) => r.bandwidth_bytes_per_second * xlo)) / 2);
+    const peak = Math.max(...roofs.map((r) => r.peak_flops_per_second_per_chip));
+    const ylo = Math.max(1, Math.min(...pts.map((p) => p.achieved_flops_per_second_per_chip), ...roofs.map((r) => r.bandwidth_bytes_per_second_per_chip * xlo)) / 2);
     const xs = logScale(xlo, xhi, box.left, box.right);
     const ys = logScale(ylo, peak * 2, box.bottom, box.top);
     axes(svg, box, xs, ys, 'arithmetic intensity (FLOP/B)', 'FLOP/s per chip', si, (t) => si(t) + 'FLOP/s');
@@ -449,7 +449,7 @@ function renderRoofline(out, response) {
       // a roof: attainable FLOP/s = min(peak, bandwidth x intensity), bent at the ridge point
       const color = k === 0 ? '#333' : COLORS[k % COLORS.length];
       const ridge = r.ridge_flops_per_byte;
-      const d = [[x0, r.bandwidth_bytes_per_second * x0], [ridge, r.peak_flops_per_second], [x1, r.peak_flops_per_second]]
+      const d = [[x0, r.bandwidth_bytes_per_second_per_chip * x0], [ridge, r.peak_flops_per_second_per_chip], [x1, r.peak_flops_per_second_per_chip]]
         .map(([x, y]) => `${xs.map(x)},${ys.map(Math.max(y, ylo / 10))}`).join(' ');
       el('polyline', { class: 'roof', points: d, fill: 'none', stroke: color, 'stroke-width': 2.5,
         'stroke-dasharray': r.kind === 'datasheet' ? '' : '7 4' }, lines);
@@ -458,12 +458,12 @@ function renderRoofline(out, response) {
     const g = el('g', { class: 'points' }, svg);
     pts.forEach((p, k) => {
       const color = COLORS[(k + 3) % COLORS.length];
-      const c = el('circle', { class: 'pt', cx: xs.map(p.intensity), cy: ys.map(p.achieved_flops_per_second),
+      const c = el('circle', { class: 'pt', cx: xs.map(p.intensity), cy: ys.map(p.achieved_flops_per_second_per_chip),
         r: 7, fill: color, stroke: '#111', tabindex: 0 }, g);
       el('title', {}, c, p.label);
       const roof = roofs[p.roof];
       tooltip(c, [p.label, `intensity ${fmt(p.intensity)} FLOP/B`,
-        `achieved ${si(p.achieved_flops_per_second)}FLOP/s per chip`, `time ${fmt(p.seconds * 1000)} ms`,
+        `achieved ${si(p.achieved_flops_per_second_per_chip)}FLOP/s per chip`, `time ${fmt(p.seconds * 1000)} ms`,
         roof ? `roof: ${roof.precision} ${roof.kind} (${roof.kernels})` : '']);
       p.color = color;
     });
@@ -562,7 +562,7 @@ function csvRows() {
       [s.system || `${s.chip} x${s.chips}`].concat(head.slice(1).map((k) => p[k])))));
   }
   if (last.view === 'roofline') {
-    const head = ['phase', 'label', 'roof', 'intensity', 'achieved_flops_per_second', 'seconds'];
+    const head = ['phase', 'label', 'roof', 'intensity', 'achieved_flops_per_second_per_chip', 'seconds'];
     return [['chip'].concat(head)].concat(systemsOf(r).flatMap((s) => (s.roof_points || []).map((p) =>
       [s.chip].concat(head.map((k) => p[k])))));
   }
