@@ -380,10 +380,10 @@ final class ApiServerTest {
         "isl",
         "--isl must be positive: 0");
     assertError(
-        post("/api/roofline", "{\"model\":\"llama-3.1-8b\",\"batch\":1}"),
+        post("/api/roofline", "{\"model\":\"llama-3.1-8b\",\"batch\":1,\"context\":1024}"),
         400,
         "chip",
-        "Missing required option");
+        "give --chip CHIP");
     assertError(
         post("/api/frontier", "{\"model\":\"llama-3.1-70b\",\"chip\":\"h100-sxmm\"}"),
         400,
