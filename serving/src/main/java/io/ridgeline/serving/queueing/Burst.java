@@ -184,6 +184,35 @@ public final class Burst {
       int chunkTokens,
       double admissionSeconds,
       StepTime stepTime) {
+    return closedLoop(
+        clients,
+        rounds,
+        warmupRounds,
+        requests,
+        maxRunning,
+        kvTokens,
+        chunkTokens,
+        admissionSeconds,
+        stepTime,
+        true);
+  }
+
+  /**
+   * {@link #closedLoop(int, int, int, List, int, long, int, double, StepTime)}, advancing the steps
+   * of steady decoding at once when {@code skipSteady} (the same result, see the loop) or one by
+   * one (the plain simulation, which tests compare it with).
+   */
+  static Burst closedLoop(
+      int clients,
+      int rounds,
+      int warmupRounds,
+      List<Request> requests,
+      int maxRunning,
+      long kvTokens,
+      int chunkTokens,
+      double admissionSeconds,
+      StepTime stepTime,
+      boolean skipSteady) {
     checkNotNull(requests, "requests");
     checkNotNull(stepTime, "stepTime");
     checkArgument(!requests.isEmpty(), "a run needs at least one request length");
@@ -236,6 +265,33 @@ public final class Burst {
         reserved += lengths[i].finalContextTokens();
       }
       peak = Math.max(peak, running.size());
+      // steady decoding: when every running request has its prompt prefilled, no step admits a
+      // request until one finishes (admission stopped above, and requests arrive only as others
+      // finish), so the k - 1 steps before the first finish (k = the fewest tokens any running
+      // request has left to decode) are one step of `running` sequences repeated: advance them at
+      // once, adding the step's time once per step as the loop would (the same sums to the bit)
+      int steady = skipSteady ? Integer.MAX_VALUE : -1;
+      for (int[] a : running) {
+        if (steady < 0) {
+          break;
+        }
+        steady = a[1] == 0 ? Math.min(steady, a[2] - 1) : -1;
+      }
+      if (steady > 0 && steady != Integer.MAX_VALUE) {
+        double dt = stepTime.seconds(running.size(), 0);
+        checkArgument(
+            dt > 0 && Double.isFinite(dt),
+            "step time must be positive and finite: %s s at %s decoding and 0 prefill tokens",
+            Double.valueOf(dt),
+            Integer.valueOf(running.size()));
+        for (int s = 0; s < steady; s++) {
+          t += dt;
+        }
+        stepCount += steady;
+        for (int[] a : running) {
+          a[2] -= steady;
+        }
+      }
       // the step's mix: one token for each prefilled request, the chunk for the first prompts
       int decoding = 0;
       int prefill = 0;
