@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 
@@ -256,6 +257,7 @@ public final class Burst {
     int peak = 0;
     long stepCount = 0;
     double t = 0;
+    List<Integer> next = new ArrayList<>(); // the requests sent at the end of a step
     while (done < n) {
       while (!waiting.isEmpty()
           && running.size() < maxRunning
@@ -295,17 +297,12 @@ public final class Burst {
       // the step's mix: one token for each prefilled request, the chunk for the first prompts
       int decoding = 0;
       int prefill = 0;
-      List<int[]> chunks = new ArrayList<>(); // [index in running order, tokens]
-      int position = 0;
       for (int[] a : running) {
         if (a[1] == 0) {
           decoding++;
         } else if (prefill < chunkTokens) {
-          int take = Math.min(a[1], chunkTokens - prefill);
-          prefill += take;
-          chunks.add(new int[] {position, take});
+          prefill += Math.min(a[1], chunkTokens - prefill);
         }
-        position++;
       }
       double dt = stepTime.seconds(decoding, prefill);
       checkArgument(
@@ -316,24 +313,21 @@ public final class Burst {
           prefill);
       t += dt;
       stepCount++;
-      // apply the step: the chunks, then the decodes of those prefilled before it
-      int[][] order = running.toArray(new int[0][]);
-      boolean[] prefilledBefore = new boolean[order.length];
-      for (int i = 0; i < order.length; i++) {
-        prefilledBefore[i] = order[i][1] == 0;
-      }
-      for (int[] c : chunks) {
-        int[] a = order[c[0]];
-        a[1] -= c[1];
+      // apply the step in running order: a request prefilled before it decodes a token, the first
+      // prompts take their chunks (the same split as the mix above), and the finished leave
+      next.clear();
+      int given = 0; // prompt tokens of the step given out so far
+      for (Iterator<int[]> it = running.iterator(); it.hasNext(); ) {
+        int[] a = it.next();
         if (a[1] == 0) {
-          firstToken[a[0]] = t;
-        }
-      }
-      List<Integer> next = new ArrayList<>();
-      for (int i = 0; i < order.length; i++) {
-        int[] a = order[i];
-        if (prefilledBefore[i]) {
           a[2]--;
+        } else if (given < chunkTokens) {
+          int take = Math.min(a[1], chunkTokens - given);
+          given += take;
+          a[1] -= take;
+          if (a[1] == 0) {
+            firstToken[a[0]] = t;
+          }
         }
         if (a[1] == 0 && a[2] == 0) {
           int index = a[0];
@@ -348,7 +342,7 @@ public final class Burst {
             windowStart = Math.min(windowStart, arrival[index]);
           }
           reserved -= r.finalContextTokens();
-          running.remove(a);
+          it.remove();
           done++;
           if (index + clients < n) {
             // the client sends its next request now
