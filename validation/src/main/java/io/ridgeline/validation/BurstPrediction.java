@@ -82,7 +82,9 @@ final class BurstPrediction extends ModePrediction {
         burst
             ? colocated.burst(list, limit)
             : colocated.closedLoop(clients, rounds, 0, list, limit);
-    notes.add(0, rm + ", colocated, at most " + limit + " running per replica");
+    if (noting) {
+      notes.add(0, rm + ", colocated, at most " + limit + " running per replica");
+    }
     notes.add(
         String.format(
             Locale.ROOT,

@@ -11,6 +11,12 @@ import java.util.List;
  * @param notes how the value is obtained, appended to as the prediction goes
  * @param engine the engine profile (the ideal one on SRAM-only chips)
  * @param systems the row's systems
+ * @param noting whether {@code notes} keeps what is added: false where nobody reads the note (a
+ *     fit's loss evaluations), so that the notes' text need not be built
  */
 record CaseContext(
-    ValidationCase testCase, List<String> notes, EngineProfile engine, CaseSystems systems) {}
+    ValidationCase testCase,
+    List<String> notes,
+    EngineProfile engine,
+    CaseSystems systems,
+    boolean noting) {}

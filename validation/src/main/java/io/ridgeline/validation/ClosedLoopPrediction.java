@@ -68,7 +68,9 @@ final class ClosedLoopPrediction extends ModePrediction {
     int max = d.maxBatch(isl + osl);
     int clients = perReplica(wanted, rm);
     int batch = engineCapped(capped(clients, max, isl + osl));
-    notes.add(0, rm + ", colocated batch " + batch + " per replica");
+    if (noting) {
+      notes.add(0, rm + ", colocated batch " + batch + " per replica");
+    }
     FrontierPoint p = d.point(batch, isl, osl);
     double decodeStep = rm.decode(batch, isl + Math.max(1, osl / 2)).seconds().seconds();
     double ttft =
@@ -109,7 +111,9 @@ final class ClosedLoopPrediction extends ModePrediction {
                           + " tokens on "
                           + prefill));
     }
-    notes.add(0, "decode " + decode + ", batch " + batch + " per replica; prefill " + prefill);
+    if (noting) {
+      notes.add(0, "decode " + decode + ", batch " + batch + " per replica; prefill " + prefill);
+    }
     double perChip =
         c.prefillChips().isPresent()
             ? statedPoolsPerChip(decode, prefill, batch, p, isl, osl)
@@ -129,7 +133,7 @@ final class ClosedLoopPrediction extends ModePrediction {
     int perPass = prefill.promptsPerPrefillPass(isl);
     double pass = prefill.prefill(perPass, isl).seconds().seconds();
     double prefillRate = prefill.replicas() * perPass / pass * osl;
-    if (prefillRate < decodeRate) {
+    if (prefillRate < decodeRate && noting) {
       notes.add(
           "prefill-bound: prefill pool sustains "
               + String.format(Locale.ROOT, "%.0f", prefillRate)
@@ -202,7 +206,7 @@ final class ClosedLoopPrediction extends ModePrediction {
           case TTFT, END_TO_END -> true;
           case THROUGHPUT, DECODE_SPEED -> false;
         };
-    if (reportsTtft) {
+    if (reportsTtft && noting) {
       notes.add(
           String.format(
               Locale.ROOT,
@@ -223,6 +227,9 @@ final class ClosedLoopPrediction extends ModePrediction {
     double queued = ClosedLoop.queuedTtft(clients, batch, ttft0, tpot, osl);
     if (queued <= ttft0) {
       return ttft0;
+    }
+    if (!noting) {
+      return queued;
     }
     notes.add(
         String.format(

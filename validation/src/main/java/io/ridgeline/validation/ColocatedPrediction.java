@@ -71,7 +71,9 @@ final class ColocatedPrediction extends ModePrediction {
     } else {
       batch = engineCapped(capped(perReplica(wanted, rm), max, isl + osl));
     }
-    notes.add(0, rm + ", colocated batch " + batch + " per replica");
+    if (noting) {
+      notes.add(0, rm + ", colocated batch " + batch + " per replica");
+    }
     FrontierPoint p = d.point(batch, isl, osl);
     if (c.metric().quantity() == Metric.Quantity.TTFT && !single) {
       notes.add("TTFT without queueing");

@@ -55,7 +55,9 @@ final class DisaggPoolPrediction extends ModePrediction {
               + rm);
     }
     double pass = rm.prefill(promptsPerPass, isl).seconds().seconds();
-    notes.add(rm + ", " + promptsPerPass + " prompts of " + isl + " tokens per pass");
+    if (noting) {
+      notes.add(rm + ", " + promptsPerPass + " prompts of " + isl + " tokens per pass");
+    }
     return (double) promptsPerPass * isl / pass / rm.replicaChips();
   }
 
@@ -90,7 +92,9 @@ final class DisaggPoolPrediction extends ModePrediction {
                   + top
                   + " gives the most tokens/s");
     }
-    notes.add(0, rm.toString());
+    if (noting) {
+      notes.add(0, rm.toString());
+    }
     double tpot;
     if (systems.speculation().isPresent()) {
       Deployment d = systems.disaggregated(rm, rm);

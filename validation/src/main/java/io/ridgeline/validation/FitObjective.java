@@ -114,7 +114,7 @@ final class FitObjective {
    * gives each row.
    */
   double[] slowdowns(EngineProfile profile) {
-    Predictor p = Predictor.of(profile);
+    Predictor p = Predictor.of(profile).withoutNotes();
     double[] r = new double[rows.size()];
     IntStream.range(0, computations.length)
         .parallel()

@@ -28,12 +28,19 @@ abstract class ModePrediction {
   /** The row's systems. */
   protected final CaseSystems systems;
 
+  /**
+   * Whether the notes are kept ({@link CaseContext#noting}): a note whose text costs more than a
+   * constant (a system's description, a formatted figure) is built only when they are.
+   */
+  protected final boolean noting;
+
   ModePrediction(CaseContext x) {
     this.c = x.testCase();
     this.run = x.testCase().run();
     this.notes = x.notes();
     this.engine = x.engine();
     this.systems = x.systems();
+    this.noting = x.noting();
   }
 
   /**

@@ -16,6 +16,7 @@ import io.ridgeline.serving.efficiency.Efficiency;
 import io.ridgeline.serving.efficiency.EngineProfile;
 import io.ridgeline.serving.efficiency.Profiles;
 import io.ridgeline.serving.queueing.ClosedLoop;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -145,8 +146,25 @@ public final class Predictor {
 
   private final Function<ValidationCase, EngineProfile> profile;
 
+  /** Whether predictions carry their notes ({@link #withoutNotes}). */
+  private final boolean noting;
+
   private Predictor(Function<ValidationCase, EngineProfile> profile) {
+    this(profile, true);
+  }
+
+  private Predictor(Function<ValidationCase, EngineProfile> profile, boolean noting) {
     this.profile = checkNotNull(profile, "profile");
+    this.noting = noting;
+  }
+
+  /**
+   * This predictor with every prediction's note empty: the same values, without building the notes'
+   * text (a system's description is most of a cheap row's cost), for a fit's loss evaluations,
+   * which read only the values.
+   */
+  Predictor withoutNotes() {
+    return new Predictor(profile, false);
   }
 
   /** 100% of peak FLOP/s and bandwidth for every case: the roofline bound. */
@@ -187,7 +205,7 @@ public final class Predictor {
   /** The prediction of {@code c}'s metric, or a {@link Skip} saying why there is none. */
   public Outcome predict(ValidationCase c) {
     try {
-      List<String> notes = new ArrayList<>();
+      List<String> notes = notes();
       double value = forMode(open(c, notes)).predict();
       if (!(Double.isFinite(value) && value > 0)) {
         throw new Unpredictable("no positive prediction: " + value);
@@ -263,7 +281,7 @@ public final class Predictor {
       return out;
     }
     try {
-      List<String> notes = new ArrayList<>();
+      List<String> notes = notes();
       ClosedLoopPrediction x = new ClosedLoopPrediction(open(first, notes));
       ClosedLoopPrediction.Values v = x.values();
       String note = String.join("; ", notes);
@@ -356,7 +374,30 @@ public final class Predictor {
               + " running requests per replica");
     }
     CaseSystems systems = new CaseSystems(c, model, chip, engine.efficiency(), notes);
-    return new CaseContext(c, notes, engine, systems);
+    return new CaseContext(c, notes, engine, systems, noting);
+  }
+
+  /** A prediction's notes: a list, or one that keeps nothing when this predictor does not note. */
+  private List<String> notes() {
+    return noting ? new ArrayList<>() : new Discarded();
+  }
+
+  /** A list that keeps nothing added to it: the notes of a prediction without notes. */
+  private static final class Discarded extends AbstractList<String> {
+    @Override
+    public String get(int index) {
+      throw new IndexOutOfBoundsException("no notes are kept: " + index);
+    }
+
+    @Override
+    public int size() {
+      return 0;
+    }
+
+    @Override
+    public void add(int index, String note) {
+      // kept nowhere: nobody reads the note
+    }
   }
 
   /**

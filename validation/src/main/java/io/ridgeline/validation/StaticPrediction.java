@@ -26,7 +26,9 @@ final class StaticPrediction extends ModePrediction {
           "does not fit: batch " + batch + " at context " + (isl + osl) + " on " + rm);
     }
     FrontierPoint p = deployment(Deployment.Strategy.STATIC, rm).point(batch, isl, osl);
-    notes.add(rm + ", static batch " + batch);
+    if (noting) {
+      notes.add(rm + ", static batch " + batch);
+    }
     if (c.metric() == Metric.TPOT_MS && systems.speculation().isEmpty()) {
       int context = isl + Math.max(1, osl / 2);
       notes.add("one decode step at context " + context);

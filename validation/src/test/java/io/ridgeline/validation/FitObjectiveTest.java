@@ -70,6 +70,29 @@ final class FitObjectiveTest {
   }
 
   @Test
+  void withoutNotes_everyShippedRow_sameValueAndNoNote() {
+    // the fit's predictor builds no notes: each row's value (or skip reason) is the noting
+    // predictor's, and the note is empty where the noting one's is not
+    Predictor noted = Predictor.of(Calibration.startProfile());
+    Predictor quiet = noted.withoutNotes();
+    int noting = 0;
+    for (ValidationCase c : CaseFile.shipped()) {
+      Outcome a = noted.predict(c);
+      Outcome b = quiet.predict(c);
+      if (a instanceof Prediction p) {
+        assertThat(b).as(c.caseId()).isInstanceOf(Prediction.class);
+        Prediction q = (Prediction) b;
+        assertThat(q.predicted()).as(c.caseId()).isEqualTo(p.predicted());
+        assertThat(q.note()).as(c.caseId()).isEmpty();
+        noting += p.note().isEmpty() ? 0 : 1;
+      } else {
+        assertThat(b).as(c.caseId()).isEqualTo(a);
+      }
+    }
+    assertThat(noting).isPositive();
+  }
+
+  @Test
   void weights_eachQuantityOfAPointCountsOnce_scaledToMeanOne() {
     // point P reports six metrics of three quantities (three throughputs, TPOT and tok/s per user,
     // TTFT); point Q one TPOT. Raw weights 1/3 ×3, 1/2 ×2, 1, and 1: they sum to 4 over 7 rows, so

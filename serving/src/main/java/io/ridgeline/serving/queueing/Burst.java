@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 
@@ -184,6 +185,35 @@ public final class Burst {
       int chunkTokens,
       double admissionSeconds,
       StepTime stepTime) {
+    return closedLoop(
+        clients,
+        rounds,
+        warmupRounds,
+        requests,
+        maxRunning,
+        kvTokens,
+        chunkTokens,
+        admissionSeconds,
+        stepTime,
+        true);
+  }
+
+  /**
+   * {@link #closedLoop(int, int, int, List, int, long, int, double, StepTime)}, advancing the steps
+   * of steady decoding at once when {@code skipSteady} (the same result, see the loop) or one by
+   * one (the plain simulation, which tests compare it with).
+   */
+  static Burst closedLoop(
+      int clients,
+      int rounds,
+      int warmupRounds,
+      List<Request> requests,
+      int maxRunning,
+      long kvTokens,
+      int chunkTokens,
+      double admissionSeconds,
+      StepTime stepTime,
+      boolean skipSteady) {
     checkNotNull(requests, "requests");
     checkNotNull(stepTime, "stepTime");
     checkArgument(!requests.isEmpty(), "a run needs at least one request length");
@@ -227,6 +257,7 @@ public final class Burst {
     int peak = 0;
     long stepCount = 0;
     double t = 0;
+    List<Integer> next = new ArrayList<>(); // the requests sent at the end of a step
     while (done < n) {
       while (!waiting.isEmpty()
           && running.size() < maxRunning
@@ -236,20 +267,42 @@ public final class Burst {
         reserved += lengths[i].finalContextTokens();
       }
       peak = Math.max(peak, running.size());
+      // steady decoding: when every running request has its prompt prefilled, no step admits a
+      // request until one finishes (admission stopped above, and requests arrive only as others
+      // finish), so the k - 1 steps before the first finish (k = the fewest tokens any running
+      // request has left to decode) are one step of `running` sequences repeated: advance them at
+      // once, adding the step's time once per step as the loop would (the same sums to the bit)
+      int steady = skipSteady ? Integer.MAX_VALUE : -1;
+      for (int[] a : running) {
+        if (steady < 0) {
+          break;
+        }
+        steady = a[1] == 0 ? Math.min(steady, a[2] - 1) : -1;
+      }
+      if (steady > 0 && steady != Integer.MAX_VALUE) {
+        double dt = stepTime.seconds(running.size(), 0);
+        checkArgument(
+            dt > 0 && Double.isFinite(dt),
+            "step time must be positive and finite: %s s at %s decoding and 0 prefill tokens",
+            Double.valueOf(dt),
+            Integer.valueOf(running.size()));
+        for (int s = 0; s < steady; s++) {
+          t += dt;
+        }
+        stepCount += steady;
+        for (int[] a : running) {
+          a[2] -= steady;
+        }
+      }
       // the step's mix: one token for each prefilled request, the chunk for the first prompts
       int decoding = 0;
       int prefill = 0;
-      List<int[]> chunks = new ArrayList<>(); // [index in running order, tokens]
-      int position = 0;
       for (int[] a : running) {
         if (a[1] == 0) {
           decoding++;
         } else if (prefill < chunkTokens) {
-          int take = Math.min(a[1], chunkTokens - prefill);
-          prefill += take;
-          chunks.add(new int[] {position, take});
+          prefill += Math.min(a[1], chunkTokens - prefill);
         }
-        position++;
       }
       double dt = stepTime.seconds(decoding, prefill);
       checkArgument(
@@ -260,24 +313,21 @@ public final class Burst {
           prefill);
       t += dt;
       stepCount++;
-      // apply the step: the chunks, then the decodes of those prefilled before it
-      int[][] order = running.toArray(new int[0][]);
-      boolean[] prefilledBefore = new boolean[order.length];
-      for (int i = 0; i < order.length; i++) {
-        prefilledBefore[i] = order[i][1] == 0;
-      }
-      for (int[] c : chunks) {
-        int[] a = order[c[0]];
-        a[1] -= c[1];
+      // apply the step in running order: a request prefilled before it decodes a token, the first
+      // prompts take their chunks (the same split as the mix above), and the finished leave
+      next.clear();
+      int given = 0; // prompt tokens of the step given out so far
+      for (Iterator<int[]> it = running.iterator(); it.hasNext(); ) {
+        int[] a = it.next();
         if (a[1] == 0) {
-          firstToken[a[0]] = t;
-        }
-      }
-      List<Integer> next = new ArrayList<>();
-      for (int i = 0; i < order.length; i++) {
-        int[] a = order[i];
-        if (prefilledBefore[i]) {
           a[2]--;
+        } else if (given < chunkTokens) {
+          int take = Math.min(a[1], chunkTokens - given);
+          given += take;
+          a[1] -= take;
+          if (a[1] == 0) {
+            firstToken[a[0]] = t;
+          }
         }
         if (a[1] == 0 && a[2] == 0) {
           int index = a[0];
@@ -292,7 +342,7 @@ public final class Burst {
             windowStart = Math.min(windowStart, arrival[index]);
           }
           reserved -= r.finalContextTokens();
-          running.remove(a);
+          it.remove();
           done++;
           if (index + clients < n) {
             // the client sends its next request now

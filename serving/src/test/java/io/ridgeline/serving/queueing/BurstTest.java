@@ -183,4 +183,60 @@ final class BurstTest {
               assertThat(b.outputTokensPerSecond()).isLessThanOrEqualTo(steady * (1 + 1e-9));
             });
   }
+
+  @Test
+  void closedLoop_steadyStepsAdvancedAtOnce_equalTheStepByStepSimulation() {
+    // the steps of steady decoding (every running prompt prefilled, nobody admissible until a
+    // request finishes) are advanced at once; every figure must equal the plain loop's, to the bit
+    qt().forAll(
+            integers().between(1, 12),
+            integers().between(1, 3),
+            integers().between(0, 2),
+            integers().all())
+        .checkAssert(
+            (clients, rounds, warmup, seed) -> {
+              Random random = new Random(seed);
+              List<Burst.Request> lengths =
+                  Burst.uniformLengths(
+                      1 + random.nextInt(20),
+                      1 + random.nextInt(3000),
+                      0.2 + 0.8 * random.nextDouble(),
+                      1,
+                      1 + random.nextInt(300),
+                      random.nextDouble(),
+                      1);
+              int maxRunning = 1 + random.nextInt(16);
+              long kv = 3301L * (1 + random.nextInt(8));
+              int chunk = 1 + random.nextInt(4096);
+              double fixed = 1e-4 + random.nextDouble() * 1e-2;
+              Burst.StepTime step = (d, p) -> fixed + 1e-4 * d + 1e-6 * p + 1e-5 * Math.sqrt(p);
+              Burst fast =
+                  Burst.closedLoop(
+                      clients, rounds, warmup, lengths, maxRunning, kv, chunk, 0.01, step, true);
+              Burst plain =
+                  Burst.closedLoop(
+                      clients, rounds, warmup, lengths, maxRunning, kv, chunk, 0.01, step, false);
+              assertThat(fast.ttftSeconds()).containsExactly(plain.ttftSeconds());
+              assertThat(fast.meanTpotSeconds()).isEqualTo(plain.meanTpotSeconds());
+              assertThat(fast.medianTpotSeconds()).isEqualTo(plain.medianTpotSeconds());
+              assertThat(fast.makespanSeconds()).isEqualTo(plain.makespanSeconds());
+              assertThat(fast.outputTokens()).isEqualTo(plain.outputTokens());
+              assertThat(fast.steps()).isEqualTo(plain.steps());
+              assertThat(fast.peakRunning()).isEqualTo(plain.peakRunning());
+            });
+  }
+
+  @Test
+  void closedLoop_steadyDecoding_workedExample() {
+    // 2 clients, 1 round, prompts of 2 tokens and 5 output tokens, 2 running, a chunk of 4, every
+    // step 1 s: step 1 prefills both prompts (first tokens at 1 s), steps 2-5 decode the other 4
+    // tokens (finish at 5 s): TTFT 1 s, TPOT (5 - 1) / 4 = 1 s, 5 steps, 10 tokens over 5 s
+    Burst b =
+        Burst.closedLoop(2, 1, 0, List.of(new Burst.Request(2, 5)), 2, 100, 4, 0, (d, p) -> 1.0);
+    assertThat(b.ttftSeconds()).containsExactly(1.0, 1.0);
+    assertThat(b.meanTpotSeconds()).isEqualTo(1.0);
+    assertThat(b.steps()).isEqualTo(5);
+    assertThat(b.makespanSeconds()).isEqualTo(5.0);
+    assertThat(b.outputTokens()).isEqualTo(10);
+  }
 }
