@@ -45,7 +45,7 @@ final class AfdRatio {
     double bestRate = -1;
     for (long n = fewest; n <= limit; n *= 2) {
       AttentionFfnDeployment d = withFfn(template, withCount(spec, (int) n).build(1, context));
-      int batch = d.maxBatch(context);
+      int batch = d.largestBatch(context).orElse(0);
       if (batch == 0) {
         return d; // the attention pool holds no request; more FFN chips cannot help
       }

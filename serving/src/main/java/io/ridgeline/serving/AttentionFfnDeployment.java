@@ -132,9 +132,10 @@ public record AttentionFfnDeployment(
   }
 
   @Override
-  public int maxBatch(int context) {
+  public java.util.OptionalInt largestBatch(int context) {
     AfdPools p = afd();
-    return BatchSearch.largest(b -> p.fits(b, context));
+    int b = BatchSearch.largest(x -> p.fits(x, context));
+    return b >= 1 ? java.util.OptionalInt.of(b) : java.util.OptionalInt.empty();
   }
 
   /**

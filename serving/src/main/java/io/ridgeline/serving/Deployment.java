@@ -10,6 +10,7 @@ import io.ridgeline.models.Model;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 /**
@@ -134,8 +135,31 @@ public sealed interface Deployment
    */
   Optional<String> fitProblem(int isl, int osl);
 
-  /** The largest batch the decode (or attention) pool holds at {@code context}. */
-  int maxBatch(int context);
+  /**
+   * The largest batch the decode (or attention) pool holds at {@code context}; empty when not even
+   * one sequence of {@code context} tokens fits.
+   */
+  OptionalInt largestBatch(int context);
+
+  /**
+   * The largest batch the decode (or attention) pool holds at {@code context}.
+   *
+   * @throws IllegalStateException when not even one sequence fits (a system that does not fit has
+   *     no batch, not a batch of 0), naming the deployment; {@link #largestBatch} asks without
+   *     throwing
+   */
+  default int maxBatch(int context) {
+    OptionalInt b = largestBatch(context);
+    if (b.isEmpty()) {
+      throw new IllegalStateException(
+          this
+              + ": not even one sequence of "
+              + context
+              + " tokens fits in memory"
+              + fitProblem(Math.max(1, context - 1), 1).map(p -> ": " + p).orElse(""));
+    }
+    return b.getAsInt();
+  }
 
   /**
    * The frontier point of {@code batch} requests of {@code isl} prompt and {@code osl} output

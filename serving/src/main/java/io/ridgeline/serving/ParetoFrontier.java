@@ -362,7 +362,7 @@ public final class ParetoFrontier {
                 problem -> {
                   throw new IllegalArgumentException(problem);
                 });
-        int largest = Math.min(maxBatch, deployment.maxBatch(w.finalContext()));
+        int largest = Math.min(maxBatch, deployment.largestBatch(w.finalContext()).orElse(0));
         if (largest == 0) {
           throw new IllegalArgumentException(
               deployment.model().id() + " leaves no room for a request on " + deployment);

@@ -81,8 +81,8 @@ public record PrefillDecodeDeployment(
   }
 
   @Override
-  public int maxBatch(int context) {
-    return SpeculativeDecoding.maxBatch(speculation, decode, context);
+  public java.util.OptionalInt largestBatch(int context) {
+    return SpeculativeDecoding.largestBatch(speculation, decode, context);
   }
 
   @Override

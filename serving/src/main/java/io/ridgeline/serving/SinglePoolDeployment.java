@@ -34,7 +34,7 @@ public sealed interface SinglePoolDeployment extends Deployment
 
   /** The largest batch the pool holds at {@code context}, beside the draft model if any. */
   @Override
-  default int maxBatch(int context) {
-    return SpeculativeDecoding.maxBatch(speculation(), pool(), context);
+  default java.util.OptionalInt largestBatch(int context) {
+    return SpeculativeDecoding.largestBatch(speculation(), pool(), context);
   }
 }

@@ -77,12 +77,18 @@ final class SpeculativeDecoding {
         .fits();
   }
 
-  /** The largest batch {@code rm} holds at {@code context}, beside the draft model if any. */
-  static int maxBatch(Optional<Speculation> speculation, RooflineModel rm, int context) {
+  /**
+   * The largest batch {@code rm} holds at {@code context}, beside the draft model if any; empty
+   * when not even one sequence fits.
+   */
+  static java.util.OptionalInt largestBatch(
+      Optional<Speculation> speculation, RooflineModel rm, int context) {
     if (speculation.isPresent() && speculation.get().draft().isPresent()) {
-      return BatchSearch.largest(
-          b -> rm.memory(b, context).fits() && fitsWithDraft(speculation, rm, b, context));
+      int b =
+          BatchSearch.largest(
+              x -> rm.memory(x, context).fits() && fitsWithDraft(speculation, rm, x, context));
+      return b >= 1 ? java.util.OptionalInt.of(b) : java.util.OptionalInt.empty();
     }
-    return rm.largestBatch(context).orElse(0);
+    return rm.largestBatch(context);
   }
 }

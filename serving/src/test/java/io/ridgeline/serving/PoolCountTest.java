@@ -137,4 +137,17 @@ final class PoolCountTest {
     assertThat(pool.memory(1, 1024).toString()).startsWith("per chip: weights ");
     assertThat(pool.decode(1, 1024).toString()).contains("; per chip:\n  ");
   }
+
+  @Test
+  void deploymentMaxBatch_nothingFits_throwsNamingTheDeployment_largestBatchIsEmpty() {
+    // Llama-3.1-405B in BF16 (~810 GB of weights) on one 80 GB H100: not one sequence fits
+    Deployment d =
+        Deployment.of(
+            Deployment.Strategy.COLOCATED,
+            RooflineModel.of(Models.byId("llama-3.1-405b"), Chips.byId("h100-sxm"), 1));
+    assertThat(d.largestBatch(2048)).isEmpty();
+    assertThatThrownBy(() -> d.maxBatch(2048))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("not even one sequence of 2048 tokens fits in memory");
+  }
 }

@@ -280,7 +280,7 @@ final class StrategyInvariantsTest {
           "uniform " + uniform.tpot() + ", skewed " + base.tpot());
     }
     int context = isl + osl;
-    int max = d.maxBatch(context);
+    int max = d.largestBatch(context).orElse(0);
     f.check(max >= 1, "maxBatch at least 1 for a valid system", sys, "maxBatch " + max);
     if (max >= 1 && max < Limits.MAX_BATCH) {
       f.check(d.point(max, isl, osl).fits(), "maxBatch's point fits", sys, "maxBatch " + max);
@@ -313,7 +313,7 @@ final class StrategyInvariantsTest {
             base.tokensPerSecondPerChip() + " -> " + next.tokensPerSecondPerChip());
       }
     }
-    int roomier = sys.on(tiers(c, true, k), sys.zipf()).maxBatch(context);
+    int roomier = sys.on(tiers(c, true, k), sys.zipf()).largestBatch(context).orElse(0);
     f.check(roomier >= max, "more capacity never lowers maxBatch", sys, max + " -> " + roomier);
   }
 

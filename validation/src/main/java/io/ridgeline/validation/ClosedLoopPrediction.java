@@ -65,7 +65,7 @@ final class ClosedLoopPrediction extends ModePrediction {
     int wanted = load();
     RooflineModel rm = system(wanted, isl + osl);
     Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
-    int max = d.maxBatch(isl + osl);
+    int max = d.largestBatch(isl + osl).orElse(0);
     int clients = perReplica(wanted, rm);
     int batch = engineCapped(capped(clients, max, isl + osl));
     if (noting) {
@@ -97,7 +97,7 @@ final class ClosedLoopPrediction extends ModePrediction {
     RooflineModel prefill = systems.prefillPool(promptsPerPass, isl);
     Deployment d = systems.disaggregated(decode, prefill);
     int clients = perReplica(load, decode);
-    int batch = engineCapped(capped(clients, d.maxBatch(isl + osl), isl + osl));
+    int batch = engineCapped(capped(clients, d.largestBatch(isl + osl).orElse(0), isl + osl));
     FrontierPoint p = d.point(batch, isl, osl);
     if (!p.fits()) {
       throw new Unpredictable(

@@ -55,7 +55,7 @@ final class ColocatedPrediction extends ModePrediction {
     int wanted = single ? 1 : c.load().orElse(Integer.MAX_VALUE);
     RooflineModel rm = system(wanted == Integer.MAX_VALUE ? 1 : wanted, isl + osl);
     Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
-    int max = d.maxBatch(isl + osl);
+    int max = d.largestBatch(isl + osl).orElse(0);
     int batch;
     if (wanted == Integer.MAX_VALUE) {
       int top = engineCapped(capped(max, max, isl + osl));

@@ -51,7 +51,7 @@ final class ServerPrediction extends ModePrediction {
     double tpotBound = slo.tpotSeconds();
     RooflineModel rm = system(1, isl + osl);
     Deployment d = deployment(Deployment.Strategy.COLOCATED, rm);
-    int max = d.maxBatch(isl + osl);
+    int max = d.largestBatch(isl + osl).orElse(0);
     int top = engineCapped(capped(max, max, isl + osl));
     double prefill = rm.prefill(1, isl).seconds().seconds();
     ServerPoint best = null;

@@ -175,7 +175,7 @@ public final class Planner {
 
     /** The best batch of {@code d} that meets the objectives, counting every candidate. */
     private Optional<PlanConfiguration> best(Deployment d) {
-      int largest = d.maxBatch(context);
+      int largest = d.largestBatch(context).orElse(0);
       if (largest == 0) {
         candidates++;
         count(PlanFailure.MEMORY);

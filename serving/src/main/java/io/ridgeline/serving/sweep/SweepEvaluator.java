@@ -229,7 +229,7 @@ final class SweepEvaluator {
     int prompt = cached + isl; // tokens of history and prompt, as whyNot counts them
     String oneRequest = doesNotFit(prompt, osl);
     if (oneRequest == null && fitMaxBatch < 0) {
-      fitMaxBatch = deployment.maxBatch(prompt + osl);
+      fitMaxBatch = deployment.largestBatch(prompt + osl).orElse(0);
     }
     return new RowErrors(oneRequest, prompt + osl, fitMaxBatch);
   }
@@ -390,7 +390,7 @@ final class SweepEvaluator {
       return oneRequest;
     }
     if (fitMaxBatch < 0) {
-      fitMaxBatch = deployment.maxBatch(isl + osl);
+      fitMaxBatch = deployment.largestBatch(isl + osl).orElse(0);
     }
     return new RowErrors(null, isl + osl, fitMaxBatch)
         .exceedsMemory(batch, new StringBuilder())
