@@ -14,6 +14,7 @@ import io.ridgeline.serving.Speculation;
 import io.ridgeline.serving.Workload;
 import io.ridgeline.serving.plan.PlanRequest;
 import io.ridgeline.serving.plan.PlanResult;
+import io.ridgeline.serving.plan.PlanSystem;
 import io.ridgeline.serving.plan.Planner;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -164,6 +165,16 @@ final class PlanCommand implements Callable<Integer> {
   static final String DEFAULT_CHIPS = "h100-sxm,h200-sxm,b200,mi300x";
 
   @Option(
+      names = "--system",
+      paramLabel = "SPEC",
+      description =
+          "Plan only on this system, CHIP:COUNT[:FIELD=VALUE...] with FIELD one of tp, pp, ep,"
+              + " attention-dp, strategy (ids of --strategies, comma-separated), e.g. h100-sxm:8:tp=8"
+              + " or b200:4:strategy=colocated; fields left out are searched within the count"
+              + " (repeatable; instead of --chips).")
+  List<String> systems;
+
+  @Option(
       names = "--strategies",
       split = ",",
       defaultValue = "colocated,pd,afd",
@@ -287,13 +298,22 @@ final class PlanCommand implements Callable<Integer> {
       positive("--tpot-p99", tpotP99.seconds(), "s");
     }
     PriceOption prices = PriceOption.parse(price);
+    List<SystemSpec> systemSpecs = systemSpecs();
+    List<String> chipIds =
+        systemSpecs.isEmpty()
+            ? chips
+            : systemSpecs.stream().map(SystemSpec::chip).distinct().toList();
     List<Chip> catalog = new ArrayList<>();
-    for (String id : chips) {
+    for (String id : chipIds) {
       if (!id.isBlank()) {
-        catalog.add(chipSet.resolve(id.trim(), chips));
+        catalog.add(chipSet.resolve(id.trim(), chipIds));
       }
     }
     List<Chip> resolved = catalog.stream().map(prices::apply).toList();
+    List<PlanSystem> planSystems = new ArrayList<>();
+    for (SystemSpec s : systemSpecs) {
+      planSystems.add(planSystem(s, resolved.get(chipIds.indexOf(s.chip()))));
+    }
     if (resolved.isEmpty()) {
       throw new IllegalArgumentException(
           "--chips must name at least one chip, e.g. --chips h100-sxm,b200");
@@ -319,6 +339,7 @@ final class PlanCommand implements Callable<Integer> {
             .ttftSlo(ttft)
             .tpotSlo(tpot)
             .strategies(searched)
+            .systems(planSystems)
             .top(top)
             .efficiency(efficiency.efficiency());
     if (rate != null) {
@@ -397,6 +418,66 @@ final class PlanCommand implements Callable<Integer> {
       }
     }
     return "./ridgeline plan " + String.join(" ", args);
+  }
+
+  /**
+   * The specs of every --system, each with a count; empty without one.
+   *
+   * @throws IllegalArgumentException in one line when a spec is bad ({@link SystemSpec#parse}), has
+   *     no count, or comes with --chips
+   */
+  private List<SystemSpec> systemSpecs() {
+    if (systems == null || systems.isEmpty()) {
+      return List.of();
+    }
+    if (spec.commandLine().getParseResult().hasMatchedOption("--chips")) {
+      throw new IllegalArgumentException(
+          "--system and --chips are exclusive: each --system names its own chip and count (e.g."
+              + " --system h100-sxm:8:tp=8 --system b200:4)");
+    }
+    List<SystemSpec> out = new ArrayList<>();
+    for (String text : systems) {
+      SystemSpec s = SystemSpec.parse(text);
+      if (s.count() == null) {
+        throw new IllegalArgumentException(
+            "--system " + text + ": give the chip count, e.g. " + s.chip() + ":8");
+      }
+      out.add(s);
+    }
+    return out;
+  }
+
+  /** The planner's system of one spec on its resolved (and priced) chip. */
+  private static PlanSystem planSystem(SystemSpec s, Chip chip) {
+    try {
+      return planSystemOf(s, chip);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--system " + s.text() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static PlanSystem planSystemOf(SystemSpec s, Chip chip) {
+    PlanSystem p = PlanSystem.of(chip, s.count());
+    if (s.tp() != null) {
+      p = p.withTensorParallel(s.tp());
+    }
+    if (s.pp() != null) {
+      p = p.withPipelineParallel(s.pp());
+    }
+    if (s.ep() != null) {
+      p = p.withExpertParallel(s.ep());
+    }
+    if (s.attentionDp() != null) {
+      p = p.withAttentionDataParallel(s.attentionDp());
+    }
+    if (s.strategy() != null) {
+      Set<Deployment.Strategy> only = EnumSet.noneOf(Deployment.Strategy.class);
+      for (String id : s.strategy().split(",", -1)) {
+        only.add(strategy(id.trim()));
+      }
+      p = p.withStrategies(only);
+    }
+    return p;
   }
 
   /** Every combination of --weights and --kv (each the checkpoint's when absent). */

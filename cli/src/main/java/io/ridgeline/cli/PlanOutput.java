@@ -10,6 +10,7 @@ import io.ridgeline.serving.plan.PlanFailure;
 import io.ridgeline.serving.plan.PlanMiss;
 import io.ridgeline.serving.plan.PlanRequest;
 import io.ridgeline.serving.plan.PlanResult;
+import io.ridgeline.serving.plan.PlanSystem;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -58,7 +59,10 @@ final class PlanOutput {
         Locale.ROOT,
         "searched %s with %s%s (%s): %d candidates, %d configurations meet the objectives; best %d"
             + " by %s%n",
-        String.join(", ", q.chips().stream().map(Chip::id).distinct().toList()),
+        q.systems().isEmpty()
+            ? String.join(", ", q.chips().stream().map(Chip::id).distinct().toList())
+            : "systems "
+                + String.join(", ", q.systems().stream().map(PlanSystem::toString).toList()),
         String.join(", ", q.strategies().stream().map(Deployment.Strategy::id).toList()),
         q.speculation().map(s -> ", with and without speculative " + s).orElse(""),
         efficiency.ideal() ? "ideal roofline bounds" : efficiency.description(),
@@ -209,6 +213,9 @@ final class PlanOutput {
     o.put("objective", q.objective().id());
     ArrayNode chipIds = o.putArray("chips");
     q.chips().stream().map(Chip::id).distinct().forEach(chipIds::add);
+    if (!q.systems().isEmpty()) {
+      systems(q, o.putArray("systems"));
+    }
     ArrayNode strategyIds = o.putArray("strategies");
     q.strategies().forEach(s -> strategyIds.add(s.id()));
     if (q.speculation().isPresent()) {
@@ -235,6 +242,30 @@ final class PlanOutput {
     }
     closest(r, o.putArray("closest"));
     return o;
+  }
+
+  /** The fixed systems of --system, each as its spec and its fields (null where searched). */
+  private static void systems(PlanRequest q, ArrayNode systems) {
+    for (PlanSystem s : q.systems()) {
+      ObjectNode n = systems.addObject();
+      n.put("system", s.toString());
+      n.put("chip", s.chip().id());
+      n.put("count", s.count());
+      putOrNull(n, "tp", s.tensorParallel());
+      putOrNull(n, "pp", s.pipelineParallel());
+      putOrNull(n, "ep", s.expertParallel());
+      putOrNull(n, "attention_dp", s.attentionDataParallel());
+      ArrayNode only = n.putArray("strategies");
+      (s.strategies().isEmpty() ? q.strategies() : s.strategies()).forEach(t -> only.add(t.id()));
+    }
+  }
+
+  private static void putOrNull(ObjectNode o, String key, java.util.OptionalInt v) {
+    if (v.isPresent()) {
+      o.put(key, v.getAsInt());
+    } else {
+      o.putNull(key);
+    }
   }
 
   private static void putOrNull(ObjectNode o, String key, java.util.OptionalDouble v) {

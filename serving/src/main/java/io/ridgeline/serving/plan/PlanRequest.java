@@ -110,6 +110,15 @@ public abstract class PlanRequest {
   /** Chip types to search, each on its own (a configuration uses one chip type); not empty. */
   public abstract List<Chip> chips();
 
+  /**
+   * Fixed systems to evaluate instead of laying out each of {@link #chips()} at 1, 2, 4, … chips
+   * ({@link PlanSystem}: a chip, a count and the degrees and strategies the user fixed); empty by
+   * default, for the planner's own enumeration. With systems, pd and afd pair each system's pools
+   * on its own chip only, and every system's chip must be one of {@link #chips()} (whose prices,
+   * error bands and offload tiers the output reads).
+   */
+  public abstract List<PlanSystem> systems();
+
   /** Prompt tokens per request (ISL); positive. */
   public abstract int inputTokens();
 
@@ -294,6 +303,13 @@ public abstract class PlanRequest {
   @Value.Check
   void check() {
     checkArgument(!chips().isEmpty(), "chips must not be empty: name at least one chip to search");
+    for (PlanSystem s : systems()) {
+      checkArgument(
+          chips().stream().anyMatch(c -> c.id().equalsIgnoreCase(s.chip().id())),
+          "system %s: its chip must be one of the request's chips: %s",
+          s,
+          chips().stream().map(Chip::id).collect(Collectors.joining(", ")));
+    }
     checkArgument(inputTokens() > 0, "input tokens (isl) must be positive: %s", inputTokens());
     checkArgument(outputTokens() > 0, "output tokens (osl) must be positive: %s", outputTokens());
     var unused = workload(); // validates history and prefix hits
@@ -348,6 +364,10 @@ public abstract class PlanRequest {
             strategies().stream().map(Deployment.Strategy::id).collect(Collectors.joining(", ")),
             objective().id(),
             top())
+        + (systems().isEmpty()
+            ? ""
+            : ", systems "
+                + systems().stream().map(PlanSystem::toString).collect(Collectors.joining(" ")))
         + (workload().hasCache() ? ", " + workload() : "")
         + ttftP99Slo().map(p -> ", TTFT p99 ≤ " + p).orElse("")
         + tpotP99Slo().map(p -> ", TPOT p99 ≤ " + p).orElse("")

@@ -84,6 +84,63 @@ final class PlanSpace {
     return out;
   }
 
+  /**
+   * The layouts of a fixed {@code system} at {@code precisions}: those of {@link #layouts(Chip,
+   * Precisions)} on its chip that have its count and agree with its fixed degrees, and the pool of
+   * its count with its fixed degrees and the pool defaults for the others ({@link PoolSpec}), each
+   * (tp, pp, ep, attention-dp) once.
+   *
+   * @throws IllegalArgumentException naming the system when none of them can be laid out
+   */
+  List<RooflineModel> layouts(PlanSystem system, Precisions precisions) {
+    List<RooflineModel> out = new ArrayList<>();
+    for (RooflineModel rm : layouts(system.chip(), precisions)) {
+      if (system.matches(
+          rm.chips(),
+          rm.tensorParallel(),
+          rm.pipelineParallel(),
+          rm.expertParallel(),
+          rm.attentionDataParallel())) {
+        out.add(rm);
+      }
+    }
+    try {
+      RooflineModel own =
+          PoolSpec.builder()
+              .model(model)
+              .chip(system.chip())
+              .precisions(precisions)
+              .count(system.count())
+              .tensorParallel(
+                  system.tensorParallel().isPresent()
+                      ? Optional.of(system.tensorParallel().getAsInt())
+                      : Optional.empty())
+              .pipelineParallel(system.pipelineParallel().orElse(1))
+              .attentionDataParallel(system.attentionDataParallel().orElse(1))
+              .expertParallel(system.expertParallel().orElse(1))
+              .efficiency(request.efficiency())
+              .kvOffload(offload(system.chip()))
+              .build()
+              .build(1, isl + osl);
+      boolean known =
+          out.stream()
+              .anyMatch(
+                  f ->
+                      f.tensorParallel() == own.tensorParallel()
+                          && f.pipelineParallel() == own.pipelineParallel()
+                          && f.expertParallel() == own.expertParallel()
+                          && f.attentionDataParallel() == own.attentionDataParallel());
+      if (!known) {
+        out.add(own);
+      }
+    } catch (IllegalArgumentException e) {
+      if (out.isEmpty()) {
+        throw new IllegalArgumentException("system " + system + ": " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
   private RooflineModel layout(Chip chip, Precisions p, int chips, int tp, int dp, int ep) {
     return PoolSpec.builder()
         .model(model)

@@ -47,7 +47,9 @@ import java.util.TreeSet;
  * data parallelism up to four domains; the fewest-chips pipeline where nothing flat fits), each
  * strategy's deployments on them (pd and afd also with a second chip of the request for the prefill
  * or FFN pool; colocated and pd also with the request's speculation), and batch sizes 1, 2, 4, … up
- * to the largest that fits at ISL + OSL tokens, and that largest.
+ * to the largest that fits at ISL + OSL tokens, and that largest. With {@linkplain
+ * PlanRequest#systems() fixed systems}, only their layouts ({@link PlanSystem}), under their own
+ * strategies or the request's, each pool on the system's chip.
  *
  * <p><b>Meeting the objectives</b>: a candidate fits in memory, its TPOT (at the full batch, p50
  * and p99 alike) meets the TPOT objectives, and the fleet sized for the rate by the queueing model
@@ -136,6 +138,26 @@ public final class Planner {
       List<PlanConfiguration> meeting = new ArrayList<>();
       List<PlanMiss> closest = new ArrayList<>();
       PlanSpace space = new PlanSpace(request);
+      if (!request.systems().isEmpty()) {
+        for (PlanSystem system : request.systems()) {
+          latencyMiss = null;
+          memoryMiss = null;
+          Set<Deployment.Strategy> strategies =
+              system.strategies().isEmpty() ? request.strategies() : system.strategies();
+          for (Precisions precisions : request.searchedPrecisions()) {
+            for (RooflineModel layout : space.layouts(system, precisions)) {
+              for (Deployment.Strategy strategy : strategies) {
+                // a fixed system's pools stay on its own chip
+                for (Deployment d : space.deployments(strategy, layout, List.of(system.chip()))) {
+                  best(d).ifPresent(meeting::add);
+                }
+              }
+            }
+          }
+          addClosest(closest);
+        }
+        return result(meeting, closest);
+      }
       List<Chip> chips = new ArrayList<>(distinctChips());
       for (Chip chip : chips) {
         latencyMiss = null;
@@ -149,12 +171,21 @@ public final class Planner {
             }
           }
         }
-        if (latencyMiss != null) {
-          closest.add(latencyMiss);
-        } else if (memoryMiss != null) {
-          closest.add(memoryMiss);
-        }
+        addClosest(closest);
       }
+      return result(meeting, closest);
+    }
+
+    /** The closest miss of the chip or system just searched: a latency miss before a memory one. */
+    private void addClosest(List<PlanMiss> closest) {
+      if (latencyMiss != null) {
+        closest.add(latencyMiss);
+      } else if (memoryMiss != null) {
+        closest.add(memoryMiss);
+      }
+    }
+
+    private PlanResult result(List<PlanConfiguration> meeting, List<PlanMiss> closest) {
       meeting.sort(order);
       return PlanResult.builder()
           .request(request)
