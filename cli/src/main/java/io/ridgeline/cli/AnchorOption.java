@@ -161,8 +161,8 @@ final class AnchorOption {
    * The anchor of {@code file} predicted with {@code efficiency}, or empty without a file. The file
    * is a case file (CSV, cases.md) or the result file of a serving benchmark ({@link
    * BenchmarkResults}: {@code vllm bench serve --save-result}, SGLang {@code bench_serving},
-   * GenAI-Perf/AIPerf), detected by content; a result file does not say what it measured, so it is
-   * read as measured on {@code system}.
+   * GenAI-Perf/AIPerf, GuideLLM), detected by content; a result file does not say what it measured,
+   * so it is read as measured on {@code system}.
    *
    * @param system the command's system (one model on one pool), or empty where the command has none
    *     (plan searches many): a result file is then refused

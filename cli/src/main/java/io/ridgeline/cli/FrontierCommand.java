@@ -151,9 +151,10 @@ final class FrontierCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description =
           "Measurements of your own deployment: a case file (format in cases.md), or the"
-              + " result file of vllm bench serve --save-result, SGLang bench_serving or"
-              + " GenAI-Perf/AIPerf, read as measured on this system; their slowdown against the"
-              + " model scales every point (times divided, rates multiplied by the factor).")
+              + " result file of vllm bench serve --save-result, SGLang bench_serving,"
+              + " GenAI-Perf/AIPerf or GuideLLM, read as measured on this system; their"
+              + " slowdown against the model scales every point (times divided, rates"
+              + " multiplied by the factor).")
   Path anchor;
 
   /** The anchor's factor, once {@link #call} has read it. */

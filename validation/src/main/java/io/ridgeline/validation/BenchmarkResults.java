@@ -37,6 +37,14 @@ import java.util.OptionalInt;
  *       {@code output_sequence_length}, {@code request_count}; the concurrency in {@code
  *       input_config.loadgen.concurrency} (AIPerf) or {@code input_config.concurrency}
  *       (GenAI-Perf).
+ *   <li>{@link Format#GUIDELLM}: GuideLLM's report ({@code guidellm benchmark --output-path
+ *       F.json}): {@code benchmarks[]}, each with {@code metrics.<name>.successful} statistics
+ *       ({@code time_to_first_token_ms}, {@code time_per_output_token_ms} or {@code
+ *       inter_token_latency_ms}, {@code output_tokens_per_second}, {@code prompt_token_count},
+ *       {@code output_token_count}, {@code request_totals.successful}) and its strategy in {@code
+ *       config.strategy} (or {@code args.strategy}): {@code synchronous} is one client, {@code
+ *       concurrent} {@code streams} clients, {@code throughput} all prompts at once; {@code
+ *       constant} and {@code poisson} rates are not used.
  * </ul>
  *
  * <p>Each operating point becomes up to three rows: TTFT ({@link Metric#MEDIAN_TTFT_MS} from the
@@ -60,7 +68,9 @@ public final class BenchmarkResults {
     /** SGLang {@code bench_serving}, one JSON object per line. */
     SGLANG("sglang bench_serving", "sglang"),
     /** NVIDIA GenAI-Perf / AIPerf profile export. */
-    AIPERF("GenAI-Perf/AIPerf profile export", "");
+    AIPERF("GenAI-Perf/AIPerf profile export", ""),
+    /** GuideLLM's benchmark report: one operating point per entry of {@code benchmarks}. */
+    GUIDELLM("GuideLLM report", "");
 
     private final String tool;
     private final String engine;
@@ -163,8 +173,17 @@ public final class BenchmarkResults {
     } catch (IllegalArgumentException e) {
       wholeError = e;
     }
-    if (whole != null) {
-      points.add(new Point(whole, 1));
+    if (whole != null && whole.path("benchmarks").isArray()) {
+      // a GuideLLM report: each benchmark one operating point
+      int i = 0;
+      for (JsonNode b : whole.path("benchmarks")) {
+        points.add(new Point(b, ++i, true));
+      }
+      if (points.isEmpty()) {
+        throw new IllegalArgumentException(name + ": a GuideLLM report with no benchmark");
+      }
+    } else if (whole != null) {
+      points.add(new Point(whole, 1, false));
     } else {
       // JSON lines (SGLang appends one object per run): every non-blank line one object
       String[] lines = text.split("\n", -1);
@@ -178,7 +197,7 @@ public final class BenchmarkResults {
         } catch (IllegalArgumentException e) {
           throw points.isEmpty() ? wholeError : e;
         }
-        points.add(new Point(node, i + 1));
+        points.add(new Point(node, i + 1, false));
       }
     }
     Format format = null;
@@ -187,11 +206,14 @@ public final class BenchmarkResults {
     int index = 0;
     for (Point p : points) {
       index++;
-      String where = points.size() == 1 ? name : name + " line " + p.line;
+      String where =
+          p.guidellm
+              ? name + " benchmark " + p.line
+              : points.size() == 1 ? name : name + " line " + p.line;
       if (!p.node.isObject()) {
         throw new IllegalArgumentException(where + ": expected a JSON object of benchmark results");
       }
-      Format f = format(p.node, where);
+      Format f = p.guidellm ? Format.GUIDELLM : format(p.node, where);
       if (format != null && f != format) {
         throw new IllegalArgumentException(
             where + ": a " + f.tool() + " result after " + format.tool() + " results");
@@ -209,7 +231,8 @@ public final class BenchmarkResults {
     return new Read(format, cases, unused);
   }
 
-  private record Point(JsonNode node, int line) {}
+  /** One operating point: a JSON object, its line (or benchmark number in a GuideLLM report). */
+  private record Point(JsonNode node, int line, boolean guidellm) {}
 
   /** The format of one result object. */
   private static Format format(JsonNode o, String where) {
@@ -241,7 +264,50 @@ public final class BenchmarkResults {
     double tpotMs;
     double outputTokensPerS;
     String engine = f.engine;
-    if (f == Format.AIPERF) {
+    if (f == Format.GUIDELLM) {
+      JsonNode m = o.path("metrics");
+      completed =
+          guide(m, "request_totals", null, where)
+              .orElseThrow(() -> missing(where, "metrics.request_totals.successful"));
+      inputTokens =
+          completed
+              * guide(m, "prompt_token_count", "mean", where)
+                  .orElseThrow(() -> missing(where, "metrics.prompt_token_count.successful.mean"));
+      outputTokens =
+          completed
+              * guide(m, "output_token_count", "mean", where)
+                  .orElseThrow(() -> missing(where, "metrics.output_token_count.successful.mean"));
+      medianTtftMs = guide(m, "time_to_first_token_ms", "median", where);
+      meanTtftMs = guide(m, "time_to_first_token_ms", "mean", where);
+      tpotMs =
+          guide(m, "time_per_output_token_ms", "mean", where)
+              .or(() -> guide(m, "inter_token_latency_ms", "mean", where))
+              .orElseThrow(
+                  () -> missing(where, "metrics.time_per_output_token_ms.successful.mean"));
+      outputTokensPerS =
+          guide(m, "output_tokens_per_second", "mean", where)
+              .orElseThrow(
+                  () -> missing(where, "metrics.output_tokens_per_second.successful.mean"));
+      JsonNode strategy = o.path("config").path("strategy");
+      if (strategy.isMissingNode()) {
+        strategy = o.path("args").path("strategy");
+      }
+      String type = strategy.path("type_").asText(strategy.path("type").asText(""));
+      rate = Double.POSITIVE_INFINITY;
+      infiniteRate = true;
+      switch (type) {
+        case "synchronous" -> concurrency = OptionalInt.of(1);
+        case "concurrent" ->
+            concurrency =
+                OptionalInt.of(count(strategy.path("streams"), where, "config.strategy.streams"));
+        case "throughput" -> concurrency = OptionalInt.empty();
+        default ->
+            throw new Unpredictable(
+                "a GuideLLM '"
+                    + type
+                    + "' run: only synchronous, concurrent and throughput runs can anchor");
+      }
+    } else if (f == Format.AIPERF) {
       completed =
           stat(o, "request_count", "avg", where)
               .orElseThrow(() -> missing(where, "request_count.avg"));
@@ -481,6 +547,26 @@ public final class BenchmarkResults {
       return Optional.empty();
     }
     return Optional.of(check(v, where, name + "." + statistic));
+  }
+
+  /**
+   * GuideLLM's {@code metrics.name.successful.statistic} (a count when {@code statistic} is null),
+   * checked positive and finite; the median also from {@code percentiles.p50}.
+   */
+  private static Optional<Double> guide(JsonNode m, String name, String statistic, String where) {
+    JsonNode s = m.path(name).path("successful");
+    JsonNode v = statistic == null ? s : s.path(statistic);
+    if ((v.isMissingNode() || v.isNull()) && "median".equals(statistic)) {
+      v = s.path("percentiles").path("p50");
+    }
+    if (v.isMissingNode() || v.isNull()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        check(
+            v,
+            where,
+            "metrics." + name + ".successful" + (statistic == null ? "" : "." + statistic)));
   }
 
   private static double check(JsonNode v, String where, String key) {

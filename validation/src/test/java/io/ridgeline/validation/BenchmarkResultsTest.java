@@ -87,6 +87,28 @@ final class BenchmarkResultsTest {
   }
 
   @Test
+  void guidellm_eachBenchmarkAPoint_synchronousIsOneClient_aRateRunNotUsed() throws IOException {
+    BenchmarkResults.Read r = BenchmarkResults.read(sample("guidellm-report.json"), "g.json", H100);
+    assertThat(r.format()).isEqualTo(BenchmarkResults.Format.GUIDELLM);
+    // benchmark 1: synchronous = 1 client; benchmark 2: 16 streams; benchmark 3: constant rate
+    assertThat(r.cases()).hasSize(6);
+    assertThat(r.cases().get(0).load()).isEqualTo(OptionalInt.of(1));
+    assertThat(r.cases().get(0).metric()).isEqualTo(Metric.MEDIAN_TTFT_MS);
+    assertThat(r.cases().get(0).measured()).isEqualTo(68.9);
+    // the median from percentiles.p50 where the statistic has no median
+    assertThat(r.cases().get(3).measured()).isEqualTo(95.5);
+    assertThat(r.cases().get(3).load()).isEqualTo(OptionalInt.of(16));
+    // 1,024 prompt tokens per request, the mean
+    assertThat(r.cases().get(3).isl()).isEqualTo(OptionalInt.of(1024));
+    assertThat(metric(r.cases().subList(3, 6), Metric.OUT_TOK_S_PER_CHIP).measured())
+        .isEqualTo(1630.0);
+    assertThat(r.unused())
+        .singleElement()
+        .asString()
+        .startsWith("g.json benchmark 3: a GuideLLM 'constant' run");
+  }
+
+  @Test
   void allPromptsAtOnce_isABurstOfThePrompts() {
     String text =
         "{\"num_prompts\": 500, \"request_rate\": \"inf\", \"max_concurrency\": null,"
