@@ -84,6 +84,11 @@ public final class BenchmarkResults {
     public String tool() {
       return tool;
     }
+
+    /** The engine the tool's files come from, empty when it benchmarks any. */
+    String engine() {
+      return engine;
+    }
   }
 
   /**
@@ -250,142 +255,21 @@ public final class BenchmarkResults {
             + " --save-result, sglang bench_serving, GenAI-Perf or AIPerf, or a case file in CSV)");
   }
 
-  /** The rows of one operating point. */
+  /** The rows of one operating point: TTFT, TPOT and output tokens/s per chip. */
   private static List<ValidationCase> rows(
       Format f, JsonNode o, String where, String point, int line, MeasuredSystem s) {
-    double completed;
-    double inputTokens;
-    double outputTokens;
-    OptionalInt concurrency;
-    boolean infiniteRate;
-    double rate;
-    Optional<Double> medianTtftMs;
-    Optional<Double> meanTtftMs;
-    double tpotMs;
-    double outputTokensPerS;
-    String engine = f.engine;
-    if (f == Format.GUIDELLM) {
-      JsonNode m = o.path("metrics");
-      completed =
-          guide(m, "request_totals", null, where)
-              .orElseThrow(() -> missing(where, "metrics.request_totals.successful"));
-      inputTokens =
-          completed
-              * guide(m, "prompt_token_count", "mean", where)
-                  .orElseThrow(() -> missing(where, "metrics.prompt_token_count.successful.mean"));
-      outputTokens =
-          completed
-              * guide(m, "output_token_count", "mean", where)
-                  .orElseThrow(() -> missing(where, "metrics.output_token_count.successful.mean"));
-      medianTtftMs = guide(m, "time_to_first_token_ms", "median", where);
-      meanTtftMs = guide(m, "time_to_first_token_ms", "mean", where);
-      tpotMs =
-          guide(m, "time_per_output_token_ms", "mean", where)
-              .or(() -> guide(m, "inter_token_latency_ms", "mean", where))
-              .orElseThrow(
-                  () -> missing(where, "metrics.time_per_output_token_ms.successful.mean"));
-      outputTokensPerS =
-          guide(m, "output_tokens_per_second", "mean", where)
-              .orElseThrow(
-                  () -> missing(where, "metrics.output_tokens_per_second.successful.mean"));
-      JsonNode strategy = o.path("config").path("strategy");
-      if (strategy.isMissingNode()) {
-        strategy = o.path("args").path("strategy");
-      }
-      String type = strategy.path("type_").asText(strategy.path("type").asText(""));
-      rate = Double.POSITIVE_INFINITY;
-      infiniteRate = true;
-      switch (type) {
-        case "synchronous" -> concurrency = OptionalInt.of(1);
-        case "concurrent" ->
-            concurrency =
-                OptionalInt.of(count(strategy.path("streams"), where, "config.strategy.streams"));
-        case "throughput" -> concurrency = OptionalInt.empty();
-        default ->
-            throw new Unpredictable(
-                "a GuideLLM '"
-                    + type
-                    + "' run: only synchronous, concurrent and throughput runs can anchor");
-      }
-    } else if (f == Format.AIPERF) {
-      completed =
-          stat(o, "request_count", "avg", where)
-              .orElseThrow(() -> missing(where, "request_count.avg"));
-      inputTokens =
-          completed
-              * stat(o, "input_sequence_length", "avg", where)
-                  .orElseThrow(() -> missing(where, "input_sequence_length.avg"));
-      outputTokens =
-          completed
-              * stat(o, "output_sequence_length", "avg", where)
-                  .orElseThrow(() -> missing(where, "output_sequence_length.avg"));
-      medianTtftMs = stat(o, "time_to_first_token", "p50", where);
-      meanTtftMs = stat(o, "time_to_first_token", "avg", where);
-      tpotMs =
-          stat(o, "inter_token_latency", "avg", where)
-              .orElseThrow(() -> missing(where, "inter_token_latency.avg"));
-      outputTokensPerS =
-          stat(o, "output_token_throughput", "avg", where)
-              .orElseThrow(() -> missing(where, "output_token_throughput.avg"));
-      JsonNode config = o.path("input_config");
-      JsonNode c = config.path("loadgen").path("concurrency");
-      if (c.isMissingNode() || c.isNull()) {
-        c = config.path("concurrency");
-      }
-      concurrency =
-          c.isMissingNode() || c.isNull()
-              ? OptionalInt.empty()
-              : OptionalInt.of(count(c, where, "input_config concurrency"));
-      rate = Double.POSITIVE_INFINITY;
-      infiniteRate = true;
-      if (concurrency.isEmpty()) {
-        throw new Unpredictable(
-            "the export does not state its concurrency (input_config.loadgen.concurrency):"
-                + " only a fixed-concurrency run can anchor");
-      }
-    } else {
-      completed = positive(o, "completed", where);
-      inputTokens = positive(o, "total_input_tokens", where);
-      outputTokens = positive(o, "total_output_tokens", where);
-      medianTtftMs = optionalPositive(o, "median_ttft_ms", where);
-      meanTtftMs = optionalPositive(o, "mean_ttft_ms", where);
-      tpotMs =
-          optionalPositive(o, "mean_tpot_ms", where)
-              .or(() -> optionalPositive(o, "median_tpot_ms", where))
-              .orElseThrow(() -> missing(where, "mean_tpot_ms"));
-      outputTokensPerS = positive(o, "output_throughput", where);
-      JsonNode c = o.path("max_concurrency");
-      concurrency =
-          c.isMissingNode() || c.isNull()
-              ? OptionalInt.empty()
-              : OptionalInt.of(count(c, where, "max_concurrency"));
-      JsonNode r = o.path("request_rate");
-      if (r.isMissingNode()
-          || r.isNull()
-          || (r.isTextual() && r.asText().equalsIgnoreCase("inf"))) {
-        rate = Double.POSITIVE_INFINITY;
-      } else if (r.isNumber() && r.doubleValue() > 0) {
-        rate = r.doubleValue();
-      } else {
-        throw new IllegalArgumentException(
-            where + ": 'request_rate' must be a positive number or \"inf\": " + r);
-      }
-      infiniteRate = Double.isInfinite(rate);
-      String backend = o.path("backend").asText("").toLowerCase(Locale.ROOT);
-      if (backend.contains("sglang")) {
-        engine = "sglang";
-      } else if (backend.contains("trt") || backend.contains("tensorrt")) {
-        engine = "trtllm";
-      } else if (backend.contains("vllm")) {
-        engine = "vllm";
-      }
-    }
-    if (medianTtftMs.isEmpty() && meanTtftMs.isEmpty()) {
-      throw missing(where, "median_ttft_ms");
+    ResultFormats.Measured m =
+        switch (f) {
+          case GUIDELLM -> ResultFormats.guideLlm(o, where);
+          case AIPERF -> ResultFormats.aiPerf(o, where);
+          case VLLM, SGLANG -> ResultFormats.servingBench(f, o, where);
+        };
+    if (m.medianTtftMs().isEmpty() && m.meanTtftMs().isEmpty()) {
+      throw ResultFormats.missing(where, "median_ttft_ms");
     }
     // the run's mean lengths: total tokens / completed requests
-    long isl = Math.round(inputTokens / completed);
-    long osl = Math.round(outputTokens / completed);
+    long isl = Math.round(m.inputTokens() / m.completed());
+    long osl = Math.round(m.outputTokens() / m.completed());
     if (isl < 1 || osl < 1 || isl > Integer.MAX_VALUE || osl > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
           String.format(
@@ -396,200 +280,77 @@ public final class BenchmarkResults {
               isl,
               osl));
     }
+    boolean allAtOnce = Double.isInfinite(m.requestsPerSecond());
     Mode mode;
-    OptionalInt load;
-    if (concurrency.isPresent()) {
-      if (!infiniteRate) {
+    if (m.concurrency().isPresent()) {
+      if (!allAtOnce) {
         throw new Unpredictable(
             "a Poisson rate ("
-                + rate
+                + m.requestsPerSecond()
                 + " requests/s) under a concurrency limit: anchor with a run at a fixed concurrency"
                 + " (request rate inf) or all prompts at once");
       }
       mode = Mode.CONCURRENCY;
-      load = concurrency;
-    } else if (infiniteRate) {
+    } else if (allAtOnce) {
       // every prompt sent at once: a burst of the run's prompts, the engine's own running limit
       mode = Mode.BURST;
-      load = OptionalInt.empty();
     } else {
       throw new Unpredictable(
           "a Poisson run at "
-              + rate
+              + m.requestsPerSecond()
               + " requests/s: anchor with a run at a fixed concurrency (--max-concurrency) or all"
               + " prompts at once (--request-rate inf)");
     }
-    long prompts = Math.round(completed);
+    long prompts = Math.round(m.completed());
     RunSetup.Builder run = RunSetup.builder().rangeRatio(1.0);
     if (prompts >= 1 && prompts <= RunSetup.MAX_PROMPTS) {
       run = run.prompts((int) prompts);
     }
     RunSetup setup = run.build();
-    List<ValidationCase> out = new ArrayList<>();
-    Metric ttftMetric = medianTtftMs.isPresent() ? Metric.MEDIAN_TTFT_MS : Metric.TTFT_MS;
-    double ttft = medianTtftMs.orElseGet(meanTtftMs::orElseThrow);
-    out.add(
-        row(
-            s,
-            point,
-            "ttft",
-            ttftMetric,
-            ttft,
-            (int) isl,
-            (int) osl,
-            mode,
-            load,
-            engine,
-            where,
-            setup,
-            line));
-    out.add(
-        row(
-            s,
-            point,
-            "tpot",
-            Metric.TPOT_MS,
-            tpotMs,
-            (int) isl,
-            (int) osl,
-            mode,
-            load,
-            engine,
-            where,
-            setup,
-            line));
-    // the system's output tokens/s over its chips
-    double perChip = outputTokensPerS / s.chips();
-    out.add(
-        row(
-            s,
-            point,
-            "out_tps_chip",
-            Metric.OUT_TOK_S_PER_CHIP,
-            perChip,
-            (int) isl,
-            (int) osl,
-            mode,
-            load,
-            engine,
-            where,
-            setup,
-            line));
-    return out;
+    String engine = m.engine().isEmpty() ? "unknown" : m.engine();
+    // one row per metric of the point, everything else shared
+    RowOf row =
+        (metricShort, metric, measured) ->
+            new ValidationCase(
+                point + "-" + metricShort,
+                point,
+                s.model(),
+                s.chip(),
+                OptionalInt.of(s.chips()),
+                OptionalInt.empty(),
+                OptionalInt.empty(),
+                OptionalInt.of(s.tp()),
+                OptionalInt.of(s.pp()),
+                OptionalInt.of(s.ep()),
+                OptionalInt.empty(),
+                s.weights(),
+                s.kvCache(),
+                OptionalInt.of((int) isl),
+                OptionalInt.of((int) osl),
+                mode,
+                m.concurrency(),
+                Optional.empty(),
+                engine,
+                metric,
+                measured,
+                "high",
+                where,
+                "",
+                setup,
+                "",
+                line);
+    return List.of(
+        m.medianTtftMs().isPresent()
+            ? row.of("ttft", Metric.MEDIAN_TTFT_MS, m.medianTtftMs().get())
+            : row.of("ttft", Metric.TTFT_MS, m.meanTtftMs().orElseThrow()),
+        row.of("tpot", Metric.TPOT_MS, m.tpotMs()),
+        // the system's output tokens/s over its chips
+        row.of("out_tps_chip", Metric.OUT_TOK_S_PER_CHIP, m.outputTokensPerSecond() / s.chips()));
   }
 
-  private static ValidationCase row(
-      MeasuredSystem s,
-      String point,
-      String metricShort,
-      Metric metric,
-      double measured,
-      int isl,
-      int osl,
-      Mode mode,
-      OptionalInt load,
-      String engine,
-      String where,
-      RunSetup run,
-      int line) {
-    return new ValidationCase(
-        point + "-" + metricShort,
-        point,
-        s.model(),
-        s.chip(),
-        OptionalInt.of(s.chips()),
-        OptionalInt.empty(),
-        OptionalInt.empty(),
-        OptionalInt.of(s.tp()),
-        OptionalInt.of(s.pp()),
-        OptionalInt.of(s.ep()),
-        OptionalInt.empty(),
-        s.weights(),
-        s.kvCache(),
-        OptionalInt.of(isl),
-        OptionalInt.of(osl),
-        mode,
-        load,
-        Optional.empty(),
-        engine.isEmpty() ? "unknown" : engine,
-        metric,
-        measured,
-        "high",
-        where,
-        "",
-        run,
-        "",
-        line);
-  }
-
-  private static IllegalArgumentException missing(String where, String key) {
-    return new IllegalArgumentException(where + ": missing '" + key + "'");
-  }
-
-  /** A positive finite number at {@code key}. */
-  private static double positive(JsonNode o, String key, String where) {
-    return optionalPositive(o, key, where).orElseThrow(() -> missing(where, key));
-  }
-
-  /** A positive finite number at {@code key}, or empty when the key is absent or null. */
-  private static Optional<Double> optionalPositive(JsonNode o, String key, String where) {
-    JsonNode v = o.path(key);
-    if (v.isMissingNode() || v.isNull()) {
-      return Optional.empty();
-    }
-    return Optional.of(check(v, where, key));
-  }
-
-  /** {@code o.name.statistic} of an AIPerf metric object, checked positive and finite. */
-  private static Optional<Double> stat(JsonNode o, String name, String statistic, String where) {
-    JsonNode v = o.path(name).path(statistic);
-    if (v.isMissingNode() || v.isNull()) {
-      return Optional.empty();
-    }
-    return Optional.of(check(v, where, name + "." + statistic));
-  }
-
-  /**
-   * GuideLLM's {@code metrics.name.successful.statistic} (a count when {@code statistic} is null),
-   * checked positive and finite; the median also from {@code percentiles.p50}.
-   */
-  private static Optional<Double> guide(JsonNode m, String name, String statistic, String where) {
-    JsonNode s = m.path(name).path("successful");
-    JsonNode v = statistic == null ? s : s.path(statistic);
-    if ((v.isMissingNode() || v.isNull()) && "median".equals(statistic)) {
-      v = s.path("percentiles").path("p50");
-    }
-    if (v.isMissingNode() || v.isNull()) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        check(
-            v,
-            where,
-            "metrics." + name + ".successful" + (statistic == null ? "" : "." + statistic)));
-  }
-
-  private static double check(JsonNode v, String where, String key) {
-    if (!v.isNumber() || !Double.isFinite(v.doubleValue()) || v.doubleValue() <= 0) {
-      throw new IllegalArgumentException(
-          where + ": '" + key + "' must be a positive finite number: " + v);
-    }
-    return v.doubleValue();
-  }
-
-  /** A whole number from 1 to 2^31 - 1. */
-  private static int count(JsonNode v, String where, String key) {
-    double d = check(v, where, key);
-    if (d != Math.rint(d) || d > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(
-          where
-              + ": '"
-              + key
-              + "' must be a whole number from 1 to "
-              + Integer.MAX_VALUE
-              + ": "
-              + v);
-    }
-    return (int) d;
+  /** A row of one point: its metric and measured value. */
+  @FunctionalInterface
+  private interface RowOf {
+    ValidationCase of(String metricShort, Metric metric, double measured);
   }
 }
