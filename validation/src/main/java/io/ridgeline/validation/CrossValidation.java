@@ -279,32 +279,32 @@ public final class CrossValidation {
         report.predictions().getOrDefault(Scheme.LEAVE_ONE_SOURCE_OUT, List.of());
     Map<ErrorBands.Estimate, Double> typical = new EnumMap<>(ErrorBands.Estimate.class);
     Map<ErrorBands.Estimate, ErrorBands.Range> ranges = new EnumMap<>(ErrorBands.Estimate.class);
-    band(
+    HeldOutBands.put(
         loso,
+        ErrorBands.Estimate.TTFT,
         Set.of(Metric.TTFT_MS, Metric.MEDIAN_TTFT_MS),
         Set.of(Metric.TPOT_MS),
-        ErrorBands.Estimate.TTFT,
         typical,
         ranges);
-    band(
+    HeldOutBands.put(
         loso,
-        Set.of(Metric.TPOT_MS),
-        Set.of(Metric.OUT_TOK_S_PER_USER),
         ErrorBands.Estimate.TPOT,
+        Set.of(Metric.TPOT_MS),
+        Set.of(Metric.OUT_TOK_S_PER_USER),
         typical,
         ranges);
-    band(
+    HeldOutBands.put(
         loso,
+        ErrorBands.Estimate.TOKENS_PER_SECOND_PER_USER,
         Set.of(Metric.OUT_TOK_S_PER_USER),
         Set.of(Metric.TPOT_MS),
-        ErrorBands.Estimate.TOKENS_PER_SECOND_PER_USER,
         typical,
         ranges);
-    band(
+    HeldOutBands.put(
         loso,
+        ErrorBands.Estimate.TOKENS_PER_SECOND_PER_CHIP,
         Set.of(Metric.OUT_TOK_S_PER_CHIP),
         Set.of(Metric.TOTAL_TOK_S_PER_CHIP),
-        ErrorBands.Estimate.TOKENS_PER_SECOND_PER_CHIP,
         typical,
         ranges);
     Map<ErrorBands.Dimension, Set<String>> seen = new EnumMap<>(ErrorBands.Dimension.class);
@@ -322,92 +322,6 @@ public final class CrossValidation {
       seen.get(ErrorBands.Dimension.ENGINE).add(c.engine().toLowerCase(Locale.ROOT));
     }
     return ErrorBands.of(typical, ranges, seen, source);
-  }
-
-  /** The share of a band's rows it is built to hold: between its 20th and 80th percentiles. */
-  static final double BAND_LOW_PERCENTILE = 0.2;
-
-  static final double BAND_HIGH_PERCENTILE = 0.8;
-
-  /**
-   * Puts {@code e}'s typical error and band from the rows of {@code metrics} in {@code loso}, or
-   * where none, of {@code fallback}, whose signed error is inverted when one is a time and the
-   * other a rate (TPOT and tokens/s per user); with no row at all, ±50% with coverage 0.
-   */
-  private static void band(
-      List<Prediction> loso,
-      Set<Metric> metrics,
-      Set<Metric> fallback,
-      ErrorBands.Estimate e,
-      Map<ErrorBands.Estimate, Double> typical,
-      Map<ErrorBands.Estimate, ErrorBands.Range> ranges) {
-    List<Prediction> rows =
-        loso.stream().filter(p -> metrics.contains(p.testCase().metric())).toList();
-    boolean estimateIsTime = metrics.iterator().next().isTime();
-    if (rows.isEmpty()) {
-      rows = loso.stream().filter(p -> fallback.contains(p.testCase().metric())).toList();
-    }
-    if (rows.isEmpty()) {
-      typical.put(e, 0.5);
-      ranges.put(e, new ErrorBands.Range(-0.5, 0.5, 0));
-      return;
-    }
-    typical.put(e, Summary.of(rows).medianApe());
-    // measured / estimate − 1 of each row, by source, in the estimate's own terms (a rate row
-    // standing in for a time estimate: estimate / measured of the rate is measured / estimate of
-    // the time)
-    Map<String, List<Double>> bySource = new TreeMap<>();
-    for (Prediction p : rows) {
-      boolean same = p.testCase().metric().isTime() == estimateIsTime;
-      double signed = same ? 1 / p.ratio() - 1 : p.ratio() - 1;
-      bySource.computeIfAbsent(p.testCase().source(), k -> new ArrayList<>()).add(signed);
-    }
-    List<Double> all = new ArrayList<>();
-    bySource.values().forEach(all::addAll);
-    double low = percentile(all, BAND_LOW_PERCENTILE);
-    double high = percentile(all, BAND_HIGH_PERCENTILE);
-    // realised coverage: each source's rows against the band of the other sources' rows
-    int inside = 0;
-    int scored = 0;
-    for (Map.Entry<String, List<Double>> s : bySource.entrySet()) {
-      List<Double> others = new ArrayList<>();
-      bySource.forEach(
-          (k, v) -> {
-            if (!k.equals(s.getKey())) {
-              others.addAll(v);
-            }
-          });
-      if (others.isEmpty()) {
-        continue;
-      }
-      double lo = percentile(others, BAND_LOW_PERCENTILE);
-      double hi = percentile(others, BAND_HIGH_PERCENTILE);
-      for (double x : s.getValue()) {
-        scored++;
-        if (x >= lo && x <= hi) {
-          inside++;
-        }
-      }
-    }
-    ranges.put(
-        e,
-        new ErrorBands.Range(
-            Math.max(-1, Math.min(10, low)),
-            Math.max(-1, Math.min(10, high)),
-            scored == 0 ? 0 : (double) inside / scored));
-  }
-
-  /**
-   * The {@code q} quantile of {@code values} (0 ≤ q ≤ 1), linearly interpolated between order
-   * statistics (position q × (n − 1)).
-   */
-  static double percentile(List<Double> values, double q) {
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    double pos = q * (sorted.size() - 1);
-    int i = (int) Math.floor(pos);
-    int j = Math.min(i + 1, sorted.size() - 1);
-    return sorted.get(i) + (pos - i) * (sorted.get(j) - sorted.get(i));
   }
 
   /** The rows the roofline bound predicts (the others cannot be fitted on). */

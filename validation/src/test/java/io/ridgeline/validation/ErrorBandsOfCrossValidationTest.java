@@ -15,9 +15,9 @@ final class ErrorBandsOfCrossValidationTest {
   void percentile_interpolatesBetweenOrderStatistics() {
     // five values: position 0.2 × 4 = 0.8 between 0 and 10 → 8; 0.8 × 4 = 3.2 → 30 + 0.2 × 10 = 32
     List<Double> v = List.of(40.0, 0.0, 30.0, 10.0, 20.0);
-    assertThat(CrossValidation.percentile(v, 0.2)).isCloseTo(8, within(1e-12));
-    assertThat(CrossValidation.percentile(v, 0.8)).isCloseTo(32, within(1e-12));
-    assertThat(CrossValidation.percentile(List.of(3.0), 0.8)).isEqualTo(3);
+    assertThat(HeldOutBands.percentile(v, 0.2)).isCloseTo(8, within(1e-12));
+    assertThat(HeldOutBands.percentile(v, 0.8)).isCloseTo(32, within(1e-12));
+    assertThat(HeldOutBands.percentile(List.of(3.0), 0.8)).isEqualTo(3);
   }
 
   @Test
