@@ -69,10 +69,11 @@ import picocli.CommandLine.Model.OptionSpec;
  * <p>Errors are JSON {@code {"error": MESSAGE, "field": OPTION}} (field null where the message
  * names no option): 400 for a bad option or value (the command line's one-line message), 404 for an
  * unknown path, 405 for a method a path does not take, 413 for a body over {@link
- * Settings#maxBodyBytes()}, 422 for a request over the grid limits ({@link #MAX_SYSTEMS} chips,
- * {@link #MAX_BATCH_LIST} batches), 503 when a request runs past {@link Settings#timeLimit()} or
- * the server already holds {@link Settings#workers()} running and {@link Settings#queue()} waiting
- * requests, 500 for an internal error. A request never waits without bound.
+ * Settings#maxBodyBytes()}, 422 for a request over the grid limits ({@link #MAX_SYSTEMS} chips or
+ * system specs, {@link #MAX_BATCH_LIST} batches), 503 when a request runs past {@link
+ * Settings#timeLimit()} or the server already holds {@link Settings#workers()} running and {@link
+ * Settings#queue()} waiting requests, 500 for an internal error. A request never waits without
+ * bound.
  */
 public final class ApiServer implements WebServer {
   /** The commands {@code /api/COMMAND} runs with options. */
@@ -428,7 +429,7 @@ public final class ApiServer implements WebServer {
     return args;
   }
 
-  /** 422 for a request over the grid limits: too many systems or batch sizes. */
+  /** 422 for a request over the grid limits: too many chips, systems or batch sizes. */
   private static void checkGrid(String command, Map<String, List<JsonNode>> params) {
     String listed = command.equals("plan") ? "chips" : "chip";
     int systems = count(params.get(listed));
@@ -443,6 +444,21 @@ public final class ApiServer implements WebServer {
               + MAX_SYSTEMS
               + " per request",
           listed);
+    }
+    // each --system value is one system (a spec may hold commas: strategy=pd,afd)
+    int specs = 0;
+    for (JsonNode v : params.getOrDefault("system", List.of())) {
+      specs += v.isArray() ? v.size() : 1;
+    }
+    if (specs > MAX_SYSTEMS) {
+      throw new Refusal(
+          422,
+          "--system names "
+              + specs
+              + " systems; the API takes at most "
+              + MAX_SYSTEMS
+              + " per request",
+          "system");
     }
     int batches = count(params.get("batches"));
     if (batches > MAX_BATCH_LIST) {

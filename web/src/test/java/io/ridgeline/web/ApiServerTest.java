@@ -479,6 +479,16 @@ final class ApiServerTest {
         422,
         "chip",
         "--chip names 9 chips; the API takes at most 8 per request");
+    // --system counts each spec, commas inside a spec included: nine specs are refused
+    StringBuilder specs = new StringBuilder();
+    for (int i = 1; i <= 9; i++) {
+      specs.append(specs.length() == 0 ? "" : ",").append("\"h100-sxm:").append(i).append('"');
+    }
+    assertError(
+        post("/api/frontier", "{\"model\":\"llama-3.1-8b\",\"system\":[" + specs + "]}"),
+        422,
+        "system",
+        "--system names 9 systems; the API takes at most 8 per request");
     List<Integer> batches = new ArrayList<>();
     for (int b = 1; b <= 65; b++) {
       batches.add(b);
