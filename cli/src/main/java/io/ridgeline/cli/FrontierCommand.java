@@ -5,6 +5,7 @@ import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
+import io.ridgeline.serving.Conversation;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.DeploymentSpec;
 import io.ridgeline.serving.ParetoFrontier;
@@ -51,6 +52,11 @@ final class FrontierCommand implements Callable<Integer> {
   @Mixin WorkloadOptions workload;
 
   @Mixin BurstOptions burst;
+
+  @Mixin ConversationOptions conversations;
+
+  /** The conversations of --turns, set when the command runs. */
+  private Optional<Conversation> conversation = Optional.empty();
 
   @Option(
       names = "--isl",
@@ -225,6 +231,7 @@ final class FrontierCommand implements Callable<Integer> {
     FrontierChart.Options chartOptions = chartOptions();
     SystemOptions.positive("--isl", isl);
     SystemOptions.positive("--osl", osl);
+    conversation = conversations.conversation(isl, osl, workload, burst);
     if (system.json && csv) {
       throw new IllegalArgumentException("--json and --csv are exclusive");
     }
@@ -252,7 +259,7 @@ final class FrontierCommand implements Callable<Integer> {
     List<String> labels = new ArrayList<>();
     List<Deployment> deployments = deployments(m, labels, false);
     List<ParetoFrontier> frontiers = frontiers(deployments);
-    SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
+    SystemOptions.warnContext(m, request().finalContext(), spec);
     anchorFactor =
         AnchorOption.factor(
             anchor, system.efficiency(), AnchorOption.system(m, deployments, system));
@@ -270,10 +277,9 @@ final class FrontierCommand implements Callable<Integer> {
             frontiers,
             anchorFactor,
             prices,
-            workload.used()
-                ? Optional.of(workload.apply(Workload.of(isl, osl)))
-                : Optional.empty());
+            workload.used() ? Optional.of(request()) : Optional.empty());
     output.chartOptions(chartOptions);
+    output.conversation(conversation);
     List<BurstOptions.Row> bursts =
         bursting ? burst.run(deployments, labels, maxBatch, isl, osl) : List.of();
     PrintWriter out = spec.commandLine().getOut();
@@ -316,7 +322,7 @@ final class FrontierCommand implements Callable<Integer> {
    */
   private Integer compare(List<SystemSpec> specs) {
     Model m = system.model();
-    SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
+    SystemOptions.warnContext(m, request().finalContext(), spec);
     FrontierSystems systems = new FrontierSystems();
     if (system.chip == null) {
       system.useChips(specs.stream().map(SystemSpec::chip).toList());
@@ -368,10 +374,9 @@ final class FrontierCommand implements Callable<Integer> {
               frontiers,
               anchorFactor,
               prices,
-              workload.used()
-                  ? Optional.of(workload.apply(Workload.of(isl, osl)))
-                  : Optional.empty());
+              workload.used() ? Optional.of(request()) : Optional.empty());
       one.chartOptions(chartOptions());
+      one.conversation(conversation);
       systems.add(label, one, bounds);
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -457,8 +462,8 @@ final class FrontierCommand implements Callable<Integer> {
   private List<ParetoFrontier> frontiers(List<Deployment> deployments) {
     List<ParetoFrontier> frontiers = new ArrayList<>();
     for (Deployment d : deployments) {
-      ParetoFrontier.Builder b =
-          ParetoFrontier.builder(d).workload(workload.apply(Workload.of(isl, osl)));
+      ParetoFrontier.Builder b = ParetoFrontier.builder(d).workload(request());
+      conversation.ifPresent(b::conversation);
       if (maxBatch != null) {
         SystemOptions.positive("--max-batch", maxBatch);
         b.maxBatch(maxBatch);
@@ -576,6 +581,14 @@ final class FrontierCommand implements Callable<Integer> {
               b.pool(pool(ideal, m, chip(system.chip), system.count, system.tp)).build();
         };
     // pools are laid out for the KV they hold: the prompt context, history included, as the sweep
-    return spec.build(workload.apply(Workload.of(isl, osl)).promptContext(), osl);
+    return spec.build(request().promptContext(), osl);
+  }
+
+  /**
+   * The request the command sizes pools and warns for: the mean turn of --turns without hits, else
+   * --isl/--osl with --cached and --prefix-hit.
+   */
+  private Workload request() {
+    return ConversationOptions.sizing(conversation, workload.apply(Workload.of(isl, osl)));
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
+import io.ridgeline.serving.Conversation;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.KvOffload;
@@ -86,6 +87,14 @@ final class FrontierOutput {
     this.options = options;
   }
 
+  /** The conversations of --turns, if any. */
+  private Optional<Conversation> conversation = Optional.empty();
+
+  /** Sets the conversations each point's mean turn comes from (--turns). */
+  void conversation(Optional<Conversation> c) {
+    this.conversation = c;
+  }
+
   /** The chart title's subject when systems of several chips are compared (null otherwise). */
   private String compared;
 
@@ -122,6 +131,7 @@ final class FrontierOutput {
             first.anchor,
             first.prices,
             first.workload);
+    all.conversation = first.conversation;
     all.compared = first.first().model().id() + ": " + String.join(", ", systemLabels);
     return all;
   }
@@ -199,6 +209,7 @@ final class FrontierOutput {
         osl,
         deployments.size() > 1 ? " across deployments" : "");
     workload.ifPresent(x -> out.println(WorkloadOptions.line(x)));
+    conversation.ifPresent(c -> out.println(conversationLine(c)));
     int w =
         Math.max(
             10,
@@ -282,6 +293,26 @@ final class FrontierOutput {
   }
 
   /** A fraction as a percentage with one decimal, or "-" when not computed. */
+  /** The line that says what each point of --turns is. */
+  private static String conversationLine(Conversation c) {
+    return String.format(
+        Locale.ROOT,
+        "conversations: %s; each point is the mean turn (%,d history tokens), its prefill of the"
+            + " history it does not find in the prefix cache (hit rate in the note)",
+        c,
+        c.meanHistoryTokens());
+  }
+
+  /** The conversations of --turns in a JSON report (each point's note gives its hit rate). */
+  private static void putConversation(ObjectNode o, Conversation c) {
+    ObjectNode n = o.putObject("conversation");
+    n.put("turns", c.turns());
+    n.put("new_tokens_per_turn", c.newTokensPerTurn());
+    n.put("answer_tokens_per_turn", c.answerTokensPerTurn());
+    n.put("think_s", c.thinkSeconds());
+    n.put("mean_history_tokens", c.meanHistoryTokens());
+  }
+
   private static String percent(Optional<Double> fraction) {
     return fraction.map(f -> String.format(Locale.ROOT, "%.1f%%", 100 * f)).orElse("-");
   }
@@ -292,6 +323,7 @@ final class FrontierOutput {
     o.put("isl", isl);
     o.put("osl", osl);
     workload.ifPresent(x -> WorkloadOptions.put(o, x));
+    conversation.ifPresent(c -> putConversation(o, c));
     Json.putContextWarning(
         o, first().model(), workload.orElse(Workload.of(isl, osl)).finalContext());
     if (first().kvOffload() != KvOffload.NONE) {

@@ -101,6 +101,9 @@ final class OptionLimits {
     m.put("--rounds", new Range(1, false, 1_000, ""));
     m.put("--warmup", new Range(0, false, 1_000, ""));
     m.put("--isl-range", new Range(0, false, 0.999, ""));
+    // conversations: every turn's tokens are bounded again by Conversation (turns × (isl + osl))
+    m.put("--turns", new Range(1, false, MAX_TOKENS, ""));
+    m.put("--think", new Range(0, false, 1e6, " s"));
     m.put("--osl-range", new Range(0, false, 0.999, ""));
     // the search needs a simplex and a few steps: Calibration.fit takes at least 10
     m.put("--evaluations", new Range(10, false, 1_000_000, ""));

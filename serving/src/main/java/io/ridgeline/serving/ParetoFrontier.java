@@ -291,6 +291,7 @@ public final class ParetoFrontier {
     private List<Integer> batches;
     private int cachedTokens;
     private double prefixHitRate;
+    private Conversation conversation;
 
     private Builder(Deployment deployment) {
       this.deployment = deployment;
@@ -301,6 +302,7 @@ public final class ParetoFrontier {
     public Builder inputTokens(int isl) {
       Limits.check("input tokens (isl)", isl, Limits.MAX_TOKENS);
       this.inputTokens = isl;
+      conversation = null;
       return this;
     }
 
@@ -309,6 +311,7 @@ public final class ParetoFrontier {
     public Builder outputTokens(int osl) {
       Limits.check("output tokens (osl)", osl, Limits.MAX_TOKENS);
       this.outputTokens = osl;
+      conversation = null;
       return this;
     }
 
@@ -321,6 +324,20 @@ public final class ParetoFrontier {
       outputTokens = w.outputTokens();
       cachedTokens = w.cachedTokens();
       prefixHitRate = w.prefixHitRate();
+      conversation = null;
+      return this;
+    }
+
+    /**
+     * Multi-turn conversations instead of one request length: each batch's point is the mean turn
+     * at the prefix-cache hit rate of {@link Conversation#steadyState} (colocated deployments);
+     * replaces the lengths, history and prefix-hit rate set so far (and setting any of those
+     * afterwards drops the conversations).
+     */
+    @CanIgnoreReturnValue
+    public Builder conversation(Conversation c) {
+      workload(c.workload(0));
+      this.conversation = c;
       return this;
     }
 
@@ -373,6 +390,20 @@ public final class ParetoFrontier {
         }
         set.add(largest);
         sizes = ImmutableList.copyOf(set);
+      }
+      if (conversation != null) {
+        List<FrontierPoint> pts = new ArrayList<>();
+        for (int b : sizes) {
+          pts.add(
+              conversation
+                  .steadyState(deployment, b)
+                  .point()
+                  .withUtilisation(
+                      deployment.decodeUtilisation(b, w.promptContext(), w.outputTokens())));
+        }
+        return checkSomeFit(
+            new ParetoFrontier(
+                marked(pts), pts.size(), Optional.of(PointsAt.SlowPath.POINT_BY_POINT)));
       }
       PointsAt at = deployment.pointsAt(w);
       if (at.slowPath().isEmpty()) {
