@@ -20,7 +20,8 @@ final class ConversationOptions {
           "Multi-turn conversations of T turns: --isl new tokens and --osl answer tokens per turn;"
               + " whether a turn finds its history in the prefix cache follows from the KV cache"
               + " the running batch leaves free and --think (LRU eviction); each point is the mean"
-              + " turn, its note gives the hit rate. Colocated only.")
+              + " turn, its note gives the hit rate (frontier; plan: a request is a turn)."
+              + " Colocated only.")
   Integer turns;
 
   @Option(
@@ -41,9 +42,9 @@ final class ConversationOptions {
    * The conversations of {@code --turns}, {@code --think}, {@code isl} and {@code osl}, if any.
    *
    * @throws IllegalArgumentException naming the option when --think comes without --turns, or when
-   *     conversations are combined with a history, prefix hits or a burst
+   *     conversations are combined with a history or prefix hits
    */
-  Optional<Conversation> conversation(int isl, int osl, WorkloadOptions w, BurstOptions burst) {
+  Optional<Conversation> conversation(int isl, int osl, WorkloadOptions w) {
     if (turns == null) {
       if (think != null) {
         throw new IllegalArgumentException("--think needs --turns");
@@ -54,11 +55,21 @@ final class ConversationOptions {
       throw new IllegalArgumentException(
           "--turns derives each turn's history and prefix hits: drop --cached and --prefix-hit");
     }
-    if (burst.used()) {
+    return Optional.of(Conversation.of(turns, isl, osl, think == null ? 0 : think.seconds()));
+  }
+
+  /**
+   * {@link #conversation(int, int, WorkloadOptions)}, refused with a burst or closed-loop clients.
+   *
+   * @throws IllegalArgumentException as that does, or naming --burst or --clients
+   */
+  Optional<Conversation> conversation(int isl, int osl, WorkloadOptions w, BurstOptions burst) {
+    Optional<Conversation> c = conversation(isl, osl, w);
+    if (c.isPresent() && burst.used()) {
       throw new IllegalArgumentException(
           "--turns is a steady state: drop " + burst.option() + " (or --turns)");
     }
-    return Optional.of(Conversation.of(turns, isl, osl, think == null ? 0 : think.seconds()));
+    return c;
   }
 
   /** The request the deployments are sized for: the mean turn without hits, or {@code plain}. */

@@ -304,7 +304,7 @@ final class FrontierOutput {
   }
 
   /** The conversations of --turns in a JSON report (each point's note gives its hit rate). */
-  private static void putConversation(ObjectNode o, Conversation c) {
+  static void putConversation(ObjectNode o, Conversation c) {
     ObjectNode n = o.putObject("conversation");
     n.put("turns", c.turns());
     n.put("new_tokens_per_turn", c.newTokensPerTurn());

@@ -8,6 +8,7 @@ import io.ridgeline.core.Precisions;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
+import io.ridgeline.serving.Conversation;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.Speculation;
@@ -265,6 +266,8 @@ final class PlanCommand implements Callable<Integer> {
 
   @Mixin WorkloadOptions workload;
 
+  @Mixin ConversationOptions conversations;
+
   @Override
   public Integer call() {
     if (plot != null) {
@@ -318,7 +321,13 @@ final class PlanCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--chips must name at least one chip, e.g. --chips h100-sxm,b200");
     }
+    Optional<Conversation> conversation = conversations.conversation(isl, osl, workload);
     Set<Deployment.Strategy> searched = searched();
+    if (conversation.isPresent()
+        && !spec.commandLine().getParseResult().hasMatchedOption("--strategies")) {
+      // conversations are modelled on colocated deployments: the default search is colocated only
+      searched = EnumSet.of(Deployment.Strategy.COLOCATED);
+    }
     EfficiencyOptions.Choice efficiency = efficiencyOptions.resolve();
     Optional<AnchorOption.Factor> anchored =
         AnchorOption.factor(anchor, efficiency, Optional.empty());
@@ -327,7 +336,11 @@ final class PlanCommand implements Callable<Integer> {
     // the anchor's chips against the searched chips' ids (a chip file by its id, not its path)
     anchored.ifPresent(
         f -> SystemOptions.warn(f.warnings(m.id(), catalog.stream().map(Chip::id).toList()), spec));
-    SystemOptions.warnContext(m, workload.apply(Workload.of(isl, osl)).finalContext(), spec);
+    SystemOptions.warnContext(
+        m,
+        ConversationOptions.sizing(conversation, workload.apply(Workload.of(isl, osl)))
+            .finalContext(),
+        spec);
     PlanRequest.Builder b =
         PlanRequest.builder()
             .model(m)
@@ -341,7 +354,8 @@ final class PlanCommand implements Callable<Integer> {
             .strategies(searched)
             .systems(planSystems)
             .top(top)
-            .efficiency(efficiency.efficiency());
+            .efficiency(efficiency.efficiency())
+            .conversation(conversation);
     if (rate != null) {
       b.requestsPerSecond(rate);
     } else {

@@ -55,6 +55,14 @@ final class PlanOutput {
     if (q.workload().hasCache()) {
       out.println(WorkloadOptions.line(q.workload()));
     }
+    q.conversation()
+        .ifPresent(
+            c ->
+                out.println(
+                    "conversations: "
+                        + c
+                        + "; a request is a turn, each configuration at its mean turn with the"
+                        + " prefix-cache hits its batch leaves (after the table)"));
     out.printf(
         Locale.ROOT,
         "searched %s with %s%s (%s): %d candidates, %d configurations meet the objectives; best %d"
@@ -93,6 +101,12 @@ final class PlanOutput {
     efficiency.bandLines(q.model(), q.chips()).forEach(out::println);
     priceLines.forEach(out::println);
     configurationTable(r, out);
+    if (q.conversation().isPresent()) {
+      int k = 1;
+      for (PlanConfiguration c : r.configurations()) {
+        out.println("configuration " + k++ + ": " + c.point().note());
+      }
+    }
     out.println(failureLine(r));
     if (!r.closest().isEmpty()) {
       out.println("closest miss per chip:");
@@ -198,6 +212,7 @@ final class PlanOutput {
     if (q.workload().hasCache()) {
       WorkloadOptions.put(o, q.workload());
     }
+    q.conversation().ifPresent(c -> FrontierOutput.putConversation(o, c));
     // the rate mode sets the first two, the budget mode the third; the others are null
     putOrNull(o, "rate_requests_per_second", q.requestsPerSecond());
     putOrNull(o, "output_tokens_per_second", q.outputTokensPerSecond());
@@ -296,6 +311,9 @@ final class PlanOutput {
       n.put("pp", c.pipelineParallel());
       n.put("ep", c.expertParallel());
       n.put("attention_dp", c.attentionDataParallel());
+      if (r.request().conversation().isPresent()) {
+        n.put("note", c.point().note());
+      }
       if (c.speculation().isPresent()) {
         n.put("speculation", c.speculation().get().toString());
       } else {

@@ -58,4 +58,48 @@ final class ConversationOptionsTest {
         .isEqualTo("ridgeline: conversations are modelled on colocated deployments only, not pd\n");
     assertThat(frontier("--turns", "3", "--strategy", "pd").code()).isEqualTo(1);
   }
+
+  @Test
+  void plan_turns_aRequestIsATurn_colocatedOnly() throws Exception {
+    // a rate of turns: each configuration is evaluated at its mean turn with the hits its batch
+    // leaves, and says them after the table
+    String[] base = {
+      "plan",
+      "--model",
+      "llama-3.1-8b",
+      "--chips",
+      "h100-sxm",
+      "--rate",
+      "5",
+      "--turns",
+      "8",
+      "--isl",
+      "512",
+      "--osl",
+      "256",
+      "--think",
+      "30s",
+      "--ttft",
+      "500ms",
+      "--tpot",
+      "30ms"
+    };
+    CliRun text = CliRun.of(base);
+    assertThat(text.code()).as(text.err()).isZero();
+    assertThat(text.out())
+        .contains("conversations: 8 turns of 512 + 256 tokens, think 30.0 s; a request is a turn")
+        .contains("configuration 1: 8-turn conversations: ")
+        .contains("with colocated");
+    String[] json = java.util.Arrays.copyOf(base, base.length + 1);
+    json[base.length] = "--json";
+    JsonNode o = CliRun.of(json).json();
+    assertThat(o.get("conversation").get("mean_history_tokens").asInt()).isEqualTo(2688);
+    assertThat(o.get("configurations").get(0).get("note").asText())
+        .startsWith("8-turn conversations: ");
+    String[] pd = java.util.Arrays.copyOf(base, base.length + 2);
+    pd[base.length] = "--strategies";
+    pd[base.length + 1] = "colocated,pd";
+    assertThat(CliRun.of(pd).err())
+        .isEqualTo("ridgeline: conversations are planned on colocated deployments only, not pd\n");
+  }
 }

@@ -65,18 +65,18 @@ final class PlanFleet {
   }
 
   /**
-   * Sizes the fleet of {@code p}, a point of {@code d}, for {@code q}'s rate; see {@link
-   * PlanFleet}.
+   * Sizes the fleet of {@code p}, a point of {@code d} at request {@code w}, for {@code q}'s rate;
+   * see {@link PlanFleet}.
    */
-  static Sized size(Deployment d, FrontierPoint p, PlanRequest q) {
-    return new Fleet(d, p, q).at(q.requestsPerSecond().orElseThrow());
+  static Sized size(Deployment d, FrontierPoint p, Workload w, PlanRequest q) {
+    return new Fleet(d, p, w, q).at(q.requestsPerSecond().orElseThrow());
   }
 
   /**
-   * The fleet of {@code p}, a point of {@code d}, that serves the highest request rate on at most
-   * {@code chips} chips within {@code q}'s TTFT objectives; when none does, the fleet of the
-   * smallest rate tried (one part in a billion of the decode capacity below), which then needs more
-   * than {@code chips} chips or misses those objectives.
+   * The fleet of {@code p}, a point of {@code d} at request {@code w}, that serves the highest
+   * request rate on at most {@code chips} chips within {@code q}'s TTFT objectives; when none does,
+   * the fleet of the smallest rate tried (one part in a billion of the decode capacity below),
+   * which then needs more than {@code chips} chips or misses those objectives.
    *
    * <p>The fleet sized for a rate λ ({@link #size}) needs chips that do not fall as λ grows (its
    * decode replicas ⌈λ × TPOT × OSL / B⌉ and its fewest prefill servers meeting the waits both
@@ -85,8 +85,8 @@ final class PlanFleet {
    * replica⌋) × B / (TPOT × OSL)}, to a relative 1e-9. For pd and afd this sets the split between
    * prefill and decode replicas.
    */
-  static Sized onChips(Deployment d, FrontierPoint p, PlanRequest q, int chips) {
-    Fleet f = new Fleet(d, p, q);
+  static Sized onChips(Deployment d, FrontierPoint p, Workload w, PlanRequest q, int chips) {
+    Fleet f = new Fleet(d, p, w, q);
     long decodeReplicas = Math.max(1, (long) Math.floor(chips / (double) decodeChips(d) + 1e-9));
     double hi = decodeReplicas * f.perReplica;
     double lo = hi * 1e-9;
@@ -119,13 +119,12 @@ final class PlanFleet {
     // the point's unloaded TTFT, seconds
     private final double ttft0;
 
-    Fleet(Deployment d, FrontierPoint p, PlanRequest q) {
+    Fleet(Deployment d, FrontierPoint p, Workload w, PlanRequest q) {
       this.d = d;
       this.q = q;
       this.perReplica = p.batch() / (p.tpot().seconds() * q.outputTokens());
       this.prefill = prefillPool(d);
       RooflineModel server = prefill.orElse(d.decodePool());
-      Workload w = q.workload();
       // a prefill pool runs as many prompts per pass as fit it; a colocated server a chunk's worth
       int n =
           prefill.isPresent()

@@ -8,6 +8,7 @@ import io.ridgeline.core.RidgelineStyle;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
+import io.ridgeline.serving.Conversation;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.KvOffload;
 import io.ridgeline.serving.Speculation;
@@ -143,9 +144,23 @@ public abstract class PlanRequest {
     return 0;
   }
 
-  /** One request: input and output tokens, history and prefix hits. */
+  /**
+   * Multi-turn conversations of {@link #inputTokens()} new and {@link #outputTokens()} answer
+   * tokens per turn ({@link Conversation}): each candidate is evaluated at its mean turn with the
+   * prefix-cache hit rate of {@link Conversation#steadyState}, and a request is a turn. Colocated
+   * strategies only, without {@link #cachedTokens()} or {@link #prefixHitRate()}; empty by default.
+   */
+  public abstract Optional<Conversation> conversation();
+
+  /**
+   * One request: input and output tokens, history and prefix hits; with {@link #conversation()},
+   * its mean turn before any hit (the request pools are sized for).
+   */
   public Workload workload() {
-    return new Workload(inputTokens(), outputTokens(), cachedTokens(), prefixHitRate());
+    return conversation()
+        .map(c -> c.workload(0))
+        .orElseGet(
+            () -> new Workload(inputTokens(), outputTokens(), cachedTokens(), prefixHitRate()));
   }
 
   /**
@@ -313,6 +328,31 @@ public abstract class PlanRequest {
     checkArgument(inputTokens() > 0, "input tokens (isl) must be positive: %s", inputTokens());
     checkArgument(outputTokens() > 0, "output tokens (osl) must be positive: %s", outputTokens());
     var unused = workload(); // validates history and prefix hits
+    conversation()
+        .ifPresent(
+            c -> {
+              checkArgument(
+                  cachedTokens() == 0 && prefixHitRate() == 0,
+                  "conversations derive each turn's history and prefix hits: cached tokens %s and"
+                      + " prefix hit rate %s must be 0",
+                  Integer.valueOf(cachedTokens()),
+                  Double.valueOf(prefixHitRate()));
+              checkArgument(
+                  c.newTokensPerTurn() == inputTokens()
+                      && c.answerTokensPerTurn() == outputTokens(),
+                  "conversation %s must have the request's input and output tokens per turn: %s"
+                      + " and %s",
+                  c,
+                  Integer.valueOf(inputTokens()),
+                  Integer.valueOf(outputTokens()));
+              checkArgument(
+                  strategies().stream().allMatch(x -> x == Deployment.Strategy.COLOCATED),
+                  "conversations are planned on colocated deployments only, not %s",
+                  strategies().stream()
+                      .filter(x -> x != Deployment.Strategy.COLOCATED)
+                      .map(Deployment.Strategy::id)
+                      .collect(Collectors.joining(", ")));
+            });
     speculation().ifPresent(s -> s.checkServes(model()));
     checkArgument(
         requestsPerSecond().isPresent() != totalChips().isPresent(),
@@ -369,6 +409,7 @@ public abstract class PlanRequest {
             : ", systems "
                 + systems().stream().map(PlanSystem::toString).collect(Collectors.joining(" ")))
         + (workload().hasCache() ? ", " + workload() : "")
+        + conversation().map(c -> ", conversations " + c).orElse("")
         + ttftP99Slo().map(p -> ", TTFT p99 ≤ " + p).orElse("")
         + tpotP99Slo().map(p -> ", TPOT p99 ≤ " + p).orElse("")
         + speculation().map(p -> ", speculative " + p).orElse("")

@@ -4,11 +4,13 @@ import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
+import io.ridgeline.serving.Conversation;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.FrontierPoint;
 import io.ridgeline.serving.MemoryUse;
 import io.ridgeline.serving.PrefillDecodeDeployment;
 import io.ridgeline.serving.RooflineModel;
+import io.ridgeline.serving.Workload;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
@@ -228,7 +230,16 @@ public final class Planner {
      * PlanFleet}), or null (counted) when it misses.
      */
     private PlanConfiguration evaluate(Deployment d, int batch) {
-      FrontierPoint p = d.point(batch, request.workload());
+      Workload w = request.workload();
+      FrontierPoint p;
+      if (request.conversation().isPresent()) {
+        // the mean turn at the hit rate this batch leaves the prefix cache
+        Conversation.Steady s = request.conversation().get().steadyState(d, batch);
+        p = s.point();
+        w = s.conversation().workload(s.hitRate());
+      } else {
+        p = d.point(batch, w);
+      }
       if (!request.anchor().isNone()) {
         p = p.anchored(request.anchor());
       }
@@ -248,8 +259,8 @@ public final class Planner {
       }
       PlanFleet.Sized fleet =
           request.totalChips().isPresent()
-              ? PlanFleet.onChips(d, p, request, request.totalChips().getAsInt())
-              : PlanFleet.size(d, p, request);
+              ? PlanFleet.onChips(d, p, w, request, request.totalChips().getAsInt())
+              : PlanFleet.size(d, p, w, request);
       if (request.totalChips().isPresent() && fleet.chips() > request.totalChips().getAsInt()) {
         count(PlanFailure.CHIPS);
         int budget = request.totalChips().getAsInt();

@@ -104,7 +104,7 @@ final class PlanBudgetTest {
     PlanRequest q = budget(LLAMA_8B, 8, Chips.H100_SXM).build();
     Deployment d = colocated(LLAMA_8B, Chips.H100_SXM, 1);
     FrontierPoint p = d.point(64, q.workload());
-    PlanFleet.Sized s = PlanFleet.onChips(d, p, q, 8);
+    PlanFleet.Sized s = PlanFleet.onChips(d, p, q.workload(), q, 8);
     double perReplica = 64 / (p.tpot().seconds() * 256);
     assertThat(s.chips()).isLessThanOrEqualTo(8);
     assertThat(s.meetsTtft(q)).isTrue();
@@ -115,7 +115,7 @@ final class PlanBudgetTest {
             .totalChips(java.util.OptionalInt.empty())
             .requestsPerSecond(s.requestsPerSecond() * 1.001)
             .build();
-    PlanFleet.Sized above = PlanFleet.size(d, p, more);
+    PlanFleet.Sized above = PlanFleet.size(d, p, more.workload(), more);
     assertThat(above.chips() > 8 || !above.meetsTtft(q)).isTrue();
   }
 

@@ -93,7 +93,7 @@ final class PlannerLeversTest {
         PoolSpec.builder().model(LLAMA_70B).chip(Chips.H100_SXM).count(8).build().build(1, 1280);
     Deployment d = new ColocatedDeployment(pool);
     FrontierPoint p = d.point(16, 1024, 256);
-    PlanFleet.Sized f = PlanFleet.size(d, p, q);
+    PlanFleet.Sized f = PlanFleet.size(d, p, q.workload(), q);
     double tau = pool.prefill(8, 1024).seconds().seconds() / 8;
     assertThat(f.replicas()).isEqualTo(1);
     assertThat(f.prefillReplicas()).isZero();
@@ -128,7 +128,7 @@ final class PlannerLeversTest {
             .build()
             .build(1024, 256);
     FrontierPoint p = d.point(64, 1024, 256);
-    PlanFleet.Sized f = PlanFleet.size(d, p, q);
+    PlanFleet.Sized f = PlanFleet.size(d, p, q.workload(), q);
     RooflineModel prefill = ((PrefillDecodeDeployment) d).prefill();
     double tau = prefill.prefill(8, 1024).seconds().seconds() / 8;
     long s = f.prefillReplicas();
