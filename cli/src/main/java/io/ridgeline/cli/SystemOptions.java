@@ -104,6 +104,16 @@ final class SystemOptions {
   double routingSkew;
 
   @Option(
+      names = "--redundant-experts",
+      paramLabel = "N",
+      defaultValue = "0",
+      description =
+          "Redundant MoE expert slots per expert-parallel rank (EPLB: the busiest experts"
+              + " replicated, each replica taking half of its tokens), which lower the busiest"
+              + " rank's load; 0 = none (default).")
+  int redundantExperts;
+
+  @Option(
       names = "--kv-offload",
       paramLabel = "POLICY",
       defaultValue = "none",
@@ -331,6 +341,7 @@ final class SystemOptions {
         .attentionDataParallel(attentionDp)
         .precisions(precisions(m))
         .routing(Routing.zipf(routingSkew))
+        .redundantExpertsPerRank(redundantExperts)
         .efficiency(efficiency().efficiency())
         .kvOffload(kvOffload())
         .build();

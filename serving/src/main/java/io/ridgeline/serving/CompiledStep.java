@@ -54,6 +54,7 @@ final class CompiledStep {
   final double tokensPerX;
   final double vocab;
   final Routing routing;
+  final int redundantExpertsPerRank;
 
   // model operations
   final int ops;
@@ -108,6 +109,7 @@ final class CompiledStep {
     this.tokensPerX = tokensPerX;
     this.vocab = pool.model().vocabSize();
     this.routing = pool.routing();
+    this.redundantExpertsPerRank = pool.redundantExpertsPerRank();
     this.mainBandwidth = pool.baseTarget().mainBandwidth().bytesPerSecond();
     this.phaseEnd = phaseEnd;
     ops = phaseEnd.length == 0 ? 0 : phaseEnd[phaseEnd.length - 1];
@@ -443,7 +445,11 @@ final class CompiledStep {
   double workImbalance(int i, double x) {
     return imbalanced[i]
         ? ExpertLoad.tokenFactor(
-            x * tokensPerX, opTopK[i], opExperts[i], layout.expertParallel(), 0)
+            x * tokensPerX,
+            opTopK[i],
+            opExperts[i],
+            layout.expertParallel(),
+            redundantExpertsPerRank)
         : 1;
   }
 

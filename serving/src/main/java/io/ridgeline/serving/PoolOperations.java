@@ -260,7 +260,7 @@ final class PoolOperations {
       return new double[] {1, 1};
     }
     return new double[] {
-      ExpertLoad.tokenFactor(tokens, f.topK(), f.experts(), ranks, 0),
+      ExpertLoad.tokenFactor(tokens, f.topK(), f.experts(), ranks, pool.redundantExpertsPerRank()),
       ExpertLoad.expertFactor(
           pool.routing().expectedDistinctExperts(f.experts(), f.topK(), Math.max(1, tokens)),
           f.experts(),

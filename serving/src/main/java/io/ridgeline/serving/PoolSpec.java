@@ -79,6 +79,15 @@ public abstract class PoolSpec {
   }
 
   /**
+   * Redundant expert slots per expert-parallel rank (EPLB); 0 by default ({@link
+   * RooflineModel#redundantExpertsPerRank()}).
+   */
+  @Value.Default
+  public int redundantExpertsPerRank() {
+    return 0;
+  }
+
+  /**
    * Efficiency, applied {@linkplain Efficiency#forChip for the chip}; {@link Efficiency#standard()}
    * (the calibrated default profile) by default.
    */
@@ -136,6 +145,7 @@ public abstract class PoolSpec {
         .attentionDataParallel(pool.attentionDataParallel())
         .precisions(pool.precisions())
         .routing(pool.routing())
+        .redundantExpertsPerRank(pool.redundantExpertsPerRank())
         .efficiency(pool.efficiency())
         .kvOffload(pool.kvOffload())
         .runsPrefill(pool.runsPrefill())
@@ -171,6 +181,7 @@ public abstract class PoolSpec {
             .attentionDataParallel(dp)
             .precisions(precisions())
             .routing(routing())
+            .redundantExpertsPerRank(redundantExpertsPerRank())
             .efficiency(efficiency().forChip(chip()))
             .kvOffload(kvOffload())
             .runsAttention(runsAttention());
@@ -224,6 +235,10 @@ public abstract class PoolSpec {
     checkArgument(pipelineParallel() > 0, "--pp must be positive: %s", pipelineParallel());
     checkArgument(expertParallel() > 0, "--ep must be positive: %s", expertParallel());
     checkArgument(
+        redundantExpertsPerRank() >= 0,
+        "--redundant-experts must be >= 0: %s",
+        redundantExpertsPerRank());
+    checkArgument(
         attentionDataParallel() > 0,
         "--attention-dp must be positive: %s",
         attentionDataParallel());
@@ -254,6 +269,9 @@ public abstract class PoolSpec {
     }
     if (attentionDataParallel() > 1) {
       b.append(", attention dp ").append(attentionDataParallel());
+    }
+    if (redundantExpertsPerRank() > 0) {
+      b.append(", ").append(redundantExpertsPerRank()).append(" redundant experts per rank");
     }
     b.append(", ").append(precisions());
     if (kvOffload() != KvOffload.NONE) {

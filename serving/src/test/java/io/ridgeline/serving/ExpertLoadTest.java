@@ -125,6 +125,35 @@ final class ExpertLoadTest {
         .isCloseTo(ExpertLoad.expertFactor(distinct, 256, 8), within(1e-9));
   }
 
+  @Test
+  void redundantExperts_lowerThePrefillsBusiestRankAndAreBounded() {
+    // a 4,096-token prompt on 8 ranks: its routed experts compute-bound, the busiest rank's pairs
+    // times 1 + 1.4236 × sigma / mu, which one slot per rank lowers by sqrt(1 − 1/64)
+    RooflineModel ep =
+        RooflineModel.builder()
+            .from(IdealPools.of(Models.byId("deepseek-v3"), Chips.B200, 8))
+            .expertParallel(8)
+            .build();
+    RooflineModel eplb = RooflineModel.builder().from(ep).redundantExpertsPerRank(1).build();
+    assertThat(routedFlops(eplb.prefill(1, 4096)) / routedFlops(ep.prefill(1, 4096)))
+        .isCloseTo(
+            ExpertLoad.tokenFactor(4096, 8, 256, 8, 1) / ExpertLoad.tokenFactor(4096, 8, 256, 8, 0),
+            within(1e-12))
+        .isLessThan(1);
+    assertThatThrownBy(() -> RooflineModel.builder().from(ep).redundantExpertsPerRank(33).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("redundant experts per rank (33) must not exceed the 32");
+  }
+
+  private static double routedFlops(StepResult step) {
+    return step.phases().stream()
+        .flatMap(p -> p.operations().stream())
+        .map(OperationResult::operation)
+        .filter(o -> o.role() == OperationRole.ROUTED_EXPERTS)
+        .mapToDouble(o -> o.flops().flops())
+        .sum();
+  }
+
   private static double routedWeights(StepResult step) {
     return step.phases().stream()
         .flatMap(p -> p.operations().stream())
