@@ -151,7 +151,7 @@ final class CompiledSteps {
       s.names[i] = o1.name();
       boolean routed = o1.role() == OperationRole.ROUTED_EXPERTS;
       s.routed[i] = routed;
-      if (routed && moeSeen < moe.size() && pool.expertParallel() > 1) {
+      if (routed && moeSeen < moe.size() && PoolOperations.imbalanced(pool)) {
         // the busiest expert-parallel rank's load (PoolOperations.perChip)
         s.imbalanced[i] = true;
         s.opExperts[i] = moe.get(moeSeen).experts();

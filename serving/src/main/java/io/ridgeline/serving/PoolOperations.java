@@ -200,10 +200,11 @@ final class PoolOperations {
    * side, and with dp &gt; 1 the dense-FFN class) over tp·pp·(busy attention groups, {@link
    * ParallelLayout#busyAttentionGroups}: each dp group runs whole sequences, so 4 sequences keep 4
    * of 8 groups busy and a single prompt one); their weights over tp·pp (each dp group holds a
-   * copy), other weights over tp·dp·pp; KV over (busy groups)·min(tp, the op's KV shards)·pp. With
-   * expert parallelism (ep &gt; 1) the routed experts of the step's {@code tokens} tokens are the
-   * busiest rank's ({@link #expertImbalance}): their FLOPs and activations times {@link
-   * ExpertLoad#tokenFactor}, their weights times {@link ExpertLoad#expertFactor}.
+   * copy), other weights over tp·dp·pp; KV over (busy groups)·min(tp, the op's KV shards)·pp. Under
+   * {@link RooflineModel#expertImbalance()} with expert parallelism (ep &gt; 1) the routed experts
+   * of the step's {@code tokens} tokens are the busiest rank's ({@link #expertImbalance}): their
+   * FLOPs and activations times {@link ExpertLoad#tokenFactor}, their weights times {@link
+   * ExpertLoad#expertFactor}.
    */
   static List<Operation> perChip(
       RooflineModel pool, List<Operation> ops, double sequences, double tokens) {
@@ -211,7 +212,7 @@ final class PoolOperations {
     if (layout.replicaChips() == 1) {
       return ops;
     }
-    List<Ffn> moe = layout.expertParallel() > 1 ? moeFfns(pool.model()) : List.of();
+    List<Ffn> moe = imbalanced(pool) ? moeFfns(pool.model()) : List.of();
     int moeSeen = 0;
     List<Operation> out = new ArrayList<>(ops.size());
     for (Operation op : ops) {
@@ -266,6 +267,14 @@ final class PoolOperations {
           f.experts(),
           ranks)
     };
+  }
+
+  /**
+   * Whether {@code pool}'s routed experts take the busiest expert-parallel rank's load: {@link
+   * RooflineModel#expertImbalance()} with ep &gt; 1.
+   */
+  static boolean imbalanced(RooflineModel pool) {
+    return pool.expertImbalance() && pool.expertParallel() > 1;
   }
 
   /** The MoE FFNs of {@code m}'s layer groups in order: one routed-expert operation each. */

@@ -79,6 +79,15 @@ public abstract class PoolSpec {
   }
 
   /**
+   * Whether the busiest expert-parallel rank sets the routed experts' time; false by default
+   * ({@link RooflineModel#expertImbalance()}).
+   */
+  @Value.Default
+  public boolean expertImbalance() {
+    return false;
+  }
+
+  /**
    * Redundant expert slots per expert-parallel rank (EPLB); 0 by default ({@link
    * RooflineModel#redundantExpertsPerRank()}).
    */
@@ -145,6 +154,7 @@ public abstract class PoolSpec {
         .attentionDataParallel(pool.attentionDataParallel())
         .precisions(pool.precisions())
         .routing(pool.routing())
+        .expertImbalance(pool.expertImbalance())
         .redundantExpertsPerRank(pool.redundantExpertsPerRank())
         .efficiency(pool.efficiency())
         .kvOffload(pool.kvOffload())
@@ -181,6 +191,7 @@ public abstract class PoolSpec {
             .attentionDataParallel(dp)
             .precisions(precisions())
             .routing(routing())
+            .expertImbalance(expertImbalance())
             .redundantExpertsPerRank(redundantExpertsPerRank())
             .efficiency(efficiency().forChip(chip()))
             .kvOffload(kvOffload())
@@ -269,6 +280,9 @@ public abstract class PoolSpec {
     }
     if (attentionDataParallel() > 1) {
       b.append(", attention dp ").append(attentionDataParallel());
+    }
+    if (expertImbalance() && expertParallel() > 1) {
+      b.append(", busiest expert rank");
     }
     if (redundantExpertsPerRank() > 0) {
       b.append(", ").append(redundantExpertsPerRank()).append(" redundant experts per rank");

@@ -276,6 +276,7 @@ final class CompiledColocatedTest {
                   .chips(8)
                   .tensorParallel(8)
                   .expertParallel(8)
+                  .expertImbalance(true)
                   .redundantExpertsPerRank(redundant)
                   .efficiency(Efficiency.standard(Chips.B200))
                   .build());

@@ -113,16 +113,22 @@ final class ExpertLoadTest {
 
   @Test
   void decode_expertParallel_readsTheBusiestRanksExperts() {
-    // DeepSeek-V3 on 8 B200 at the roofline bound, batch 8: with ep 8 each chip's routed-expert
-    // weights are ep 1's (every chip a slice of every hit expert) times the expert factor
+    // DeepSeek-V3 on 8 B200 at the roofline bound, batch 8: with ep 8 and the busiest rank's load
+    // each chip's routed-expert weights are ep 1's (every chip a slice of every hit expert) times
+    // the expert factor
     RooflineModel tp =
         RooflineModel.builder()
             .from(IdealPools.of(Models.byId("deepseek-v3"), Chips.B200, 8))
             .build();
-    RooflineModel ep = RooflineModel.builder().from(tp).expertParallel(8).build();
+    RooflineModel mean = RooflineModel.builder().from(tp).expertParallel(8).build();
+    RooflineModel ep = RooflineModel.builder().from(mean).expertImbalance(true).build();
     double distinct = Routing.uniform().expectedDistinctExperts(256, 8, 8);
     assertThat(routedWeights(ep.decode(8, 1024)) / routedWeights(tp.decode(8, 1024)))
         .isCloseTo(ExpertLoad.expertFactor(distinct, 256, 8), within(1e-9));
+    // off (the default), each chip reads the mean rank's share, as at ep 1
+    assertThat(routedWeights(mean.decode(8, 1024)) / routedWeights(tp.decode(8, 1024)))
+        .isCloseTo(1, within(1e-12));
+    assertThat(ep.toString()).contains("busiest expert rank");
   }
 
   @Test
@@ -133,6 +139,7 @@ final class ExpertLoadTest {
         RooflineModel.builder()
             .from(IdealPools.of(Models.byId("deepseek-v3"), Chips.B200, 8))
             .expertParallel(8)
+            .expertImbalance(true)
             .build();
     RooflineModel eplb = RooflineModel.builder().from(ep).redundantExpertsPerRank(1).build();
     assertThat(routedFlops(eplb.prefill(1, 4096)) / routedFlops(ep.prefill(1, 4096)))
