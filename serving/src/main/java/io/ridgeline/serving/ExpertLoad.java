@@ -5,8 +5,9 @@ import static com.google.common.base.Preconditions.checkArgument;
 /**
  * The load of the busiest expert-parallel rank of a MoE layer, relative to the mean rank's: a step
  * waits for the rank that computes the most tokens and reads the most experts' weights, not for the
- * average one ({@link PoolOperations#perChip} divides the routed experts' work and weights by the
- * stage's chips and multiplies them by these factors).
+ * average one. Under {@link RooflineModel#expertImbalance()} (off by default) {@link
+ * PoolOperations#perChip} divides the routed experts' work and weights by the stage's chips and
+ * multiplies them by these factors; otherwise each chip takes the mean rank's share.
  *
  * <p><b>Tokens.</b> T tokens each pick k of E experts (uniform routing), spread over R ranks of E /
  * R experts each. One token puts a hypergeometric count on a rank (k draws without replacement from
