@@ -90,6 +90,8 @@ final class HelpLayout {
             "--prefix-hit",
             "--rate",
             "--routing-skew",
+            "--expert-imbalance",
+            "--redundant-experts",
             "--spec-draft",
             "--spec-length",
             "--spec-acceptance"));

@@ -85,6 +85,7 @@ final class OptionLimits {
     m.put("--spec-length", new Range(1, false, 256, " tokens"));
     m.put("--spec-acceptance", new Range(0, false, 0.999, ""));
     m.put("--routing-skew", new Range(0, false, 10, ""));
+    m.put("--redundant-experts", new Range(0, false, 4096, " experts"));
     m.put("--pool-link-gbps", new Range(0.001, false, 1e6, " GB/s"));
     m.put("--price", new Range(0, false, 1e6, " $/chip-hour"));
     // lower bounds keep every ratio to an objective or a rate finite (1 µs, 1 request per 11.6

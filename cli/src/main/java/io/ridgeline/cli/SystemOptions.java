@@ -104,6 +104,23 @@ final class SystemOptions {
   double routingSkew;
 
   @Option(
+      names = "--expert-imbalance",
+      description =
+          "With --ep > 1, time the routed experts at the busiest expert-parallel rank's expected"
+              + " load (tokens and hit experts under uniform routing) instead of the mean rank's.")
+  boolean expertImbalance;
+
+  @Option(
+      names = "--redundant-experts",
+      paramLabel = "N",
+      defaultValue = "0",
+      description =
+          "Redundant MoE expert slots per expert-parallel rank (EPLB: the busiest experts"
+              + " replicated, each replica taking half of its tokens), which lower the busiest"
+              + " rank's load under --expert-imbalance; 0 = none (default).")
+  int redundantExperts;
+
+  @Option(
       names = "--kv-offload",
       paramLabel = "POLICY",
       defaultValue = "none",
@@ -331,6 +348,8 @@ final class SystemOptions {
         .attentionDataParallel(attentionDp)
         .precisions(precisions(m))
         .routing(Routing.zipf(routingSkew))
+        .expertImbalance(expertImbalance)
+        .redundantExpertsPerRank(redundantExperts)
         .efficiency(efficiency().efficiency())
         .kvOffload(kvOffload())
         .build();

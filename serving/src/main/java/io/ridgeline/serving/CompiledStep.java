@@ -54,6 +54,7 @@ final class CompiledStep {
   final double tokensPerX;
   final double vocab;
   final Routing routing;
+  final int redundantExpertsPerRank;
 
   // model operations
   final int ops;
@@ -63,6 +64,11 @@ final class CompiledStep {
   final double[] flops1;
   final boolean[] perGroup;
   final boolean[] routed; // a routed-expert operation (ColocatedDeployment.sharedWeightBytes)
+  // a routed-expert operation over several expert-parallel ranks: its per-chip share is the
+  // busiest rank's (ExpertLoad), with its layer group's experts and experts per token
+  final boolean[] imbalanced;
+  final int[] opExperts;
+  final int[] opTopK;
   final int[] kindStart; // kinds of op i: [kindStart[i], kindStart[i+1])
   final OperationCost.Share[] kindDivisor;
   final DataKind[] kindOf;
@@ -103,6 +109,7 @@ final class CompiledStep {
     this.tokensPerX = tokensPerX;
     this.vocab = pool.model().vocabSize();
     this.routing = pool.routing();
+    this.redundantExpertsPerRank = pool.redundantExpertsPerRank();
     this.mainBandwidth = pool.baseTarget().mainBandwidth().bytesPerSecond();
     this.phaseEnd = phaseEnd;
     ops = phaseEnd.length == 0 ? 0 : phaseEnd[phaseEnd.length - 1];
@@ -111,6 +118,9 @@ final class CompiledStep {
     flops1 = new double[ops];
     perGroup = new boolean[ops];
     routed = new boolean[ops];
+    imbalanced = new boolean[ops];
+    opExperts = new int[ops];
+    opTopK = new int[ops];
     cost = new OperationCost[ops];
     perWeightShard = new double[ops];
     perKvShard = new double[ops];
@@ -208,7 +218,7 @@ final class CompiledStep {
     double perStageShard = perWorkShard(false, x);
     double perBusy = perBusy(x);
     for (int i = 0; i < ops; i++) {
-      double perWork = perGroup[i] ? perGroupShard : perStageShard;
+      double perWork = (perGroup[i] ? perGroupShard : perStageShard) * workImbalance(i, x);
       double weights = 0;
       double bytes = 0;
       for (int k = kindStart[i]; k < kindStart[i + 1]; k++) {
@@ -420,7 +430,41 @@ final class CompiledStep {
    */
   private double perChip(int i, int k, double x, double perWork, double perBusy) {
     double v = bytes(k, x);
-    return split ? v * perShard(i, k, perWork, perBusy) : v;
+    if (!split) {
+      return v;
+    }
+    double chip = v * perShard(i, k, perWork, perBusy);
+    return kindDivisor[k] == OperationCost.Share.WEIGHTS ? chip * weightImbalance(i, x) : chip;
+  }
+
+  /**
+   * Operation i's token-expert pairs on the busiest expert-parallel rank over the mean rank's at
+   * size x ({@link ExpertLoad#tokenFactor}, the factor on its FLOPs and activations per chip); 1
+   * for an operation that is not {@link #imbalanced}.
+   */
+  double workImbalance(int i, double x) {
+    return imbalanced[i]
+        ? ExpertLoad.tokenFactor(
+            x * tokensPerX,
+            opTopK[i],
+            opExperts[i],
+            layout.expertParallel(),
+            redundantExpertsPerRank)
+        : 1;
+  }
+
+  /**
+   * Operation i's distinct experts on the busiest expert-parallel rank over the mean rank's at size
+   * x ({@link ExpertLoad#expertFactor}, the factor on its weight bytes per chip); 1 for an
+   * operation that is not {@link #imbalanced}.
+   */
+  double weightImbalance(int i, double x) {
+    if (!imbalanced[i]) {
+      return 1;
+    }
+    double distinct =
+        routing.expectedDistinctExperts(opExperts[i], opTopK[i], Math.max(1, x * tokensPerX));
+    return ExpertLoad.expertFactor(distinct, opExperts[i], layout.expertParallel());
   }
 
   /**
@@ -500,7 +544,7 @@ final class CompiledStep {
    * arithmetic).
    */
   double opMemory(int i, double x, StepTiers tiers) {
-    double perWork = perWorkShard(perGroup[i], x);
+    double perWork = perWorkShard(perGroup[i], x) * workImbalance(i, x);
     double perBusy = perBusy(x);
     int seen = 0;
     java.util.Arrays.fill(tiers.bytes, 0);

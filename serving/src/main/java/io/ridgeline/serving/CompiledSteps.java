@@ -12,7 +12,6 @@ import io.ridgeline.core.PhaseKind;
 import io.ridgeline.core.PhaseResult;
 import io.ridgeline.hardware.Interconnect;
 import io.ridgeline.models.Ffn;
-import io.ridgeline.models.Layer;
 import io.ridgeline.models.Model;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,7 +143,7 @@ final class CompiledSteps {
     }
     require(coll2.size() == coll1.size() && coll0.size() == coll1.size(), "collectives differ");
     CompiledStep s = new CompiledStep(pool, tokensPerX, phaseEnd, kinds, coll1.size());
-    List<Ffn> moe = moeFfns(pool.model());
+    List<Ffn> moe = PoolOperations.moeFfns(pool.model());
     int moeSeen = 0;
     int k = 0;
     for (int i = 0; i < s.ops; i++) {
@@ -152,6 +151,12 @@ final class CompiledSteps {
       s.names[i] = o1.name();
       boolean routed = o1.role() == OperationRole.ROUTED_EXPERTS;
       s.routed[i] = routed;
+      if (routed && moeSeen < moe.size() && PoolOperations.imbalanced(pool)) {
+        // the busiest expert-parallel rank's load (PoolOperations.perChip)
+        s.imbalanced[i] = true;
+        s.opExperts[i] = moe.get(moeSeen).experts();
+        s.opTopK[i] = moe.get(moeSeen).topK();
+      }
       require(!routed || moeSeen < moe.size(), "more routed experts than MoE layer groups");
       k = operation(s, pool, i, k, o1, b.get(i), t, routed ? moe.get(moeSeen++) : null);
     }
@@ -250,16 +255,6 @@ final class CompiledSteps {
         f[0] == 0 && f[1] == 0 ? 0 : t.peak(r1.operation().precision()).flopsPerSecond();
   }
 
-  private static List<Ffn> moeFfns(Model m) {
-    List<Ffn> out = new ArrayList<>();
-    for (Layer l : m.layerGroups().keySet()) {
-      if (l.ffn().isPresent() && l.ffn().get().isMoe()) {
-        out.add(l.ffn().get());
-      }
-    }
-    return out;
-  }
-
   /** (a0, a1) with a0 + a1·x through (1, v1) and (2, v2), exact for constants and proportions. */
   private static double[] affine(double v1, double v2) {
     if (v2 == v1) {
@@ -327,7 +322,7 @@ final class CompiledSteps {
           PoolOperations.phase(
                   pool,
                   p.kind(),
-                  PoolOperations.perChip(pool, p.operations(), x),
+                  PoolOperations.perChip(pool, p.operations(), x, x * s.tokensPerX),
                   pool.baseTarget())
               .seconds()
               .seconds();

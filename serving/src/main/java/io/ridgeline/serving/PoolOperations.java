@@ -14,7 +14,10 @@ import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Precision;
 import io.ridgeline.core.Roofline;
 import io.ridgeline.core.Seconds;
+import io.ridgeline.models.Ffn;
 import io.ridgeline.models.Kernels;
+import io.ridgeline.models.Layer;
+import io.ridgeline.models.Model;
 import io.ridgeline.serving.efficiency.Efficiency;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +71,8 @@ final class PoolOperations {
         ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
     chargeOverheads(pool, b, false);
     for (Phase p : phases) {
-      b.addPhases(phase(pool, p.kind(), perChip(pool, p.operations(), mb), t));
+      b.addPhases(
+          phase(pool, p.kind(), perChip(pool, p.operations(), mb, mb * tokensPerSequence), t));
     }
     Collectives.of(pool, PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence)
         .ifPresent(b::addPhases);
@@ -103,7 +107,12 @@ final class PoolOperations {
               .operations());
     }
     ops.addAll(
-        phase(pool, PhaseKind.PREFILL, perChip(pool, prefill.operations(), mb), t).operations());
+        phase(
+                pool,
+                PhaseKind.PREFILL,
+                perChip(pool, prefill.operations(), mb, mb * promptTokens),
+                t)
+            .operations());
     Collectives.of(pool, PhaseKind.PREFILL, mb * promptTokens)
         .ifPresent(c -> ops.addAll(c.operations()));
     ImmutableStepResult.Builder b =
@@ -191,25 +200,39 @@ final class PoolOperations {
    * side, and with dp &gt; 1 the dense-FFN class) over tp·pp·(busy attention groups, {@link
    * ParallelLayout#busyAttentionGroups}: each dp group runs whole sequences, so 4 sequences keep 4
    * of 8 groups busy and a single prompt one); their weights over tp·pp (each dp group holds a
-   * copy), other weights over tp·dp·pp; KV over (busy groups)·min(tp, the op's KV shards)·pp.
+   * copy), other weights over tp·dp·pp; KV over (busy groups)·min(tp, the op's KV shards)·pp. Under
+   * {@link RooflineModel#expertImbalance()} with expert parallelism (ep &gt; 1) the routed experts
+   * of the step's {@code tokens} tokens are the busiest rank's ({@link #expertImbalance}): their
+   * FLOPs and activations times {@link ExpertLoad#tokenFactor}, their weights times {@link
+   * ExpertLoad#expertFactor}.
    */
-  static List<Operation> perChip(RooflineModel pool, List<Operation> ops, double sequences) {
+  static List<Operation> perChip(
+      RooflineModel pool, List<Operation> ops, double sequences, double tokens) {
     ParallelLayout layout = pool.layout();
     if (layout.replicaChips() == 1) {
       return ops;
     }
+    List<Ffn> moe = imbalanced(pool) ? moeFfns(pool.model()) : List.of();
+    int moeSeen = 0;
     List<Operation> out = new ArrayList<>(ops.size());
     for (Operation op : ops) {
+      double workImbalance = 1;
+      double weightImbalance = 1;
+      if (op.role() == OperationRole.ROUTED_EXPERTS && !moe.isEmpty()) {
+        double[] f = expertImbalance(pool, moe.get(moeSeen++), tokens);
+        workImbalance = f[0];
+        weightImbalance = f[1];
+      }
       boolean perGroup = layout.runsPerGroup(op.role());
       ParallelLayout.Sharding weights =
           perGroup ? ParallelLayout.Sharding.ATTENTION_GROUP : ParallelLayout.Sharding.STAGE;
       // the step takes the busiest attention group's time: its share of the per-group work
-      double work = layout.workShards(perGroup, sequences);
+      double work = layout.workShards(perGroup, sequences) / workImbalance;
       ImmutableMap.Builder<DataKind, Bytes> bytes = ImmutableMap.builder();
       for (Map.Entry<DataKind, Bytes> e : op.bytes().entrySet()) {
         double divisor =
             switch (OperationCost.shareOf(e.getKey())) {
-              case WEIGHTS -> layout.shards(weights);
+              case WEIGHTS -> layout.shards(weights) / weightImbalance;
               case KV -> layout.kvShards(op.kvShards(), sequences);
               case WORK -> work;
             };
@@ -221,6 +244,46 @@ final class PoolOperations {
               .flops(op.flops().dividedBy(work))
               .bytes(bytes.build())
               .build());
+    }
+    return out;
+  }
+
+  /**
+   * The busiest expert-parallel rank's load over the mean rank's for the routed experts of {@code
+   * f} in a step of {@code tokens} tokens on {@code pool}'s {@link RooflineModel#expertParallel()
+   * ep} ranks: {@code {token-expert pairs (FLOPs, activations), distinct experts (weights)}}
+   * ({@link ExpertLoad#tokenFactor}, {@link ExpertLoad#expertFactor} of the routing's expected
+   * distinct experts, a token count below one counted as one token); {1, 1} with one rank.
+   */
+  static double[] expertImbalance(RooflineModel pool, Ffn f, double tokens) {
+    int ranks = pool.expertParallel();
+    if (ranks == 1) {
+      return new double[] {1, 1};
+    }
+    return new double[] {
+      ExpertLoad.tokenFactor(tokens, f.topK(), f.experts(), ranks, pool.redundantExpertsPerRank()),
+      ExpertLoad.expertFactor(
+          pool.routing().expectedDistinctExperts(f.experts(), f.topK(), Math.max(1, tokens)),
+          f.experts(),
+          ranks)
+    };
+  }
+
+  /**
+   * Whether {@code pool}'s routed experts take the busiest expert-parallel rank's load: {@link
+   * RooflineModel#expertImbalance()} with ep &gt; 1.
+   */
+  static boolean imbalanced(RooflineModel pool) {
+    return pool.expertImbalance() && pool.expertParallel() > 1;
+  }
+
+  /** The MoE FFNs of {@code m}'s layer groups in order: one routed-expert operation each. */
+  static List<Ffn> moeFfns(Model m) {
+    List<Ffn> out = new ArrayList<>();
+    for (Layer l : m.layerGroups().keySet()) {
+      if (l.ffn().isPresent() && l.ffn().get().isMoe()) {
+        out.add(l.ffn().get());
+      }
     }
     return out;
   }

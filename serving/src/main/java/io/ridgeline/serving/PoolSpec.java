@@ -79,6 +79,24 @@ public abstract class PoolSpec {
   }
 
   /**
+   * Whether the busiest expert-parallel rank sets the routed experts' time; false by default
+   * ({@link RooflineModel#expertImbalance()}).
+   */
+  @Value.Default
+  public boolean expertImbalance() {
+    return false;
+  }
+
+  /**
+   * Redundant expert slots per expert-parallel rank (EPLB); 0 by default ({@link
+   * RooflineModel#redundantExpertsPerRank()}).
+   */
+  @Value.Default
+  public int redundantExpertsPerRank() {
+    return 0;
+  }
+
+  /**
    * Efficiency, applied {@linkplain Efficiency#forChip for the chip}; {@link Efficiency#standard()}
    * (the calibrated default profile) by default.
    */
@@ -136,6 +154,8 @@ public abstract class PoolSpec {
         .attentionDataParallel(pool.attentionDataParallel())
         .precisions(pool.precisions())
         .routing(pool.routing())
+        .expertImbalance(pool.expertImbalance())
+        .redundantExpertsPerRank(pool.redundantExpertsPerRank())
         .efficiency(pool.efficiency())
         .kvOffload(pool.kvOffload())
         .runsPrefill(pool.runsPrefill())
@@ -171,6 +191,8 @@ public abstract class PoolSpec {
             .attentionDataParallel(dp)
             .precisions(precisions())
             .routing(routing())
+            .expertImbalance(expertImbalance())
+            .redundantExpertsPerRank(redundantExpertsPerRank())
             .efficiency(efficiency().forChip(chip()))
             .kvOffload(kvOffload())
             .runsAttention(runsAttention());
@@ -224,6 +246,10 @@ public abstract class PoolSpec {
     checkArgument(pipelineParallel() > 0, "--pp must be positive: %s", pipelineParallel());
     checkArgument(expertParallel() > 0, "--ep must be positive: %s", expertParallel());
     checkArgument(
+        redundantExpertsPerRank() >= 0,
+        "--redundant-experts must be >= 0: %s",
+        redundantExpertsPerRank());
+    checkArgument(
         attentionDataParallel() > 0,
         "--attention-dp must be positive: %s",
         attentionDataParallel());
@@ -254,6 +280,12 @@ public abstract class PoolSpec {
     }
     if (attentionDataParallel() > 1) {
       b.append(", attention dp ").append(attentionDataParallel());
+    }
+    if (expertImbalance() && expertParallel() > 1) {
+      b.append(", busiest expert rank");
+    }
+    if (redundantExpertsPerRank() > 0) {
+      b.append(", ").append(redundantExpertsPerRank()).append(" redundant experts per rank");
     }
     b.append(", ").append(precisions());
     if (kvOffload() != KvOffload.NONE) {

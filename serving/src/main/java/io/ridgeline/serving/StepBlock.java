@@ -29,6 +29,7 @@ final class StepBlock {
   private double[] perGroupShard = new double[0];
   private double[] perStageShard = new double[0];
   private double[] perBusy = new double[0];
+  private double[] busiest = new double[0]; // a routed-expert operation's work shards (imbalanced)
   private double[] bytes = new double[0];
   private double[] weights = new double[0];
   private double[] kind = new double[0];
@@ -47,6 +48,7 @@ final class StepBlock {
       perGroupShard = new double[cap];
       perStageShard = new double[cap];
       perBusy = new double[cap];
+      busiest = new double[cap];
       bytes = new double[cap];
       weights = new double[cap];
       kind = new double[cap];
@@ -88,6 +90,13 @@ final class StepBlock {
   /** Operation i's part of {@link #times}. */
   private void operation(CompiledStep s, int i, double[] xs, int m, boolean riding) {
     double[] work = s.perGroup[i] ? perGroupShard : perStageShard;
+    if (s.imbalanced[i]) {
+      // the busiest expert-parallel rank's work (CompiledStep.workImbalance)
+      for (int j = 0; j < m; j++) {
+        busiest[j] = work[j] * s.workImbalance(i, xs[j]);
+      }
+      work = busiest;
+    }
     Arrays.fill(bytes, 0, m, 0);
     Arrays.fill(weights, 0, m, 0);
     for (int k = s.kindStart[i]; k < s.kindStart[i + 1]; k++) {
@@ -127,7 +136,15 @@ final class StepBlock {
       Arrays.fill(factor, 0, m, 1);
     } else {
       switch (s.kindDivisor[k]) {
-        case WEIGHTS -> Arrays.fill(factor, 0, m, s.perWeightShard[i]);
+        case WEIGHTS -> {
+          Arrays.fill(factor, 0, m, s.perWeightShard[i]);
+          if (s.imbalanced[i]) {
+            // the busiest expert-parallel rank's experts (CompiledStep.weightImbalance)
+            for (int j = 0; j < m; j++) {
+              factor[j] *= s.weightImbalance(i, xs[j]);
+            }
+          }
+        }
         case KV -> {
           double kv = s.perKvShard[i];
           for (int j = 0; j < m; j++) {

@@ -262,6 +262,28 @@ final class CompiledColocatedTest {
     assertThat(ParetoFrontier.compiled(c, new int[] {1, 2, Limits.MAX_BATCH + 1}, d)).isEmpty();
   }
 
+  @Test
+  void point_expertParallelWithRedundantExperts_isTheObjectPaths() {
+    // the busiest rank's load (ExpertLoad) is nonlinear in the step's tokens: the compiled step
+    // follows it at every batch, with and without EPLB's redundant slots
+    Model m = Models.byId("deepseek-v3");
+    for (int redundant : new int[] {0, 2}) {
+      ColocatedDeployment d =
+          new ColocatedDeployment(
+              RooflineModel.builder()
+                  .model(m)
+                  .chip(Chips.B200)
+                  .chips(8)
+                  .tensorParallel(8)
+                  .expertParallel(8)
+                  .expertImbalance(true)
+                  .redundantExpertsPerRank(redundant)
+                  .efficiency(Efficiency.standard(Chips.B200))
+                  .build());
+      compare(d, Workload.of(1024, 1024), 1, 3, 8, 37, 256);
+    }
+  }
+
   private static void compare(ColocatedDeployment d, Workload w, int... batches) {
     Optional<PointsAt> compiled;
     try {
