@@ -7,6 +7,7 @@ import io.ridgeline.validation.Calibration;
 import io.ridgeline.validation.CaseFile;
 import io.ridgeline.validation.CrossValidation;
 import io.ridgeline.validation.CrossValidationJson;
+import io.ridgeline.validation.EngineOffsetFit;
 import io.ridgeline.validation.Metric;
 import io.ridgeline.validation.Summary;
 import io.ridgeline.validation.ValidationCase;
@@ -235,6 +236,10 @@ final class CalibrateCommand implements Callable<Integer> {
             + label
             + " with today's model (no refit)");
     CrossValidationTable.print(w, cv);
+    EngineOffsetTable.print(
+        w,
+        EngineOffsetFit.leaveOneSourceOut(all, cv),
+        EngineOffsetFit.ofCases(all, Profiles.builtIn().forEngine(Profiles.DEFAULT)));
     if (bands != null) {
       String date = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
       String source =
