@@ -64,11 +64,13 @@ final class EngineOffsetTable {
     Summary a = Summary.of(after);
     w.printf(
         Locale.ROOT,
-        "  %-60s %4d rows (%3d with an offset) %6.2f%% -> %6.2f%%%n",
-        label.length() > 60 ? label.substring(0, 60) : label,
+        "  %-52s %4d rows (%3d with an offset) %6.2f%% -> %6.2f%% (within ±25%%: %3.0f%% -> %3.0f%%)%n",
+        label.length() > 52 ? label.substring(0, 52) : label,
         rows.size(),
         applied,
         100 * b.medianApe(),
-        100 * a.medianApe());
+        100 * a.medianApe(),
+        100 * b.within25(),
+        100 * a.within25());
   }
 }
