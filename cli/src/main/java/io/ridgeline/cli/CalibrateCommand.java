@@ -86,8 +86,9 @@ final class CalibrateCommand implements Callable<Integer> {
       description =
           "Fit nothing: replay a stored cross-validation report (default: the shipped one) with"
               + " today's model, each fold's stored profile predicting its held-out rows (seconds,"
-              + " not minutes), and print the held-out errors; with --bands, write the bands"
-              + " from the replay.")
+              + " not minutes), and print the held-out errors, then those of engine offsets"
+              + " estimated in each fold on its training sources (reported, not applied); with"
+              + " --bands, write the bands from the replay.")
   Path replay;
 
   @Override
@@ -207,7 +208,8 @@ final class CalibrateCommand implements Callable<Integer> {
 
   /**
    * {@code --replay}: the stored report's folds predict their held-out rows with today's model;
-   * prints the table and writes the bands of the replay.
+   * prints the table and the engine offsets' held-out score ({@link EngineOffsetTable}) and writes
+   * the bands of the replay.
    */
   private Integer replay(List<ValidationCase> all, String label) {
     if (crossValidate || out != null || report != null) {
