@@ -70,6 +70,12 @@ final class CalibrateCommandTest {
         .contains("with today's model (no refit)")
         .contains("leave-one-source-out")
         .contains("wrote " + bands);
+    // then the engine offsets' held-out score: each fold's offsets from its training sources
+    assertThat(r.out())
+        .contains("engine offsets, estimated in each leave-one-source-out fold on its training")
+        .containsPattern("\n  overall +\\d+ rows \\( *\\d+ with an offset\\) ")
+        .containsPattern("\n  offset trtllm +\\d+ rows")
+        .contains("offsets on every predictable row (shipped profile):");
     io.ridgeline.serving.efficiency.ErrorBands b =
         io.ridgeline.serving.efficiency.ErrorBands.parse(
             java.nio.file.Files.readString(bands), "bands.json");
