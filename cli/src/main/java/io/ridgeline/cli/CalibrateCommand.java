@@ -7,6 +7,7 @@ import io.ridgeline.validation.Calibration;
 import io.ridgeline.validation.CaseFile;
 import io.ridgeline.validation.CrossValidation;
 import io.ridgeline.validation.CrossValidationJson;
+import io.ridgeline.validation.EngineOffsetFit;
 import io.ridgeline.validation.Metric;
 import io.ridgeline.validation.Summary;
 import io.ridgeline.validation.ValidationCase;
@@ -89,12 +90,26 @@ final class CalibrateCommand implements Callable<Integer> {
               + " from the replay.")
   Path replay;
 
+  @Option(
+      names = "--engine-offsets",
+      description =
+          "With --replay: also score engine offsets (per engine family and version series, from"
+              + " at least two independent sources' intercepts) estimated in each"
+              + " leave-one-source-out fold on its training sources and applied to the held-out"
+              + " source: the median APE without and with them, by engine, metric, offset and"
+              + " source. Reported, not applied to any estimate.")
+  boolean engineOffsets;
+
   @Override
   public Integer call() throws java.io.IOException {
     List<ValidationCase> all = cases == null ? CaseFile.shipped() : CaseFile.read(cases);
     String label = cases == null ? "the shipped cases" : cases.getFileName().toString();
     if (replay != null) {
       return replay(all, label);
+    }
+    if (engineOffsets) {
+      throw new IllegalArgumentException(
+          "--engine-offsets needs --replay: offsets are scored on the stored folds");
     }
     if ((report != null || bands != null) && !crossValidate) {
       throw new IllegalArgumentException(
@@ -206,7 +221,8 @@ final class CalibrateCommand implements Callable<Integer> {
 
   /**
    * {@code --replay}: the stored report's folds predict their held-out rows with today's model;
-   * prints the table and writes the bands of the replay.
+   * prints the table, with {@code --engine-offsets} the engine offsets' held-out score ({@link
+   * EngineOffsetTable}), and writes the bands of the replay.
    */
   private Integer replay(List<ValidationCase> all, String label) {
     if (crossValidate || out != null || report != null) {
@@ -235,6 +251,12 @@ final class CalibrateCommand implements Callable<Integer> {
             + label
             + " with today's model (no refit)");
     CrossValidationTable.print(w, cv);
+    if (engineOffsets) {
+      EngineOffsetTable.print(
+          w,
+          EngineOffsetFit.leaveOneSourceOut(all, cv),
+          EngineOffsetFit.ofCases(all, Profiles.builtIn().forEngine(Profiles.DEFAULT)));
+    }
     if (bands != null) {
       String date = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
       String source =

@@ -2,18 +2,20 @@ package io.ridgeline.cli;
 
 import io.ridgeline.serving.efficiency.Efficiency;
 import io.ridgeline.serving.efficiency.EngineProfile;
+import io.ridgeline.serving.efficiency.EngineRelease;
 import io.ridgeline.serving.efficiency.Profiles;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --efficiency}, {@code --engine}, {@code --profile} and {@code --eager-decode}: the
- * efficiency every pool of {@code roofline}, {@code frontier}, {@code crossover}, {@code
- * intensity}, {@code plan} and {@code sweep} is built with. Calibrated (an engine profile's {@link
- * Efficiency}) by default; {@code ideal} is the roofline bound. The profile's {@code
- * max_running_requests} is not applied: batches are limited by memory (and the commands' own batch
- * options) only.
+ * {@code --efficiency}, {@code --engine}, {@code --engine-version}, {@code --profile} and {@code
+ * --eager-decode}: the efficiency every pool of {@code roofline}, {@code frontier}, {@code
+ * crossover}, {@code intensity}, {@code plan} and {@code sweep} is built with. Calibrated (an
+ * engine profile's {@link Efficiency}) by default; {@code ideal} is the roofline bound. The
+ * profile's {@code max_running_requests} is not applied: batches are limited by memory (and the
+ * commands' own batch options) only.
  */
 final class EfficiencyOptions {
   @Option(
@@ -34,6 +36,18 @@ final class EfficiencyOptions {
               + " offsets yet. In a --profile file, names match exactly, then ignoring case; a"
               + " name without a profile uses default.")
   String engine;
+
+  @Option(
+      names = "--engine-version",
+      paramLabel = "V",
+      description =
+          "Version of the --engine family the deployment runs (e.g. 0.6.5): a digit, then letters,"
+              + " digits, '.', '-', '+' or '_'. An engine offset would apply to its version series"
+              + " (0.6 for 0.6.5, 1 for 1.1.0) or its family when at least two independent sources"
+              + " back it; none is shipped (offsets estimated from other sources did not improve"
+              + " the leave-one-source-out error), so the output says that no offset applies and"
+              + " the band stays that of an unseen deployment. Needs --engine.")
+  String engineVersion;
 
   @Option(
       names = "--profile",
@@ -89,6 +103,12 @@ final class EfficiencyOptions {
                 + engine
                 + "' with --efficiency ideal");
       }
+      if (engineVersion != null) {
+        throw new IllegalArgumentException(
+            "--engine-version needs --efficiency calibrated (or no --efficiency): '"
+                + engineVersion
+                + "' with --efficiency ideal");
+      }
       if (eagerDecode) {
         throw new IllegalArgumentException(
             "--eager-decode needs --efficiency calibrated (or no --efficiency): the roofline bound"
@@ -105,6 +125,7 @@ final class EfficiencyOptions {
     if (asked.isEmpty()) {
       throw new IllegalArgumentException("--engine must name an engine family: '" + engine + "'");
     }
+    Optional<EngineRelease> release = release(asked);
     Profiles profiles = profile == null ? Profiles.builtIn() : Profiles.read(profile);
     EngineProfile p = find(profiles, asked);
     StringBuilder label = new StringBuilder("calibrated: ").append(p.name()).append(" profile");
@@ -117,6 +138,13 @@ final class EfficiencyOptions {
               ? ", pooled: no engine has its own offsets yet, '" + asked + "' included"
               : ", no '" + asked + "' profile");
     }
+    // no engine offsets are shipped (docs/decisions.md): the band is the unseen deployment's
+    release.ifPresent(
+        r ->
+            label
+                .append("; engine ")
+                .append(r)
+                .append(": no engine offset applies, the band is that of an unseen deployment"));
     Efficiency e = p.efficiency();
     if (eagerDecode || synchronousScheduler) {
       e =
@@ -127,6 +155,41 @@ final class EfficiencyOptions {
               .build();
     }
     return new Choice(e, label + " (" + e + ")", asked);
+  }
+
+  /**
+   * The release {@code --engine-version} names for the family {@code asked}; empty without the
+   * option.
+   *
+   * @throws IllegalArgumentException without {@code --engine}, for a malformed version ({@link
+   *     EngineRelease#VERSION}) or a family name that is not one ({@link EngineRelease#FAMILY})
+   */
+  private Optional<EngineRelease> release(String asked) {
+    if (engineVersion == null) {
+      return Optional.empty();
+    }
+    if (engine == null) {
+      throw new IllegalArgumentException(
+          "--engine-version needs --engine NAME, the family the version belongs to: '"
+              + engineVersion
+              + "'");
+    }
+    String v = engineVersion.trim();
+    if (!EngineRelease.VERSION.matcher(v).matches()) {
+      throw new IllegalArgumentException(
+          "--engine-version must start with a digit followed by letters, digits, '.', '-', '+' or"
+              + " '_' (e.g. 0.6.5): '"
+              + engineVersion
+              + "'");
+    }
+    if (!EngineRelease.FAMILY.matcher(asked.toLowerCase(Locale.ROOT)).matches()) {
+      throw new IllegalArgumentException(
+          "--engine must name an engine family (a letter or digit, then letters, digits, '.', '-'"
+              + " or '_') to take --engine-version: '"
+              + engine
+              + "'");
+    }
+    return Optional.of(EngineRelease.of(asked, v));
   }
 
   /**
@@ -153,7 +216,9 @@ final class EfficiencyOptions {
    * @param description {@code ideal}, or {@code calibrated: NAME profile[ of FILE][, no 'ENGINE'
    *     profile] (compute …, memory …, …)}, where an engine the built-in profiles do not list reads
    *     {@code calibrated: default profile, pooled: no engine has its own offsets yet, 'ENGINE'
-   *     included (…)}: the JSON {@code efficiency} field
+   *     included (…)}, and {@code --engine-version V} adds {@code ; engine ENGINE V: no engine
+   *     offset applies, the band is that of an unseen deployment} before the parenthesis: the JSON
+   *     {@code efficiency} field
    */
   record Choice(Efficiency efficiency, String description, String engine) {
     static final Choice IDEAL = new Choice(Efficiency.ideal(), "ideal", Profiles.DEFAULT);

@@ -103,6 +103,7 @@ final class HelpLayout {
         List.of(
             "--efficiency",
             "--engine",
+            "--engine-version",
             "--profile",
             "--eager-decode",
             "--synchronous-scheduler",

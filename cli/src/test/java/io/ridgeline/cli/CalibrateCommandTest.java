@@ -70,6 +70,15 @@ final class CalibrateCommandTest {
         .contains("with today's model (no refit)")
         .contains("leave-one-source-out")
         .contains("wrote " + bands);
+    assertThat(r.out()).doesNotContain("engine offsets");
+    // --engine-offsets adds their held-out score: each fold's offsets from its training sources
+    CliRun offsets = CliRun.of("calibrate", "--replay", "--engine-offsets");
+    assertThat(offsets.code()).as(offsets.err()).isZero();
+    assertThat(offsets.out())
+        .contains("engine offsets, estimated in each leave-one-source-out fold on its training")
+        .containsPattern("\n  overall +\\d+ rows \\( *\\d+ with an offset\\) ")
+        .containsPattern("\n  offset trtllm +\\d+ rows")
+        .contains("offsets on every predictable row (shipped profile):");
     io.ridgeline.serving.efficiency.ErrorBands b =
         io.ridgeline.serving.efficiency.ErrorBands.parse(
             java.nio.file.Files.readString(bands), "bands.json");
@@ -77,6 +86,11 @@ final class CalibrateCommandTest {
         io.ridgeline.serving.efficiency.ErrorBands.Estimate.values()) {
       assertThat(b.range(e).low()).isLessThanOrEqualTo(b.range(e).high());
     }
+    CliRun alone = CliRun.of("calibrate", "--engine-offsets");
+    assertThat(alone.code()).isEqualTo(1);
+    assertThat(alone.err())
+        .isEqualTo(
+            "ridgeline: --engine-offsets needs --replay: offsets are scored on the stored folds\n");
     // --replay fits nothing: --out is refused with one line
     CliRun bad = CliRun.of("calibrate", "--replay", "--out", dir.resolve("p.json").toString());
     assertThat(bad.code()).isEqualTo(1);

@@ -63,7 +63,8 @@ import java.util.stream.Collectors;
  * Profiles#forEngine}): the shipped cases cannot separate an engine from the sources that measured
  * it (most engines appear in one or two sources, and within a source the engine does not vary), so
  * an engine offset would be a source effect under another name. Cross-validation ({@link
- * CrossValidation}) reports what this costs on sources the fit has not seen.
+ * CrossValidation}) reports what this costs on sources the fit has not seen, and {@link
+ * EngineOffsetFit} what engine offsets estimated on the other sources would change there.
  *
  * <pre>{@code
  * Calibration.Result r = Calibration.fit(CaseFile.shipped(), "the shipped cases", 400);

@@ -159,9 +159,43 @@ final class FitObjective {
     }
     double[] b = new double[sum.length];
     for (int k = 0; k < b.length; k++) {
-      b[k] = sum[k] / (n[k] + PRIOR_ROWS);
+      b[k] = intercept(sum[k], n[k]);
     }
     return b;
+  }
+
+  /**
+   * The intercept of a group of rows: the maximum a posteriori mean of their ln slowdowns under the
+   * prior of {@value #PRIOR_ROWS} row at 0, {@code Σ w_i r_i / (Σ w_i + λ)}, from {@code
+   * weightedSum} = Σ w_i r_i and {@code weight} = Σ w_i.
+   */
+  static double intercept(double weightedSum, double weight) {
+    return weightedSum / (weight + PRIOR_ROWS);
+  }
+
+  /**
+   * The intercept ({@link #intercept}) of each group of the predictable rows under {@code profile},
+   * a row being in each group {@code groups} names (none, one or several), with the rows' loss
+   * weights: for example each source's intercept restricted to its rows of one engine family, and
+   * to those of one version series.
+   */
+  <K> Map<K, Double> interceptsBy(
+      EngineProfile profile, java.util.function.Function<ValidationCase, List<K>> groups) {
+    double[] r = slowdowns(profile);
+    Map<K, double[]> sums = new LinkedHashMap<>(); // group -> {Σ w r, Σ w}
+    for (int i = 0; i < r.length; i++) {
+      if (Double.isNaN(r[i])) {
+        continue;
+      }
+      for (K g : groups.apply(rows.get(i))) {
+        double[] s = sums.computeIfAbsent(g, k -> new double[2]);
+        s[0] += weight[i] * r[i];
+        s[1] += weight[i];
+      }
+    }
+    Map<K, Double> out = new LinkedHashMap<>();
+    sums.forEach((k, s) -> out.put(k, intercept(s[0], s[1])));
+    return out;
   }
 
   /**

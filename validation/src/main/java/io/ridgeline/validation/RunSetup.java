@@ -3,6 +3,7 @@ package io.ridgeline.validation;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
+import io.ridgeline.serving.efficiency.EngineRelease;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -66,9 +67,9 @@ public record RunSetup(
 
   /**
    * A version: a digit first, then letters, digits, {@code .}, {@code -}, {@code +} or {@code _}
-   * ({@code 0.7.3}, {@code 0.4.2.post4}, {@code 1.1.0rc2.post2}).
+   * ({@code 0.7.3}, {@code 0.4.2.post4}, {@code 1.1.0rc2.post2}): {@link EngineRelease#VERSION}.
    */
-  public static final Pattern VERSION = Pattern.compile("[0-9][0-9A-Za-z.+_-]*");
+  public static final Pattern VERSION = EngineRelease.VERSION;
 
   /** A run that states nothing: every attribute empty, the load per system. */
   public static final RunSetup NOT_STATED =

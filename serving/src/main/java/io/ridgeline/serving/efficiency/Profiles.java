@@ -32,10 +32,11 @@ import java.util.Set;
  * not list. {@link #builtIn()} holds one profile, {@value #DEFAULT}: the pooled profile, fitted by
  * {@code io.ridgeline.validation.Calibration} on the shipped cases with every engine family pooled
  * (its {@link EngineProfile#source()} says on which rows and when). No engine family has offsets of
- * its own yet (the shipped cases cannot separate an engine from the sources that measured it), so
- * {@link #forEngine} answers the pooled profile for every family, {@code vllm} and {@code trtllm}
- * alike. A user's file may list profiles per family. {@link Efficiency#ideal()} stays the roofline
- * bound.
+ * its own yet (the shipped cases cannot separate an engine from the sources that measured it;
+ * {@code io.ridgeline.validation.EngineOffsetFit} scores {@link EngineOffsets} on sources they were
+ * not estimated on, and the experiment log says what they gave), so {@link #forEngine} answers the
+ * pooled profile for every family, {@code vllm} and {@code trtllm} alike. A user's file may list
+ * profiles per family. {@link Efficiency#ideal()} stays the roofline bound.
  *
  * <p>JSON form ({@code docs/profile-format.md}): each efficiency parameter under its {@link
  * EfficiencyParameter#jsonKey()}, in its {@link EfficiencyParameter#unit()}; {@code compute},

@@ -13,6 +13,10 @@
  *       io.ridgeline.serving.efficiency.EngineProfile}: fitted efficiencies by engine family, read
  *       from the built-in {@code profiles.json} (one pooled profile, which every family uses) or a
  *       user's file;
+ *   <li>{@link io.ridgeline.serving.efficiency.EngineRelease} and {@link
+ *       io.ridgeline.serving.efficiency.EngineOffsets}: an engine family and version as a typed
+ *       input, and offsets per family or version series backed by at least two sources (estimated
+ *       by {@code io.ridgeline.validation.EngineOffsetFit}; none is built in);
  *   <li>{@link io.ridgeline.serving.efficiency.ErrorBands}: the cross-validated error of each
  *       estimate, printed beside it;
  *   <li>{@link io.ridgeline.serving.efficiency.Anchoring}: a user's own measurement scaling an
