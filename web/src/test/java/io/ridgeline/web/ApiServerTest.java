@@ -559,12 +559,12 @@ final class ApiServerTest {
 
   @Test
   void field_isTheOptionTheMessageNames() {
-    assertThat(ApiServer.field("--isl must be positive: 0")).isEqualTo("isl");
-    assertThat(ApiServer.field("Missing required option: '--chip=<chip>'")).isEqualTo("chip");
-    assertThat(ApiServer.field("chip_files[2]: memory[0].bandwidth_gbps must be positive"))
+    assertThat(OptionArguments.field("--isl must be positive: 0")).isEqualTo("isl");
+    assertThat(OptionArguments.field("Missing required option: '--chip=<chip>'")).isEqualTo("chip");
+    assertThat(OptionArguments.field("chip_files[2]: memory[0].bandwidth_gbps must be positive"))
         .isEqualTo("chip_files");
-    assertThat(ApiServer.field("model_configs.m: hidden_size is required"))
+    assertThat(OptionArguments.field("model_configs.m: hidden_size is required"))
         .isEqualTo("model_configs");
-    assertThat(ApiServer.field("something else")).isNull();
+    assertThat(OptionArguments.field("something else")).isNull();
   }
 }
