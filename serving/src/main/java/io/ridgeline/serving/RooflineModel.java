@@ -4,11 +4,9 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import com.google.errorprone.annotations.CanIgnoreReturnValue;
 import io.ridgeline.core.ComputeTarget;
-import io.ridgeline.core.Precision;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Interconnect;
-import io.ridgeline.models.Ffn;
 import io.ridgeline.models.Kernels;
 import io.ridgeline.models.Model;
 import io.ridgeline.models.Routing;
@@ -486,59 +484,21 @@ public abstract class RooflineModel {
 
   /**
    * The efficiency this pool's kernels run at: {@link #efficiency()} with its compute fraction
-   * scaled by the chip's achievable matmul fraction ({@link Chip#matmulFraction()}: the best dense
-   * matmul's share of peak measured on the chip, since a profile's compute fraction is a share of
-   * what the chip's best GEMM reaches, not of its datasheet peak). Unscaled for the roofline bound
-   * ({@link Efficiency#isIdeal()}) and on SRAM-only chips, whose floor is the ideal roofline plus
-   * latencies ({@link Efficiency#sramFloor}). For example a compute fraction of 0.5 on an H100
-   * (0.803) computes at 0.5 × 0.803 = 0.40 of its 989 TFLOP/s BF16 peak, on an MI300X (0.514) at
-   * 0.26 of its 1,307.
+   * scaled by the chip's achievable matmul fraction ({@link KernelTargets#kernelEfficiency}).
    */
   @Value.Lazy
   Efficiency kernelEfficiency() {
-    Efficiency e = efficiency();
-    if (!atAchievableMatmul()) {
-      return e;
-    }
-    return Efficiency.builder().from(e).compute(e.compute() * chip().matmulFraction()).build();
+    return KernelTargets.kernelEfficiency(this);
   }
 
   /**
-   * Whether this pool's GEMMs compute at a share of the chip's achievable matmul rate ({@link
-   * #kernelEfficiency()}, {@link #baseTarget()}): every calibrated pool but one on an SRAM-only
-   * chip; the roofline bound and an SRAM chip's floor compute at the datasheet peak.
-   */
-  private boolean atAchievableMatmul() {
-    return !efficiency().isIdeal() && !Efficiency.sramOnly(chip());
-  }
-
-  /**
-   * The chip's target at this pool's efficiency ({@link #kernelEfficiency()}), with each narrow
-   * precision's compute scaled by its achievable matmul fraction over the BF16 one ({@link
-   * Chip#matmulFraction(Precision)} / {@link Chip#matmulFraction()}, {@link
-   * ComputeTarget#precisionScales()}): an H100's FP8 GEMMs at 0.709 / 0.803 = 0.883 of the BF16
-   * share of their own peak. None for the roofline bound and on SRAM-only chips, as {@link
-   * #kernelEfficiency()}.
+   * The chip's target at this pool's efficiency ({@link #kernelEfficiency()}), each narrow
+   * precision's compute scaled by its achievable matmul fraction ({@link
+   * KernelTargets#baseTarget}).
    */
   @Value.Lazy
   ComputeTarget baseTarget() {
-    Efficiency e = kernelEfficiency();
-    ComputeTarget.Builder b =
-        ComputeTarget.builder()
-            .from(chip().toComputeTarget())
-            .computeEfficiency(e.compute())
-            .memoryEfficiency(e.memory())
-            .networkEfficiency(e.network());
-    if (atAchievableMatmul()) {
-      double bf16 = chip().matmulFraction();
-      for (Precision p : chip().peaks().keySet()) {
-        double scale = chip().matmulFraction(p) / bf16;
-        if (scale != 1) {
-          b.putPrecisionScale(p, scale);
-        }
-      }
-    }
-    return b.build();
+    return KernelTargets.baseTarget(this);
   }
 
   // ---- steps ----
@@ -680,50 +640,10 @@ public abstract class RooflineModel {
     return memory(1, context).fits();
   }
 
+  /** Checks the layout, degrees, precisions and tiers ({@link PoolChecks#check}). */
   @Value.Check
   void check() {
-    // the layout validates the degrees and their divisibility, naming the one that is wrong
-    var unusedLayout = layout();
-    checkArgument(
-        redundantExpertsPerRank() >= 0,
-        "redundant experts per rank must be >= 0: %s",
-        redundantExpertsPerRank());
-    for (Ffn f : PoolOperations.moeFfns(model())) {
-      checkArgument(
-          redundantExpertsPerRank() <= f.experts() / expertParallel() || expertParallel() == 1,
-          "redundant experts per rank (%s) must not exceed the %s experts per rank of %s at ep %s",
-          redundantExpertsPerRank(),
-          f.experts() / expertParallel(),
-          model().id(),
-          expertParallel());
-    }
-    checkArgument(
-        pipelineParallel() <= model().layerCount(),
-        "pipeline parallel degree (%s) must not exceed the %s layers of %s",
-        pipelineParallel(),
-        model().layerCount(),
-        model().id());
-    if (runsAttention()) {
-      model()
-          .tensorParallelProblem(tensorParallel())
-          .ifPresent(
-              problem -> {
-                throw new IllegalArgumentException(problem);
-              });
-    }
-    if (replicaChips() > 1) {
-      checkArgument(
-          chip().scaleUp().isPresent() || chip().scaleOut().isPresent(),
-          "chip %s has no interconnect, so a replica over %s chips is impossible",
-          chip().id(),
-          replicaChips());
-    }
-    if (kvOffload() != KvOffload.NONE && runsAttention()) {
-      kvOffload().requireTier(chip());
-    }
-    // the chip must be able to run the precisions at all
-    var unusedMatmul = target().effectivePrecision(computePrecisions().matmul());
-    var unusedAttention = target().effectivePrecision(computePrecisions().attention());
+    PoolChecks.check(this);
   }
 
   /**
