@@ -2,16 +2,13 @@ package io.ridgeline.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ridgeline.core.Names;
 import io.ridgeline.core.Precision;
-import io.ridgeline.core.Precisions;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.serving.Conversation;
 import io.ridgeline.serving.Deployment;
 import io.ridgeline.serving.KvOffload;
-import io.ridgeline.serving.Speculation;
 import io.ridgeline.serving.Workload;
 import io.ridgeline.serving.plan.PlanRequest;
 import io.ridgeline.serving.plan.PlanResult;
@@ -20,9 +17,7 @@ import io.ridgeline.serving.plan.Planner;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -179,7 +174,7 @@ final class PlanCommand implements Callable<Integer> {
       names = "--strategies",
       split = ",",
       defaultValue = "colocated,pd,afd",
-      completionCandidates = SearchableIds.class,
+      completionCandidates = PlanSearch.SearchableIds.class,
       description = "Strategies to search: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   List<String> strategies;
 
@@ -301,7 +296,9 @@ final class PlanCommand implements Callable<Integer> {
       positive("--tpot-p99", tpotP99.seconds(), "s");
     }
     PriceOption prices = PriceOption.parse(price);
-    List<SystemSpec> systemSpecs = systemSpecs();
+    List<SystemSpec> systemSpecs =
+        PlanSearch.systemSpecs(
+            systems, spec.commandLine().getParseResult().hasMatchedOption("--chips"));
     List<String> chipIds =
         systemSpecs.isEmpty()
             ? chips
@@ -315,14 +312,14 @@ final class PlanCommand implements Callable<Integer> {
     List<Chip> resolved = catalog.stream().map(prices::apply).toList();
     List<PlanSystem> planSystems = new ArrayList<>();
     for (SystemSpec s : systemSpecs) {
-      planSystems.add(planSystem(s, resolved.get(chipIds.indexOf(s.chip()))));
+      planSystems.add(PlanSearch.planSystem(s, resolved.get(chipIds.indexOf(s.chip()))));
     }
     if (resolved.isEmpty()) {
       throw new IllegalArgumentException(
           "--chips must name at least one chip, e.g. --chips h100-sxm,b200");
     }
     Optional<Conversation> conversation = conversations.conversation(isl, osl, workload);
-    Set<Deployment.Strategy> searched = searched();
+    Set<Deployment.Strategy> searched = PlanSearch.searched(strategies);
     if (conversation.isPresent()
         && !spec.commandLine().getParseResult().hasMatchedOption("--strategies")) {
       // conversations are modelled on colocated deployments: the default search is colocated only
@@ -365,7 +362,7 @@ final class PlanCommand implements Callable<Integer> {
       b.objective(PlanRequest.Objective.of(objective));
     }
     if (weights != null || kv != null) {
-      b.precisionChoices(precisionChoices(m));
+      b.precisionChoices(PlanSearch.precisionChoices(m, weights, kv));
     }
     if (ttftP99 != null) {
       b.ttftP99Slo(ttftP99);
@@ -373,7 +370,8 @@ final class PlanCommand implements Callable<Integer> {
     if (tpotP99 != null) {
       b.tpotP99Slo(tpotP99);
     }
-    speculation().ifPresent(b::speculation);
+    PlanSearch.speculation(specDraft, specLength, specAcceptance, model, architecture)
+        .ifPresent(b::speculation);
     anchored.ifPresent(f -> b.anchor(f.anchoring()));
     b.kvOffload(KvOffload.of(kvOffload));
     PlanResult r = Planner.plan(b.build());
@@ -432,156 +430,6 @@ final class PlanCommand implements Callable<Integer> {
       }
     }
     return "./ridgeline plan " + String.join(" ", args);
-  }
-
-  /**
-   * The specs of every --system, each with a count; empty without one.
-   *
-   * @throws IllegalArgumentException in one line when a spec is bad ({@link SystemSpec#parse}), has
-   *     no count, or comes with --chips
-   */
-  private List<SystemSpec> systemSpecs() {
-    if (systems == null || systems.isEmpty()) {
-      return List.of();
-    }
-    if (spec.commandLine().getParseResult().hasMatchedOption("--chips")) {
-      throw new IllegalArgumentException(
-          "--system and --chips are exclusive: each --system names its own chip and count (e.g."
-              + " --system h100-sxm:8:tp=8 --system b200:4)");
-    }
-    List<SystemSpec> out = new ArrayList<>();
-    for (String text : systems) {
-      SystemSpec s = SystemSpec.parse(text);
-      if (s.count() == null) {
-        throw new IllegalArgumentException(
-            "--system " + text + ": give the chip count, e.g. " + s.chip() + ":8");
-      }
-      out.add(s);
-    }
-    return out;
-  }
-
-  /** The planner's system of one spec on its resolved (and priced) chip. */
-  private static PlanSystem planSystem(SystemSpec s, Chip chip) {
-    try {
-      return planSystemOf(s, chip);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--system " + s.text() + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static PlanSystem planSystemOf(SystemSpec s, Chip chip) {
-    PlanSystem p = PlanSystem.of(chip, s.count());
-    if (s.tp() != null) {
-      p = p.withTensorParallel(s.tp());
-    }
-    if (s.pp() != null) {
-      p = p.withPipelineParallel(s.pp());
-    }
-    if (s.ep() != null) {
-      p = p.withExpertParallel(s.ep());
-    }
-    if (s.attentionDp() != null) {
-      p = p.withAttentionDataParallel(s.attentionDp());
-    }
-    if (s.strategy() != null) {
-      Set<Deployment.Strategy> only = EnumSet.noneOf(Deployment.Strategy.class);
-      for (String id : s.strategy().split(",", -1)) {
-        only.add(strategy(id.trim()));
-      }
-      p = p.withStrategies(only);
-    }
-    return p;
-  }
-
-  /** Every combination of --weights and --kv (each the checkpoint's when absent). */
-  private List<Precisions> precisionChoices(Model m) {
-    List<Precisions> out = new ArrayList<>();
-    List<Precision> ws = weights == null ? java.util.Collections.singletonList(null) : weights;
-    List<Precision> ks = kv == null ? java.util.Collections.singletonList(null) : kv;
-    for (Precision w : ws) {
-      for (Precision k : ks) {
-        Precisions p = w == null ? m.defaultPrecisions() : m.defaultPrecisions().withAllWeights(w);
-        p = k == null ? p : Precisions.builder().from(p).kvCache(k).build();
-        if (!out.contains(p)) {
-          out.add(p);
-        }
-      }
-    }
-    return out;
-  }
-
-  /** The speculation of --spec-draft, --spec-length and --spec-acceptance, if asked for. */
-  private java.util.Optional<Speculation> speculation() {
-    if (specDraft == null) {
-      if (specAcceptance != null) {
-        throw new IllegalArgumentException(
-            "--spec-acceptance " + specAcceptance + " needs --spec-draft MODEL|mtp");
-      }
-      if (specLength != null) {
-        throw new IllegalArgumentException(
-            "--spec-length " + specLength + " needs --spec-draft MODEL|mtp");
-      }
-      return java.util.Optional.empty();
-    }
-    int length = specLength != null ? specLength : 3;
-    if (specAcceptance == null) {
-      throw new IllegalArgumentException(
-          "--spec-draft " + specDraft + " needs --spec-acceptance α in [0, 1)");
-    }
-    if (!(specAcceptance >= 0 && specAcceptance < 1)) {
-      throw new IllegalArgumentException("--spec-acceptance must be in [0, 1): " + specAcceptance);
-    }
-    SystemOptions.positive("--spec-length", length);
-    return java.util.Optional.of(
-        specDraft.equalsIgnoreCase("mtp")
-            ? Speculation.mtp(length, specAcceptance)
-            : Speculation.withDraft(
-                // one run, unique names: a draft config never takes the target's id
-                SystemOptions.resolveModels(List.of(model, specDraft), architecture).get(1),
-                length,
-                specAcceptance));
-  }
-
-  /** The strategies of --strategies, at least one. */
-  private Set<Deployment.Strategy> searched() {
-    Set<Deployment.Strategy> searched = EnumSet.noneOf(Deployment.Strategy.class);
-    for (String s : strategies) {
-      if (!s.isBlank()) {
-        searched.add(strategy(s.trim()));
-      }
-    }
-    if (searched.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--strategies must name at least one of " + String.join(", ", searchable()));
-    }
-    return searched;
-  }
-
-  /** The ids --strategies takes, for its help: {@link #searchable()}. */
-  static final class SearchableIds implements Iterable<String> {
-    @Override
-    public Iterator<String> iterator() {
-      return searchable().iterator();
-    }
-  }
-
-  /** The ids of the strategies the planner searches: every one, in declaration order. */
-  static List<String> searchable() {
-    return Arrays.stream(Deployment.Strategy.values()).map(Deployment.Strategy::id).toList();
-  }
-
-  /** A strategy the planner searches, by id; the message lists those and the closest. */
-  private static Deployment.Strategy strategy(String id) {
-    List<String> known = searchable();
-    for (String k : known) {
-      if (k.equalsIgnoreCase(id)) {
-        return Deployment.Strategy.of(k);
-      }
-    }
-    String hint = Names.closest(id, known).map(c -> "; did you mean '" + c + "'?").orElse(";");
-    throw new IllegalArgumentException(
-        "unknown strategy '" + id + "'" + hint + " known: " + String.join(", ", known));
   }
 
   private static void positive(String option, double value, String unit) {
