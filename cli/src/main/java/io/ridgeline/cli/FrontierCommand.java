@@ -1,19 +1,12 @@
 package io.ridgeline.cli;
 
-import com.google.common.base.Splitter;
-import io.ridgeline.core.BytesPerSecond;
 import io.ridgeline.core.Seconds;
-import io.ridgeline.hardware.Chip;
 import io.ridgeline.models.Model;
 import io.ridgeline.serving.Conversation;
 import io.ridgeline.serving.Deployment;
-import io.ridgeline.serving.DeploymentSpec;
 import io.ridgeline.serving.ParetoFrontier;
-import io.ridgeline.serving.PoolSpec;
 import io.ridgeline.serving.RooflineModel;
-import io.ridgeline.serving.Speculation;
 import io.ridgeline.serving.Workload;
-import io.ridgeline.serving.efficiency.Efficiency;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,7 +49,7 @@ final class FrontierCommand implements Callable<Integer> {
   @Mixin ConversationOptions conversations;
 
   /** The conversations of --turns, set when the command runs. */
-  private Optional<Conversation> conversation = Optional.empty();
+  Optional<Conversation> conversation = Optional.empty();
 
   @Option(
       names = "--isl",
@@ -147,7 +140,7 @@ final class FrontierCommand implements Callable<Integer> {
               + " comma-separated; default: the catalog's, where known).")
   List<String> price;
 
-  private PriceOption prices = PriceOption.NONE;
+  PriceOption prices = PriceOption.NONE;
 
   @Option(names = "--csv", description = "Print CSV.")
   boolean csv;
@@ -164,7 +157,7 @@ final class FrontierCommand implements Callable<Integer> {
   Path anchor;
 
   /** The anchor's factor, once {@link #call} has read it. */
-  private Optional<AnchorOption.Factor> anchorFactor = Optional.empty();
+  Optional<AnchorOption.Factor> anchorFactor = Optional.empty();
 
   @Option(
       names = "--plot",
@@ -206,7 +199,7 @@ final class FrontierCommand implements Callable<Integer> {
   boolean logY;
 
   /** Prints the anchor's warnings for {@code m} on the chips of {@code deployments} on stderr. */
-  private void warnAnchor(AnchorOption.Factor f, Model m, List<Deployment> deployments) {
+  void warnAnchor(AnchorOption.Factor f, Model m, List<Deployment> deployments) {
     java.util.Set<String> chipIds = new java.util.TreeSet<>();
     for (Deployment d : deployments) {
       d.pools().values().forEach(p -> chipIds.add(p.chip().id()));
@@ -241,7 +234,7 @@ final class FrontierCommand implements Callable<Integer> {
     prices = PriceOption.parse(price);
     List<SystemSpec> specs = SystemSpec.parseAll(systems, system);
     if (!specs.isEmpty()) {
-      return compare(specs);
+      return FrontierComparison.compare(this, specs);
     }
     List<String> chipIds = system.chipIds();
     boolean bursting = burst.used();
@@ -252,7 +245,7 @@ final class FrontierCommand implements Callable<Integer> {
               + (anchor != null ? "--anchor" : "the other chips of --chip"));
     }
     if (chipIds.size() > 1) {
-      return compare(chipIds.stream().map(SystemSpec::ofChip).toList());
+      return FrontierComparison.compare(this, chipIds.stream().map(SystemSpec::ofChip).toList());
     }
     system.efficiency();
     Model m = system.model();
@@ -314,96 +307,6 @@ final class FrontierCommand implements Callable<Integer> {
     return 0;
   }
 
-  /**
-   * One system per chip of --chip, or per --system, on one table, CSV and chart ({@link
-   * FrontierSystems}): each system's deployments labelled {@code CHIP xCOUNT} and what its spec
-   * sets ({@code mi300x x4 tp=4}, {@code b200 x8 pd}; and the strategy, with several); a system
-   * that cannot be built (it does not fit) is named with why, and the others are still printed.
-   */
-  private Integer compare(List<SystemSpec> specs) {
-    Model m = system.model();
-    SystemOptions.warnContext(m, request().finalContext(), spec);
-    FrontierSystems systems = new FrontierSystems();
-    if (system.chip == null) {
-      system.useChips(specs.stream().map(SystemSpec::chip).toList());
-    }
-    SystemSpec.Defaults defaults = SystemSpec.Defaults.of(system);
-    String strategyDefault = strategy;
-    for (SystemSpec s : specs) {
-      s.applyTo(system, defaults);
-      strategy = s.strategy() != null ? s.strategy() : strategyDefault;
-      String id = s.chip();
-      List<String> strategyLabels = new ArrayList<>();
-      List<Deployment> deployments;
-      List<ParetoFrontier> frontiers;
-      try {
-        system.efficiency();
-        deployments = deployments(m, strategyLabels, false);
-        frontiers = frontiers(deployments);
-      } catch (IllegalArgumentException e) {
-        systems.failed(
-            systems.unique(id + (system.count != null ? " x" + system.count : "") + s.extras()),
-            RidgelineCli.message(e));
-        continue;
-      }
-      if (anchorFactor.isEmpty()) {
-        anchorFactor =
-            AnchorOption.factor(
-                anchor, system.efficiency(), AnchorOption.system(m, deployments, system));
-        if (anchorFactor.isPresent()) {
-          warnAnchor(anchorFactor.get(), m, deployments);
-        }
-      }
-      if (anchorFactor.isPresent()) {
-        frontiers = anchorFactor.get().apply(frontiers);
-      }
-      List<ParetoFrontier> bounds =
-          plot != null && system.efficiency().banded() && anchorFactor.isEmpty()
-              ? frontiers(deployments(m, new ArrayList<>(), true))
-              : List.of();
-      // the chip's id (a chip file's, not its path; CHIP* for a what-if) and its count
-      RooflineModel decode = deployments.get(0).decodePool();
-      String label = systems.unique(decode.chip().id() + " x" + decode.chips() + s.extras());
-      FrontierOutput one =
-          new FrontierOutput(
-              system.efficiency(),
-              isl,
-              osl,
-              strategyLabels,
-              deployments,
-              frontiers,
-              anchorFactor,
-              prices,
-              workload.used() ? Optional.of(request()) : Optional.empty());
-      one.chartOptions(chartOptions());
-      one.conversation(conversation);
-      systems.add(label, one, bounds);
-    }
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    // every system failed: one line with every reason
-    FrontierOutput all = systems.combined();
-    all.chartOptions(chartOptions());
-    if (system.json) {
-      out.println(Json.write(systems.json(m, isl, osl)));
-    } else if (csv) {
-      all.headerLines(false).forEach(err::println);
-      all.csv(out);
-      systems.failureLines().forEach(err::println);
-    } else {
-      all.table(out, systems.failures());
-    }
-    if (plot != null) {
-      Path target =
-          plot.toString().isEmpty()
-              ? Path.of("frontier-" + m.id() + "-" + systems.fileLabel() + ".png")
-              : plot;
-      Charts.save(all.chart(systems.bounds()), target);
-      (system.json || csv ? err : out).println("wrote " + target);
-    }
-    return 0;
-  }
-
   /** frontier-MODEL-CHIP-xCOUNT.png, of the first deployment's decode pool. */
   static Path defaultPlot(Model m, Deployment first) {
     RooflineModel pool = first.decodePool();
@@ -413,53 +316,15 @@ final class FrontierCommand implements Callable<Integer> {
   }
 
   /**
-   * The deployments of --strategy ("all": every strategy), their unique labels in {@code labels}
-   * (the token as given, e.g. {@code pd:groq-lpu:576}; a repeated one gets {@code #2}, …); with
-   * {@code ideal}, every pool at the roofline bound.
+   * The deployments of --strategy, their unique labels in {@code labels}; with {@code ideal}, every
+   * pool at the roofline bound ({@link FrontierDeployments#deployments}).
    */
-  private List<Deployment> deployments(Model m, List<String> labels, boolean ideal) {
-    List<String> tokens = new ArrayList<>();
-    if (strategy.trim().equalsIgnoreCase("all")) {
-      all().forEach(s -> tokens.add(s.id()));
-    } else {
-      for (String t : Splitter.on(',').split(strategy)) {
-        if (!t.isBlank()) {
-          tokens.add(t);
-        }
-      }
-    }
-    if (tokens.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--strategy must name at least one strategy ("
-              + String.join(", ", new StrategyIds())
-              + ", all): '"
-              + strategy
-              + "'");
-    }
-    List<Deployment> deployments = new ArrayList<>();
-    for (String token : tokens) {
-      // name, or pd:CHIP[:COUNT] for a decode pool of another chip (e.g. pd:groq-lpu:576)
-      List<String> parts = Splitter.on(':').splitToList(token.trim());
-      Deployment.Strategy s = Deployment.Strategy.of(parts.get(0).trim());
-      if (parts.size() > 1 && s != Deployment.Strategy.PD) {
-        throw new IllegalArgumentException(
-            "--strategy " + token + ": only pd takes a decode chip (pd:CHIP[:COUNT])");
-      }
-      String dChip = parts.size() > 1 ? parts.get(1) : decodeChip;
-      Integer dCount =
-          parts.size() > 2 ? count(token, parts.get(2)) : parts.size() > 1 ? null : decodeCount;
-      deployments.add(deployment(s, m, dChip, dCount, ideal));
-      String label = s.id() + token.trim().substring(parts.get(0).length());
-      String unique = label;
-      for (int n = 2; labels.contains(unique); n++) {
-        unique = label + "#" + n;
-      }
-      labels.add(unique);
-    }
-    return deployments;
+  List<Deployment> deployments(Model m, List<String> labels, boolean ideal) {
+    return new FrontierDeployments(this).deployments(m, labels, ideal);
   }
 
-  private List<ParetoFrontier> frontiers(List<Deployment> deployments) {
+  /** The frontier of each deployment for {@link #request()}, up to --max-batch. */
+  List<ParetoFrontier> frontiers(List<Deployment> deployments) {
     List<ParetoFrontier> frontiers = new ArrayList<>();
     for (Deployment d : deployments) {
       ParetoFrontier.Builder b = ParetoFrontier.builder(d).workload(request());
@@ -473,122 +338,11 @@ final class FrontierCommand implements Callable<Integer> {
     return frontiers;
   }
 
-  /** A chip by id or file, with its --price. */
-  private Chip chip(String idOrPath) {
-    return prices.apply(system.chip(idOrPath));
-  }
-
-  /** A pool of the options, at the roofline bound when {@code ideal}. */
-  private PoolSpec pool(boolean ideal, Model m, Chip c, Integer chipCount, Integer tpDegree) {
-    PoolSpec p = system.poolSpec(m, c, chipCount, tpDegree);
-    return ideal ? PoolSpec.builder().from(p).efficiency(Efficiency.ideal()).build() : p;
-  }
-
-  /**
-   * The PD/AFD prefill pool on chip {@code c}: {@code --prefill-count} chips or sized to hold a
-   * prompt, without the decode pool's {@code --pp} (its depth is what the decode pool needs to hold
-   * its batch: an SRAM decode pool's 79 stages would make a GPU prefill pool 79 GPUs).
-   */
-  private PoolSpec prefillPool(boolean ideal, Model m, Chip c) {
-    return PoolSpec.builder()
-        .from(pool(ideal, m, c, prefillCount, null))
-        .pipelineParallel(1)
-        .build();
-  }
-
-  private static Integer count(String token, String text) {
-    try {
-      int n = Integer.parseInt(text.trim());
-      OptionLimits.Range r = OptionLimits.RANGES.get("--decode-count");
-      if (!r.contains(n)) {
-        throw new IllegalArgumentException(
-            "--strategy " + token + ": the chip count " + r.broken(n) + ": " + n);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "--strategy " + token + ": the chip count must be a whole number: '" + text + "'", e);
-    }
-  }
-
-  /**
-   * The deployment of strategy {@code s} from the options, through {@link DeploymentSpec}; {@code
-   * decodeChip} and {@code decodeCount} (either may be null) describe a pd decode pool; with {@code
-   * ideal}, every pool runs at the roofline bound.
-   */
-  private Deployment deployment(
-      Deployment.Strategy s, Model m, String decodeChip, Integer decodeCount, boolean ideal) {
-    DeploymentSpec.Builder b =
-        DeploymentSpec.builder().strategy(s).afdMicroBatches(afd.afdMicroBatches);
-    if (poolLinkGbps != null) {
-      b.poolLink(BytesPerSecond.ofGigabytes(poolLinkGbps));
-    }
-    if (specDraft == null) {
-      // a speculation option without a draft would be ignored: refused instead
-      if (specLength != null || specAcceptance != null) {
-        throw new IllegalArgumentException(
-            (specLength != null
-                    ? "--spec-length " + specLength
-                    : "--spec-acceptance " + specAcceptance)
-                + " needs --spec-draft MODEL|mtp");
-      }
-    } else {
-      int length = specLength != null ? specLength : 3;
-      double acceptance = specAcceptance != null ? specAcceptance : 0.8;
-      SystemOptions.positive("--spec-length", length);
-      b.speculation(
-          specDraft.equalsIgnoreCase("mtp")
-              ? Speculation.mtp(length, acceptance)
-              : Speculation.withDraft(
-                  // one run, unique names: a draft config never takes the target's id
-                  SystemOptions.resolveModels(List.of(system.model, specDraft), system.architecture)
-                      .get(1),
-                  length,
-                  acceptance));
-    }
-    DeploymentSpec spec =
-        switch (s) {
-          case PD -> {
-            Chip decodeC = chip(decodeChip != null ? decodeChip : system.chip);
-            Chip prefillC = chip(prefillChip != null ? prefillChip : system.chip);
-            // --count/--tp describe the decode pool unless it has a chip of its own
-            boolean ownDecodeChip = decodeChip != null;
-            Integer dCount =
-                decodeCount != null ? decodeCount : ownDecodeChip ? null : system.count;
-            Integer dTp = decodeCount != null || ownDecodeChip ? null : system.tp;
-            yield b.pool(pool(ideal, m, decodeC, dCount, dTp))
-                .prefill(prefillPool(ideal, m, prefillC))
-                .build();
-          }
-          case AFD -> {
-            Chip attC = chip(afd.attentionChip != null ? afd.attentionChip : system.chip);
-            Chip ffnC = chip(afd.ffnChip != null ? afd.ffnChip : system.chip);
-            Integer attN =
-                afd.attentionCount != null
-                    ? afd.attentionCount
-                    : afd.attentionChip == null ? system.count : null;
-            Chip afdPrefillC = chip(prefillChip != null ? prefillChip : system.chip);
-            PoolSpec ffnSpec = afd.ffnSpec(system, m, ffnC);
-            yield b.pool(pool(ideal, m, attC, attN, attN))
-                .prefill(prefillPool(ideal, m, afdPrefillC))
-                .ffn(
-                    ideal
-                        ? PoolSpec.builder().from(ffnSpec).efficiency(Efficiency.ideal()).build()
-                        : ffnSpec)
-                .build();
-          }
-          case STATIC, COLOCATED ->
-              b.pool(pool(ideal, m, chip(system.chip), system.count, system.tp)).build();
-        };
-    // pools are laid out for the KV they hold: the prompt context, history included, as the sweep
-    return spec.build(request().promptContext(), osl);
-  }
-
   /**
    * The request the command sizes pools and warns for: the mean turn of --turns without hits, else
    * --isl/--osl with --cached and --prefix-hit.
    */
-  private Workload request() {
+  Workload request() {
     return ConversationOptions.sizing(conversation, workload.apply(Workload.of(isl, osl)));
   }
 }
