@@ -60,15 +60,20 @@ final class PoolOperations {
     int pp = pool.pipelineParallel();
     int micro = Math.min(pp, batch);
     double mb = (double) batch / micro;
+    // the operations on the busiest chip: counted once per step shape in an OperationCache
     List<Phase> phases =
-        pool.model()
-            .decodeStep(mb, context, pool.computePrecisions(), pool.routing(), tokensPerSequence);
+        OperationCache.decode(
+            pool,
+            mb,
+            context,
+            tokensPerSequence,
+            () -> decodeOperations(pool, mb, context, tokensPerSequence));
     ComputeTarget t = MemoryPlan.placed(pool, batch, context);
     ImmutableStepResult.Builder b =
         ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
     chargeOverheads(pool, b, false);
     for (Phase p : phases) {
-      b.addPhases(phase(pool, p.kind(), perChip(pool, p.operations(), mb), t));
+      b.addPhases(phase(pool, p.kind(), p.operations(), t));
     }
     Collectives.of(pool, PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence)
         .ifPresent(b::addPhases);
@@ -87,9 +92,24 @@ final class PoolOperations {
       RooflineModel pool, double prompts, int promptTokens, int cachedTokens, int micro) {
     int pp = pool.pipelineParallel();
     double mb = prompts / micro;
-    Phase prefill =
-        pool.model()
-            .prefill(mb, promptTokens, cachedTokens, pool.computePrecisions(), pool.routing());
+    List<Operation> perChip =
+        OperationCache.prefill(
+            pool,
+            mb,
+            promptTokens,
+            cachedTokens,
+            () ->
+                perChip(
+                    pool,
+                    pool.model()
+                        .prefill(
+                            mb,
+                            promptTokens,
+                            cachedTokens,
+                            pool.computePrecisions(),
+                            pool.routing())
+                        .operations(),
+                    mb));
     int context = cachedTokens + promptTokens;
     ComputeTarget t = MemoryPlan.placed(pool, (int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops = new ArrayList<>();
@@ -102,8 +122,7 @@ final class PoolOperations {
                   MemoryPlan.fetchTarget(pool))
               .operations());
     }
-    ops.addAll(
-        phase(pool, PhaseKind.PREFILL, perChip(pool, prefill.operations(), mb), t).operations());
+    ops.addAll(phase(pool, PhaseKind.PREFILL, perChip, t).operations());
     Collectives.of(pool, PhaseKind.PREFILL, mb * promptTokens)
         .ifPresent(c -> ops.addAll(c.operations()));
     ImmutableStepResult.Builder b =
@@ -115,6 +134,23 @@ final class PoolOperations {
             .p2pSeconds(Collectives.handOff(pool, mb * promptTokens));
     chargeOverheads(pool, b, true);
     return b.build();
+  }
+
+  /**
+   * The phases of a decode step of {@code sequences} sequences per micro-batch on the busiest chip
+   * ({@link #perChip}): what {@link #decode} times, independent of the efficiency.
+   */
+  private static List<Phase> decodeOperations(
+      RooflineModel pool, double sequences, int context, int tokensPerSequence) {
+    List<Phase> phases =
+        pool.model()
+            .decodeStep(
+                sequences, context, pool.computePrecisions(), pool.routing(), tokensPerSequence);
+    List<Phase> out = new ArrayList<>(phases.size());
+    for (Phase p : phases) {
+      out.add(Phase.of(p.kind(), perChip(pool, p.operations(), sequences)));
+    }
+    return out;
   }
 
   /**

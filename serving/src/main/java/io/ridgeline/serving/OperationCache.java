@@ -1,0 +1,193 @@
+package io.ridgeline.serving;
+
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import io.ridgeline.core.Operation;
+import io.ridgeline.core.Phase;
+import io.ridgeline.core.Precisions;
+import io.ridgeline.models.Model;
+import io.ridgeline.models.Routing;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * A scope in which the operations of a step are counted once: the part of a step that does not
+ * depend on the {@link io.ridgeline.serving.efficiency.Efficiency efficiency}. A decode step's
+ * phases and a prefill's operations on the busiest chip ({@link PoolOperations#perChip}: each
+ * operation's FLOPs and bytes of every kind) are a function of the model, the precisions the chip
+ * computes at, the MoE routing, the layout (chips, tp, pp, ep, attention dp) and the step's shape
+ * (sequences per micro-batch, context or prompt tokens, cached tokens, tokens per sequence); the
+ * times are the efficiency's. A calibration fit evaluates the same case's steps under thousands of
+ * candidate efficiencies: inside {@link #run} the operations of a step already counted are taken
+ * from the cache, so only the timing is computed again.
+ *
+ * <p>The key is every input of the count (the model by identity: a different instance, even an
+ * equal one, is counted again), so a cached step is the same list the count would build, and every
+ * time computed from it is the same double. Outside {@link #run} nothing is cached. The cache grows
+ * with the distinct steps counted in it: one per case, dropped with the case, not one per process.
+ * Usable from several threads; {@link #run} sets it for the calling thread only.
+ *
+ * <pre>{@code
+ * OperationCache cache = OperationCache.create();
+ * for (Efficiency e : candidates) {
+ *   cache.run(() -> deployment(e).point(batch, isl, osl)); // operations counted on the first
+ * }
+ * }</pre>
+ */
+public final class OperationCache {
+  private static final ThreadLocal<OperationCache> CURRENT = new ThreadLocal<>();
+
+  private final Map<Key, List<Phase>> decode = new ConcurrentHashMap<>();
+  private final Map<Key, List<Operation>> prefill = new ConcurrentHashMap<>();
+
+  private OperationCache() {}
+
+  /** An empty cache. */
+  public static OperationCache create() {
+    return new OperationCache();
+  }
+
+  /**
+   * {@code work}'s result, with this cache in effect on the calling thread while it runs (the one
+   * in effect before, if any, is restored afterwards).
+   */
+  public <T> T run(Supplier<T> work) {
+    checkNotNull(work, "work");
+    OperationCache before = CURRENT.get();
+    CURRENT.set(this);
+    try {
+      return work.get();
+    } finally {
+      if (before == null) {
+        CURRENT.remove();
+      } else {
+        CURRENT.set(before);
+      }
+    }
+  }
+
+  /** The steps counted in this cache so far (decode steps and prefills). */
+  public int size() {
+    return decode.size() + prefill.size();
+  }
+
+  /**
+   * The per-chip phases of a decode step of {@code pool} ({@link PoolOperations#decode}): {@code
+   * count}'s, from the cache in effect when there is one.
+   */
+  static List<Phase> decode(
+      RooflineModel pool,
+      double sequences,
+      int context,
+      int tokensPerSequence,
+      Supplier<List<Phase>> count) {
+    OperationCache cache = CURRENT.get();
+    if (cache == null) {
+      return count.get();
+    }
+    Key key = Key.of(pool, sequences, context, 0, tokensPerSequence);
+    List<Phase> phases = cache.decode.get(key);
+    if (phases == null) {
+      phases = List.copyOf(count.get());
+      cache.decode.putIfAbsent(key, phases);
+    }
+    return phases;
+  }
+
+  /**
+   * The per-chip operations of a prefill of {@code pool} ({@link PoolOperations#prefill}, the
+   * offloaded history's fetch apart): {@code count}'s, from the cache in effect when there is one.
+   */
+  static List<Operation> prefill(
+      RooflineModel pool,
+      double sequences,
+      int promptTokens,
+      int cachedTokens,
+      Supplier<List<Operation>> count) {
+    OperationCache cache = CURRENT.get();
+    if (cache == null) {
+      return count.get();
+    }
+    Key key = Key.of(pool, sequences, promptTokens, cachedTokens, 0);
+    List<Operation> ops = cache.prefill.get(key);
+    if (ops == null) {
+      ops = List.copyOf(count.get());
+      cache.prefill.putIfAbsent(key, ops);
+    }
+    return ops;
+  }
+
+  /**
+   * Every input of a step's operation count: the model (by identity), compute precisions, routing,
+   * layout and the step's shape.
+   */
+  private static final class Key {
+    private final Model model;
+    private final Precisions precisions;
+    private final Routing routing;
+    private final ParallelLayout layout;
+    private final double sequences;
+    private final int tokens;
+    private final int cached;
+    private final int perSequence;
+    private final int hash;
+
+    private Key(
+        Model model,
+        Precisions precisions,
+        Routing routing,
+        ParallelLayout layout,
+        double sequences,
+        int tokens,
+        int cached,
+        int perSequence) {
+      this.model = model;
+      this.precisions = precisions;
+      this.routing = routing;
+      this.layout = layout;
+      this.sequences = sequences;
+      this.tokens = tokens;
+      this.cached = cached;
+      this.perSequence = perSequence;
+      int h = System.identityHashCode(model);
+      h = 31 * h + layout.hashCode();
+      h = 31 * h + Double.hashCode(sequences);
+      h = 31 * h + tokens;
+      h = 31 * h + cached;
+      this.hash = 31 * h + perSequence;
+    }
+
+    static Key of(RooflineModel pool, double sequences, int tokens, int cached, int perSequence) {
+      return new Key(
+          pool.model(),
+          pool.computePrecisions(),
+          pool.routing(),
+          pool.layout(),
+          sequences,
+          tokens,
+          cached,
+          perSequence);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k
+          && hash == k.hash
+          && model == k.model
+          && Double.compare(sequences, k.sequences) == 0
+          && tokens == k.tokens
+          && cached == k.cached
+          && perSequence == k.perSequence
+          && layout.equals(k.layout)
+          && precisions.equals(k.precisions)
+          && routing.equals(k.routing);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+}
