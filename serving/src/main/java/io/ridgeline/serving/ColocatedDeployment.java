@@ -476,7 +476,7 @@ public record ColocatedDeployment(
    * running step. Built once per step, for its prefill share and its TTFT chunk alike.
    */
   private static Kernels kernels(RooflineModel pool, Optional<StepResult> running) {
-    Map<String, OperationResult> kernels = new HashMap<>();
+    Map<Occurrence, OperationResult> kernels = new HashMap<>();
     running.ifPresent(
         d -> {
           Map<String, Integer> seen = new HashMap<>();
@@ -496,7 +496,7 @@ public record ColocatedDeployment(
    * The running decode step's kernels by {@link #occurrence} ({@link #kernels}), and whether the
    * step reads every byte from the main tier ({@link #onMainTier}).
    */
-  private record Kernels(Map<String, OperationResult> ops, boolean mainTier) {}
+  private record Kernels(Map<Occurrence, OperationResult> ops, boolean mainTier) {}
 
   /**
    * Whether every byte {@code step} reads comes from the tier {@code main} (its pool's main tier):
@@ -578,7 +578,7 @@ public record ColocatedDeployment(
      * kernels do not, {@link #sharedWeightBytes}).
      */
     double seconds(Kernels running, Riding chunk) {
-      Map<String, OperationResult> decodeOps = running.ops();
+      Map<Occurrence, OperationResult> decodeOps = running.ops();
       // off the main tier the credit stays whole (onMainTier)
       boolean shares = mainTier && running.mainTier();
       Map<String, Integer> seen = new HashMap<>();
@@ -621,11 +621,20 @@ public record ColocatedDeployment(
     }
   }
 
-  /** {@code name} numbered by its occurrences so far in {@code seen}: "experts#0", "experts#1". */
-  static String occurrence(String name, Map<String, Integer> seen) {
+  /**
+   * {@code name} numbered by its occurrences so far in {@code seen}: ("experts", 0), ("experts",
+   * 1).
+   */
+  static Occurrence occurrence(String name, Map<String, Integer> seen) {
     int k = seen.merge(name, 1, Integer::sum) - 1;
-    return name + '#' + k;
+    return new Occurrence(name, k);
   }
+
+  /**
+   * The {@code k}-th operation named {@code name} of a step (from 0): how a prefill's operation
+   * finds the decode kernel it joins ({@link #occurrence}).
+   */
+  record Occurrence(String name, int k) {}
 
   /**
    * One operation's time riding a decode step ({@link #prefillWithoutWeights}): the roofline of the

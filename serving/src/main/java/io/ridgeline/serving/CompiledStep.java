@@ -372,7 +372,7 @@ final class CompiledStep {
    * ColocatedDeployment#prefillWithoutWeights} matches them.
    */
   int[] pairWith(CompiledStep running) {
-    Map<String, Integer> there = new HashMap<>();
+    Map<ColocatedDeployment.Occurrence, Integer> there = new HashMap<>();
     Map<String, Integer> seen = new HashMap<>();
     for (int j = 0; j < running.ops; j++) {
       there.put(ColocatedDeployment.occurrence(running.names[j], seen), j);

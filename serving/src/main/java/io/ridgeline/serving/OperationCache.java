@@ -41,6 +41,8 @@ public final class OperationCache {
 
   private final Map<Key, List<Phase>> decode = new ConcurrentHashMap<>();
   private final Map<Key, List<Operation>> prefill = new ConcurrentHashMap<>();
+  private final Map<Key, List<Phase>> modelDecode = new ConcurrentHashMap<>();
+  private final Map<Key, List<Phase>> modelPrefill = new ConcurrentHashMap<>();
 
   private OperationCache() {}
 
@@ -68,9 +70,72 @@ public final class OperationCache {
     }
   }
 
-  /** The steps counted in this cache so far (decode steps and prefills). */
+  /** The steps counted in this cache so far (decode steps and prefills, per chip and whole). */
   public int size() {
-    return decode.size() + prefill.size();
+    return decode.size() + prefill.size() + modelDecode.size() + modelPrefill.size();
+  }
+
+  /**
+   * The model's phases of a decode step of {@code sequences} sequences (whole, before {@link
+   * PoolOperations#perChip}: what {@link CompiledSteps} probes), from the cache in effect when
+   * there is one.
+   */
+  static List<Phase> modelDecode(
+      RooflineModel pool,
+      double sequences,
+      int context,
+      int tokensPerSequence,
+      Supplier<List<Phase>> count) {
+    OperationCache cache = CURRENT.get();
+    return cached(
+        cache == null ? null : cache.modelDecode,
+        pool,
+        sequences,
+        context,
+        0,
+        tokensPerSequence,
+        count);
+  }
+
+  /**
+   * The model's phase of a prefill (whole, before {@link PoolOperations#perChip}: what {@link
+   * CompiledSteps} probes), from the cache in effect when there is one.
+   */
+  static List<Phase> modelPrefill(
+      RooflineModel pool,
+      double prompts,
+      int promptTokens,
+      int cachedTokens,
+      Supplier<List<Phase>> count) {
+    OperationCache cache = CURRENT.get();
+    return cached(
+        cache == null ? null : cache.modelPrefill,
+        pool,
+        prompts,
+        promptTokens,
+        cachedTokens,
+        0,
+        count);
+  }
+
+  private static <T> List<T> cached(
+      Map<Key, List<T>> map,
+      RooflineModel pool,
+      double sequences,
+      int tokens,
+      int cached,
+      int perSequence,
+      Supplier<List<T>> count) {
+    if (map == null) {
+      return count.get();
+    }
+    Key key = Key.of(pool, sequences, tokens, cached, perSequence);
+    List<T> value = map.get(key);
+    if (value == null) {
+      value = List.copyOf(count.get());
+      map.putIfAbsent(key, value);
+    }
+    return value;
   }
 
   /**
@@ -84,16 +149,8 @@ public final class OperationCache {
       int tokensPerSequence,
       Supplier<List<Phase>> count) {
     OperationCache cache = CURRENT.get();
-    if (cache == null) {
-      return count.get();
-    }
-    Key key = Key.of(pool, sequences, context, 0, tokensPerSequence);
-    List<Phase> phases = cache.decode.get(key);
-    if (phases == null) {
-      phases = List.copyOf(count.get());
-      cache.decode.putIfAbsent(key, phases);
-    }
-    return phases;
+    return cached(
+        cache == null ? null : cache.decode, pool, sequences, context, 0, tokensPerSequence, count);
   }
 
   /**
@@ -107,16 +164,14 @@ public final class OperationCache {
       int cachedTokens,
       Supplier<List<Operation>> count) {
     OperationCache cache = CURRENT.get();
-    if (cache == null) {
-      return count.get();
-    }
-    Key key = Key.of(pool, sequences, promptTokens, cachedTokens, 0);
-    List<Operation> ops = cache.prefill.get(key);
-    if (ops == null) {
-      ops = List.copyOf(count.get());
-      cache.prefill.putIfAbsent(key, ops);
-    }
-    return ops;
+    return cached(
+        cache == null ? null : cache.prefill,
+        pool,
+        sequences,
+        promptTokens,
+        cachedTokens,
+        0,
+        count);
   }
 
   /**
@@ -127,7 +182,11 @@ public final class OperationCache {
     private final Model model;
     private final Precisions precisions;
     private final Routing routing;
-    private final ParallelLayout layout;
+    private final int chips;
+    private final int tp;
+    private final int pp;
+    private final int ep;
+    private final int dp;
     private final double sequences;
     private final int tokens;
     private final int cached;
@@ -146,13 +205,21 @@ public final class OperationCache {
       this.model = model;
       this.precisions = precisions;
       this.routing = routing;
-      this.layout = layout;
+      this.chips = layout.chips();
+      this.tp = layout.tensorParallel();
+      this.pp = layout.pipelineParallel();
+      this.ep = layout.expertParallel();
+      this.dp = layout.attentionDataParallel();
       this.sequences = sequences;
       this.tokens = tokens;
       this.cached = cached;
       this.perSequence = perSequence;
       int h = System.identityHashCode(model);
-      h = 31 * h + layout.hashCode();
+      h = 31 * h + chips;
+      h = 31 * h + tp;
+      h = 31 * h + pp;
+      h = 31 * h + ep;
+      h = 31 * h + dp;
       h = 31 * h + Double.hashCode(sequences);
       h = 31 * h + tokens;
       h = 31 * h + cached;
@@ -180,9 +247,13 @@ public final class OperationCache {
           && tokens == k.tokens
           && cached == k.cached
           && perSequence == k.perSequence
-          && layout.equals(k.layout)
-          && precisions.equals(k.precisions)
-          && routing.equals(k.routing);
+          && chips == k.chips
+          && tp == k.tp
+          && pp == k.pp
+          && ep == k.ep
+          && dp == k.dp
+          && (precisions == k.precisions || precisions.equals(k.precisions))
+          && (routing == k.routing || routing.equals(k.routing));
     }
 
     @Override

@@ -29,6 +29,11 @@ final class CaseEvaluator {
     this.rows = List.copyOf(rows);
   }
 
+  /** The steps whose operations this evaluator has counted so far ({@link OperationCache#size}). */
+  int counted() {
+    return structure.size();
+  }
+
   /** The rows, in the order {@link #lnSlowdowns} gives their values. */
   List<ValidationCase> rows() {
     return rows;
