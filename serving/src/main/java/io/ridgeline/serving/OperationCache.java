@@ -2,7 +2,6 @@ package io.ridgeline.serving;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
-import io.ridgeline.core.Operation;
 import io.ridgeline.core.Phase;
 import io.ridgeline.core.Precisions;
 import io.ridgeline.models.Model;
@@ -39,8 +38,8 @@ import java.util.function.Supplier;
 public final class OperationCache {
   private static final ThreadLocal<OperationCache> CURRENT = new ThreadLocal<>();
 
-  private final Map<Key, List<Phase>> decode = new ConcurrentHashMap<>();
-  private final Map<Key, List<Operation>> prefill = new ConcurrentHashMap<>();
+  private final Map<Key, List<PoolOperations.Counted>> decode = new ConcurrentHashMap<>();
+  private final Map<Key, List<PoolOperations.Counted>> prefill = new ConcurrentHashMap<>();
   private final Map<Key, List<Phase>> modelDecode = new ConcurrentHashMap<>();
   private final Map<Key, List<Phase>> modelPrefill = new ConcurrentHashMap<>();
 
@@ -142,12 +141,12 @@ public final class OperationCache {
    * The per-chip phases of a decode step of {@code pool} ({@link PoolOperations#decode}): {@code
    * count}'s, from the cache in effect when there is one.
    */
-  static List<Phase> decode(
+  static List<PoolOperations.Counted> decode(
       RooflineModel pool,
       double sequences,
       int context,
       int tokensPerSequence,
-      Supplier<List<Phase>> count) {
+      Supplier<List<PoolOperations.Counted>> count) {
     OperationCache cache = CURRENT.get();
     return cached(
         cache == null ? null : cache.decode, pool, sequences, context, 0, tokensPerSequence, count);
@@ -157,21 +156,22 @@ public final class OperationCache {
    * The per-chip operations of a prefill of {@code pool} ({@link PoolOperations#prefill}, the
    * offloaded history's fetch apart): {@code count}'s, from the cache in effect when there is one.
    */
-  static List<Operation> prefill(
+  static PoolOperations.Counted prefill(
       RooflineModel pool,
       double sequences,
       int promptTokens,
       int cachedTokens,
-      Supplier<List<Operation>> count) {
+      Supplier<PoolOperations.Counted> count) {
     OperationCache cache = CURRENT.get();
     return cached(
-        cache == null ? null : cache.prefill,
-        pool,
-        sequences,
-        promptTokens,
-        cachedTokens,
-        0,
-        count);
+            cache == null ? null : cache.prefill,
+            pool,
+            sequences,
+            promptTokens,
+            cachedTokens,
+            0,
+            () -> List.of(count.get()))
+        .get(0);
   }
 
   /**
