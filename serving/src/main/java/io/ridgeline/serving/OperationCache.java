@@ -14,29 +14,38 @@ import java.util.function.Supplier;
 /**
  * A scope in which the operations of a step are counted once: the part of a step that does not
  * depend on the {@link io.ridgeline.serving.efficiency.Efficiency efficiency}. A decode step's
- * phases and a prefill's operations on the busiest chip ({@link PoolOperations#perChip}: each
- * operation's FLOPs and bytes of every kind) are a function of the model, the precisions the chip
+ * phases and a prefill's operations on the busiest chip (each operation's FLOPs and bytes of every
+ * kind, its weight bytes and bytes per stored weight element), and the whole model's operations
+ * that the compiled colocated path probes, are a function of the model, the precisions the chip
  * computes at, the MoE routing, the layout (chips, tp, pp, ep, attention dp) and the step's shape
  * (sequences per micro-batch, context or prompt tokens, cached tokens, tokens per sequence); the
  * times are the efficiency's. A calibration fit evaluates the same case's steps under thousands of
  * candidate efficiencies: inside {@link #run} the operations of a step already counted are taken
- * from the cache, so only the timing is computed again.
+ * from the cache, so only the times are computed again.
  *
  * <p>The key is every input of the count (the model by identity: a different instance, even an
- * equal one, is counted again), so a cached step is the same list the count would build, and every
- * time computed from it is the same double. Outside {@link #run} nothing is cached. The cache grows
- * with the distinct steps counted in it: one per case, dropped with the case, not one per process.
- * Usable from several threads; {@link #run} sets it for the calling thread only.
+ * equal one, is counted again), so a cached step holds the objects the count would build, and every
+ * time computed from them is the same double. Outside {@link #run} nothing is cached. The cache
+ * grows with the distinct steps counted in it: it is meant for one case (or a few), dropped with
+ * it, not for a whole process. Usable from several threads; {@link #run} sets it for the calling
+ * thread only, so work that the scope hands to other threads counts there without it.
  *
  * <pre>{@code
  * OperationCache cache = OperationCache.create();
  * for (Efficiency e : candidates) {
- *   cache.run(() -> deployment(e).point(batch, isl, osl)); // operations counted on the first
+ *   StepResult step = cache.run(() -> pool(e).decode(batch, context)); // counted on the first
  * }
  * }</pre>
  */
 public final class OperationCache {
   private static final ThreadLocal<OperationCache> CURRENT = new ThreadLocal<>();
+
+  /**
+   * The most steps one cache keeps (of all kinds together): a step counted beyond it is counted
+   * again each time, so a scope that meets ever new shapes (a batch search whose range moves with
+   * the candidate's running-request cap) holds a few megabytes at most.
+   */
+  public static final int MAX_STEPS = 2048;
 
   private final Map<Key, List<PoolOperations.Counted>> decode = new ConcurrentHashMap<>();
   private final Map<Key, List<PoolOperations.Counted>> prefill = new ConcurrentHashMap<>();
@@ -87,6 +96,7 @@ public final class OperationCache {
       Supplier<List<Phase>> count) {
     OperationCache cache = CURRENT.get();
     return cached(
+        cache,
         cache == null ? null : cache.modelDecode,
         pool,
         sequences,
@@ -108,6 +118,7 @@ public final class OperationCache {
       Supplier<List<Phase>> count) {
     OperationCache cache = CURRENT.get();
     return cached(
+        cache,
         cache == null ? null : cache.modelPrefill,
         pool,
         prompts,
@@ -118,6 +129,7 @@ public final class OperationCache {
   }
 
   private static <T> List<T> cached(
+      OperationCache cache,
       Map<Key, List<T>> map,
       RooflineModel pool,
       double sequences,
@@ -132,7 +144,9 @@ public final class OperationCache {
     List<T> value = map.get(key);
     if (value == null) {
       value = List.copyOf(count.get());
-      map.putIfAbsent(key, value);
+      if (cache.size() < MAX_STEPS) {
+        map.putIfAbsent(key, value);
+      }
     }
     return value;
   }
@@ -149,7 +163,14 @@ public final class OperationCache {
       Supplier<List<PoolOperations.Counted>> count) {
     OperationCache cache = CURRENT.get();
     return cached(
-        cache == null ? null : cache.decode, pool, sequences, context, 0, tokensPerSequence, count);
+        cache,
+        cache == null ? null : cache.decode,
+        pool,
+        sequences,
+        context,
+        0,
+        tokensPerSequence,
+        count);
   }
 
   /**
@@ -164,6 +185,7 @@ public final class OperationCache {
       Supplier<PoolOperations.Counted> count) {
     OperationCache cache = CURRENT.get();
     return cached(
+            cache,
             cache == null ? null : cache.prefill,
             pool,
             sequences,

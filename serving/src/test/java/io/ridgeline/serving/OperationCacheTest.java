@@ -85,6 +85,20 @@ final class OperationCacheTest {
   }
 
   @Test
+  void run_moreStepsThanTheBound_keepsTheFirstAndTimesTheRestAlike() {
+    // MAX_STEPS + 100 decode steps of distinct batches in one cache: it keeps MAX_STEPS of them,
+    // and every step, kept or not, is timed as outside the cache
+    OperationCache cache = OperationCache.create();
+    RooflineModel p = pool(Models.byId("llama-3.1-8b"), 1, Efficiency.standard(H100));
+    for (int batch = 1; batch <= OperationCache.MAX_STEPS + 100; batch++) {
+      int b = batch;
+      double cached = cache.run(() -> p.decode(b, 256).seconds().seconds());
+      assertThat(cached).as("batch %s", b).isEqualTo(p.decode(b, 256).seconds().seconds());
+    }
+    assertThat(cache.size()).isEqualTo(OperationCache.MAX_STEPS);
+  }
+
+  @Test
   void run_nested_restoresTheOuterCache() {
     // a cache run inside another's counts into the inner one, and the outer is in effect again
     // after it
