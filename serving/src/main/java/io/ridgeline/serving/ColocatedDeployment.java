@@ -471,7 +471,7 @@ public record ColocatedDeployment(
   }
 
   /**
-   * The operations of {@code running} that a prefill's operations join, by {@link #occurrence}
+   * The operations of {@code running} that a prefill's operations join, by {@link Occurrence#next}
    * ("experts#1": the second operation named "experts"), collectives left out; empty without a
    * running step. Built once per step, for its prefill share and its TTFT chunk alike.
    */
@@ -483,7 +483,7 @@ public record ColocatedDeployment(
           for (PhaseResult p : d.phases()) {
             for (OperationResult o : p.operations()) {
               if (o.operation().networkSteps() == 0) {
-                kernels.put(occurrence(o.operation().name(), seen), o);
+                kernels.put(Occurrence.next(o.operation().name(), seen), o);
               }
             }
           }
@@ -493,8 +493,8 @@ public record ColocatedDeployment(
   }
 
   /**
-   * The running decode step's kernels by {@link #occurrence} ({@link #kernels}), and whether the
-   * step reads every byte from the main tier ({@link #onMainTier}).
+   * The running decode step's kernels by {@link Occurrence#next} ({@link #kernels}), and whether
+   * the step reads every byte from the main tier ({@link #onMainTier}).
    */
   private record Kernels(Map<Occurrence, OperationResult> ops, boolean mainTier) {}
 
@@ -589,7 +589,7 @@ public record ColocatedDeployment(
         for (OperationResult o : p.operations()) {
           boolean collective = o.operation().networkSteps() > 0;
           OperationResult d =
-              collective ? null : decodeOps.get(occurrence(o.operation().name(), seen));
+              collective ? null : decodeOps.get(Occurrence.next(o.operation().name(), seen));
           double weights = weights(n);
           double chunkWeights = chunk.weights(n);
           n++;
@@ -620,21 +620,6 @@ public record ColocatedDeployment(
       return weights[n];
     }
   }
-
-  /**
-   * {@code name} numbered by its occurrences so far in {@code seen}: ("experts", 0), ("experts",
-   * 1).
-   */
-  static Occurrence occurrence(String name, Map<String, Integer> seen) {
-    int k = seen.merge(name, 1, Integer::sum) - 1;
-    return new Occurrence(name, k);
-  }
-
-  /**
-   * The {@code k}-th operation named {@code name} of a step (from 0): how a prefill's operation
-   * finds the decode kernel it joins ({@link #occurrence}).
-   */
-  record Occurrence(String name, int k) {}
 
   /**
    * One operation's time riding a decode step ({@link #prefillWithoutWeights}): the roofline of the
