@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.ToDoubleFunction;
@@ -192,6 +193,8 @@ final class CalibrateCommand implements Callable<Integer> {
           CrossValidation.run(
               all,
               evaluations,
+              // the pooled fit above is the in-sample fold's fit: the same rows, start and budget
+              Optional.of(r.profiles().forEngine(Profiles.DEFAULT)),
               line -> {
                 err.println(
                     "calibrate: " + line + progress(line, (System.nanoTime() - start) / 1e9));

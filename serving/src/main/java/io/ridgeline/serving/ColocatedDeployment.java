@@ -471,19 +471,19 @@ public record ColocatedDeployment(
   }
 
   /**
-   * The operations of {@code running} that a prefill's operations join, by {@link #occurrence}
+   * The operations of {@code running} that a prefill's operations join, by {@link Occurrence#next}
    * ("experts#1": the second operation named "experts"), collectives left out; empty without a
    * running step. Built once per step, for its prefill share and its TTFT chunk alike.
    */
   private static Kernels kernels(RooflineModel pool, Optional<StepResult> running) {
-    Map<String, OperationResult> kernels = new HashMap<>();
+    Map<Occurrence, OperationResult> kernels = new HashMap<>();
     running.ifPresent(
         d -> {
           Map<String, Integer> seen = new HashMap<>();
           for (PhaseResult p : d.phases()) {
             for (OperationResult o : p.operations()) {
               if (o.operation().networkSteps() == 0) {
-                kernels.put(occurrence(o.operation().name(), seen), o);
+                kernels.put(Occurrence.next(o.operation().name(), seen), o);
               }
             }
           }
@@ -493,10 +493,10 @@ public record ColocatedDeployment(
   }
 
   /**
-   * The running decode step's kernels by {@link #occurrence} ({@link #kernels}), and whether the
-   * step reads every byte from the main tier ({@link #onMainTier}).
+   * The running decode step's kernels by {@link Occurrence#next} ({@link #kernels}), and whether
+   * the step reads every byte from the main tier ({@link #onMainTier}).
    */
-  private record Kernels(Map<String, OperationResult> ops, boolean mainTier) {}
+  private record Kernels(Map<Occurrence, OperationResult> ops, boolean mainTier) {}
 
   /**
    * Whether every byte {@code step} reads comes from the tier {@code main} (its pool's main tier):
@@ -578,7 +578,7 @@ public record ColocatedDeployment(
      * kernels do not, {@link #sharedWeightBytes}).
      */
     double seconds(Kernels running, Riding chunk) {
-      Map<String, OperationResult> decodeOps = running.ops();
+      Map<Occurrence, OperationResult> decodeOps = running.ops();
       // off the main tier the credit stays whole (onMainTier)
       boolean shares = mainTier && running.mainTier();
       Map<String, Integer> seen = new HashMap<>();
@@ -589,7 +589,7 @@ public record ColocatedDeployment(
         for (OperationResult o : p.operations()) {
           boolean collective = o.operation().networkSteps() > 0;
           OperationResult d =
-              collective ? null : decodeOps.get(occurrence(o.operation().name(), seen));
+              collective ? null : decodeOps.get(Occurrence.next(o.operation().name(), seen));
           double weights = weights(n);
           double chunkWeights = chunk.weights(n);
           n++;
@@ -619,12 +619,6 @@ public record ColocatedDeployment(
     private double weights(int n) {
       return weights[n];
     }
-  }
-
-  /** {@code name} numbered by its occurrences so far in {@code seen}: "experts#0", "experts#1". */
-  static String occurrence(String name, Map<String, Integer> seen) {
-    int k = seen.merge(name, 1, Integer::sum) - 1;
-    return name + '#' + k;
   }
 
   /**

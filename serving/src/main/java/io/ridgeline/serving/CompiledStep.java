@@ -382,15 +382,15 @@ final class CompiledStep {
    * ColocatedDeployment#prefillWithoutWeights} matches them.
    */
   int[] pairWith(CompiledStep running) {
-    Map<String, Integer> there = new HashMap<>();
+    Map<Occurrence, Integer> there = new HashMap<>();
     Map<String, Integer> seen = new HashMap<>();
     for (int j = 0; j < running.ops; j++) {
-      there.put(ColocatedDeployment.occurrence(running.names[j], seen), j);
+      there.put(Occurrence.next(running.names[j], seen), j);
     }
     seen.clear();
     int[] pairs = new int[ops];
     for (int i = 0; i < ops; i++) {
-      pairs[i] = there.getOrDefault(ColocatedDeployment.occurrence(names[i], seen), -1);
+      pairs[i] = there.getOrDefault(Occurrence.next(names[i], seen), -1);
     }
     return pairs;
   }

@@ -42,7 +42,13 @@ final class CompiledSteps {
   static Optional<CompiledStep> decode(RooflineModel pool, int context, int queries) {
     Model m = pool.model();
     DoubleFunction<List<Phase>> ops =
-        x -> m.decodeStep(x, context, pool.computePrecisions(), pool.routing(), queries);
+        x ->
+            OperationCache.modelDecode(
+                pool,
+                x,
+                context,
+                queries,
+                () -> m.decodeStep(x, context, pool.computePrecisions(), pool.routing(), queries));
     DoubleFunction<List<OperationResult>> coll =
         x -> collectives(pool, PhaseKind.DECODE_COMMUNICATION, x * queries);
     return compile(pool, queries, ops, coll);
@@ -58,7 +64,13 @@ final class CompiledSteps {
     int isl = w.newTokens();
     int cached = w.cachedAtPrefill();
     DoubleFunction<List<Phase>> ops =
-        x -> List.of(m.prefill(x, isl, cached, pool.computePrecisions(), pool.routing()));
+        x ->
+            OperationCache.modelPrefill(
+                pool,
+                x,
+                isl,
+                cached,
+                () -> List.of(m.prefill(x, isl, cached, pool.computePrecisions(), pool.routing())));
     DoubleFunction<List<OperationResult>> coll = x -> collectives(pool, PhaseKind.PREFILL, x * isl);
     return compile(pool, isl, ops, coll);
   }

@@ -97,6 +97,17 @@ final class OperationCost {
    * when it does, {@code op} must have FLOPs, as its reduction depths are FLOP-weighted.
    */
   static OperationCost of(RooflineModel pool, Operation op, ComputeTarget t, boolean hasFlops) {
+    return of(pool, op, t, hasFlops, PoolOperations.weightBytesPerElement(pool, op));
+  }
+
+  /**
+   * {@link #of(RooflineModel, Operation, ComputeTarget, boolean)} given the operation's bytes per
+   * stored weight element, {@code bytesEach} ({@link PoolOperations#weightBytesPerElement}, which
+   * depends on the pool's compute precisions and the operation alone: counted once with a step's
+   * operations, {@link PoolOperations.Counted}).
+   */
+  static OperationCost of(
+      RooflineModel pool, Operation op, ComputeTarget t, boolean hasFlops, double bytesEach) {
     KernelClass kernel = KernelClass.of(op.role());
     boolean uniform = PoolOperations.uniformKernels(pool);
     Efficiency e = pool.kernelEfficiency();
@@ -106,7 +117,6 @@ final class OperationCost {
     double large = (uniform ? t.computeEfficiency() : e.compute()) * scale;
     double depth = uniform || !hasFlops ? 1 : kernel.depthFactor(e, op, pool.layout(), t);
     double half = uniform ? 0 : kernel.halfTokens(e);
-    double bytesEach = PoolOperations.weightBytesPerElement(pool, op);
     return new OperationCost(
         peak,
         hasFlops ? large : 1,

@@ -44,13 +44,71 @@ final class PoolOperations {
    */
   static PhaseResult phase(
       RooflineModel pool, PhaseKind kind, List<Operation> ops, ComputeTarget t) {
-    PhaseResult.Builder b = PhaseResult.builder().kind(kind);
-    for (Operation op : ops) {
-      OperationCost cost = OperationCost.of(pool, op, t);
-      double compute = cost.computeSeconds(op.flops().flops(), op.bytes(DataKind.WEIGHTS).bytes());
+    return phase(pool, Counted.of(pool, kind, ops), t);
+  }
+
+  /** {@link #phase(RooflineModel, PhaseKind, List, ComputeTarget)} of counted operations. */
+  static PhaseResult phase(RooflineModel pool, Counted counted, ComputeTarget t) {
+    PhaseResult.Builder b = PhaseResult.builder().kind(counted.kind());
+    List<Operation> ops = counted.operations();
+    for (int i = 0; i < ops.size(); i++) {
+      Operation op = ops.get(i);
+      double flops = op.flops().flops();
+      OperationCost cost = OperationCost.of(pool, op, t, flops > 0, counted.bytesEach(i));
+      double compute = cost.computeSeconds(flops, counted.weightBytes(i));
       b.addOperation(Roofline.timed(op, t, compute, cost.memoryFraction));
     }
     return b.build();
+  }
+
+  /**
+   * A phase's operations on the busiest chip with what its timing reads of each that does not
+   * depend on the efficiency: the bytes per stored weight element ({@link #weightBytesPerElement})
+   * and the weight bytes, in the operations' order. Counted once per step shape in an {@link
+   * OperationCache}; the arrays are never written after {@link #of}.
+   */
+  static final class Counted {
+    private final PhaseKind kind;
+    private final List<Operation> operations;
+    private final double[] bytesEach;
+    private final double[] weightBytes;
+
+    private Counted(
+        PhaseKind kind, List<Operation> operations, double[] bytesEach, double[] weightBytes) {
+      this.kind = kind;
+      this.operations = operations;
+      this.bytesEach = bytesEach;
+      this.weightBytes = weightBytes;
+    }
+
+    /** {@code ops} of phase {@code kind} in {@code pool}, counted. */
+    static Counted of(RooflineModel pool, PhaseKind kind, List<Operation> ops) {
+      double[] each = new double[ops.size()];
+      double[] weights = new double[ops.size()];
+      for (int i = 0; i < each.length; i++) {
+        each[i] = weightBytesPerElement(pool, ops.get(i));
+        weights[i] = ops.get(i).bytes(DataKind.WEIGHTS).bytes();
+      }
+      return new Counted(kind, List.copyOf(ops), each, weights);
+    }
+
+    PhaseKind kind() {
+      return kind;
+    }
+
+    List<Operation> operations() {
+      return operations;
+    }
+
+    /** Operation {@code i}'s bytes per stored weight element. */
+    double bytesEach(int i) {
+      return bytesEach[i];
+    }
+
+    /** Operation {@code i}'s weight bytes on the chip. */
+    double weightBytes(int i) {
+      return weightBytes[i];
+    }
   }
 
   /**
@@ -63,16 +121,20 @@ final class PoolOperations {
     int pp = pool.pipelineParallel();
     int micro = Math.min(pp, batch);
     double mb = (double) batch / micro;
-    List<Phase> phases =
-        pool.model()
-            .decodeStep(mb, context, pool.computePrecisions(), pool.routing(), tokensPerSequence);
+    // the operations on the busiest chip: counted once per step shape in an OperationCache
+    List<Counted> phases =
+        OperationCache.decode(
+            pool,
+            mb,
+            context,
+            tokensPerSequence,
+            () -> decodeOperations(pool, mb, context, tokensPerSequence));
     ComputeTarget t = MemoryPlan.placed(pool, batch, context);
     ImmutableStepResult.Builder b =
         ImmutableStepResult.builder().stages(pp).passes(pp).microBatches(micro);
     chargeOverheads(pool, b, false);
-    for (Phase p : phases) {
-      b.addPhases(
-          phase(pool, p.kind(), perChip(pool, p.operations(), mb, mb * tokensPerSequence), t));
+    for (Counted p : phases) {
+      b.addPhases(phase(pool, p, t));
     }
     Collectives.of(pool, PhaseKind.DECODE_COMMUNICATION, mb * tokensPerSequence)
         .ifPresent(b::addPhases);
@@ -91,9 +153,28 @@ final class PoolOperations {
       RooflineModel pool, double prompts, int promptTokens, int cachedTokens, int micro) {
     int pp = pool.pipelineParallel();
     double mb = prompts / micro;
-    Phase prefill =
-        pool.model()
-            .prefill(mb, promptTokens, cachedTokens, pool.computePrecisions(), pool.routing());
+    Counted perChip =
+        OperationCache.prefill(
+            pool,
+            mb,
+            promptTokens,
+            cachedTokens,
+            () ->
+                Counted.of(
+                    pool,
+                    PhaseKind.PREFILL,
+                    perChip(
+                        pool,
+                        pool.model()
+                            .prefill(
+                                mb,
+                                promptTokens,
+                                cachedTokens,
+                                pool.computePrecisions(),
+                                pool.routing())
+                            .operations(),
+                        mb,
+                        mb * promptTokens)));
     int context = cachedTokens + promptTokens;
     ComputeTarget t = MemoryPlan.placed(pool, (int) Math.max(1, Math.ceil(prompts)), context);
     List<OperationResult> ops = new ArrayList<>();
@@ -106,13 +187,7 @@ final class PoolOperations {
                   MemoryPlan.fetchTarget(pool))
               .operations());
     }
-    ops.addAll(
-        phase(
-                pool,
-                PhaseKind.PREFILL,
-                perChip(pool, prefill.operations(), mb, mb * promptTokens),
-                t)
-            .operations());
+    ops.addAll(phase(pool, perChip, t).operations());
     Collectives.of(pool, PhaseKind.PREFILL, mb * promptTokens)
         .ifPresent(c -> ops.addAll(c.operations()));
     ImmutableStepResult.Builder b =
@@ -124,6 +199,27 @@ final class PoolOperations {
             .p2pSeconds(Collectives.handOff(pool, mb * promptTokens));
     chargeOverheads(pool, b, true);
     return b.build();
+  }
+
+  /**
+   * The phases of a decode step of {@code sequences} sequences per micro-batch on the busiest chip
+   * ({@link #perChip}): what {@link #decode} times, independent of the efficiency.
+   */
+  private static List<Counted> decodeOperations(
+      RooflineModel pool, double sequences, int context, int tokensPerSequence) {
+    List<Phase> phases =
+        pool.model()
+            .decodeStep(
+                sequences, context, pool.computePrecisions(), pool.routing(), tokensPerSequence);
+    List<Counted> out = new ArrayList<>(phases.size());
+    for (Phase p : phases) {
+      out.add(
+          Counted.of(
+              pool,
+              p.kind(),
+              perChip(pool, p.operations(), sequences, sequences * tokensPerSequence)));
+    }
+    return out;
   }
 
   /**

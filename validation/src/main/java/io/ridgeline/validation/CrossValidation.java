@@ -171,22 +171,47 @@ public final class CrossValidation {
    * @throws IllegalArgumentException when no row is predictable or the budget is below 10
    */
   public static Report run(List<ValidationCase> cases, int evaluations, Consumer<String> progress) {
+    return run(cases, evaluations, Optional.empty(), progress);
+  }
+
+  /**
+   * As {@link #run(List, int, Consumer)}, with the in-sample fit given when the caller has it:
+   * {@code inSample} is then the profile {@link Calibration#fitProfile} finds on the predictable
+   * rows of {@code cases} with {@code evaluations} evaluations, which is the profile {@link
+   * Calibration#fit} fits on {@code cases} with that budget (the same rows from the same start: the
+   * same profile to the bit), as {@code calibrate --cross-validate} fits it first. The in-sample
+   * fold takes its efficiency and cap instead of fitting the same rows again, and the fits are
+   * numbered from the first held-out fold ({@code "in-sample: the given fit"}, then {@code "fit
+   * 1/18: without points 1/3"}).
+   *
+   * @throws IllegalArgumentException when no row is predictable or the budget is below 10
+   */
+  public static Report run(
+      List<ValidationCase> cases,
+      int evaluations,
+      Optional<EngineProfile> inSample,
+      Consumer<String> progress) {
     checkArgument(evaluations >= 10, "evaluations must be at least 10: %s", evaluations);
     List<ValidationCase> rows = predictable(cases);
     checkArgument(!rows.isEmpty(), "no predictable row to cross-validate on");
     List<Fold> folds = new ArrayList<>();
     List<List<ValidationCase>> heldOut = heldOutGroups(rows);
-    int total = heldOut.size() + 1;
+    int total = heldOut.size() + (inSample.isPresent() ? 0 : 1);
     int done = 0;
-    progress.accept(String.format(Locale.ROOT, "fit %d/%d: all rows", ++done, total));
-    folds.add(
-        fold(
-            Scheme.IN_SAMPLE,
-            "all",
-            rows,
-            rows,
-            evaluations,
-            evaluated(progress, done, total, evaluations, "all rows")));
+    if (inSample.isPresent()) {
+      progress.accept("in-sample: the given fit on all rows");
+      folds.add(fold(Scheme.IN_SAMPLE, "all", rows, rows, inSample.get()));
+    } else {
+      progress.accept(String.format(Locale.ROOT, "fit %d/%d: all rows", ++done, total));
+      folds.add(
+          fold(
+              Scheme.IN_SAMPLE,
+              "all",
+              rows,
+              rows,
+              evaluations,
+              evaluated(progress, done, total, evaluations, "all rows")));
+    }
     for (int g = 0; g < heldOut.size(); g++) {
       List<ValidationCase> out = heldOut.get(g);
       boolean points = g < POINT_FOLDS;
@@ -400,7 +425,16 @@ public final class CrossValidation {
       List<ValidationCase> out,
       int evaluations,
       IntConsumer evaluated) {
-    EngineProfile fitted = Calibration.fitProfile(train, evaluations, evaluated);
+    return fold(scheme, name, train, out, Calibration.fitProfile(train, evaluations, evaluated));
+  }
+
+  /** The fold of {@code fitted}, the profile fitted on {@code train}. */
+  private static Fold fold(
+      Scheme scheme,
+      String name,
+      List<ValidationCase> train,
+      List<ValidationCase> out,
+      EngineProfile fitted) {
     EngineProfile named =
         new EngineProfile(
             Profiles.DEFAULT,

@@ -55,9 +55,20 @@ final class FitObjective {
   private final double[] weight;
   private final int[][] computations;
 
+  /** Each computation's evaluator, compiled once for every profile the fit tries. */
+  private final CaseEvaluator[] evaluators;
+
   FitObjective(List<ValidationCase> rows) {
     this.rows = List.copyOf(rows);
     this.computations = computations(this.rows);
+    this.evaluators = new CaseEvaluator[computations.length];
+    for (int g = 0; g < computations.length; g++) {
+      List<ValidationCase> mine = new ArrayList<>(computations[g].length);
+      for (int i : computations[g]) {
+        mine.add(this.rows.get(i));
+      }
+      evaluators[g] = new CaseEvaluator(mine);
+    }
     this.sources = new ArrayList<>();
     this.source = new int[rows.size()];
     this.weight = weights(this.rows);
@@ -111,7 +122,8 @@ final class FitObjective {
    * ln slowdown of each row under {@code profile}; NaN where the row is unpredictable. The rows of
    * one computation ({@link Predictor#sharedKey}: the metrics of one closed-loop operating point)
    * are predicted once ({@link Predictor#predictShared}), with the values {@link Predictor#predict}
-   * gives each row.
+   * gives each row, by each computation's {@link CaseEvaluator}, which counts the structure of its
+   * steps on the first evaluation only.
    */
   double[] slowdowns(EngineProfile profile) {
     Predictor p = Predictor.of(profile).withoutNotes();
@@ -121,16 +133,9 @@ final class FitObjective {
         .forEach(
             g -> {
               int[] members = computations[g];
-              List<ValidationCase> mine = new ArrayList<>(members.length);
-              for (int i : members) {
-                mine.add(rows.get(i));
-              }
-              List<Outcome> outcomes = p.predictShared(mine);
+              double[] mine = evaluators[g].lnSlowdowns(p);
               for (int k = 0; k < members.length; k++) {
-                r[members[k]] =
-                    outcomes.get(k) instanceof Prediction prediction
-                        ? prediction.testCase().metric().lnSlowdown(prediction.ratio())
-                        : Double.NaN;
+                r[members[k]] = mine[k];
               }
             });
     return r;

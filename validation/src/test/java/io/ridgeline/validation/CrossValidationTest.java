@@ -35,6 +35,31 @@ final class CrossValidationTest {
   }
 
   @Test
+  void run_givenTheInSampleFit_sameReportWithoutFittingItAgain() {
+    // six static TPOT rows from two sources (the second measured 1.5× slower), 10 evaluations per
+    // fit: given Calibration.fitProfile's profile on the same rows, the report's JSON is the one
+    // that fits the in-sample fold itself, and the fits are numbered from the held-out folds
+    // (3 point-grouped + 2 sources = 5 fits instead of 6)
+    List<ValidationCase> cases = new ArrayList<>();
+    for (int i = 1; i <= 3; i++) {
+      cases.add(CalibrationTest.synthetic("A" + i, Metric.TPOT_MS, 8 + i, "A"));
+      cases.add(CalibrationTest.synthetic("B" + i, Metric.TPOT_MS, 1.5 * (8 + i), "B"));
+    }
+    List<String> fitting = new ArrayList<>();
+    CrossValidation.Report own = CrossValidation.run(cases, 10, fitting::add);
+    io.ridgeline.serving.efficiency.EngineProfile pooled =
+        Calibration.fitProfile(CrossValidation.predictable(cases), 10);
+    List<String> given = new ArrayList<>();
+    CrossValidation.Report reused =
+        CrossValidation.run(cases, 10, java.util.Optional.of(pooled), given::add);
+    assertThat(CrossValidationJson.toJson(reused, "test", 10))
+        .isEqualTo(CrossValidationJson.toJson(own, "test", 10));
+    assertThat(fitting).contains("fit 1/6: all rows");
+    assertThat(given)
+        .startsWith("in-sample: the given fit on all rows", "fit 1/5: without points 1/3");
+  }
+
+  @Test
   void scheme_of_unknownId_listsTheKnownOnes() {
     assertThat(CrossValidation.Scheme.of("leave-one-source-out"))
         .isEqualTo(CrossValidation.Scheme.LEAVE_ONE_SOURCE_OUT);
