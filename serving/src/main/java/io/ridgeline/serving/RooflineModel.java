@@ -176,9 +176,7 @@ public abstract class RooflineModel {
    * Whether the busiest expert-parallel rank sets the routed experts' time ({@link ExpertLoad}):
    * with ep &gt; 1 their FLOPs, activations and weight reads per chip become the busiest rank's
    * expected token-expert pairs and hit experts under uniform routing, instead of the mean rank's.
-   * False by default: replayed on the shipped cross-validation folds it lowers the
-   * leave-one-source-out error but raises the point-grouped and anchored ones beyond the validation
-   * suite's tolerance, so its default waits for a refit (docs/decisions.md).
+   * False by default (the cross-validation's evidence is in docs/decisions.md).
    */
   @Value.Default
   public boolean expertImbalance() {
