@@ -388,6 +388,34 @@ final class PageTest {
     shot("frontier-what-if");
   }
 
+  @Test
+  void conversationTurnsFromTheUrl_eachPointSaysItsHitRate() throws Exception {
+    // 8 turns of 512 + 256 tokens with 30 s of thinking: the points are the API's, and a point's
+    // tooltip carries its prefix-cache hit rate (the point's note)
+    open("model=llama-3.1-8b&chips=h100-sxm&count=1&isl=512&osl=256&turns=8&think=30");
+    assertThat(status()).contains("answered");
+    assertThat(driver.findElement(By.id("turns")).getAttribute("value")).isEqualTo("8");
+    int expected =
+        apiPoints(
+            "{\"model\": \"llama-3.1-8b\", \"chip\": [\"h100-sxm\"], \"count\": \"1\","
+                + " \"strategy\": \"colocated\", \"isl\": \"512\", \"osl\": \"256\","
+                + " \"efficiency\": \"calibrated\", \"turns\": \"8\", \"think\": \"30s\"}");
+    assertThat(points()).isEqualTo(expected);
+    WebElement first = driver.findElement(By.cssSelector("#output circle.pt[data-batch='1']"));
+    ((JavascriptExecutor) driver).executeScript("arguments[0].focus();", first);
+    WebElement tip = driver.findElement(By.id("tooltip"));
+    await(() -> tip.isDisplayed());
+    assertThat(tip.getText()).contains("8-turn conversations", "found in the prefix cache");
+    shot("frontier-conversations");
+    // with a disaggregated strategy the API's one-line refusal is shown
+    open("model=llama-3.1-8b&chips=h100-sxm&count=2&isl=512&osl=256&turns=8&strategy=pd");
+    assertThat(status()).contains("colocated deployments only");
+    // the refused request is the browser's one logged failure (reading the log empties it, so the
+    // console check of another test sees only its own)
+    assertThat(driver.manage().logs().get(LogType.BROWSER).getAll())
+        .allSatisfy(e -> assertThat(e.getMessage()).contains("400 (Bad Request)"));
+  }
+
   /** The one file in the download folder whose name ends with SUFFIX, once complete. */
   private static Path downloaded(String suffix) throws IOException {
     Path[] found = new Path[1];

@@ -11,7 +11,7 @@ const MAX_CHIPS = 8;
 // what the URL holds (uploads are not in it: they stay in this tab)
 const DEFAULTS = {
   view: 'frontier', model: 'llama-3.1-70b', chips: 'h100-sxm', count: '8', strategy: 'colocated',
-  isl: '1024', osl: '1024', cached: '0', weights: '', kv: '', efficiency: 'calibrated',
+  isl: '1024', osl: '1024', cached: '0', turns: '0', think: '0', weights: '', kv: '', efficiency: 'calibrated',
   ttft: '', ttftUnit: 'ms', tpot: '', tpotUnit: 'ms', bw: '1', peak: '1', batch: '8', rate: '10',
 };
 const state = { ...DEFAULTS };
@@ -44,8 +44,8 @@ function selectedChips() {
 }
 
 function toControls() {
-  for (const k of ['count', 'strategy', 'isl', 'osl', 'cached', 'weights', 'kv', 'efficiency',
-    'ttft', 'tpot', 'bw', 'peak', 'batch', 'rate']) {
+  for (const k of ['count', 'strategy', 'isl', 'osl', 'cached', 'turns', 'think', 'weights', 'kv',
+    'efficiency', 'ttft', 'tpot', 'bw', 'peak', 'batch', 'rate']) {
     $(k).value = state[k];
   }
   $('ttft-unit').value = state.ttftUnit;
@@ -71,8 +71,8 @@ function showFactors() {
 }
 
 function fromControls() {
-  for (const k of ['count', 'strategy', 'isl', 'osl', 'cached', 'weights', 'kv', 'efficiency',
-    'ttft', 'tpot', 'bw', 'peak', 'batch', 'rate']) {
+  for (const k of ['count', 'strategy', 'isl', 'osl', 'cached', 'turns', 'think', 'weights', 'kv',
+    'efficiency', 'ttft', 'tpot', 'bw', 'peak', 'batch', 'rate']) {
     state[k] = $(k).value.trim();
   }
   state.ttftUnit = $('ttft-unit').value;
@@ -93,7 +93,8 @@ const FIELD_ERRORS = {
   model: 'err-model', architecture: 'err-model', model_configs: 'err-model',
   chip: 'err-chip', chips: 'err-chip', chip_files: 'err-chip',
   count: 'err-count', strategy: 'err-count', strategies: 'err-count',
-  isl: 'err-workload', osl: 'err-workload', cached: 'err-workload',
+  isl: 'err-workload', osl: 'err-workload', cached: 'err-workload', turns: 'err-workload',
+  think: 'err-workload',
   weights: 'err-precision', kv: 'err-precision', efficiency: 'err-precision',
   ttft: 'err-slo', tpot: 'err-slo', 'chip-set': 'err-whatif',
 };
@@ -144,6 +145,10 @@ function buildRequest() {
   }
   const ttft = duration(state.ttft, state.ttftUnit);
   const tpot = duration(state.tpot, state.tpotUnit);
+  // multi-turn conversations (frontier and plan): --isl and --osl per turn, hits from the KV cache
+  if (Number(state.turns) > 0 && state.view !== 'roofline') {
+    Object.assign(body, { turns: state.turns, think: (state.think || '0') + 's' });
+  }
   if (state.view === 'frontier') {
     Object.assign(body, { chip: chips, count: state.count || null, strategy: state.strategy,
       isl: state.isl, osl: state.osl, ttft, tpot });
