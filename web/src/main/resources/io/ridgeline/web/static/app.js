@@ -63,6 +63,9 @@ function toControls() {
   $('opts-plan').hidden = state.view !== 'plan';
   $('count').disabled = state.view === 'plan';
   $('strategy').disabled = state.view === 'roofline';
+  // conversations are a frontier's and a plan's, not one step's
+  $('turns').disabled = state.view === 'roofline';
+  $('think').disabled = state.view === 'roofline';
 }
 
 function showFactors() {
