@@ -36,7 +36,7 @@ final class CrossValidationTable {
     w.println("median absolute percentage error of held-out predictions (n = rows scored):");
     StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-22s", "metric"));
     for (CrossValidation.Scheme s : CrossValidation.Scheme.values()) {
-      b.append(String.format(Locale.ROOT, " %22s", s.id()));
+      b.append(String.format(Locale.ROOT, " %24s", s.id()));
     }
     w.println(b);
   }
@@ -48,13 +48,13 @@ final class CrossValidationTable {
     for (CrossValidation.Scheme s : CrossValidation.Scheme.values()) {
       Summary x = f.apply(s);
       if (x == null || x.count() == 0) {
-        b.append(String.format(Locale.ROOT, " %22s", "-"));
+        b.append(String.format(Locale.ROOT, " %24s", "-"));
       } else {
         any = true;
         b.append(
             String.format(
                 Locale.ROOT,
-                " %22s",
+                " %24s",
                 String.format(Locale.ROOT, "%.1f%% (n %d)", 100 * x.medianApe(), x.count())));
       }
     }
@@ -72,9 +72,9 @@ final class CrossValidationTable {
         any = true;
         b.append(
             String.format(
-                Locale.ROOT, " %22s", String.format(Locale.ROOT, "%.1f%%", 100 * v.asDouble())));
+                Locale.ROOT, " %24s", String.format(Locale.ROOT, "%.1f%%", 100 * v.asDouble())));
       } else {
-        b.append(String.format(Locale.ROOT, " %22s", "-"));
+        b.append(String.format(Locale.ROOT, " %24s", "-"));
       }
     }
     if (any) {

@@ -66,7 +66,7 @@ final class CrossValidationTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> CrossValidation.Scheme.of("loso"))
         .hasMessage(
             "unknown cross-validation scheme 'loso'; known: in-sample, point-grouped,"
-                + " leave-one-source-out, anchored");
+                + " leave-one-source-out, anchored, anchored-per-deployment");
   }
 
   @Test
@@ -103,5 +103,51 @@ final class CrossValidationTest {
             CrossValidation.replay(List.of(a, b), List.of(fold)), "test", 10);
     assertThat(CrossValidationJson.folds(json, "test").get(0).intercepts())
         .containsEntry("A", Math.log(2));
+  }
+
+  @Test
+  void anchoredPerDeployment_eachDeploymentAnchoredOnItsFirstPoint() {
+    List<ValidationCase> cases = CaseFile.shipped();
+    CrossValidation.Report r =
+        CrossValidation.replay(
+            cases,
+            CrossValidationJson.folds(
+                CrossValidationJson.shipped().orElseThrow(), "crossval.json"));
+    List<Prediction> loso = r.predictions().get(CrossValidation.Scheme.LEAVE_ONE_SOURCE_OUT);
+    List<Prediction> anchored = r.predictions().get(CrossValidation.Scheme.ANCHORED_PER_DEPLOYMENT);
+    java.util.Map<String, java.util.TreeSet<String>> points = new java.util.HashMap<>();
+    for (Prediction p : loso) {
+      points
+          .computeIfAbsent(CrossValidation.deployment(p.testCase()), k -> new java.util.TreeSet<>())
+          .add(p.testCase().pointId());
+    }
+    // scored: every point of a deployment of two or more points but its first, the anchor
+    long expected =
+        loso.stream()
+            .filter(
+                p -> {
+                  java.util.TreeSet<String> pts =
+                      points.get(CrossValidation.deployment(p.testCase()));
+                  return pts.size() >= 2 && !pts.first().equals(p.testCase().pointId());
+                })
+            .count();
+    assertThat(anchored).hasSize((int) expected).isNotEmpty();
+    // worked example, dstack's vLLM 0.7.4.dev on 8 H200 (P088, P090, P091 at 4, 64, 128
+    // clients): P088 anchors; its one decode-speed row, TPOT, sets the factor of P090's TPOT:
+    // predicted(P090) × measured(P088) / predicted(P088)
+    Prediction anchorTpot = find(loso, "P088-tpot");
+    Prediction tpot = find(loso, "P090-tpot");
+    assertThat(find(anchored, "P090-tpot").predicted())
+        .isCloseTo(
+            tpot.predicted() * anchorTpot.testCase().measured() / anchorTpot.predicted(),
+            org.assertj.core.data.Offset.offset(1e-9 * tpot.predicted()));
+    assertThat(anchored.stream().map(p -> p.testCase().pointId())).doesNotContain("P088");
+  }
+
+  private static Prediction find(List<Prediction> predictions, String caseId) {
+    return predictions.stream()
+        .filter(p -> p.testCase().caseId().equals(caseId))
+        .findFirst()
+        .orElseThrow();
   }
 }
