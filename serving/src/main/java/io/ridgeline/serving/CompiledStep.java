@@ -28,9 +28,9 @@ import java.util.Map;
  * ParallelLayout} shards, as products with their reciprocals), and timed with the object path's
  * per-operation terms ({@link OperationCost}: compute seconds per FLOP and per weight byte, the
  * memory fraction) and the shared roofline formulas ({@link Roofline#memorySeconds}, {@link
- * Roofline#operationSeconds}, {@link ColocatedDeployment#ridingSeconds}). Bytes are read from the
- * chip's main tier, or, given {@link StepTiers} (a batch whose weights spill off the main tier:
- * {@link MemoryPlan#placed}), from each tier in its share, summed tier by tier as {@link
+ * Roofline#operationSeconds}, {@link RidingPrefill#ridingSeconds}). Bytes are read from the chip's
+ * main tier, or, given {@link StepTiers} (a batch whose weights spill off the main tier: {@link
+ * MemoryPlan#placed}), from each tier in its share, summed tier by tier as {@link
  * Roofline#evaluate} sums them. Results agree with the object path to the last digit or two: an
  * affine coefficient times x, or a product with a reciprocal in place of a quotient, may round
  * differently from the object's arithmetic. {@link StepBlock} evaluates a block of sizes at once.
@@ -63,7 +63,7 @@ final class CompiledStep {
   final double[] flops0;
   final double[] flops1;
   final boolean[] perGroup;
-  final boolean[] routed; // a routed-expert operation (ColocatedDeployment.sharedWeightBytes)
+  final boolean[] routed; // a routed-expert operation (RidingPrefill.sharedWeightBytes)
   // a routed-expert operation over several expert-parallel ranks: its per-chip share is the
   // busiest rank's (ExpertLoad), with its layer group's experts and experts per token
   final boolean[] imbalanced;
@@ -272,9 +272,9 @@ final class CompiledStep {
 
   /**
    * This step's side of a riding prefill at one size x ({@link #riding}): per operation its compute
-   * time and its memory time less the weights' share ({@link ColocatedDeployment#withoutWeights})
-   * on one chip, and per collective its riding time (its bandwidth time without the per-hop
-   * latency); a reused scratch, not shared between threads.
+   * time and its memory time less the weights' share ({@link RidingPrefill#withoutWeights}) on one
+   * chip, and per collective its riding time (its bandwidth time without the per-hop latency); a
+   * reused scratch, not shared between threads.
    */
   static final class Riding {
     double[] compute = new double[0];
@@ -314,8 +314,7 @@ final class CompiledStep {
           tiers == null
               ? mainTierWithoutWeights(
                   cost[i].secondsPerMainTierByte, out.weightBytes[i], out.memoryBytes[i])
-              : ColocatedDeployment.withoutWeights(
-                  out.memory[i], out.weightBytes[i], out.memoryBytes[i]);
+              : RidingPrefill.withoutWeights(out.memory[i], out.weightBytes[i], out.memoryBytes[i]);
     }
     for (int c = 0; c < collectives; c++) {
       out.collective[c] = ridingCollective(c, x);
@@ -332,8 +331,8 @@ final class CompiledStep {
    * size): a joined operation is credited the weights the running kernel's read serves ({@link
    * #sharedWithoutWeights}, {@code chunk} the workload's TTFT chunk of {@code chunkPrompts}
    * prompts) when both steps read every byte from the main tier ({@code runningMainTier}, {@link
-   * Riding#mainTier}; {@link ColocatedDeployment#onMainTier}), an operation with none to join, or
-   * off the main tier, all of its own.
+   * Riding#mainTier}; {@link RidingPrefill#onMainTier}), an operation with none to join, or off the
+   * main tier, all of its own.
    */
   double ridingSeconds(
       Riding own,
@@ -367,8 +366,7 @@ final class CompiledStep {
                   chunksPerStep);
         }
       }
-      stage +=
-          ColocatedDeployment.joinedSeconds(own.compute[i], withoutWeights, 0, 0, compute, memory);
+      stage += RidingPrefill.joinedSeconds(own.compute[i], withoutWeights, 0, 0, compute, memory);
     }
     for (int c = 0; c < collectives; c++) {
       stage += own.collective[c];
@@ -490,9 +488,9 @@ final class CompiledStep {
   }
 
   /**
-   * {@link ColocatedDeployment#withoutWeights} of an operation reading its {@code memoryBytes} from
-   * the main tier at {@code perByte} seconds per byte ({@link #opMemory(int, double)}): {@code
-   * memory × (1 − weightBytes / memoryBytes)} with {@code memory = memoryBytes × perByte} is {@code
+   * {@link RidingPrefill#withoutWeights} of an operation reading its {@code memoryBytes} from the
+   * main tier at {@code perByte} seconds per byte ({@link #opMemory(int, double)}): {@code memory ×
+   * (1 − weightBytes / memoryBytes)} with {@code memory = memoryBytes × perByte} is {@code
    * (memoryBytes − weightBytes) × perByte}, the non-weight bytes' time.
    */
   static double mainTierWithoutWeights(double perByte, double weightBytes, double memoryBytes) {
@@ -501,11 +499,11 @@ final class CompiledStep {
 
   /**
    * A riding prefill's operation i's memory time less the weights the running kernel's read serves
-   * ({@link ColocatedDeployment#sharedWeightBytes} of its {@code weightBytes}, one TTFT chunk's
-   * {@code chunkWeights}, the kernel's {@code runningWeights} and the prefill's {@code
-   * chunksPerStep}), its {@code memoryBytes} read from the main tier: {@code withoutWeights} (less
-   * all of its own weights) when the running kernel reads at least a chunk's, else its non-shared
-   * bytes' time ({@link #mainTierWithoutWeights}).
+   * ({@link RidingPrefill#sharedWeightBytes} of its {@code weightBytes}, one TTFT chunk's {@code
+   * chunkWeights}, the kernel's {@code runningWeights} and the prefill's {@code chunksPerStep}),
+   * its {@code memoryBytes} read from the main tier: {@code withoutWeights} (less all of its own
+   * weights) when the running kernel reads at least a chunk's, else its non-shared bytes' time
+   * ({@link #mainTierWithoutWeights}).
    */
   double sharedWithoutWeights(
       int i,
@@ -519,8 +517,7 @@ final class CompiledStep {
       return withoutWeights;
     }
     double shared =
-        ColocatedDeployment.sharedWeightBytes(
-            weightBytes, chunkWeights, runningWeights, chunksPerStep);
+        RidingPrefill.sharedWeightBytes(weightBytes, chunkWeights, runningWeights, chunksPerStep);
     return mainTierWithoutWeights(cost[i].secondsPerMainTierByte, shared, memoryBytes);
   }
 
@@ -532,7 +529,7 @@ final class CompiledStep {
 
   /** Collective c's time riding a decode step at size x (its bandwidth time, no latency). */
   double ridingCollective(int c, double x) {
-    return ColocatedDeployment.ridingSeconds(
+    return RidingPrefill.ridingSeconds(
         compute0[c] + compute1[c] * x, 0, 0, 0, network0[c] + network1[c] * x, latency[c], 0, 0);
   }
 

@@ -250,7 +250,7 @@ final class StepBlock {
         // no running kernel to join (ridingSeconds with both of its times 0)
         for (int r = 0; r < n; r++) {
           int q = row + perRow * r;
-          seconds[r] += ColocatedDeployment.joinedSeconds(oc[q], ow[q], 0, 0, 0, 0);
+          seconds[r] += RidingPrefill.joinedSeconds(oc[q], ow[q], 0, 0, 0, 0);
         }
         continue;
       }
@@ -266,7 +266,7 @@ final class StepBlock {
                   i, ow[q], owb[q], omb[q], chunkWeights[i], step.weightBytes[t], chunksPerStep);
         }
         seconds[r] +=
-            ColocatedDeployment.joinedSeconds(
+            RidingPrefill.joinedSeconds(
                 oc[q], withoutWeights, 0, 0, step.compute[t], step.memory[t]);
       }
     }
