@@ -41,7 +41,7 @@ final class CompiledColocated implements PointsAt {
   private final WeightSpill decodeSpill;
   private final WeightSpill prefillSpill;
   // the TTFT chunk's side of its riding step (one prompt or less, on its tiers): every batch's
-  private final CompiledStep.Riding chunkSide;
+  private final RidingSide chunkSide;
   // the TTFT chunk's own prefill pass, its step at batch 1 (ColocatedDeployment.chunkStep)
   private final double chunkAlone;
   // what ColocatedDeployment.point composes a point with, fixed for the workload: chips per
@@ -93,11 +93,11 @@ final class CompiledColocated implements PointsAt {
     decodeOnMainTier = WeightSpill.onMainTier(pool, context, decodeSpill);
     if (shared.chunkSide == null) {
       shared.onMainTier = WeightSpill.onMainTier(pool, prefillContext, prefillSpill);
-      CompiledStep.Riding side = new CompiledStep.Riding();
-      prefill.riding(
+      RidingSide side = new RidingSide();
+      side.fill(
+          prefill,
           chunkPrompts,
-          StepTiers.placed(pool.baseTarget(), prefillSpill, prefillPrompts(chunkPrompts)),
-          side);
+          StepTiers.placed(pool.baseTarget(), prefillSpill, prefillPrompts(chunkPrompts)));
       shared.chunkSide = side;
     }
     prefillOnMainTier = shared.onMainTier;
@@ -435,13 +435,13 @@ final class CompiledColocated implements PointsAt {
     }
     StepTiers shareTiers = shareTiers(sharePrompts, s);
     // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
-    prefill.riding(prompts, shareTiers, s.share);
+    s.share.fill(prefill, prompts, shareTiers);
     double share =
         StepResult.ridingExtraSeconds(
             step,
             decodeDevice(stage),
-            prefill.ridingSeconds(
-                s.share,
+            s.share.ridingSeconds(
+                prefill,
                 chunkSide,
                 chunkPrompts,
                 s.compute,
@@ -453,13 +453,13 @@ final class CompiledColocated implements PointsAt {
     double othersShare = 0;
     if (batch > 1) {
       double others = ColocatedDeployment.othersPrompts(batch, osl);
-      prefill.riding(others, shareTiers(prefillPrompts(others), s), s.othersShare);
+      s.othersShare.fill(prefill, others, shareTiers(prefillPrompts(others), s));
       othersShare =
           StepResult.ridingExtraSeconds(
               step,
               decodeDevice(stage),
-              prefill.ridingSeconds(
-                  s.othersShare,
+              s.othersShare.ridingSeconds(
+                  prefill,
                   chunkSide,
                   chunkPrompts,
                   s.compute,
@@ -486,8 +486,8 @@ final class CompiledColocated implements PointsAt {
               + StepResult.ridingExtraSeconds(
                   s.lastDecodeSeconds,
                   s.lastDecodeDevice,
-                  prefill.ridingSeconds(
-                      chunkSide,
+                  chunkSide.ridingSeconds(
+                      prefill,
                       chunkSide,
                       chunkPrompts,
                       s.lastCompute,

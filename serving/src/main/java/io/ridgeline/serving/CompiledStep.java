@@ -166,7 +166,7 @@ final class CompiledStep {
    * Each operation's compute and memory time at {@code x} on one chip into {@code compute[i]} and
    * {@code memory[i]}, the bytes read from the tiers of {@code tiers} (null: the main tier): the
    * times {@link #stageSeconds(double, double[], double[])} adds and a riding prefill joins ({@link
-   * #ridingSeconds}), computed once per step size.
+   * RidingSide#ridingSeconds}), computed once per step size.
    */
   void operationTimes(double x, StepTiers tiers, double[] compute, double[] memory) {
     times(x, tiers, compute, memory, null, null, null);
@@ -175,7 +175,7 @@ final class CompiledStep {
   /**
    * As {@link #operationTimes(double, StepTiers, double[], double[])}, also keeping each
    * operation's per-chip weight bytes in {@code weightBytes}: what a riding prefill's operation
-   * shares with it ({@link #ridingSeconds}).
+   * shares with it ({@link RidingSide#ridingSeconds}).
    */
   void operationTimes(
       double x, StepTiers tiers, double[] compute, double[] memory, double[] weightBytes) {
@@ -203,9 +203,9 @@ final class CompiledStep {
    * As {@link #operationTimes(double, Tiers, double[], double[])}, also keeping each operation's
    * per-chip memory bytes, weight bytes and FLOPs in each of {@code memoryBytes}, {@code
    * weightBytes} and {@code perChipFlops} that is not null (weight bytes: a riding prefill's side,
-   * {@link #riding}).
+   * {@link RidingSide#fill}).
    */
-  private void times(
+  void times(
       double x,
       StepTiers tiers,
       double[] compute,
@@ -266,110 +266,6 @@ final class CompiledStep {
         phase += collectiveSeconds(c, x);
       }
       stage += phase;
-    }
-    return stage;
-  }
-
-  /**
-   * This step's side of a riding prefill at one size x ({@link #riding}): per operation its compute
-   * time and its memory time less the weights' share ({@link RidingPrefill#withoutWeights}) on one
-   * chip, and per collective its riding time (its bandwidth time without the per-hop latency); a
-   * reused scratch, not shared between threads.
-   */
-  static final class Riding {
-    double[] compute = new double[0];
-    double[] withoutWeights = new double[0];
-    double[] collective = new double[0];
-    double[] memory = new double[0];
-    double[] weightBytes = new double[0];
-    double[] memoryBytes = new double[0];
-    boolean mainTier = true; // every byte read from the main tier
-    double x; // the prompts of the prefill
-
-    private void size(int ops, int collectives) {
-      if (compute.length < ops) {
-        compute = new double[ops];
-        withoutWeights = new double[ops];
-        memory = new double[ops];
-        weightBytes = new double[ops];
-        memoryBytes = new double[ops];
-      }
-      if (collective.length < collectives) {
-        collective = new double[collectives];
-      }
-    }
-  }
-
-  /**
-   * Fills {@code out} with this step's side of {@code x} prompts' prefill riding a decode step, its
-   * bytes read from the tiers of {@code tiers} (null: the main tier), for {@link #ridingSeconds}.
-   */
-  void riding(double x, StepTiers tiers, Riding out) {
-    out.size(ops, collectives);
-    times(x, tiers, out.compute, out.memory, out.memoryBytes, out.weightBytes, null);
-    out.mainTier = tiers == null;
-    out.x = x;
-    for (int i = 0; i < ops; i++) {
-      out.withoutWeights[i] =
-          tiers == null
-              ? mainTierWithoutWeights(
-                  cost[i].secondsPerMainTierByte, out.weightBytes[i], out.memoryBytes[i])
-              : RidingPrefill.withoutWeights(out.memory[i], out.weightBytes[i], out.memoryBytes[i]);
-    }
-    for (int c = 0; c < collectives; c++) {
-      out.collective[c] = ridingCollective(c, x);
-    }
-  }
-
-  /**
-   * The time of a prefill riding a decode step, one stage ({@link
-   * ColocatedDeployment#prefillWithoutWeights} for one pipeline stage and pass): this step's side
-   * {@code own} ({@link #riding}), operation i joining the kernel of the running step's operation
-   * {@code pairs[i]} ({@link #pairWith}; −1: none), whose times are {@code runningCompute} and
-   * {@code runningMemory} and whose weight bytes are {@code runningWeights} ({@link
-   * #operationTimes(double, StepTiers, double[], double[], double[])} of the running step at its
-   * size): a joined operation is credited the weights the running kernel's read serves ({@link
-   * #sharedWithoutWeights}, {@code chunk} the workload's TTFT chunk of {@code chunkPrompts}
-   * prompts) when both steps read every byte from the main tier ({@code runningMainTier}, {@link
-   * Riding#mainTier}; {@link RidingPrefill#onMainTier}), an operation with none to join, or off the
-   * main tier, all of its own.
-   */
-  double ridingSeconds(
-      Riding own,
-      Riding chunk,
-      double chunkPrompts,
-      double[] runningCompute,
-      double[] runningMemory,
-      double[] runningWeights,
-      boolean runningMainTier,
-      int[] pairs) {
-    boolean shares = own.mainTier && runningMainTier;
-    double chunksPerStep = own.x / chunkPrompts;
-    double stage = 0;
-    for (int i = 0; i < ops; i++) {
-      int j = pairs[i];
-      double compute = 0;
-      double memory = 0;
-      double withoutWeights = own.withoutWeights[i];
-      if (j >= 0) {
-        compute = runningCompute[j];
-        memory = runningMemory[j];
-        if (shares && routed[i]) {
-          withoutWeights =
-              sharedWithoutWeights(
-                  i,
-                  withoutWeights,
-                  own.weightBytes[i],
-                  own.memoryBytes[i],
-                  chunk.weightBytes[i],
-                  runningWeights[j],
-                  chunksPerStep);
-        }
-      }
-      stage += RidingPrefill.joinedSeconds(own.compute[i], withoutWeights, 0, 0, compute, memory);
-    }
-    for (int c = 0; c < collectives; c++) {
-      stage += own.collective[c];
     }
     return stage;
   }
