@@ -2,19 +2,11 @@ package io.ridgeline.serving;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
-import io.ridgeline.core.DataKind;
 import io.ridgeline.core.DollarsPerHour;
-import io.ridgeline.core.OperationResult;
-import io.ridgeline.core.OperationRole;
-import io.ridgeline.core.PhaseKind;
-import io.ridgeline.core.PhaseResult;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.serving.efficiency.Efficiency;
 import io.ridgeline.serving.queueing.Burst;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -60,7 +52,7 @@ public record ColocatedDeployment(
   @Override
   public FrontierPoint point(int batch, Workload w) {
     Deployments.checkPoint(batch, w.inputTokens(), w.outputTokens());
-    return point(batch, w, Riding.of(pool, chunkPrompts(w), w));
+    return point(batch, w, RidingPrefill.of(pool, chunkPrompts(w), w));
   }
 
   /**
@@ -69,7 +61,7 @@ public record ColocatedDeployment(
    */
   PointsAt at(Workload w) {
     Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
-    Riding chunk = Riding.of(pool, chunkPrompts(w), w);
+    RidingPrefill chunk = RidingPrefill.of(pool, chunkPrompts(w), w);
     return batch -> {
       Deployments.checkPoint(batch, w.inputTokens(), w.outputTokens());
       return point(batch, w, chunk);
@@ -84,14 +76,14 @@ public record ColocatedDeployment(
    */
   double chunkAlone(Workload w) {
     Deployments.checkPoint(1, w.inputTokens(), w.outputTokens());
-    return Riding.of(pool, chunkPrompts(w), w).alone();
+    return RidingPrefill.of(pool, chunkPrompts(w), w).alone();
   }
 
   /**
    * {@link #point} of {@code batch} with the TTFT chunk's prefill {@code chunk}, riding the batch's
    * decode step.
    */
-  FrontierPoint point(int batch, Workload w, Riding chunk) {
+  FrontierPoint point(int batch, Workload w, RidingPrefill chunk) {
     int osl = w.outputTokens();
     Optional<StepResult> running = running(batch, w);
     double decode = decodeSeconds(batch, w, running);
@@ -99,9 +91,12 @@ public record ColocatedDeployment(
     // each of its kernels (prefillWithoutWeights): all batch/osl prompts that join per step (the
     // server's mean step) and the (batch − 1)/osl of the others that join while a request decodes
     // (its TPOT; othersPrompts)
-    Kernels kernels = kernels(pool, running);
+    RidingPrefill.Kernels kernels = RidingPrefill.kernels(pool, running);
     double stepShare =
-        onDevice(running, decode, Riding.of(pool, (double) batch / osl, w).seconds(kernels, chunk));
+        onDevice(
+            running,
+            decode,
+            RidingPrefill.of(pool, (double) batch / osl, w).seconds(kernels, chunk));
     return point(
         batch,
         w,
@@ -159,56 +154,8 @@ public record ColocatedDeployment(
     if (speculation.isPresent()) {
       throw new IllegalArgumentException("a burst is not modelled with speculative decoding");
     }
-    if (requests.isEmpty() || clients <= 0) {
-      throw new IllegalArgumentException(
-          "a run needs at least one client and one request length: " + clients + " clients");
-    }
-    double isl = requests.stream().mapToInt(Burst.Request::inputTokens).average().orElseThrow();
-    double osl = requests.stream().mapToInt(Burst.Request::outputTokens).average().orElseThrow();
-    Workload w =
-        Workload.of((int) Math.max(1, Math.round(isl)), (int) Math.max(1, Math.round(osl)));
-    int context = w.finalContext();
-    int fit = pool.maxBatch(context);
-    if (fit == 0) {
-      throw new IllegalArgumentException(
-          "a burst needs one request of " + context + " tokens to fit: it does not on " + pool);
-    }
-    // KV tokens of one replica: the largest batch that fits at the mean final context, × context
-    long kvTokens = (long) fit * context;
-    Map<Long, Double> memo = new HashMap<>();
-    Burst.StepTime step =
-        (decoding, prefillTokens) ->
-            memo.computeIfAbsent(
-                ((long) decoding << 32) | prefillTokens,
-                k -> stepSeconds(decoding, prefillTokens, w));
-    int replicas = pool.replicas();
-    int perClient = Math.addExact(rounds, warmupRounds);
-    List<Burst> runs = new ArrayList<>();
-    for (int r = 0; r < Math.min(replicas, clients); r++) {
-      // the replica's clients k = r, r + replicas, ...; their requests round by round
-      List<Integer> mine = new ArrayList<>();
-      for (int k = r; k < clients; k += replicas) {
-        mine.add(k);
-      }
-      List<Burst.Request> lengths = new ArrayList<>();
-      for (int j = 0; j < perClient; j++) {
-        for (int k : mine) {
-          lengths.add(requests.get((int) (((long) j * clients + k) % requests.size())));
-        }
-      }
-      runs.add(
-          Burst.closedLoop(
-              mine.size(),
-              rounds,
-              warmupRounds,
-              lengths,
-              maxRunning,
-              kvTokens,
-              RooflineModel.PREFILL_CHUNK_TOKENS,
-              pool.efficiency().admission().seconds(),
-              step));
-    }
-    return Burst.ofReplicas(runs);
+    return ColocatedBurst.closedLoop(
+        pool, clients, rounds, warmupRounds, requests, maxRunning, this::stepSeconds);
   }
 
   /**
@@ -218,7 +165,7 @@ public record ColocatedDeployment(
   private double stepSeconds(int decoding, int prefillTokens, Workload w) {
     double prompts = (double) prefillTokens / w.newTokens();
     if (decoding == 0) {
-      return Riding.of(pool, prompts, w).alone();
+      return RidingPrefill.of(pool, prompts, w).alone();
     }
     Optional<StepResult> running = running(decoding, w);
     double decode = decodeSeconds(decoding, w, running);
@@ -226,8 +173,9 @@ public record ColocatedDeployment(
       return decode;
     }
     // the step's prompt tokens are one chunk riding the decode step
-    Riding riding = Riding.of(pool, prompts, w);
-    return decode + onDevice(running, decode, riding.seconds(kernels(pool, running), riding));
+    RidingPrefill riding = RidingPrefill.of(pool, prompts, w);
+    return decode
+        + onDevice(running, decode, riding.seconds(RidingPrefill.kernels(pool, running), riding));
   }
 
   /**
@@ -249,21 +197,23 @@ public record ColocatedDeployment(
   /**
    * The prefill share of a request's decode steps ({@link #othersPrompts} riding the decode step's
    * kernels, first in the device's idle time: {@link #onDevice}), 0 at batch 1; {@code chunk}: the
-   * TTFT chunk, whose unshared weight reads the prompts' shares carry ({@link #sharedWeightBytes}).
+   * TTFT chunk, whose unshared weight reads the prompts' shares carry ({@link
+   * RidingPrefill#sharedWeightBytes}).
    */
   private double othersShare(
       int batch,
       Workload w,
       Optional<StepResult> running,
       double decode,
-      Kernels kernels,
-      Riding chunk) {
+      RidingPrefill.Kernels kernels,
+      RidingPrefill chunk) {
     return batch == 1
         ? 0
         : onDevice(
             running,
             decode,
-            Riding.of(pool, othersPrompts(batch, w.outputTokens()), w).seconds(kernels, chunk));
+            RidingPrefill.of(pool, othersPrompts(batch, w.outputTokens()), w)
+                .seconds(kernels, chunk));
   }
 
   /**
@@ -273,14 +223,15 @@ public record ColocatedDeployment(
    * #prefillWithoutWeights}); at batch 1 no other sequence runs, and the step is the chunk's own
    * prefill pass (its weight reads, collectives and fixed costs included).
    */
-  private double chunkStep(int batch, Workload w, Riding chunk) {
+  private double chunkStep(int batch, Workload w, RidingPrefill chunk) {
     if (batch == 1) {
       return chunk.alone();
     }
     double perStep = speculation.map(Speculation::expectedTokensPerStep).orElse(1.0);
     Optional<StepResult> others = running(batch - 1, w);
     double decode = perStep * decodeSeconds(batch - 1, w, others);
-    return decode + onDevice(others, decode, chunk.seconds(kernels(pool, others), chunk));
+    return decode
+        + onDevice(others, decode, chunk.seconds(RidingPrefill.kernels(pool, others), chunk));
   }
 
   /**
@@ -395,14 +346,15 @@ public record ColocatedDeployment(
     Deployments.checkPoint(batch, w.inputTokens(), osl);
     Optional<StepResult> running = running(batch, w);
     double decode = decodeSeconds(batch, w, running);
-    Riding chunk = Riding.of(pool, chunkPrompts(w), w);
+    RidingPrefill chunk = RidingPrefill.of(pool, chunkPrompts(w), w);
     // the server's mean step, all batch / osl prompts' prefill riding it (point)
     double step =
         decode
             + onDevice(
                 running,
                 decode,
-                Riding.of(pool, (double) batch / osl, w).seconds(kernels(pool, running), chunk));
+                RidingPrefill.of(pool, (double) batch / osl, w)
+                    .seconds(RidingPrefill.kernels(pool, running), chunk));
     return ttftParts(batch, step, w, chunkStep(batch, w, chunk));
   }
 
@@ -453,281 +405,22 @@ public record ColocatedDeployment(
    * continuous batching runs one forward pass over the decode and the prefill tokens together, so
    * each operation is one kernel whose time is the roofline of the two together, {@code max(c_d +
    * c_p, m_d + m_p)}, and the prefill adds that less the decode kernel's own {@code max(c_d, m_d)}
-   * ({@link #ridingSeconds}; operations matched by name and order: the k-th operation of a name in
-   * the prefill is the k-th of that name in the decode step). The compute-bound prefill of a chunk
-   * then hides the memory-bound decode kernel's weight reads instead of adding to them; summing
-   * each side's compute at its own GEMM rows' efficiency keeps the decode rows' small-M loss, an
-   * upper bound on the merged GEMM's time. A joined routed-expert operation is credited only the
-   * weight bytes its decode kernel reads ({@link #sharedWeightBytes}: a few experts at small
-   * batch); every other operation (a dense kernel reads the prefill's weights too; the embedding's
-   * rows that a chunk reads apart are a rounding error), an operation with no decode kernel to
-   * join, and every operation when {@code running} is empty (a speculative or pipelined step) is
-   * credited all of its weights, read by the decode step's own pass.
+   * ({@link RidingPrefill#ridingSeconds}; operations matched by name and order: the k-th operation
+   * of a name in the prefill is the k-th of that name in the decode step). The compute-bound
+   * prefill of a chunk then hides the memory-bound decode kernel's weight reads instead of adding
+   * to them; summing each side's compute at its own GEMM rows' efficiency keeps the decode rows'
+   * small-M loss, an upper bound on the merged GEMM's time. A joined routed-expert operation is
+   * credited only the weight bytes its decode kernel reads ({@link
+   * RidingPrefill#sharedWeightBytes}: a few experts at small batch); every other operation (a dense
+   * kernel reads the prefill's weights too; the embedding's rows that a chunk reads apart are a
+   * rounding error), an operation with no decode kernel to join, and every operation when {@code
+   * running} is empty (a speculative or pipelined step) is credited all of its weights, read by the
+   * decode step's own pass.
    */
   static double prefillWithoutWeights(
       RooflineModel rm, double prompts, Workload w, Optional<StepResult> running) {
-    return Riding.of(rm, prompts, w)
-        .seconds(kernels(rm, running), Riding.of(rm, chunkPrompts(w), w));
-  }
-
-  /**
-   * The operations of {@code running} that a prefill's operations join, by {@link Occurrence#next}
-   * ("experts#1": the second operation named "experts"), collectives left out; empty without a
-   * running step. Built once per step, for its prefill share and its TTFT chunk alike.
-   */
-  private static Kernels kernels(RooflineModel pool, Optional<StepResult> running) {
-    Map<Occurrence, OperationResult> kernels = new HashMap<>();
-    running.ifPresent(
-        d -> {
-          Map<String, Integer> seen = new HashMap<>();
-          for (PhaseResult p : d.phases()) {
-            for (OperationResult o : p.operations()) {
-              if (o.operation().networkSteps() == 0) {
-                kernels.put(Occurrence.next(o.operation().name(), seen), o);
-              }
-            }
-          }
-        });
-    String main = pool.baseTarget().mainTier();
-    return new Kernels(kernels, running.map(d -> onMainTier(d, main)).orElse(true));
-  }
-
-  /**
-   * The running decode step's kernels by {@link Occurrence#next} ({@link #kernels}), and whether
-   * the step reads every byte from the main tier ({@link #onMainTier}).
-   */
-  private record Kernels(Map<Occurrence, OperationResult> ops, boolean mainTier) {}
-
-  /**
-   * Whether every byte {@code step} reads comes from the tier {@code main} (its pool's main tier):
-   * the step's target is the pool's base target ({@link MemoryPlan#placed}), as {@link
-   * CompiledColocated} decides it for its steps. Where weights spill off the main tier, a riding
-   * prefill keeps all of its weights credited ({@link #sharedWeightBytes} is not applied): the
-   * shared bytes' tier is not separated from the operation's mean rate.
-   */
-  static boolean onMainTier(StepResult step, String main) {
-    for (PhaseResult p : step.phases()) {
-      for (OperationResult o : p.operations()) {
-        for (Map.Entry<String, io.ridgeline.core.Bytes> e : o.bytesByTier().entrySet()) {
-          if (!e.getKey().equals(main) && e.getValue().bytes() > 0) {
-            return false;
-          }
-        }
-      }
-    }
-    return true;
-  }
-
-  /**
-   * A prefill's operations and its collectives' α terms, taken once, and its time riding a decode
-   * step ({@link #prefillWithoutWeights}): the TTFT chunk, the same prompts at every batch, is
-   * built once for a workload's points ({@link #at}).
-   */
-  private static final class Riding {
-    private final double prompts;
-    private final StepResult full;
-    private final Map<String, Double> latency;
-    private final double handOffLatency;
-    private final double[] weights; // each operation's weight bytes per chip, in order
-    private final boolean mainTier; // every byte read from the pool's main tier
-
-    private Riding(
-        double prompts,
-        StepResult full,
-        Map<String, Double> latency,
-        double handOffLatency,
-        boolean mainTier) {
-      this.prompts = prompts;
-      this.mainTier = mainTier;
-      this.full = full;
-      this.latency = latency;
-      this.handOffLatency = handOffLatency;
-      this.weights =
-          full.phases().stream()
-              .flatMap(p -> p.operations().stream())
-              .mapToDouble(o -> o.operation().bytes(DataKind.WEIGHTS).bytes())
-              .toArray();
-    }
-
-    static Riding of(RooflineModel rm, double prompts, Workload w) {
-      StepResult full = rm.prefill(prompts, w.newTokens(), w.cachedAtPrefill(), 1);
-      Map<String, Double> latency = new HashMap<>();
-      Collectives.of(rm, PhaseKind.PREFILL, 0)
-          .ifPresent(
-              c ->
-                  c.operations()
-                      .forEach(
-                          o -> latency.put(o.operation().name(), o.networkSeconds().seconds())));
-      return new Riding(
-          prompts,
-          full,
-          latency,
-          Collectives.handOff(rm, 0).seconds(),
-          onMainTier(full, rm.baseTarget().mainTier()));
-    }
-
-    /** The prefill's own pass, with nothing to ride: its {@link StepResult#seconds()}. */
-    double alone() {
-      return full.seconds().seconds();
-    }
-
-    /**
-     * The time riding a decode step whose operations are {@code running} ({@link #kernels}; see
-     * {@link #prefillWithoutWeights}); {@code chunk}: the workload's TTFT chunk (this prefill's
-     * prompts are {@code prompts / chunk.prompts} such chunks, each reading the weights the running
-     * kernels do not, {@link #sharedWeightBytes}).
-     */
-    double seconds(Kernels running, Riding chunk) {
-      Map<Occurrence, OperationResult> decodeOps = running.ops();
-      // off the main tier the credit stays whole (onMainTier)
-      boolean shares = mainTier && running.mainTier();
-      Map<String, Integer> seen = new HashMap<>();
-      double chunksPerStep = prompts / chunk.prompts;
-      double stage = 0;
-      int n = 0;
-      for (PhaseResult p : full.phases()) {
-        for (OperationResult o : p.operations()) {
-          boolean collective = o.operation().networkSteps() > 0;
-          OperationResult d =
-              collective ? null : decodeOps.get(Occurrence.next(o.operation().name(), seen));
-          double weights = weights(n);
-          double chunkWeights = chunk.weights(n);
-          n++;
-          stage +=
-              ridingSeconds(
-                  o.computeSeconds().seconds(),
-                  o.memorySeconds().seconds(),
-                  d == null || !shares || o.operation().role() != OperationRole.ROUTED_EXPERTS
-                      ? weights
-                      : sharedWeightBytes(
-                          weights,
-                          chunkWeights,
-                          d.operation().bytes(DataKind.WEIGHTS).bytes(),
-                          chunksPerStep),
-                  o.operation().memoryBytes().bytes(),
-                  o.networkSeconds().seconds(),
-                  collective ? latency.getOrDefault(o.operation().name(), 0.0) : 0.0,
-                  d == null ? 0 : d.computeSeconds().seconds(),
-                  d == null ? 0 : d.memorySeconds().seconds());
-        }
-      }
-      double handOff = full.p2pSeconds().seconds() - handOffLatency; // bandwidth only
-      return full.passes() * (stage + Math.max(0, handOff));
-    }
-
-    /** Operation n's weight bytes per chip (the prefill's operations in order). */
-    private double weights(int n) {
-      return weights[n];
-    }
-  }
-
-  /**
-   * One operation's time riding a decode step ({@link #prefillWithoutWeights}): the roofline of the
-   * operation's kernel with the running decode kernel's compute ({@code runningCompute}) and memory
-   * ({@code runningMemory}) time, less that kernel's own time, {@code max(runningCompute + compute,
-   * runningMemory + memory × (1 − weightBytes / memoryBytes)) − max(runningCompute, runningMemory)}
-   * ({@code weightBytes}: the weights the decode kernel reads for both, {@link #sharedWeightBytes};
-   * their share of its memory time is read once, by the decode kernel), or its network time less
-   * {@code latency} (the collective's time with no bytes; 0 for local work) when that is larger.
-   * With no running kernel (both 0) it is the largest of the operation's compute time, its memory
-   * time less the weights' share and its network time less the latency.
-   *
-   * <p>Worked example: a decode GEMM streaming its weights in 10 µs with 1 µs of compute, joined by
-   * a chunk's 30 µs of compute and 2 µs of non-weight memory: {@code max(1 + 30, 10 + 2) − max(1,
-   * 10) = 21} µs, where riding the weights alone it added 30 µs.
-   */
-  static double ridingSeconds(
-      double compute,
-      double memory,
-      double weightBytes,
-      double memoryBytes,
-      double network,
-      double latency,
-      double runningCompute,
-      double runningMemory) {
-    return joinedSeconds(
-        compute,
-        withoutWeights(memory, weightBytes, memoryBytes),
-        network,
-        latency,
-        runningCompute,
-        runningMemory);
-  }
-
-  /**
-   * The weight bytes of a riding prefill's operation that the running decode kernel's read serves,
-   * the prefill being {@code chunksPerStep} TTFT chunks (a mean: a step's share of the prompts that
-   * join, or one chunk): with {@code prefillWeights} the operation's weight bytes at the prefill's
-   * tokens, {@code chunkWeights} at one chunk's and {@code runningWeights} the decode kernel's,
-   * {@code prefillWeights − chunksPerStep × max(0, chunkWeights − runningWeights)} below one chunk
-   * per step, and {@code min(prefillWeights, runningWeights)} from one on (the chunks that join a
-   * step read the union of their weights once, of which the decode kernel's read serves its own). A
-   * chunk joins one step whole and reads, once, the weights the decode kernel does not: a dense
-   * layer's kernels read the same weights (all shared: the prefill's own weights are credited); a
-   * routed-expert kernel reads the experts its tokens touch ({@link
-   * io.ridgeline.models.Routing#expectedDistinctExperts}, {@code E × (1 − (1 − k/E)^T)} of E
-   * experts for T tokens choosing k each under uniform routing, per expert-parallel rank), so a
-   * chunk, which touches nearly all of them, shares only the few a small decode batch reads and
-   * streams the rest itself. For one chunk ({@code chunksPerStep} 1, {@code prefillWeights =
-   * chunkWeights}) this is {@code min(chunkWeights, runningWeights)}; a step's mean share of the
-   * prompts carries its fraction of the chunks' unshared reads, not the experts its fraction of
-   * tokens would touch if they arrived spread over the steps (they arrive as whole chunks).
-   *
-   * <p>Worked example: Qwen3-30B-A3B (128 experts, top 8) at batch 2, ISL = OSL = 1024: the chunk
-   * joins the decode of the one other sequence, whose 1 token touches 8 experts: 8 of the chunk's
-   * 128 experts' weights are shared, 120 it reads itself (before, all 128 were credited). A step's
-   * share, 2/1024 prompts (2 tokens, ≈ 15.5 experts at the fractional count), reads 2/1024 × 120 ≈
-   * 0.23 experts beyond the decode kernel's; its credit is 15.5 − 0.23 ≈ 15.3 experts. At 2 chunks
-   * per step (batch 256, OSL 128), the share's 2,048 tokens touch all 128 experts and the decode
-   * kernel's 256 tokens all but 128 × (15/16)^256 ≈ 0: its credit is all 128.
-   *
-   * <p>Applied to routed-expert operations ({@link OperationRole#ROUTED_EXPERTS}), where steps
-   * reading from the main tier join ({@link #onMainTier}).
-   */
-  static double sharedWeightBytes(
-      double prefillWeights, double chunkWeights, double runningWeights, double chunksPerStep) {
-    double unshared = chunkWeights - runningWeights;
-    if (!(unshared > 0)) {
-      return prefillWeights;
-    }
-    if (chunksPerStep >= 1) {
-      return runningWeights < prefillWeights ? runningWeights : prefillWeights;
-    }
-    return prefillWeights - chunksPerStep * unshared;
-  }
-
-  /**
-   * An operation's memory time less the weights' share, {@code memory × (1 − weightBytes /
-   * memoryBytes)}: what it adds to a running decode kernel that reads the weights ({@link
-   * #ridingSeconds}).
-   */
-  static double withoutWeights(double memory, double weightBytes, double memoryBytes) {
-    double weightShare = weightBytes / Math.max(1e-300, memoryBytes);
-    return memory * (1 - weightShare);
-  }
-
-  /**
-   * {@link #ridingSeconds} of an operation whose memory time less the weights' share is {@code
-   * withoutWeights} ({@link #withoutWeights}).
-   */
-  static double joinedSeconds(
-      double compute,
-      double withoutWeights,
-      double network,
-      double latency,
-      double runningCompute,
-      double runningMemory) {
-    // the maxima as comparisons, not Math.max: the times are finite (never NaN), and the last
-    // comparison returns +0.0 where Math.max would (a -0.0 inside cannot reach the result); a
-    // compare and a branch the processor predicts, where Math.max's NaN and signed-zero handling
-    // costs a sequence of blends (the compiled sweep's evaluation 211 -> 185 ns per point)
-    double own = runningCompute >= runningMemory ? runningCompute : runningMemory;
-    double withCompute = runningCompute + compute;
-    double withMemory = runningMemory + withoutWeights;
-    double joined = (withCompute >= withMemory ? withCompute : withMemory) - own;
-    double transfer = network - latency;
-    double floor = transfer > 0 ? transfer : 0;
-    return joined > floor ? joined : floor;
+    return RidingPrefill.of(rm, prompts, w)
+        .seconds(RidingPrefill.kernels(rm, running), RidingPrefill.of(rm, chunkPrompts(w), w));
   }
 
   @Override

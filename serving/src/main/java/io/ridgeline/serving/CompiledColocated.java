@@ -33,7 +33,6 @@ final class CompiledColocated implements PointsAt {
   private final double decodeHandOff;
   private final double decodeOverhead;
   private final double decodeHost; // the step's host work, overlapping the device's pass
-  private final int largestFit;
   private final int decodeOnMainTier;
   private final int prefillOnMainTier;
   private final RooflineModel pool;
@@ -41,18 +40,11 @@ final class CompiledColocated implements PointsAt {
   private final WeightSpill decodeSpill;
   private final WeightSpill prefillSpill;
   // the TTFT chunk's side of its riding step (one prompt or less, on its tiers): every batch's
-  private final CompiledStep.Riding chunkSide;
+  private final RidingSide chunkSide;
   // the TTFT chunk's own prefill pass, its step at batch 1 (ColocatedDeployment.chunkStep)
   private final double chunkAlone;
-  // what ColocatedDeployment.point composes a point with, fixed for the workload: chips per
-  // replica, the admission latency, the scheduling lag in steps, the prompt's chunks, dollars per
-  // hour and watts of the replica (NaN when unknown)
-  private final double chips;
-  private final double admissionSeconds;
-  private final int lagSteps;
-  private final int chunks;
-  private final double dollarsPerHour;
-  private final double watts;
+  // what ColocatedDeployment.point composes a point with, fixed for the workload
+  private final PointComposition composition;
   // point()'s working arrays
   private PointBlock scratch;
 
@@ -86,28 +78,22 @@ final class CompiledColocated implements PointsAt {
     decodeHandOff = Collectives.handOff(pool, 1).seconds();
     decodeOverhead = PoolOperations.passOverhead(pool, pool.kernels()).seconds();
     decodeHost = PoolOperations.decodeHost(pool, pool.kernels()).seconds();
-    largestFit = pool.largestBatch(w.finalContext()).orElse(0);
     boolean tiered = pool.chip().memory().size() > 1;
     decodeSpill = tiered ? WeightSpill.of(pool, context) : null;
     prefillSpill = tiered ? WeightSpill.of(pool, prefillContext) : null;
     decodeOnMainTier = WeightSpill.onMainTier(pool, context, decodeSpill);
     if (shared.chunkSide == null) {
       shared.onMainTier = WeightSpill.onMainTier(pool, prefillContext, prefillSpill);
-      CompiledStep.Riding side = new CompiledStep.Riding();
-      prefill.riding(
+      RidingSide side = new RidingSide();
+      side.fill(
+          prefill,
           chunkPrompts,
-          StepTiers.placed(pool.baseTarget(), prefillSpill, prefillPrompts(chunkPrompts)),
-          side);
+          StepTiers.placed(pool.baseTarget(), prefillSpill, prefillPrompts(chunkPrompts)));
       shared.chunkSide = side;
     }
     prefillOnMainTier = shared.onMainTier;
     chunkSide = shared.chunkSide;
-    chips = pool.replicaChips();
-    admissionSeconds = pool.efficiency().admission().seconds();
-    lagSteps = pool.efficiency().schedulingLagSteps();
-    chunks = ColocatedDeployment.chunks(w);
-    dollarsPerHour = ServingCosts.dollarsPerHour(d.price(), pool.chip(), chips);
-    watts = ServingCosts.watts(pool.chip(), chips);
+    composition = new PointComposition(d, w);
   }
 
   /** The prompts a prefill of {@code prompts} (a mean) is placed for: at least one, rounded up. */
@@ -186,7 +172,7 @@ final class CompiledColocated implements PointsAt {
         s.stepSeconds,
         s.shareSeconds,
         s.othersSeconds,
-        batch <= largestFit);
+        composition.fits(batch));
   }
 
   /**
@@ -203,7 +189,7 @@ final class CompiledColocated implements PointsAt {
    */
   @Override
   public int points(int[] batches, int from, int to, PointBlock out) {
-    out.start(to - from, chips);
+    out.start(to - from, composition.chips());
     own(out);
     int k = from;
     while (k < to) {
@@ -214,7 +200,7 @@ final class CompiledColocated implements PointsAt {
           out.shareSeconds = out.blockShare[r];
           out.othersSeconds = out.blockOthers[r];
           out.chunkSeconds = out.blockChunk[r];
-          if (!add(batches[k + r], out)) {
+          if (!composition.add(batches[k + r], out)) {
             return k + r;
           }
         }
@@ -230,51 +216,12 @@ final class CompiledColocated implements PointsAt {
       } catch (IllegalArgumentException e) {
         return k;
       }
-      if (!add(batch, out)) {
+      if (!composition.add(batch, out)) {
         return k;
       }
       k++;
     }
     return to;
-  }
-
-  /**
-   * Composes the point of {@code batch} from the step times in {@code out} ({@link #evaluate}) and
-   * appends it, as {@link ColocatedDeployment#point(int, Workload, double, double, double, double,
-   * boolean)} composes it (TTFT parts, tokens per second, costs) in the same order of operations;
-   * false, appending nothing, when a figure is one the object path rejects (negative or not
-   * finite).
-   */
-  private boolean add(int batch, PointBlock out) {
-    // the server's mean step (all batch / osl prompts' prefill) and a request's own decode steps
-    // (the others' (batch - 1) / osl): ColocatedDeployment.point
-    double step = out.stepSeconds + out.shareSeconds;
-    double tpot = out.stepSeconds + out.othersSeconds;
-    // TtftParts of admission, the mean wait for a step the prompt can join (none at batch 1) and
-    // the prompt's chunks, each as Seconds holds it (+ 0.0: no negative zero), summed in that order
-    double wait = TtftParts.stepWait(batch, step, lagSteps) + 0.0;
-    double prefillPart = chunks * out.chunkSeconds + 0.0;
-    double ttft = admissionSeconds + wait + prefillPart + 0.0;
-    double perUser = 1 / tpot;
-    double perChip = batch / step / chips;
-    // ServingCosts.costs of perChip × chips tokens per second
-    double tokensPerSecond = perChip * chips;
-    double dollars = ServingCosts.dollarsPerMillionTokens(dollarsPerHour, tokensPerSecond);
-    double joules = ServingCosts.tokensPerJoule(tokensPerSecond, watts);
-    // the checks of Seconds, TtftParts and FrontierPoint: finite and not negative
-    if (!(valid(wait)
-        && valid(prefillPart)
-        && valid(ttft)
-        && valid(tpot)
-        && valid(step)
-        && valid(perUser)
-        && valid(perChip)
-        && (Double.isNaN(dollars) || valid(dollars))
-        && (Double.isNaN(joules) || valid(joules)))) {
-      return false;
-    }
-    out.add(batch, ttft, tpot + 0.0, perUser, perChip, dollars, joules, batch <= largestFit);
-    return true;
   }
 
   /**
@@ -407,11 +354,6 @@ final class CompiledColocated implements PointsAt {
     return prompts <= prefillOnMainTier ? null : s.shareTiers.at(prefillSpill, prompts);
   }
 
-  /** Finite and not negative. */
-  private static boolean valid(double v) {
-    return v >= 0 && v <= Double.MAX_VALUE;
-  }
-
   /**
    * The step times of {@code batch} into {@code s}: its decode step, the prefill share riding it
    * and one step of the TTFT chunk, which rides the decode of the batch's other {@code batch − 1}
@@ -435,13 +377,13 @@ final class CompiledColocated implements PointsAt {
     }
     StepTiers shareTiers = shareTiers(sharePrompts, s);
     // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
-    prefill.riding(prompts, shareTiers, s.share);
+    s.share.fill(prefill, prompts, shareTiers);
     double share =
         StepResult.ridingExtraSeconds(
             step,
             decodeDevice(stage),
-            prefill.ridingSeconds(
-                s.share,
+            s.share.ridingSeconds(
+                prefill,
                 chunkSide,
                 chunkPrompts,
                 s.compute,
@@ -453,13 +395,13 @@ final class CompiledColocated implements PointsAt {
     double othersShare = 0;
     if (batch > 1) {
       double others = ColocatedDeployment.othersPrompts(batch, osl);
-      prefill.riding(others, shareTiers(prefillPrompts(others), s), s.othersShare);
+      s.othersShare.fill(prefill, others, shareTiers(prefillPrompts(others), s));
       othersShare =
           StepResult.ridingExtraSeconds(
               step,
               decodeDevice(stage),
-              prefill.ridingSeconds(
-                  s.othersShare,
+              s.othersShare.ridingSeconds(
+                  prefill,
                   chunkSide,
                   chunkPrompts,
                   s.compute,
@@ -486,8 +428,8 @@ final class CompiledColocated implements PointsAt {
               + StepResult.ridingExtraSeconds(
                   s.lastDecodeSeconds,
                   s.lastDecodeDevice,
-                  prefill.ridingSeconds(
-                      chunkSide,
+                  chunkSide.ridingSeconds(
+                      prefill,
                       chunkSide,
                       chunkPrompts,
                       s.lastCompute,

@@ -28,9 +28,9 @@ import java.util.Map;
  * ParallelLayout} shards, as products with their reciprocals), and timed with the object path's
  * per-operation terms ({@link OperationCost}: compute seconds per FLOP and per weight byte, the
  * memory fraction) and the shared roofline formulas ({@link Roofline#memorySeconds}, {@link
- * Roofline#operationSeconds}, {@link ColocatedDeployment#ridingSeconds}). Bytes are read from the
- * chip's main tier, or, given {@link StepTiers} (a batch whose weights spill off the main tier:
- * {@link MemoryPlan#placed}), from each tier in its share, summed tier by tier as {@link
+ * Roofline#operationSeconds}, {@link RidingPrefill#ridingSeconds}). Bytes are read from the chip's
+ * main tier, or, given {@link StepTiers} (a batch whose weights spill off the main tier: {@link
+ * MemoryPlan#placed}), from each tier in its share, summed tier by tier as {@link
  * Roofline#evaluate} sums them. Results agree with the object path to the last digit or two: an
  * affine coefficient times x, or a product with a reciprocal in place of a quotient, may round
  * differently from the object's arithmetic. {@link StepBlock} evaluates a block of sizes at once.
@@ -63,7 +63,7 @@ final class CompiledStep {
   final double[] flops0;
   final double[] flops1;
   final boolean[] perGroup;
-  final boolean[] routed; // a routed-expert operation (ColocatedDeployment.sharedWeightBytes)
+  final boolean[] routed; // a routed-expert operation (RidingPrefill.sharedWeightBytes)
   // a routed-expert operation over several expert-parallel ranks: its per-chip share is the
   // busiest rank's (ExpertLoad), with its layer group's experts and experts per token
   final boolean[] imbalanced;
@@ -166,7 +166,7 @@ final class CompiledStep {
    * Each operation's compute and memory time at {@code x} on one chip into {@code compute[i]} and
    * {@code memory[i]}, the bytes read from the tiers of {@code tiers} (null: the main tier): the
    * times {@link #stageSeconds(double, double[], double[])} adds and a riding prefill joins ({@link
-   * #ridingSeconds}), computed once per step size.
+   * RidingSide#ridingSeconds}), computed once per step size.
    */
   void operationTimes(double x, StepTiers tiers, double[] compute, double[] memory) {
     times(x, tiers, compute, memory, null, null, null);
@@ -175,7 +175,7 @@ final class CompiledStep {
   /**
    * As {@link #operationTimes(double, StepTiers, double[], double[])}, also keeping each
    * operation's per-chip weight bytes in {@code weightBytes}: what a riding prefill's operation
-   * shares with it ({@link #ridingSeconds}).
+   * shares with it ({@link RidingSide#ridingSeconds}).
    */
   void operationTimes(
       double x, StepTiers tiers, double[] compute, double[] memory, double[] weightBytes) {
@@ -203,9 +203,9 @@ final class CompiledStep {
    * As {@link #operationTimes(double, Tiers, double[], double[])}, also keeping each operation's
    * per-chip memory bytes, weight bytes and FLOPs in each of {@code memoryBytes}, {@code
    * weightBytes} and {@code perChipFlops} that is not null (weight bytes: a riding prefill's side,
-   * {@link #riding}).
+   * {@link RidingSide#fill}).
    */
-  private void times(
+  void times(
       double x,
       StepTiers tiers,
       double[] compute,
@@ -266,112 +266,6 @@ final class CompiledStep {
         phase += collectiveSeconds(c, x);
       }
       stage += phase;
-    }
-    return stage;
-  }
-
-  /**
-   * This step's side of a riding prefill at one size x ({@link #riding}): per operation its compute
-   * time and its memory time less the weights' share ({@link ColocatedDeployment#withoutWeights})
-   * on one chip, and per collective its riding time (its bandwidth time without the per-hop
-   * latency); a reused scratch, not shared between threads.
-   */
-  static final class Riding {
-    double[] compute = new double[0];
-    double[] withoutWeights = new double[0];
-    double[] collective = new double[0];
-    double[] memory = new double[0];
-    double[] weightBytes = new double[0];
-    double[] memoryBytes = new double[0];
-    boolean mainTier = true; // every byte read from the main tier
-    double x; // the prompts of the prefill
-
-    private void size(int ops, int collectives) {
-      if (compute.length < ops) {
-        compute = new double[ops];
-        withoutWeights = new double[ops];
-        memory = new double[ops];
-        weightBytes = new double[ops];
-        memoryBytes = new double[ops];
-      }
-      if (collective.length < collectives) {
-        collective = new double[collectives];
-      }
-    }
-  }
-
-  /**
-   * Fills {@code out} with this step's side of {@code x} prompts' prefill riding a decode step, its
-   * bytes read from the tiers of {@code tiers} (null: the main tier), for {@link #ridingSeconds}.
-   */
-  void riding(double x, StepTiers tiers, Riding out) {
-    out.size(ops, collectives);
-    times(x, tiers, out.compute, out.memory, out.memoryBytes, out.weightBytes, null);
-    out.mainTier = tiers == null;
-    out.x = x;
-    for (int i = 0; i < ops; i++) {
-      out.withoutWeights[i] =
-          tiers == null
-              ? mainTierWithoutWeights(
-                  cost[i].secondsPerMainTierByte, out.weightBytes[i], out.memoryBytes[i])
-              : ColocatedDeployment.withoutWeights(
-                  out.memory[i], out.weightBytes[i], out.memoryBytes[i]);
-    }
-    for (int c = 0; c < collectives; c++) {
-      out.collective[c] = ridingCollective(c, x);
-    }
-  }
-
-  /**
-   * The time of a prefill riding a decode step, one stage ({@link
-   * ColocatedDeployment#prefillWithoutWeights} for one pipeline stage and pass): this step's side
-   * {@code own} ({@link #riding}), operation i joining the kernel of the running step's operation
-   * {@code pairs[i]} ({@link #pairWith}; −1: none), whose times are {@code runningCompute} and
-   * {@code runningMemory} and whose weight bytes are {@code runningWeights} ({@link
-   * #operationTimes(double, StepTiers, double[], double[], double[])} of the running step at its
-   * size): a joined operation is credited the weights the running kernel's read serves ({@link
-   * #sharedWithoutWeights}, {@code chunk} the workload's TTFT chunk of {@code chunkPrompts}
-   * prompts) when both steps read every byte from the main tier ({@code runningMainTier}, {@link
-   * Riding#mainTier}; {@link ColocatedDeployment#onMainTier}), an operation with none to join, or
-   * off the main tier, all of its own.
-   */
-  double ridingSeconds(
-      Riding own,
-      Riding chunk,
-      double chunkPrompts,
-      double[] runningCompute,
-      double[] runningMemory,
-      double[] runningWeights,
-      boolean runningMainTier,
-      int[] pairs) {
-    boolean shares = own.mainTier && runningMainTier;
-    double chunksPerStep = own.x / chunkPrompts;
-    double stage = 0;
-    for (int i = 0; i < ops; i++) {
-      int j = pairs[i];
-      double compute = 0;
-      double memory = 0;
-      double withoutWeights = own.withoutWeights[i];
-      if (j >= 0) {
-        compute = runningCompute[j];
-        memory = runningMemory[j];
-        if (shares && routed[i]) {
-          withoutWeights =
-              sharedWithoutWeights(
-                  i,
-                  withoutWeights,
-                  own.weightBytes[i],
-                  own.memoryBytes[i],
-                  chunk.weightBytes[i],
-                  runningWeights[j],
-                  chunksPerStep);
-        }
-      }
-      stage +=
-          ColocatedDeployment.joinedSeconds(own.compute[i], withoutWeights, 0, 0, compute, memory);
-    }
-    for (int c = 0; c < collectives; c++) {
-      stage += own.collective[c];
     }
     return stage;
   }
@@ -490,9 +384,9 @@ final class CompiledStep {
   }
 
   /**
-   * {@link ColocatedDeployment#withoutWeights} of an operation reading its {@code memoryBytes} from
-   * the main tier at {@code perByte} seconds per byte ({@link #opMemory(int, double)}): {@code
-   * memory × (1 − weightBytes / memoryBytes)} with {@code memory = memoryBytes × perByte} is {@code
+   * {@link RidingPrefill#withoutWeights} of an operation reading its {@code memoryBytes} from the
+   * main tier at {@code perByte} seconds per byte ({@link #opMemory(int, double)}): {@code memory ×
+   * (1 − weightBytes / memoryBytes)} with {@code memory = memoryBytes × perByte} is {@code
    * (memoryBytes − weightBytes) × perByte}, the non-weight bytes' time.
    */
   static double mainTierWithoutWeights(double perByte, double weightBytes, double memoryBytes) {
@@ -501,11 +395,11 @@ final class CompiledStep {
 
   /**
    * A riding prefill's operation i's memory time less the weights the running kernel's read serves
-   * ({@link ColocatedDeployment#sharedWeightBytes} of its {@code weightBytes}, one TTFT chunk's
-   * {@code chunkWeights}, the kernel's {@code runningWeights} and the prefill's {@code
-   * chunksPerStep}), its {@code memoryBytes} read from the main tier: {@code withoutWeights} (less
-   * all of its own weights) when the running kernel reads at least a chunk's, else its non-shared
-   * bytes' time ({@link #mainTierWithoutWeights}).
+   * ({@link RidingPrefill#sharedWeightBytes} of its {@code weightBytes}, one TTFT chunk's {@code
+   * chunkWeights}, the kernel's {@code runningWeights} and the prefill's {@code chunksPerStep}),
+   * its {@code memoryBytes} read from the main tier: {@code withoutWeights} (less all of its own
+   * weights) when the running kernel reads at least a chunk's, else its non-shared bytes' time
+   * ({@link #mainTierWithoutWeights}).
    */
   double sharedWithoutWeights(
       int i,
@@ -519,8 +413,7 @@ final class CompiledStep {
       return withoutWeights;
     }
     double shared =
-        ColocatedDeployment.sharedWeightBytes(
-            weightBytes, chunkWeights, runningWeights, chunksPerStep);
+        RidingPrefill.sharedWeightBytes(weightBytes, chunkWeights, runningWeights, chunksPerStep);
     return mainTierWithoutWeights(cost[i].secondsPerMainTierByte, shared, memoryBytes);
   }
 
@@ -532,7 +425,7 @@ final class CompiledStep {
 
   /** Collective c's time riding a decode step at size x (its bandwidth time, no latency). */
   double ridingCollective(int c, double x) {
-    return ColocatedDeployment.ridingSeconds(
+    return RidingPrefill.ridingSeconds(
         compute0[c] + compute1[c] * x, 0, 0, 0, network0[c] + network1[c] * x, latency[c], 0, 0);
   }
 

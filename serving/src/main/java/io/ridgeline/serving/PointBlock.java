@@ -64,8 +64,8 @@ public final class PointBlock {
   double[] compute = new double[0];
   double[] memory = new double[0];
   double[] weights = new double[0];
-  final CompiledStep.Riding share = new CompiledStep.Riding();
-  final CompiledStep.Riding othersShare = new CompiledStep.Riding();
+  final RidingSide share = new RidingSide();
+  final RidingSide othersShare = new RidingSide();
   // where the owner's steps read their bytes on a chip of several tiers (null: one tier), views
   // that WeightSpill sets for one step at a time: decode steps by sequences, prefill shares by
   // prompts

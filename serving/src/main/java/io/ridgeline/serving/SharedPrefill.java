@@ -16,7 +16,7 @@ final class SharedPrefill {
   Optional<CompiledStep> step = Optional.empty();
   double chunkAlone = Double.NaN; // NaN: not evaluated yet
   int onMainTier;
-  CompiledStep.Riding chunkSide; // null: not evaluated yet
+  RidingSide chunkSide; // null: not evaluated yet
 
   boolean holds(RooflineModel p, Workload w) {
     return pool == p && newTokens == w.newTokens() && cachedAtPrefill == w.cachedAtPrefill();

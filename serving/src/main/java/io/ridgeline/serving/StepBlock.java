@@ -7,7 +7,7 @@ import java.util.Arrays;
  * A {@link CompiledStep} evaluated at a block of step sizes at once: the batches of a sweep's or a
  * frontier's run whose bytes all sit on the main tier. Each size gets the per-point arithmetic of
  * {@link CompiledStep#operationTimes}, {@link CompiledStep#stageSeconds} and {@link
- * CompiledStep#ridingSeconds} in the same order, operation by operation, so that its times are the
+ * RidingSide#ridingSeconds} in the same order, operation by operation, so that its times are the
  * very doubles of the per-point methods.
  *
  * <p>Op-major working arrays: operation i's figure at size j in {@code [i × cap + j]}, collective
@@ -60,7 +60,7 @@ final class StepBlock {
    * {@code s}'s {@link CompiledStep#operationTimes} (all bytes on the main tier) at each of the
    * {@code m} sizes {@code xs[0..m)}, operation by operation, with the same arithmetic for each
    * size, so that every time is the same double; {@code riding}: also each operation's memory time
-   * less the weights' share and each collective's riding time, as {@link CompiledStep#riding} keeps
+   * less the weights' share and each collective's riding time, as {@link RidingSide#fill} keeps
    * them.
    */
   void times(CompiledStep s, double[] xs, int m, boolean riding) {
@@ -211,18 +211,18 @@ final class StepBlock {
   }
 
   /**
-   * {@code s}'s {@link CompiledStep#ridingSeconds} for {@code n} rows into {@code seconds[0..n)}:
-   * row r's own side is size r of {@code own} ({@link #times} with riding), or, with {@code own}
-   * null, {@code chunk} for every row ({@link CompiledStep#riding}); the running step's operation
-   * times and weight bytes are size {@code running[r]} of {@code step} (a block of the running
-   * step's {@link #times}), each a size {@code step} holds; a joined operation is credited only the
-   * weights the running kernel's read serves ({@link CompiledStep#sharedWithoutWeights}, {@code
-   * chunk} the workload's TTFT chunk of {@code chunkPrompts} prompts, always given).
+   * {@code s}'s {@link RidingSide#ridingSeconds} for {@code n} rows into {@code seconds[0..n)}: row
+   * r's own side is size r of {@code own} ({@link #times} with riding), or, with {@code own} null,
+   * {@code chunk} for every row ({@link RidingSide#fill}); the running step's operation times and
+   * weight bytes are size {@code running[r]} of {@code step} (a block of the running step's {@link
+   * #times}), each a size {@code step} holds; a joined operation is credited only the weights the
+   * running kernel's read serves ({@link CompiledStep#sharedWithoutWeights}, {@code chunk} the
+   * workload's TTFT chunk of {@code chunkPrompts} prompts, always given).
    */
   static void ridingSeconds(
       CompiledStep s,
       StepBlock own,
-      CompiledStep.Riding chunk,
+      RidingSide chunk,
       double chunkPrompts,
       int n,
       StepBlock step,
@@ -250,7 +250,7 @@ final class StepBlock {
         // no running kernel to join (ridingSeconds with both of its times 0)
         for (int r = 0; r < n; r++) {
           int q = row + perRow * r;
-          seconds[r] += ColocatedDeployment.joinedSeconds(oc[q], ow[q], 0, 0, 0, 0);
+          seconds[r] += RidingPrefill.joinedSeconds(oc[q], ow[q], 0, 0, 0, 0);
         }
         continue;
       }
@@ -266,7 +266,7 @@ final class StepBlock {
                   i, ow[q], owb[q], omb[q], chunkWeights[i], step.weightBytes[t], chunksPerStep);
         }
         seconds[r] +=
-            ColocatedDeployment.joinedSeconds(
+            RidingPrefill.joinedSeconds(
                 oc[q], withoutWeights, 0, 0, step.compute[t], step.memory[t]);
       }
     }

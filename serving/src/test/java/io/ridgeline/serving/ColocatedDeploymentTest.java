@@ -137,14 +137,14 @@ final class ColocatedDeploymentTest {
     // of compute and 4 µs of memory of which half is the (shared) weights: max(1 + 30, 10 + 2) −
     // max(1, 10) = 21 µs; riding the weights alone (no running kernel) it adds max(30, 2) = 30 µs;
     // a small share (3 µs of compute) hides under the streaming and adds its 2 µs of activations
-    assertThat(ColocatedDeployment.ridingSeconds(30e-6, 4e-6, 50, 100, 0, 0, 1e-6, 10e-6))
+    assertThat(RidingPrefill.ridingSeconds(30e-6, 4e-6, 50, 100, 0, 0, 1e-6, 10e-6))
         .isCloseTo(21e-6, within(1e-18));
-    assertThat(ColocatedDeployment.ridingSeconds(30e-6, 4e-6, 50, 100, 0, 0, 0, 0))
+    assertThat(RidingPrefill.ridingSeconds(30e-6, 4e-6, 50, 100, 0, 0, 0, 0))
         .isCloseTo(30e-6, within(1e-18));
-    assertThat(ColocatedDeployment.ridingSeconds(3e-6, 4e-6, 50, 100, 0, 0, 1e-6, 10e-6))
+    assertThat(RidingPrefill.ridingSeconds(3e-6, 4e-6, 50, 100, 0, 0, 1e-6, 10e-6))
         .isCloseTo(2e-6, within(1e-18));
     // a collective adds its bandwidth time beyond its per-hop latency: 25 − 5 = 20 µs
-    assertThat(ColocatedDeployment.ridingSeconds(0, 0, 0, 0, 25e-6, 5e-6, 0, 0))
+    assertThat(RidingPrefill.ridingSeconds(0, 0, 0, 0, 25e-6, 5e-6, 0, 0))
         .isCloseTo(20e-6, within(1e-18));
   }
 

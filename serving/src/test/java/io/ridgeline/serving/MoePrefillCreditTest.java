@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A prefill riding a decode step is credited only the weights the running kernels read ({@link
- * ColocatedDeployment#sharedWeightBytes}): a routed-expert kernel at small batch reads a few
- * experts, so a new prompt's chunk streams the rest itself.
+ * RidingPrefill#sharedWeightBytes}): a routed-expert kernel at small batch reads a few experts, so
+ * a new prompt's chunk streams the rest itself.
  */
 final class MoePrefillCreditTest {
   private static final List<Model> MOE =
@@ -29,18 +29,18 @@ final class MoePrefillCreditTest {
   void sharedWeightBytes_chunkSharesTheRunningExperts_shareCarriesItsFractionOfTheRest() {
     // in experts' worth of bytes, Qwen3-30B-A3B (128 experts, top 8), ISL = OSL = 1024:
     // a chunk (128 experts) joining one decode token (8 experts) shares 8 of them: min(128, 8)
-    assertThat(ColocatedDeployment.sharedWeightBytes(128, 128, 8, 1)).isEqualTo(8);
+    assertThat(RidingPrefill.sharedWeightBytes(128, 128, 8, 1)).isEqualTo(8);
     // a step's share of 2/1024 prompts counts 15.5 experts (2 tokens: 128 (1 − (15/16)^2));
     // it carries 2/1024 of one chunk's 120 unshared experts, 0.234: credit 15.5 − 0.234 = 15.266
-    assertThat(ColocatedDeployment.sharedWeightBytes(15.5, 128, 8, 2 / 1024.0))
+    assertThat(RidingPrefill.sharedWeightBytes(15.5, 128, 8, 2 / 1024.0))
         .isCloseTo(15.5 - 120 * 2 / 1024.0, within(1e-12));
     // from one chunk per step on, the chunks read their union once and share the decode kernel's:
     // 1.5 chunks per step of 100 experts' bytes, the decode kernel reading 40: credit 40
-    assertThat(ColocatedDeployment.sharedWeightBytes(100, 90, 40, 1.5)).isEqualTo(40);
+    assertThat(RidingPrefill.sharedWeightBytes(100, 90, 40, 1.5)).isEqualTo(40);
     // a dense kernel reads the same weights as the chunk: all of the prefill's are credited
-    assertThat(ColocatedDeployment.sharedWeightBytes(3.0, 5.0, 5.0, 0.5)).isEqualTo(3.0);
+    assertThat(RidingPrefill.sharedWeightBytes(3.0, 5.0, 5.0, 0.5)).isEqualTo(3.0);
     // a decode batch touching every expert shares all of them
-    assertThat(ColocatedDeployment.sharedWeightBytes(128, 128, 128, 1)).isEqualTo(128);
+    assertThat(RidingPrefill.sharedWeightBytes(128, 128, 128, 1)).isEqualTo(128);
   }
 
   @Test
