@@ -4,11 +4,14 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import io.ridgeline.serving.efficiency.Anchoring;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * A user's own measurement of their deployment, and the factor it implies. Software versions and
@@ -125,5 +128,48 @@ public final class Anchor {
             .sorted()
             .collect(java.util.stream.Collectors.toList());
     return points.size() >= 2 ? Optional.of(points.get(0)) : Optional.empty();
+  }
+
+  /**
+   * The held-out predictions {@code loso} with each deployment of each source anchored on its own
+   * first point ({@link CrossValidation.Scheme#ANCHORED_PER_DEPLOYMENT}): the deployments' other
+   * points, by case id.
+   */
+  static Map<String, Prediction> perDeployment(Collection<Prediction> loso) {
+    Map<String, List<Prediction>> byDeployment = new LinkedHashMap<>();
+    for (Prediction p : loso) {
+      byDeployment.computeIfAbsent(deployment(p.testCase()), k -> new ArrayList<>()).add(p);
+    }
+    Map<String, Prediction> out = new LinkedHashMap<>();
+    for (List<Prediction> d : byDeployment.values()) {
+      firstPoint(d.stream().map(Prediction::testCase).collect(Collectors.toList()))
+          .ifPresent(a -> apply(a, d).forEach(x -> out.put(x.testCase().caseId(), x)));
+    }
+    return out;
+  }
+
+  /**
+   * The deployment a row measures, as a key: its source, model, chip and chip counts (total,
+   * prefill, decode), parallel degrees (tp, pp, ep, attention dp), weight and KV precisions,
+   * speculative decoding, engine and engine version; not its workload (lengths, mode, load).
+   */
+  static String deployment(ValidationCase c) {
+    return String.join(
+        "|",
+        c.source(),
+        c.model(),
+        c.chip(),
+        c.chips().toString(),
+        c.prefillChips().toString(),
+        c.decodeChips().toString(),
+        c.tp().toString(),
+        c.pp().toString(),
+        c.ep().toString(),
+        c.attentionDp().toString(),
+        c.weights().orElse(""),
+        c.kvCache().orElse(""),
+        c.speculative().orElse(""),
+        c.engine(),
+        c.run().engineVersion().orElse(""));
   }
 }

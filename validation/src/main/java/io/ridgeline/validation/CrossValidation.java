@@ -10,7 +10,6 @@ import io.ridgeline.serving.efficiency.EngineProfile;
 import io.ridgeline.serving.efficiency.ErrorBands;
 import io.ridgeline.serving.efficiency.Profiles;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -47,10 +46,10 @@ import java.util.stream.Collectors;
  *       quantity ({@link Anchor}), applied to the source's other points, which alone are scored.
  *       Sources of one point have nothing left to score.
  *   <li>{@link Scheme#ANCHORED_PER_DEPLOYMENT}: as leave-one-source-out, but within the held-out
- *       source each deployment ({@link #deployment}: the same model, chips, layout, precisions,
- *       speculation and engine) is anchored on its own first operating point (by id), as a user
- *       anchors on a benchmark of the deployment they ask about; only deployments of at least two
- *       points are scored, on their other points. It needs no fit of its own: the
+ *       source each deployment ({@link Anchor#deployment}: the same model, chips, layout,
+ *       precisions, speculation and engine) is anchored on its own first operating point (by id),
+ *       as a user anchors on a benchmark of the deployment they ask about; only deployments of at
+ *       least two points are scored, on their other points. It needs no fit of its own: the
  *       leave-one-source-out predictions with each deployment's factor applied.
  * </ul>
  *
@@ -78,7 +77,8 @@ public final class CrossValidation {
     ANCHORED("anchored"),
     /**
      * Each source held out, each of its deployments anchored on one of that deployment's points
-     * ({@link #deployment}): derived from the leave-one-source-out predictions, no fold of its own.
+     * ({@link Anchor#deployment}): derived from the leave-one-source-out predictions, no fold of
+     * its own.
      */
     ANCHORED_PER_DEPLOYMENT("anchored-per-deployment");
 
@@ -291,7 +291,7 @@ public final class CrossValidation {
     }
     Map<String, Prediction> loso = out.get(Scheme.LEAVE_ONE_SOURCE_OUT);
     if (loso != null) {
-      out.put(Scheme.ANCHORED_PER_DEPLOYMENT, anchoredPerDeployment(loso.values()));
+      out.put(Scheme.ANCHORED_PER_DEPLOYMENT, Anchor.perDeployment(loso.values()));
     }
     Map<Scheme, List<Prediction>> ordered = new EnumMap<>(Scheme.class);
     out.forEach(
@@ -303,49 +303,6 @@ public final class CrossValidation {
                     .filter(java.util.Objects::nonNull)
                     .collect(Collectors.toList())));
     return new Report(folds, ordered);
-  }
-
-  /**
-   * The held-out predictions {@code loso} with each deployment of each source anchored on its own
-   * first point ({@link Scheme#ANCHORED_PER_DEPLOYMENT}): the deployments' other points, by case
-   * id.
-   */
-  private static Map<String, Prediction> anchoredPerDeployment(Collection<Prediction> loso) {
-    Map<String, List<Prediction>> byDeployment = new LinkedHashMap<>();
-    for (Prediction p : loso) {
-      byDeployment.computeIfAbsent(deployment(p.testCase()), k -> new ArrayList<>()).add(p);
-    }
-    Map<String, Prediction> out = new LinkedHashMap<>();
-    for (List<Prediction> d : byDeployment.values()) {
-      Anchor.firstPoint(d.stream().map(Prediction::testCase).collect(Collectors.toList()))
-          .ifPresent(a -> Anchor.apply(a, d).forEach(x -> out.put(x.testCase().caseId(), x)));
-    }
-    return out;
-  }
-
-  /**
-   * The deployment a row measures, as a key: its source, model, chip and chip counts (total,
-   * prefill, decode), parallel degrees (tp, pp, ep, attention dp), weight and KV precisions,
-   * speculative decoding, engine and engine version; not its workload (lengths, mode, load).
-   */
-  static String deployment(ValidationCase c) {
-    return String.join(
-        "|",
-        c.source(),
-        c.model(),
-        c.chip(),
-        c.chips().toString(),
-        c.prefillChips().toString(),
-        c.decodeChips().toString(),
-        c.tp().toString(),
-        c.pp().toString(),
-        c.ep().toString(),
-        c.attentionDp().toString(),
-        c.weights().orElse(""),
-        c.kvCache().orElse(""),
-        c.speculative().orElse(""),
-        c.engine(),
-        c.run().engineVersion().orElse(""));
   }
 
   /**

@@ -118,7 +118,7 @@ final class CrossValidationTest {
     java.util.Map<String, java.util.TreeSet<String>> points = new java.util.HashMap<>();
     for (Prediction p : loso) {
       points
-          .computeIfAbsent(CrossValidation.deployment(p.testCase()), k -> new java.util.TreeSet<>())
+          .computeIfAbsent(Anchor.deployment(p.testCase()), k -> new java.util.TreeSet<>())
           .add(p.testCase().pointId());
     }
     // scored: every point of a deployment of two or more points but its first, the anchor
@@ -126,8 +126,7 @@ final class CrossValidationTest {
         loso.stream()
             .filter(
                 p -> {
-                  java.util.TreeSet<String> pts =
-                      points.get(CrossValidation.deployment(p.testCase()));
+                  java.util.TreeSet<String> pts = points.get(Anchor.deployment(p.testCase()));
                   return pts.size() >= 2 && !pts.first().equals(p.testCase().pointId());
                 })
             .count();
