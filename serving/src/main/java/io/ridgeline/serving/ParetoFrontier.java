@@ -391,21 +391,10 @@ public final class ParetoFrontier {
         set.add(largest);
         sizes = ImmutableList.copyOf(set);
       }
-      if (conversation != null) {
-        List<FrontierPoint> pts = new ArrayList<>();
-        for (int b : sizes) {
-          pts.add(
-              conversation
-                  .steadyState(deployment, b)
-                  .point()
-                  .withUtilisation(
-                      deployment.decodeUtilisation(b, w.promptContext(), w.outputTokens())));
-        }
-        return checkSomeFit(
-            new ParetoFrontier(
-                marked(pts), pts.size(), Optional.of(PointsAt.SlowPath.POINT_BY_POINT)));
-      }
-      PointsAt at = deployment.pointsAt(w);
+      // conversations: each batch's mean turn at its own hit rate, point by point
+      Conversation turns = conversation;
+      PointsAt at =
+          turns == null ? deployment.pointsAt(w) : b -> turns.steadyState(deployment, b).point();
       if (at.slowPath().isEmpty()) {
         // one block, one object per point; when a point fails, the loop below throws its exception
         Optional<List<FrontierPoint>> compiled =

@@ -345,13 +345,15 @@ public abstract class PlanRequest {
                   c,
                   Integer.valueOf(inputTokens()),
                   Integer.valueOf(outputTokens()));
-              checkArgument(
-                  strategies().stream().allMatch(x -> x == Deployment.Strategy.COLOCATED),
-                  "conversations are planned on colocated deployments only, not %s",
+              String others =
                   strategies().stream()
                       .filter(x -> x != Deployment.Strategy.COLOCATED)
                       .map(Deployment.Strategy::id)
-                      .collect(Collectors.joining(", ")));
+                      .collect(Collectors.joining(", "));
+              checkArgument(
+                  others.isEmpty(),
+                  "conversations are planned on colocated deployments only, not %s",
+                  others);
             });
     speculation().ifPresent(s -> s.checkServes(model()));
     checkArgument(
