@@ -1,6 +1,5 @@
 package io.ridgeline.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.ridgeline.validation.CrossValidation;
 import io.ridgeline.validation.Metric;
 import io.ridgeline.validation.Summary;
@@ -20,15 +19,6 @@ final class CrossValidationTable {
     line(w, "overall", s -> report.summary(s));
     for (Metric m : Metric.values()) {
       line(w, m.id(), s -> report.by(s, c -> c.metric().id()).get(m.id()));
-    }
-  }
-
-  /** Prints the table of a stored report's {@code summary} object (scheme → metric → APE). */
-  static void print(PrintWriter w, JsonNode summary) {
-    header(w);
-    lineOfJson(w, "overall", summary);
-    for (Metric m : Metric.values()) {
-      lineOfJson(w, m.id(), summary);
     }
   }
 
@@ -56,25 +46,6 @@ final class CrossValidationTable {
                 Locale.ROOT,
                 " %24s",
                 String.format(Locale.ROOT, "%.1f%% (n %d)", 100 * x.medianApe(), x.count())));
-      }
-    }
-    if (any) {
-      w.println(b);
-    }
-  }
-
-  private static void lineOfJson(PrintWriter w, String label, JsonNode summary) {
-    StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-22s", label));
-    boolean any = false;
-    for (CrossValidation.Scheme s : CrossValidation.Scheme.values()) {
-      JsonNode v = summary.path(s.id()).path(label);
-      if (v.isNumber()) {
-        any = true;
-        b.append(
-            String.format(
-                Locale.ROOT, " %24s", String.format(Locale.ROOT, "%.1f%%", 100 * v.asDouble())));
-      } else {
-        b.append(String.format(Locale.ROOT, " %24s", "-"));
       }
     }
     if (any) {

@@ -47,6 +47,28 @@ final class ValidateCommandTest {
   }
 
   @Test
+  void validate_json_crossValidationIsTheShippedFoldsReplayedToday() throws Exception {
+    // the figures of the shipped folds' profiles predicting their held-out rows with this model
+    // (calibrate --replay, the docs' tables), not the figures stored when the folds were fitted;
+    // in-sample is the shipped profile on every row: the summary's own median APE
+    JsonNode root = new ObjectMapper().readTree(run("validate", "--json")[1]);
+    io.ridgeline.validation.CrossValidation.Report replay =
+        io.ridgeline.validation.CrossValidation.replay(
+            io.ridgeline.validation.CaseFile.shipped(),
+            io.ridgeline.validation.CrossValidationJson.folds(
+                io.ridgeline.validation.CrossValidationJson.shipped().orElseThrow(), "shipped"));
+    JsonNode cv = root.get("cross_validation");
+    for (io.ridgeline.validation.CrossValidation.Scheme scheme :
+        io.ridgeline.validation.CrossValidation.Scheme.values()) {
+      assertThat(cv.path(scheme.id()).path("overall").asDouble())
+          .as(scheme.id())
+          .isEqualTo(replay.summary(scheme).medianApe());
+    }
+    assertThat(cv.path("in-sample").path("overall").asDouble())
+        .isEqualTo(root.path("summary").path("overall").path("median_ape").asDouble());
+  }
+
+  @Test
   void validate_text_printsSummaryAndSkipReasons() {
     String[] r = run("validate");
     assertThat(r[0]).isEqualTo("0");

@@ -23,8 +23,10 @@ abstract class Quantity {
   final double value;
 
   Quantity(double value, String what) {
-    checkArgument(Double.isFinite(value), "%s must be finite: %s", what, value);
-    checkArgument(value >= 0, "%s must not be negative: %s", what, value);
+    if (!(value >= 0) || value == Double.POSITIVE_INFINITY) { // the messages box only when thrown
+      checkArgument(Double.isFinite(value), "%s must be finite: %s", what, value);
+      checkArgument(value >= 0, "%s must not be negative: %s", what, value);
+    }
     this.value = value + 0.0; // turns -0.0 into 0.0
   }
 

@@ -6,7 +6,9 @@ import io.ridgeline.core.DollarsPerHour;
 import io.ridgeline.core.Seconds;
 import io.ridgeline.serving.efficiency.Efficiency;
 import io.ridgeline.serving.queueing.Burst;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -155,27 +157,48 @@ public record ColocatedDeployment(
       throw new IllegalArgumentException("a burst is not modelled with speculative decoding");
     }
     return ColocatedBurst.closedLoop(
-        pool, clients, rounds, warmupRounds, requests, maxRunning, this::stepSeconds);
+        pool, clients, rounds, warmupRounds, requests, maxRunning, new RunSteps());
   }
 
   /**
    * Seconds of a step of {@code decoding} sequences at workload {@code w}'s decode context with
-   * {@code prefillTokens} prompt tokens of {@code w} riding it ({@link #burst}).
+   * {@code prefillTokens} prompt tokens of {@code w} riding it ({@link #burst}), each decode step
+   * and each chunk of prompt tokens timed once per run: a run meets the same decoding counts and
+   * chunk sizes in many combinations, and a step's time is the same function of the two.
    */
-  private double stepSeconds(int decoding, int prefillTokens, Workload w) {
-    double prompts = (double) prefillTokens / w.newTokens();
-    if (decoding == 0) {
-      return RidingPrefill.of(pool, prompts, w).alone();
+  private final class RunSteps implements ColocatedBurst.StepSeconds {
+    /** A decode step of a number of sequences: the running step, its seconds and kernels. */
+    private record Decoding(
+        Optional<StepResult> running, double seconds, RidingPrefill.Kernels kernels) {}
+
+    private final Map<Integer, Decoding> decodes = new HashMap<>();
+    private final Map<Integer, RidingPrefill> chunks = new HashMap<>();
+
+    @Override
+    public double seconds(int decoding, int prefillTokens, Workload w) {
+      if (decoding == 0) {
+        return chunk(prefillTokens, w).alone();
+      }
+      Decoding d =
+          decodes.computeIfAbsent(
+              decoding,
+              n -> {
+                Optional<StepResult> running = running(n, w);
+                return new Decoding(
+                    running, decodeSeconds(n, w, running), RidingPrefill.kernels(pool, running));
+              });
+      if (prefillTokens == 0) {
+        return d.seconds();
+      }
+      // the step's prompt tokens are one chunk riding the decode step
+      RidingPrefill riding = chunk(prefillTokens, w);
+      return d.seconds() + onDevice(d.running(), d.seconds(), riding.seconds(d.kernels(), riding));
     }
-    Optional<StepResult> running = running(decoding, w);
-    double decode = decodeSeconds(decoding, w, running);
-    if (prefillTokens == 0) {
-      return decode;
+
+    private RidingPrefill chunk(int prefillTokens, Workload w) {
+      return chunks.computeIfAbsent(
+          prefillTokens, t -> RidingPrefill.of(pool, (double) t / w.newTokens(), w));
     }
-    // the step's prompt tokens are one chunk riding the decode step
-    RidingPrefill riding = RidingPrefill.of(pool, prompts, w);
-    return decode
-        + onDevice(running, decode, riding.seconds(RidingPrefill.kernels(pool, running), riding));
   }
 
   /**

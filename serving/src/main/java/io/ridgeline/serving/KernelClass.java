@@ -92,15 +92,22 @@ enum KernelClass {
    * class and for an operation without FLOPs (whose precision needs no peak).
    */
   double depthFactor(Efficiency e, Operation op, ParallelLayout layout, ComputeTarget t) {
+    return this == GEMM
+        ? depthFactor(e, op, layout.reductionSplit(op.role()), depthScale(t, op.precision()))
+        : 1;
+  }
+
+  /**
+   * {@link #depthFactor(Efficiency, Operation, ParallelLayout, ComputeTarget)} given the chips that
+   * split the operation's reduction ({@link ParallelLayout#reductionSplit}) and the K step's speed
+   * in its precision ({@link #depthScale}).
+   */
+  double depthFactor(Efficiency e, Operation op, double split, double depthScale) {
     return switch (this) {
       case GEMM ->
           e.gemmHalfDepth() == 0 || op.flops().flops() == 0
               ? 1
-              : e.gemmDepthFactor(
-                  op.inverseDepth(),
-                  op.inverseSplitDepth(),
-                  layout.reductionSplit(op.role()),
-                  depthScale(t, op.precision()));
+              : e.gemmDepthFactor(op.inverseDepth(), op.inverseSplitDepth(), split, depthScale);
       case ATTENTION, ELEMENTWISE -> 1;
     };
   }

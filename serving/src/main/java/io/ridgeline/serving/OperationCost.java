@@ -3,6 +3,7 @@ package io.ridgeline.serving;
 import io.ridgeline.core.ComputeTarget;
 import io.ridgeline.core.DataKind;
 import io.ridgeline.core.Operation;
+import io.ridgeline.core.Precision;
 import io.ridgeline.core.Roofline;
 import io.ridgeline.serving.efficiency.Efficiency;
 
@@ -108,22 +109,88 @@ final class OperationCost {
    */
   static OperationCost of(
       RooflineModel pool, Operation op, ComputeTarget t, boolean hasFlops, double bytesEach) {
+    return of(op, hasFlops, bytesEach, pool.layout().reductionSplit(op.role()), new Rates(pool, t));
+  }
+
+  /**
+   * {@link #of(RooflineModel, Operation, ComputeTarget, boolean, double)} given the chips that
+   * split the operation's reduction ({@link ParallelLayout#reductionSplit}, {@code split}) and the
+   * pool's and target's {@link Rates}, which a phase reads once for all its operations.
+   */
+  static OperationCost of(
+      Operation op, boolean hasFlops, double bytesEach, double split, Rates rates) {
     KernelClass kernel = KernelClass.of(op.role());
-    boolean uniform = PoolOperations.uniformKernels(pool);
-    Efficiency e = pool.kernelEfficiency();
+    boolean uniform = rates.uniform;
+    Efficiency e = rates.efficiency;
     // zero FLOPs take no time even without a peak for their precision
-    double peak = hasFlops ? t.peak(op.precision()).flopsPerSecond() : 0;
-    double scale = hasFlops ? t.computeScale(op.precision()) : 1;
-    double large = (uniform ? t.computeEfficiency() : e.compute()) * scale;
-    double depth = uniform || !hasFlops ? 1 : kernel.depthFactor(e, op, pool.layout(), t);
+    double peak = hasFlops ? rates.peak(op.precision()) : 0;
+    double scale = hasFlops ? rates.computeScale(op.precision()) : 1;
+    double large = (uniform ? rates.target.computeEfficiency() : e.compute()) * scale;
+    double depth =
+        uniform || !hasFlops
+            ? 1
+            : kernel.depthFactor(e, op, split, rates.depthScale(op.precision()));
     double half = uniform ? 0 : kernel.halfTokens(e);
     return new OperationCost(
         peak,
         hasFlops ? large : 1,
         hasFlops ? depth / (peak * large) : 0,
         half > 0 && bytesEach > 0 && hasFlops ? 2 * half / (bytesEach * peak * large) : 0,
-        uniform ? t.memoryEfficiency() : kernel.memoryFraction(e, t.memoryEfficiency()),
-        t.mainBandwidth().bytesPerSecond());
+        uniform ? rates.target.memoryEfficiency() : kernel.memoryFraction(e, rates.memory),
+        rates.mainBandwidth);
+  }
+
+  /**
+   * What the operations of one phase read of their pool and target, read once: the pool's {@link
+   * RooflineModel#kernelEfficiency()} and whether its kernels are uniform ({@link
+   * PoolOperations#uniformKernels}); per precision the peak ({@link ComputeTarget#peak}), the
+   * compute scale ({@link ComputeTarget#computeScale}) and the K step's speed ({@link
+   * KernelClass#depthScale}); the main tier's bandwidth and the memory efficiency. Not for sharing
+   * between threads.
+   */
+  static final class Rates {
+    private static final Precision[] PRECISIONS = Precision.values();
+
+    final ComputeTarget target;
+    final Efficiency efficiency;
+    final boolean uniform;
+    final double mainBandwidth;
+    final double memory;
+    private final double[] peak = new double[PRECISIONS.length];
+    private final double[] scale = new double[PRECISIONS.length];
+    private final double[] depthScale = new double[PRECISIONS.length];
+    private final boolean[] read = new boolean[PRECISIONS.length];
+
+    Rates(RooflineModel pool, ComputeTarget target) {
+      this.target = target;
+      this.efficiency = pool.kernelEfficiency();
+      this.uniform = PoolOperations.uniformKernels(pool);
+      this.mainBandwidth = target.mainBandwidth().bytesPerSecond();
+      this.memory = target.memoryEfficiency();
+    }
+
+    double peak(Precision p) {
+      return read(p).peak[p.ordinal()];
+    }
+
+    double computeScale(Precision p) {
+      return read(p).scale[p.ordinal()];
+    }
+
+    double depthScale(Precision p) {
+      return read(p).depthScale[p.ordinal()];
+    }
+
+    private Rates read(Precision p) {
+      int i = p.ordinal();
+      if (!read[i]) {
+        peak[i] = target.peak(p).flopsPerSecond();
+        scale[i] = target.computeScale(p);
+        depthScale[i] = KernelClass.depthScale(target, p);
+        read[i] = true;
+      }
+      return this;
+    }
   }
 
   /** {@link #of(RooflineModel, Operation, ComputeTarget, boolean)} of an operation as it is. */

@@ -51,10 +51,12 @@ final class PoolOperations {
   static PhaseResult phase(RooflineModel pool, Counted counted, ComputeTarget t) {
     PhaseResult.Builder b = PhaseResult.builder().kind(counted.kind());
     List<Operation> ops = counted.operations();
+    OperationCost.Rates rates = new OperationCost.Rates(pool, t);
     for (int i = 0; i < ops.size(); i++) {
       Operation op = ops.get(i);
       double flops = op.flops().flops();
-      OperationCost cost = OperationCost.of(pool, op, t, flops > 0, counted.bytesEach(i));
+      OperationCost cost =
+          OperationCost.of(op, flops > 0, counted.bytesEach(i), counted.split(i), rates);
       double compute = cost.computeSeconds(flops, counted.weightBytes(i));
       b.addOperation(Roofline.timed(op, t, compute, cost.memoryFraction));
     }
@@ -64,32 +66,40 @@ final class PoolOperations {
   /**
    * A phase's operations on the busiest chip with what its timing reads of each that does not
    * depend on the efficiency: the bytes per stored weight element ({@link #weightBytesPerElement})
-   * and the weight bytes, in the operations' order. Counted once per step shape in an {@link
-   * OperationCache}; the arrays are never written after {@link #of}.
+   * the weight bytes and the chips that split the reduction, in the operations' order. Counted once
+   * per step shape in an {@link OperationCache}; the arrays are never written after {@link #of}.
    */
   static final class Counted {
     private final PhaseKind kind;
     private final List<Operation> operations;
     private final double[] bytesEach;
     private final double[] weightBytes;
+    private final double[] split;
 
     private Counted(
-        PhaseKind kind, List<Operation> operations, double[] bytesEach, double[] weightBytes) {
+        PhaseKind kind,
+        List<Operation> operations,
+        double[] bytesEach,
+        double[] weightBytes,
+        double[] split) {
       this.kind = kind;
       this.operations = operations;
       this.bytesEach = bytesEach;
       this.weightBytes = weightBytes;
+      this.split = split;
     }
 
     /** {@code ops} of phase {@code kind} in {@code pool}, counted. */
     static Counted of(RooflineModel pool, PhaseKind kind, List<Operation> ops) {
       double[] each = new double[ops.size()];
       double[] weights = new double[ops.size()];
+      double[] split = new double[ops.size()];
       for (int i = 0; i < each.length; i++) {
         each[i] = weightBytesPerElement(pool, ops.get(i));
         weights[i] = ops.get(i).bytes(DataKind.WEIGHTS).bytes();
+        split[i] = pool.layout().reductionSplit(ops.get(i).role());
       }
-      return new Counted(kind, List.copyOf(ops), each, weights);
+      return new Counted(kind, List.copyOf(ops), each, weights, split);
     }
 
     PhaseKind kind() {
@@ -108,6 +118,13 @@ final class PoolOperations {
     /** Operation {@code i}'s weight bytes on the chip. */
     double weightBytes(int i) {
       return weightBytes[i];
+    }
+
+    /**
+     * The chips that split operation {@code i}'s reduction ({@link ParallelLayout#reductionSplit}).
+     */
+    double split(int i) {
+      return split[i];
     }
   }
 

@@ -2,6 +2,7 @@ package io.ridgeline.validation;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import com.google.common.base.Throwables;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
@@ -20,10 +21,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * What the calibrated estimates are worth on data they were not fitted on: the pooled profile
@@ -178,7 +183,9 @@ public final class CrossValidation {
    * Fits every fold of every scheme on {@code cases} with {@code evaluations} loss evaluations per
    * fit, telling {@code progress} about each fit as it starts ({@code "fit 3/22: without dstack"})
    * and after each tenth of its evaluations ({@code "fit 3/22, 450/1500 evaluations: without
-   * dstack"}).
+   * dstack"}), one line at a time. The held-out fits run side by side, as many as the machine has
+   * processors, so their lines interleave; each fit is deterministic, so the report is the same as
+   * one fit after the other.
    *
    * @throws IllegalArgumentException when no row is predictable or the budget is below 10
    */
@@ -202,8 +209,9 @@ public final class CrossValidation {
       List<ValidationCase> cases,
       int evaluations,
       Optional<EngineProfile> inSample,
-      Consumer<String> progress) {
+      Consumer<String> given) {
     checkArgument(evaluations >= 10, "evaluations must be at least 10: %s", evaluations);
+    Consumer<String> progress = serial(given);
     List<ValidationCase> rows = predictable(cases);
     checkArgument(!rows.isEmpty(), "no predictable row to cross-validate on");
     List<Fold> folds = new ArrayList<>();
@@ -224,31 +232,37 @@ public final class CrossValidation {
               evaluations,
               evaluated(progress, done, total, evaluations, "all rows")));
     }
+    int first = done;
+    List<Fold> fitted =
+        inParallel(
+            heldOut.size(),
+            g -> {
+              List<ValidationCase> out = heldOut.get(g);
+              String name = foldName(g, out);
+              int fit = first + g + 1;
+              progress.accept(
+                  String.format(Locale.ROOT, "fit %d/%d: without %s", fit, total, name));
+              List<ValidationCase> train = new ArrayList<>(rows);
+              train.removeAll(out);
+              return fold(
+                  g < POINT_FOLDS ? Scheme.POINT_GROUPED : Scheme.LEAVE_ONE_SOURCE_OUT,
+                  name,
+                  train,
+                  out,
+                  evaluations,
+                  evaluated(progress, fit, total, evaluations, "without " + name));
+            });
     for (int g = 0; g < heldOut.size(); g++) {
-      List<ValidationCase> out = heldOut.get(g);
-      boolean points = g < POINT_FOLDS;
-      String name = points ? "points " + (g + 1) + "/" + POINT_FOLDS : out.get(0).source();
-      progress.accept(String.format(Locale.ROOT, "fit %d/%d: without %s", ++done, total, name));
-      List<ValidationCase> train = new ArrayList<>(rows);
-      train.removeAll(out);
-      Scheme scheme = points ? Scheme.POINT_GROUPED : Scheme.LEAVE_ONE_SOURCE_OUT;
-      Fold f =
-          fold(
-              scheme,
-              name,
-              train,
-              out,
-              evaluations,
-              evaluated(progress, done, total, evaluations, "without " + name));
+      Fold f = fitted.get(g);
       folds.add(f);
-      if (!points) { // a held-out source is also predicted anchored on one of its points
-        Anchor.firstPoint(out)
+      if (g >= POINT_FOLDS) { // a held-out source is also predicted anchored on one of its points
+        Anchor.firstPoint(heldOut.get(g))
             .ifPresent(
                 a ->
                     folds.add(
                         new Fold(
                             Scheme.ANCHORED,
-                            name,
+                            f.name(),
                             f.heldOut(),
                             Optional.of(a),
                             f.profile(),
@@ -409,6 +423,43 @@ public final class CrossValidation {
       out.add(b == null ? p : Anchor.adjust(p, b, "its source's fitted intercept"));
     }
     return out;
+  }
+
+  /** {@code progress}, one line at a time whichever fit's thread tells it. */
+  private static Consumer<String> serial(Consumer<String> progress) {
+    Object lock = new Object();
+    return line -> {
+      synchronized (lock) {
+        progress.accept(line);
+      }
+    };
+  }
+
+  /** A held-out group's name: {@code "points 2/3"} for a point-grouped fold, else its source. */
+  private static String foldName(int g, List<ValidationCase> out) {
+    return g < POINT_FOLDS ? "points " + (g + 1) + "/" + POINT_FOLDS : out.get(0).source();
+  }
+
+  /**
+   * {@code fit} of 0 ... {@code n − 1}, in that order, the fits run side by side on as many threads
+   * as the machine has processors (each fit deterministic, so the folds are those of one after the
+   * other; the evaluations inside a fit share the same threads).
+   */
+  private static List<Fold> inParallel(int n, IntFunction<Fold> fit) {
+    ForkJoinPool pool = new ForkJoinPool(Runtime.getRuntime().availableProcessors());
+    try {
+      return pool.submit(
+              () -> IntStream.range(0, n).parallel().mapToObj(fit).collect(Collectors.toList()))
+          .get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("cross-validation interrupted", e);
+    } catch (ExecutionException e) {
+      Throwables.throwIfUnchecked(e.getCause());
+      throw new IllegalStateException(e.getCause());
+    } finally {
+      pool.shutdown();
+    }
   }
 
   /**

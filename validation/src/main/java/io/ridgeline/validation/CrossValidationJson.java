@@ -39,15 +39,7 @@ public final class CrossValidationJson {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("cases", label);
     root.put("evaluations_per_fit", evaluations);
-    ObjectNode summary = root.putObject("summary");
-    for (CrossValidation.Scheme s : CrossValidation.Scheme.values()) {
-      ObjectNode o = summary.putObject(s.id());
-      o.put("overall", report.summary(s).medianApe());
-      o.put("count", report.summary(s).count());
-      for (Map.Entry<String, Summary> e : report.by(s, c -> c.metric().id()).entrySet()) {
-        o.put(e.getKey(), e.getValue().medianApe());
-      }
-    }
+    root.set("summary", summary(report));
     ArrayNode folds = root.putArray("folds");
     for (CrossValidation.Fold f : report.folds()) {
       ObjectNode o = folds.addObject();
@@ -71,6 +63,24 @@ public final class CrossValidationJson {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The summary of {@code report}: per scheme, the overall median APE and the rows scored, and the
+   * median APE of each metric ({@code {"leave-one-source-out": {"overall": 0.236, "count": 198,
+   * "tpot_ms": 0.234, ...}, ...}}), as {@link #toJson} stores it.
+   */
+  public static ObjectNode summary(CrossValidation.Report report) {
+    ObjectNode summary = MAPPER.createObjectNode();
+    for (CrossValidation.Scheme s : CrossValidation.Scheme.values()) {
+      ObjectNode o = summary.putObject(s.id());
+      o.put("overall", report.summary(s).medianApe());
+      o.put("count", report.summary(s).count());
+      for (Map.Entry<String, Summary> e : report.by(s, c -> c.metric().id()).entrySet()) {
+        o.put(e.getKey(), e.getValue().medianApe());
+      }
+    }
+    return summary;
   }
 
   /**

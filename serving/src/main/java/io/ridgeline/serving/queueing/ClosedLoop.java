@@ -2,7 +2,6 @@ package io.ridgeline.serving.queueing;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import java.util.Arrays;
 import java.util.function.IntToDoubleFunction;
 
 /**
@@ -141,9 +140,60 @@ public final class ClosedLoop {
             ttft[n[0]++] = end - window * j / prompts;
           }
         });
-    Arrays.sort(ttft);
-    int mid = ttft.length / 2;
-    return ttft.length % 2 == 1 ? ttft[mid] : (ttft[mid - 1] + ttft[mid]) / 2;
+    return median(ttft);
+  }
+
+  /**
+   * The median of {@code values} (the mean of the two middle ones for an even count), the value a
+   * sort would give, by selection in expected linear time; reorders {@code values}.
+   */
+  static double median(double[] values) {
+    int mid = values.length / 2;
+    select(values, mid);
+    if (values.length % 2 == 1) {
+      return values[mid];
+    }
+    double below = values[0]; // the largest of the mid smaller ones
+    for (int i = 1; i < mid; i++) {
+      below = Math.max(below, values[i]);
+    }
+    return (below + values[mid]) / 2;
+  }
+
+  /**
+   * Puts the k-th smallest of {@code a} (from 0) at index k, none larger before it and none smaller
+   * after it (Hoare's selection with the middle element as pivot).
+   */
+  private static void select(double[] a, int k) {
+    int lo = 0;
+    int hi = a.length - 1;
+    while (lo < hi) {
+      double pivot = a[(lo + hi) >>> 1];
+      int i = lo;
+      int j = hi;
+      while (i <= j) {
+        while (a[i] < pivot) {
+          i++;
+        }
+        while (a[j] > pivot) {
+          j--;
+        }
+        if (i <= j) {
+          double swap = a[i];
+          a[i] = a[j];
+          a[j] = swap;
+          i++;
+          j--;
+        }
+      }
+      if (k <= j) {
+        hi = j;
+      } else if (k >= i) {
+        lo = i;
+      } else {
+        return; // a[j + 1 .. i - 1] all equal the pivot
+      }
+    }
   }
 
   /** What {@link #rounds} reports of each prefill step. */

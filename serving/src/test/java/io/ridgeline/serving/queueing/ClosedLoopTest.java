@@ -12,6 +12,34 @@ import org.junit.jupiter.api.Test;
 
 final class ClosedLoopTest {
   @Test
+  void median_byHand() {
+    // odd: 3, 1, 2 sorted 1, 2, 3: the middle one, 2; even: 4, 1, 3, 2 sorted 1, 2, 3, 4:
+    // (2 + 3) / 2 = 2.5; ties: 5, 5, 1, 5: (5 + 5) / 2 = 5
+    assertThat(ClosedLoop.median(new double[] {3, 1, 2})).isEqualTo(2.0);
+    assertThat(ClosedLoop.median(new double[] {4, 1, 3, 2})).isEqualTo(2.5);
+    assertThat(ClosedLoop.median(new double[] {5, 5, 1, 5})).isEqualTo(5.0);
+  }
+
+  @Test
+  void median_isTheSortedMiddle() {
+    // selection gives the sort's value to the bit, for any length, duplicates and order
+    qt().forAll(integers().between(1, 400), integers().between(1, 50), integers().all())
+        .checkAssert(
+            (n, distinct, seed) -> {
+              java.util.Random random = new java.util.Random(seed);
+              double[] values = new double[n];
+              for (int i = 0; i < n; i++) {
+                values[i] = random.nextInt(distinct) * 0.1 + (random.nextBoolean() ? 1e-3 : 0);
+              }
+              double[] sorted = values.clone();
+              java.util.Arrays.sort(sorted);
+              int mid = n / 2;
+              double expected = n % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+              assertThat(ClosedLoop.median(values)).isEqualTo(expected);
+            });
+  }
+
+  @Test
   void throughput_littlesLaw_handComputed() {
     // 50 requests in a cycle of 2 s: 25 per second
     assertThat(ClosedLoop.throughput(50, 2.0)).isEqualTo(25.0);
