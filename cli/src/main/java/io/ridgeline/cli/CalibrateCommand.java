@@ -15,6 +15,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -189,6 +190,7 @@ final class CalibrateCommand implements Callable<Integer> {
     }
     if (crossValidate) {
       long start = System.nanoTime();
+      Progress progress = new Progress();
       CrossValidation.Report cv =
           CrossValidation.run(
               all,
@@ -197,7 +199,7 @@ final class CalibrateCommand implements Callable<Integer> {
               Optional.of(r.profiles().forEngine(Profiles.DEFAULT)),
               line -> {
                 err.println(
-                    "calibrate: " + line + progress(line, (System.nanoTime() - start) / 1e9));
+                    "calibrate: " + line + progress.after(line, (System.nanoTime() - start) / 1e9));
                 err.flush();
               });
       w.println();
@@ -276,36 +278,49 @@ final class CalibrateCommand implements Callable<Integer> {
   }
 
   private static final java.util.regex.Pattern FIT =
-      java.util.regex.Pattern.compile("fit (\\d+)/(\\d+)(?:, (\\d+)/(\\d+) evaluations)?:.*");
+      java.util.regex.Pattern.compile(
+          "fit (\\d+)/(\\d+)(?:(, (\\d+)/(\\d+) evaluations)|( done))?:.*");
 
   /**
-   * The elapsed time, and once work is done the rate and the overall ETA, for a cross-validation
-   * line after {@code seconds}: {@code fit K/N: …} announces fit K of N (K − 1 fits done), {@code
-   * fit K/N, E/B evaluations: …} reports E of fit K's B evaluations (K − 1 + E/B fits done), and
-   * the ETA is the fits left at the rate so far: {@code " (S s, R fits/min, ETA E s)"}; just {@code
-   * " (S s)"} before any work is done or for another line. Fits that converge before their budget
-   * make the ETA an upper bound.
+   * The cross-validation's progress: each line's elapsed time, and once work is done the rate and
+   * the overall ETA. The fits run side by side, so the work done is the sum over fits of each one's
+   * share: {@code fit K/N: …} starts fit K of N (0 of it done), {@code fit K/N, E/B evaluations: …}
+   * reports E of its B evaluations (E/B of it), {@code fit K/N done: …} ends it (all of it, also
+   * when its search converged before its budget); the ETA is the fits left at the rate so far:
+   * {@code " (S s, R fits/min, ETA E s)"}; just {@code " (S s)"} before any work is done or for
+   * another line. Not for sharing between threads (the cross-validation tells its lines one at a
+   * time).
    */
-  static String progress(String line, double seconds) {
-    java.util.regex.Matcher m = FIT.matcher(line);
-    if (!m.matches() || seconds <= 0) {
-      return String.format(Locale.ROOT, " (%.0f s)", seconds);
+  static final class Progress {
+    private final Map<Integer, Double> shares = new HashMap<>();
+
+    /** The suffix of {@code line}, told {@code seconds} after the cross-validation started. */
+    String after(String line, double seconds) {
+      java.util.regex.Matcher m = FIT.matcher(line);
+      if (!m.matches()) {
+        return String.format(Locale.ROOT, " (%.0f s)", seconds);
+      }
+      int fit = Integer.parseInt(m.group(1));
+      double share =
+          m.group(6) != null
+              ? 1
+              : m.group(3) != null
+                  ? Double.parseDouble(m.group(4)) / Double.parseDouble(m.group(5))
+                  : 0;
+      shares.merge(fit, share, Math::max);
+      double done = shares.values().stream().mapToDouble(Double::doubleValue).sum();
+      if (done <= 0 || seconds <= 0) {
+        return String.format(Locale.ROOT, " (%.0f s)", seconds);
+      }
+      int total = Integer.parseInt(m.group(2));
+      double perFit = seconds / done;
+      return String.format(
+          Locale.ROOT,
+          " (%.0f s, %.1f fits/min, ETA %.0f s)",
+          seconds,
+          60 / perFit,
+          Math.max(0, total - done) * perFit);
     }
-    double done = Integer.parseInt(m.group(1)) - 1;
-    if (m.group(3) != null) {
-      done += Double.parseDouble(m.group(3)) / Double.parseDouble(m.group(4));
-    }
-    if (done <= 0) {
-      return String.format(Locale.ROOT, " (%.0f s)", seconds);
-    }
-    int total = Integer.parseInt(m.group(2));
-    double perFit = seconds / done;
-    return String.format(
-        Locale.ROOT,
-        " (%.0f s, %.1f fits/min, ETA %.0f s)",
-        seconds,
-        60 / perFit,
-        (total - done) * perFit);
   }
 
   /**

@@ -134,21 +134,33 @@ final class CalibrateCommandTest {
 
   @Test
   void progress_afterTwoFits_rateAndEta() {
-    // fit 3 of 25 starts at 20 s: 2 fits done, 10 s each → 6.0 fits/min, 23 left → ETA 230 s
-    assertThat(CalibrateCommand.progress("fit 3/25: without mlperf", 20))
+    // fits 1 and 2 of 25 done when fit 3 starts at 20 s: 2 fits done, 10 s each → 6.0 fits/min,
+    // 23 left → ETA 230 s
+    CalibrateCommand.Progress p = new CalibrateCommand.Progress();
+    assertThat(p.after("fit 1/25: all rows", 0.4)).isEqualTo(" (0 s)");
+    p.after("fit 2/25: without a", 9);
+    p.after("fit 1/25 done: all rows", 10);
+    p.after("fit 2/25 done: without a", 20);
+    assertThat(p.after("fit 3/25: without mlperf", 20))
         .isEqualTo(" (20 s, 6.0 fits/min, ETA 230 s)");
-    assertThat(CalibrateCommand.progress("fit 1/25: all rows", 0.4)).isEqualTo(" (0 s)");
   }
 
   @Test
-  void progress_withinAFit_countsItsEvaluations() {
-    // half of fit 3's 1,500 evaluations at 25 s: 2.5 fits done, 10 s each → 6.0 fits/min,
-    // 22.5 left → ETA 225 s
-    assertThat(CalibrateCommand.progress("fit 3/25, 750/1500 evaluations: without mlperf", 25))
-        .isEqualTo(" (25 s, 6.0 fits/min, ETA 225 s)");
-    // a tenth of the first fit at 3 s: 0.1 fits done, 30 s each → 2.0 fits/min, ETA 747 s
-    assertThat(CalibrateCommand.progress("fit 1/25, 150/1500 evaluations: all rows", 3))
-        .isEqualTo(" (3 s, 2.0 fits/min, ETA 747 s)");
+  void progress_fitsSideBySide_sumTheirShares() {
+    // fits 1 and 2 run side by side: at 15 s fit 1 is half done and fit 2 a tenth (0.6 fits
+    // done, 25 s each → 2.4 fits/min, 24.4 left → ETA 610 s); at 30 s fit 1 is done and fit 2 at
+    // 1,200 of 1,500 (1.8 fits done, 16.7 s each → 3.6 fits/min, 23.2 left → ETA 387 s)
+    CalibrateCommand.Progress p = new CalibrateCommand.Progress();
+    p.after("fit 1/25: without a", 0);
+    p.after("fit 2/25: without b", 0);
+    p.after("fit 1/25, 750/1500 evaluations: without a", 15);
+    assertThat(p.after("fit 2/25, 150/1500 evaluations: without b", 15))
+        .isEqualTo(" (15 s, 2.4 fits/min, ETA 610 s)");
+    p.after("fit 1/25 done: without a", 28);
+    assertThat(p.after("fit 2/25, 1200/1500 evaluations: without b", 30))
+        .isEqualTo(" (30 s, 3.6 fits/min, ETA 387 s)");
+    // another line: the elapsed time only
+    assertThat(p.after("in-sample: the given fit on all rows", 31)).isEqualTo(" (31 s)");
   }
 
   @Test

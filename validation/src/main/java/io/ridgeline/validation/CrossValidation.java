@@ -182,10 +182,10 @@ public final class CrossValidation {
   /**
    * Fits every fold of every scheme on {@code cases} with {@code evaluations} loss evaluations per
    * fit, telling {@code progress} about each fit as it starts ({@code "fit 3/22: without dstack"})
-   * and after each tenth of its evaluations ({@code "fit 3/22, 450/1500 evaluations: without
-   * dstack"}), one line at a time. The held-out fits run side by side, as many as the machine has
-   * processors, so their lines interleave; each fit is deterministic, so the report is the same as
-   * one fit after the other.
+   * after each tenth of its evaluations ({@code "fit 3/22, 450/1500 evaluations: without dstack"})
+   * and as it ends ({@code "fit 3/22 done: without dstack"}), one line at a time. The held-out fits
+   * run side by side, as many as the machine has processors, so their lines interleave; each fit is
+   * deterministic, so the report is the same as one fit after the other.
    *
    * @throws IllegalArgumentException when no row is predictable or the budget is below 10
    */
@@ -231,6 +231,7 @@ public final class CrossValidation {
               rows,
               evaluations,
               evaluated(progress, done, total, evaluations, "all rows")));
+      progress.accept(String.format(Locale.ROOT, "fit %d/%d done: all rows", done, total));
     }
     int first = done;
     List<Fold> fitted =
@@ -244,13 +245,17 @@ public final class CrossValidation {
                   String.format(Locale.ROOT, "fit %d/%d: without %s", fit, total, name));
               List<ValidationCase> train = new ArrayList<>(rows);
               train.removeAll(out);
-              return fold(
-                  g < POINT_FOLDS ? Scheme.POINT_GROUPED : Scheme.LEAVE_ONE_SOURCE_OUT,
-                  name,
-                  train,
-                  out,
-                  evaluations,
-                  evaluated(progress, fit, total, evaluations, "without " + name));
+              Fold f =
+                  fold(
+                      g < POINT_FOLDS ? Scheme.POINT_GROUPED : Scheme.LEAVE_ONE_SOURCE_OUT,
+                      name,
+                      train,
+                      out,
+                      evaluations,
+                      evaluated(progress, fit, total, evaluations, "without " + name));
+              progress.accept(
+                  String.format(Locale.ROOT, "fit %d/%d done: without %s", fit, total, name));
+              return f;
             });
     for (int g = 0; g < heldOut.size(); g++) {
       Fold f = fitted.get(g);
