@@ -23,21 +23,17 @@ import java.util.Optional;
 final class CompiledColocated implements PointsAt {
   private final ColocatedDeployment deployment;
   private final Workload workload;
-  private final CompiledStep decode;
+  private final CompiledDecode decoding;
+  private final CompiledStep decode; // decoding's step
   private final CompiledStep prefill;
   private final int[] pairs;
   private final double chunkPrompts;
   private final int isl;
   private final int osl;
-  private final double decodePasses;
-  private final double decodeHandOff;
-  private final double decodeOverhead;
-  private final double decodeHost; // the step's host work, overlapping the device's pass
   private final int decodeOnMainTier;
   private final int prefillOnMainTier;
   private final RooflineModel pool;
-  // where the weights of a decode step and of a prefill share sit batch by batch (null: one tier)
-  private final WeightSpill decodeSpill;
+  // where the weights of a prefill share sit batch by batch (null: one tier)
   private final WeightSpill prefillSpill;
   // the TTFT chunk's side of its riding step (one prompt or less, on its tiers): every batch's
   private final RidingSide chunkSide;
@@ -51,7 +47,7 @@ final class CompiledColocated implements PointsAt {
   private CompiledColocated(
       ColocatedDeployment d,
       Workload w,
-      CompiledStep decode,
+      CompiledDecode decoding,
       CompiledStep prefill,
       SharedPrefill shared) {
     RooflineModel pool = d.pool();
@@ -64,24 +60,17 @@ final class CompiledColocated implements PointsAt {
     }
     chunkAlone = shared.chunkAlone;
     this.workload = w;
-    this.decode = decode;
+    this.decoding = decoding;
+    this.decode = decoding.step;
     this.prefill = prefill;
     this.isl = w.inputTokens();
     this.osl = w.outputTokens();
     this.pairs = prefill.pairWith(decode);
     this.chunkPrompts = ColocatedDeployment.chunkPrompts(w);
-    int context = ColocatedDeployment.decodeContext(w);
     int prefillContext = w.cachedAtPrefill() + w.newTokens();
-    // RooflineModel.decode's passes (pp), pipeline hand-off (of one token) and fixed cost per pass,
-    // none of which depends on the batch or the context
-    decodePasses = pool.pipelineParallel();
-    decodeHandOff = Collectives.handOff(pool, 1).seconds();
-    decodeOverhead = PoolOperations.passOverhead(pool, pool.kernels()).seconds();
-    decodeHost = PoolOperations.decodeHost(pool, pool.kernels()).seconds();
     boolean tiered = pool.chip().memory().size() > 1;
-    decodeSpill = tiered ? WeightSpill.of(pool, context) : null;
     prefillSpill = tiered ? WeightSpill.of(pool, prefillContext) : null;
-    decodeOnMainTier = WeightSpill.onMainTier(pool, context, decodeSpill);
+    decodeOnMainTier = decoding.onMainTier;
     if (shared.chunkSide == null) {
       shared.onMainTier = WeightSpill.onMainTier(pool, prefillContext, prefillSpill);
       RidingSide side = new RidingSide();
@@ -136,8 +125,7 @@ final class CompiledColocated implements PointsAt {
     if (obstacle.isPresent()) {
       return Deployments.slowPath(d.at(w), obstacle.get());
     }
-    Optional<CompiledStep> decode =
-        CompiledSteps.decode(pool, ColocatedDeployment.decodeContext(w), 1);
+    Optional<CompiledDecode> decode = CompiledDecode.of(pool, ColocatedDeployment.decodeContext(w));
     if (decode.isEmpty()) {
       return Deployments.slowPath(d.at(w), SlowPath.NOT_REPRODUCED);
     }
@@ -322,7 +310,7 @@ final class CompiledColocated implements PointsAt {
     } catch (IllegalArgumentException e) {
       return false;
     }
-    s.rideDecodeSteps(n, decodeHandOff, decodeOverhead, chunkAlone);
+    s.rideDecodeSteps(n, decoding.handOff, decoding.overhead, chunkAlone);
     return true;
   }
 
@@ -333,7 +321,7 @@ final class CompiledColocated implements PointsAt {
       s.lastBatch = -1;
       s.operations(decode.operations());
       ComputeTarget base = pool.baseTarget();
-      s.decodeTiers = decodeSpill == null ? null : StepTiers.view(base, decodeSpill);
+      s.decodeTiers = decoding.spill == null ? null : StepTiers.view(base, decoding.spill);
       s.shareTiers = prefillSpill == null ? null : StepTiers.view(base, prefillSpill);
     }
   }
@@ -343,7 +331,7 @@ final class CompiledColocated implements PointsAt {
    * s}'s view, valid until the next call.
    */
   private StepTiers decodeTiers(int batch, PointBlock s) {
-    return batch <= decodeOnMainTier ? null : s.decodeTiers.at(decodeSpill, batch);
+    return batch <= decodeOnMainTier ? null : s.decodeTiers.at(decoding.spill, batch);
   }
 
   /**
@@ -445,30 +433,14 @@ final class CompiledColocated implements PointsAt {
     s.chunkSeconds = chunk;
   }
 
-  /**
-   * RooflineModel.decode's time from the stage's operation times at {@code batch}, as {@link
-   * StepResult#seconds()} takes it: passes × the longer of the device's pass (stage + hand-off +
-   * kernels' overhead) and the host's step work.
-   */
-  private double decodeSeconds(int batch, double[] compute, double[] memory) {
-    return decodeSeconds(decode.stageSeconds(batch, compute, memory));
-  }
-
-  /** {@link #decodeSeconds(int, double[], double[])} of a stage that takes {@code stage}. */
+  /** The decode step's time from a stage that takes {@code stage} ({@link CompiledDecode}). */
   private double decodeSeconds(double stage) {
-    return decodePasses * StepResult.passSeconds(decodeDevice(stage), decodeHost);
+    return decoding.seconds(stage);
   }
 
-  /** The device's pass of a decode stage that takes {@code stage} (StepResult.deviceSeconds). */
+  /** The device's pass of a decode stage that takes {@code stage} ({@link CompiledDecode}). */
   private double decodeDevice(double stage) {
-    return StepResult.deviceSeconds(stage, decodeHandOff, decodeOverhead);
-  }
-
-  /** The tiers of a decode step of {@code batch} sequences; null when all are on the main tier. */
-  private StepTiers decodeTiers(int batch) {
-    return batch <= decodeOnMainTier
-        ? null
-        : StepTiers.placed(pool.baseTarget(), decodeSpill, batch);
+    return decoding.device(stage);
   }
 
   /**
@@ -483,7 +455,8 @@ final class CompiledColocated implements PointsAt {
     double[] memory = new double[n];
     double[] memoryBytes = new double[n];
     double[] flops = new double[n];
-    decode.operationTimes(batch, decodeTiers(batch), compute, memory, null, memoryBytes, flops);
-    return decode.utilisation(batch, memoryBytes, flops, decodeSeconds(batch, compute, memory));
+    decode.operationTimes(batch, decoding.tiers(batch), compute, memory, null, memoryBytes, flops);
+    return decode.utilisation(
+        batch, memoryBytes, flops, decodeSeconds(decode.stageSeconds(batch, compute, memory)));
   }
 }

@@ -284,6 +284,43 @@ final class CompiledColocatedTest {
     }
   }
 
+  @Test
+  void decodeSecondsByBatch_isTheObjectPathsDecodeTime() {
+    // RooflineModel#decodeSecondsByBatch: compiled where the step compiles (dense at tp 8, MoE,
+    // GB200 with its two memory tiers), the object path under pipeline parallelism; each batch's
+    // time equals decode(batch, context)'s to 1e-12 relative
+    Object[][] systems = {
+      {"llama-3.1-70b", "h100-sxm", 8, 1, 2048},
+      {"deepseek-v3", "b200", 8, 1, 4096},
+      {"llama-3.1-70b", "gb200", 1, 1, 3072},
+      {"llama-3.1-70b", "h100-sxm", 8, 2, 1024}
+    };
+    for (Object[] x : systems) {
+      Model m = Models.byId((String) x[0]);
+      int tp = (int) x[2];
+      int pp = (int) x[3];
+      int context = (int) x[4];
+      RooflineModel pool =
+          RooflineModel.builder()
+              .model(m)
+              .chip(Chips.byId((String) x[1]))
+              .chips(tp * pp)
+              .tensorParallel(tp)
+              .pipelineParallel(pp)
+              .build();
+      java.util.function.IntToDoubleFunction seconds = pool.decodeSecondsByBatch(context);
+      assertThat(CompiledDecode.of(pool, context).isPresent())
+          .as("%s compiles", pool)
+          .isEqualTo(pp == 1);
+      for (int b : new int[] {1, 2, 7, 64, 200}) {
+        SamePoints.close(
+            pool + " batch " + b,
+            seconds.applyAsDouble(b),
+            pool.decode(b, context).seconds().seconds());
+      }
+    }
+  }
+
   private static void compare(ColocatedDeployment d, Workload w, int... batches) {
     Optional<PointsAt> compiled;
     try {
