@@ -87,20 +87,11 @@ enum KernelClass {
 
   /**
    * The factor on the compute time of {@code op} of this class from its GEMMs' reduction depth
-   * ({@link Efficiency#gemmDepthFactor}) on a chip of {@code t} in {@code layout}: a {@link
-   * #GEMM}'s {@code 1 + depth × (inverseDepth + split × inverseSplitDepth)}, 1 for every other
-   * class and for an operation without FLOPs (whose precision needs no peak).
-   */
-  double depthFactor(Efficiency e, Operation op, ParallelLayout layout, ComputeTarget t) {
-    return this == GEMM
-        ? depthFactor(e, op, layout.reductionSplit(op.role()), depthScale(t, op.precision()))
-        : 1;
-  }
-
-  /**
-   * {@link #depthFactor(Efficiency, Operation, ParallelLayout, ComputeTarget)} given the chips that
-   * split the operation's reduction ({@link ParallelLayout#reductionSplit}) and the K step's speed
-   * in its precision ({@link #depthScale}).
+   * ({@link Efficiency#gemmDepthFactor}), given the chips that split its reduction ({@code split},
+   * {@link ParallelLayout#reductionSplit}) and the K step's speed in its precision ({@code
+   * depthScale}, {@link #depthScale}): a {@link #GEMM}'s {@code 1 + depth × depthScale ×
+   * (inverseDepth + split × inverseSplitDepth)}, 1 for every other class and for an operation
+   * without FLOPs.
    */
   double depthFactor(Efficiency e, Operation op, double split, double depthScale) {
     return switch (this) {
