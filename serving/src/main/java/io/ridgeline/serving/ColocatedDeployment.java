@@ -162,9 +162,12 @@ public record ColocatedDeployment(
 
   /**
    * Seconds of a step of {@code decoding} sequences at workload {@code w}'s decode context with
-   * {@code prefillTokens} prompt tokens of {@code w} riding it ({@link #burst}), each decode step
-   * and each chunk of prompt tokens timed once per run: a run meets the same decoding counts and
-   * chunk sizes in many combinations, and a step's time is the same function of the two.
+   * {@code prefillTokens} prompt tokens of {@code w} riding it ({@link #burst}): from the compiled
+   * path where the workload's steps compile ({@link CompiledColocated#runStep}, equal to the object
+   * path's to the last digit or two), else the object path's, each decode step and each chunk of
+   * prompt tokens timed once per run (a run meets the same decoding counts and chunk sizes in many
+   * combinations, and a step's time is the same function of the two). A step without decoding
+   * sequences is the chunk's own prefill pass, on the object path.
    */
   private final class RunSteps implements ColocatedBurst.StepSeconds {
     /** A decode step of a number of sequences: the running step, its seconds and kernels. */
@@ -173,12 +176,24 @@ public record ColocatedDeployment(
 
     private final Map<Integer, Decoding> decodes = new HashMap<>();
     private final Map<Integer, RidingPrefill> chunks = new HashMap<>();
+    private Optional<CompiledColocated> compiled; // null until the first step
 
     @Override
     public double seconds(int decoding, int prefillTokens, Workload w) {
       if (decoding == 0) {
         return chunk(prefillTokens, w).alone();
       }
+      if (compiled == null) {
+        compiled = compiled(w);
+      }
+      if (compiled.isPresent()) {
+        return compiled.get().runStep(decoding, (double) prefillTokens / w.newTokens());
+      }
+      return objectPath(decoding, prefillTokens, w);
+    }
+
+    /** The object path's step ({@link #seconds}). */
+    double objectPath(int decoding, int prefillTokens, Workload w) {
       Decoding d =
           decodes.computeIfAbsent(
               decoding,
@@ -195,10 +210,35 @@ public record ColocatedDeployment(
       return d.seconds() + onDevice(d.running(), d.seconds(), riding.seconds(d.kernels(), riding));
     }
 
+    private Optional<CompiledColocated> compiled(Workload w) {
+      try {
+        return CompiledColocated.of(ColocatedDeployment.this, w).map(CompiledColocated.class::cast);
+      } catch (IllegalArgumentException e) {
+        return Optional.empty(); // the object path's steps say what fails
+      }
+    }
+
     private RidingPrefill chunk(int prefillTokens, Workload w) {
       return chunks.computeIfAbsent(
           prefillTokens, t -> RidingPrefill.of(pool, (double) t / w.newTokens(), w));
     }
+  }
+
+  /**
+   * The step of {@link #burst} of {@code decoding} sequences with {@code prefillTokens} prompt
+   * tokens of {@code w} riding it, compiled (empty where {@code w}'s steps do not compile) and on
+   * the object path: {@code {compiled or NaN, object}}, for tests.
+   */
+  double[] runStepBothPaths(int decoding, int prefillTokens, Workload w) {
+    RunSteps steps = new RunSteps();
+    double object = steps.objectPath(decoding, prefillTokens, w);
+    Optional<CompiledColocated> c = steps.compiled(w);
+    return new double[] {
+      c.isPresent()
+          ? c.get().runStep(decoding, (double) prefillTokens / w.newTokens())
+          : Double.NaN,
+      object
+    };
   }
 
   /**

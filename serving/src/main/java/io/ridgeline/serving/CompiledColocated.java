@@ -433,6 +433,44 @@ final class CompiledColocated implements PointsAt {
     s.chunkSeconds = chunk;
   }
 
+  /**
+   * A step of a burst or closed-loop run ({@link ColocatedDeployment#closedLoop}): the decode step
+   * of {@code decoding} sequences (at least 1) with {@code prompts} prompts' new tokens riding it
+   * as one chunk, the chunk its own ({@code prompts} 0: the decode step alone), as the object path
+   * times it: {@code decode + ridingExtraSeconds(decode, device, riding)}, the riding time that of
+   * {@link #evaluate}'s prefill share with the chunk in the TTFT chunk's place.
+   *
+   * @throws IllegalArgumentException as the object path for a size it rejects
+   */
+  double runStep(int decoding, double prompts) {
+    if (scratch == null) {
+      scratch = new PointBlock();
+    }
+    PointBlock s = scratch;
+    own(s);
+    s.lastBatch = -1; // the working arrays no longer hold a point's others' step
+    decode.operationTimes(decoding, decodeTiers(decoding, s), s.compute, s.memory, s.weights);
+    double stage = decode.stageSeconds(decoding, s.compute, s.memory);
+    double step = decodeSeconds(stage);
+    if (prompts == 0) {
+      return step;
+    }
+    s.share.fill(prefill, prompts, shareTiers(prefillPrompts(prompts), s));
+    return step
+        + StepResult.ridingExtraSeconds(
+            step,
+            decodeDevice(stage),
+            s.share.ridingSeconds(
+                prefill,
+                s.share,
+                prompts,
+                s.compute,
+                s.memory,
+                s.weights,
+                decoding <= decodeOnMainTier,
+                pairs));
+  }
+
   /** The decode step's time from a stage that takes {@code stage} ({@link CompiledDecode}). */
   private double decodeSeconds(double stage) {
     return decoding.seconds(stage);

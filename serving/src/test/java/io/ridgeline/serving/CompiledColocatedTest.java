@@ -321,6 +321,38 @@ final class CompiledColocatedTest {
     }
   }
 
+  @Test
+  void runStep_compiled_equalsObjectPath() {
+    // a burst's steps (ColocatedDeployment#closedLoop): decode of d sequences with p prompt tokens
+    // riding it as one chunk, compiled where the workload's steps compile, equal to the object
+    // path's to 1e-12 relative; DeepSeek-V3 on 8 H200 and 8 MI300X (the dstack burst systems, the
+    // latter with a synchronous scheduler), Llama-3.1-8B on one H100, Llama-3.1-70B on one GB200
+    // (weights spilling into LPDDR5X at the larger batches)
+    Efficiency synchronous =
+        Efficiency.builder().from(Efficiency.standard()).overlapScheduler(false).build();
+    Object[][] systems = {
+      {"deepseek-v3", "h200-sxm", 8, 3200, 800, Efficiency.standard()},
+      {"deepseek-v3", "mi300x", 8, 3200, 800, synchronous},
+      {"llama-3.1-8b", "h100-sxm", 1, 2000, 500, Efficiency.standard()},
+      {"llama-3.1-70b", "gb200", 1, 2048, 1024, Efficiency.standard()}
+    };
+    for (Object[] x : systems) {
+      Model m = Models.byId((String) x[0]);
+      ColocatedDeployment d =
+          colocated(
+              m, Chips.byId((String) x[1]), (int) x[2], m.defaultPrecisions(), (Efficiency) x[5]);
+      Workload w = Workload.of((int) x[3], (int) x[4]);
+      for (int decoding : new int[] {1, 2, 17, 64, 255}) {
+        for (int tokens : new int[] {0, 1, 800, 3200, 8192}) {
+          double[] both = d.runStepBothPaths(decoding, tokens, w);
+          assertThat(both[0]).as("%s compiles at %s", d, w).isNotNaN();
+          SamePoints.close(
+              d + " " + w + " decoding " + decoding + " tokens " + tokens, both[0], both[1]);
+        }
+      }
+    }
+  }
+
   private static void compare(ColocatedDeployment d, Workload w, int... batches) {
     Optional<PointsAt> compiled;
     try {
