@@ -349,7 +349,6 @@ final class CompiledColocated implements PointsAt {
    */
   private void evaluate(int batch, PointBlock s) {
     double prompts = (double) batch / osl;
-    int sharePrompts = prefillPrompts(prompts);
     // each step's bytes from the tiers the object path places them on (null: all on the main
     // tier): the decode step at its sequences, a prefill at its prompts
     if (s.utilisation) {
@@ -363,40 +362,13 @@ final class CompiledColocated implements PointsAt {
     if (s.utilisation) {
       s.stepUtilisation = decode.utilisation(batch, s.memoryBytes, s.flops, step);
     }
-    StepTiers shareTiers = shareTiers(sharePrompts, s);
     // prefillWithoutWeights at one pass without a pipeline hand-off, joining the decode kernels
-    s.share.fill(prefill, prompts, shareTiers);
-    double share =
-        StepResult.ridingExtraSeconds(
-            step,
-            decodeDevice(stage),
-            s.share.ridingSeconds(
-                prefill,
-                chunkSide,
-                chunkPrompts,
-                s.compute,
-                s.memory,
-                s.weights,
-                batch <= decodeOnMainTier,
-                pairs));
+    double share = riding(s.share, prompts, chunkSide, chunkPrompts, batch, step, stage, s);
     // the others' prefill share of a request's own decode steps, none at batch 1
     double othersShare = 0;
     if (batch > 1) {
       double others = ColocatedDeployment.othersPrompts(batch, osl);
-      s.othersShare.fill(prefill, others, shareTiers(prefillPrompts(others), s));
-      othersShare =
-          StepResult.ridingExtraSeconds(
-              step,
-              decodeDevice(stage),
-              s.othersShare.ridingSeconds(
-                  prefill,
-                  chunkSide,
-                  chunkPrompts,
-                  s.compute,
-                  s.memory,
-                  s.weights,
-                  batch <= decodeOnMainTier,
-                  pairs));
+      othersShare = riding(s.othersShare, others, chunkSide, chunkPrompts, batch, step, stage, s);
     }
     // the TTFT chunk rides the decode of the batch's other batch - 1 sequences
     int others = batch - 1;
@@ -455,20 +427,39 @@ final class CompiledColocated implements PointsAt {
     if (prompts == 0) {
       return step;
     }
-    s.share.fill(prefill, prompts, shareTiers(prefillPrompts(prompts), s));
-    return step
-        + StepResult.ridingExtraSeconds(
-            step,
-            decodeDevice(stage),
-            s.share.ridingSeconds(
-                prefill,
-                s.share,
-                prompts,
-                s.compute,
-                s.memory,
-                s.weights,
-                decoding <= decodeOnMainTier,
-                pairs));
+    return step + riding(s.share, prompts, s.share, prompts, decoding, step, stage, s);
+  }
+
+  /**
+   * The extra seconds of a prefill of {@code prompts} prompts riding the decode step of {@code
+   * batch} sequences whose operation times {@code s} holds ({@code step} seconds, a stage of {@code
+   * stage}): {@code side} filled with the prefill on its tiers, its riding time with {@code chunk}
+   * ({@code chunkPrompts} prompts; the side itself for a chunk of its own) carrying the unshared
+   * weight reads ({@link RidingSide#ridingSeconds}), on the device's idle time first ({@link
+   * StepResult#ridingExtraSeconds}).
+   */
+  private double riding(
+      RidingSide side,
+      double prompts,
+      RidingSide chunk,
+      double chunkPrompts,
+      int batch,
+      double step,
+      double stage,
+      PointBlock s) {
+    side.fill(prefill, prompts, shareTiers(prefillPrompts(prompts), s));
+    return StepResult.ridingExtraSeconds(
+        step,
+        decodeDevice(stage),
+        side.ridingSeconds(
+            prefill,
+            chunk,
+            chunkPrompts,
+            s.compute,
+            s.memory,
+            s.weights,
+            batch <= decodeOnMainTier,
+            pairs));
   }
 
   /** The decode step's time from a stage that takes {@code stage} ({@link CompiledDecode}). */
