@@ -87,6 +87,11 @@ final class CalibrationTest {
   }
 
   private static ValidationCase withMeasured(ValidationCase c, double measured) {
+    return copy(c, c.engine(), measured);
+  }
+
+  /** {@code c} with its engine and measured value replaced, every other field as it is. */
+  static ValidationCase copy(ValidationCase c, String engine, double measured) {
     return new ValidationCase(
         c.caseId(),
         c.pointId(),
@@ -106,7 +111,7 @@ final class CalibrationTest {
         c.mode(),
         c.load(),
         c.speculative(),
-        c.engine(),
+        engine,
         c.metric(),
         measured,
         c.confidence(),

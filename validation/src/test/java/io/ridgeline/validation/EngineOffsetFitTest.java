@@ -112,7 +112,8 @@ final class EngineOffsetFitTest {
     ValidationCase c = CalibrationTest.synthetic("p", Metric.TPOT_MS, 1, "A");
     assertThat(EngineOffsetFit.release(c)).contains(EngineRelease.of("trtllm"));
     for (String notEngine : EngineOffsetFit.NOT_ENGINES) {
-      assertThat(EngineOffsetFit.release(withEngine(c, notEngine))).isEmpty();
+      assertThat(EngineOffsetFit.release(CalibrationTest.copy(c, notEngine, c.measured())))
+          .isEmpty();
     }
   }
 
@@ -142,36 +143,5 @@ final class EngineOffsetFitTest {
         assertThat(s.adjusted()).isSameAs(s.pooled());
       }
     }
-  }
-
-  private static ValidationCase withEngine(ValidationCase c, String engine) {
-    return new ValidationCase(
-        c.caseId(),
-        c.pointId(),
-        c.model(),
-        c.chip(),
-        c.chips(),
-        c.prefillChips(),
-        c.decodeChips(),
-        c.tp(),
-        c.pp(),
-        c.ep(),
-        c.attentionDp(),
-        c.weights(),
-        c.kvCache(),
-        c.isl(),
-        c.osl(),
-        c.mode(),
-        c.load(),
-        c.speculative(),
-        engine,
-        c.metric(),
-        c.measured(),
-        c.confidence(),
-        c.source(),
-        c.url(),
-        c.run(),
-        c.notes(),
-        c.line());
   }
 }
