@@ -30,7 +30,6 @@ final class CompiledColocated implements PointsAt {
   private final double chunkPrompts;
   private final int isl;
   private final int osl;
-  private final int decodeOnMainTier;
   private final int prefillOnMainTier;
   private final RooflineModel pool;
   // where the weights of a prefill share sit batch by batch (null: one tier)
@@ -70,7 +69,6 @@ final class CompiledColocated implements PointsAt {
     int prefillContext = w.cachedAtPrefill() + w.newTokens();
     boolean tiered = pool.chip().memory().size() > 1;
     prefillSpill = tiered ? WeightSpill.of(pool, prefillContext) : null;
-    decodeOnMainTier = decoding.onMainTier;
     if (shared.chunkSide == null) {
       shared.onMainTier = WeightSpill.onMainTier(pool, prefillContext, prefillSpill);
       RidingSide side = new RidingSide();
@@ -219,14 +217,14 @@ final class CompiledColocated implements PointsAt {
    */
   private int blockRows(int[] batches, int from, int to) {
     boolean oneTier =
-        decodeOnMainTier == Integer.MAX_VALUE && prefillOnMainTier == Integer.MAX_VALUE;
+        decoding.onMainTier == Integer.MAX_VALUE && prefillOnMainTier == Integer.MAX_VALUE;
     int k = from;
     while (k < to) {
       int batch = batches[k];
       if (batch < 1
           || batch > Limits.MAX_BATCH
           || (!oneTier
-              && (batch > decodeOnMainTier
+              && (batch > decoding.onMainTier
                   || prefillPrompts((double) batch / osl) > prefillOnMainTier))) {
         break;
       }
@@ -331,7 +329,7 @@ final class CompiledColocated implements PointsAt {
    * s}'s view, valid until the next call.
    */
   private StepTiers decodeTiers(int batch, PointBlock s) {
-    return batch <= decodeOnMainTier ? null : s.decodeTiers.at(decoding.spill, batch);
+    return batch <= decoding.onMainTier ? null : s.decodeTiers.at(decoding.spill, batch);
   }
 
   /**
@@ -395,7 +393,7 @@ final class CompiledColocated implements PointsAt {
                       s.lastCompute,
                       s.lastMemory,
                       s.lastWeights,
-                      others <= decodeOnMainTier,
+                      others <= decoding.onMainTier,
                       pairs));
     }
     s.keep(batch, step, decodeDevice(stage));
@@ -458,7 +456,7 @@ final class CompiledColocated implements PointsAt {
             s.compute,
             s.memory,
             s.weights,
-            batch <= decodeOnMainTier,
+            batch <= decoding.onMainTier,
             pairs));
   }
 
