@@ -513,32 +513,6 @@ public abstract class RooflineModel {
   }
 
   /**
-   * The seconds of a decode step ({@link #decode(int, int)}'s {@link StepResult#seconds()}) at
-   * {@code context} cached tokens, by batch: for a search over many batches. Where the step
-   * compiles (no pipeline parallelism, speculation aside, no offloaded KV, coefficients that
-   * reproduce the object path) it is evaluated from the compiled coefficients, which equal the
-   * object path's time to the last digit or two; elsewhere it is {@code decode(batch, context)}'s.
-   * Not for sharing between threads.
-   *
-   * @throws IllegalArgumentException when context is not positive, or (from the function) when a
-   *     batch is not
-   */
-  public java.util.function.IntToDoubleFunction decodeSecondsByBatch(int context) {
-    checkArgument(context > 0, "context must be positive: %s", context);
-    Optional<CompiledDecode> compiled = CompiledDecode.of(this, context);
-    if (compiled.isEmpty()) {
-      return batch -> decode(batch, context).seconds().seconds();
-    }
-    CompiledDecode d = compiled.get();
-    double[] compute = new double[d.step.operations()];
-    double[] memory = new double[d.step.operations()];
-    return batch -> {
-      checkArgument(batch > 0, "batch must be positive: %s", batch);
-      return d.secondsAt(batch, compute, memory);
-    };
-  }
-
-  /**
    * A decode step in which each sequence processes {@code tokensPerSequence} tokens at once (a
    * speculative-decoding verify pass of γ + 1 tokens).
    *

@@ -285,8 +285,8 @@ final class CompiledColocatedTest {
   }
 
   @Test
-  void decodeSecondsByBatch_isTheObjectPathsDecodeTime() {
-    // RooflineModel#decodeSecondsByBatch: compiled where the step compiles (dense at tp 8, MoE,
+  void decodeTimesByBatch_isTheObjectPathsDecodeTime() {
+    // DecodeTimes#byBatch: compiled where the step compiles (dense at tp 8, MoE,
     // GB200 with its two memory tiers), the object path under pipeline parallelism; each batch's
     // time equals decode(batch, context)'s to 1e-12 relative
     Object[][] systems = {
@@ -308,7 +308,7 @@ final class CompiledColocatedTest {
               .tensorParallel(tp)
               .pipelineParallel(pp)
               .build();
-      java.util.function.IntToDoubleFunction seconds = pool.decodeSecondsByBatch(context);
+      java.util.function.IntToDoubleFunction seconds = DecodeTimes.byBatch(pool, context);
       assertThat(CompiledDecode.of(pool, context).isPresent())
           .as("%s compiles", pool)
           .isEqualTo(pp == 1);

@@ -2,7 +2,6 @@ package io.ridgeline.validation;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import com.google.common.base.Throwables;
 import io.ridgeline.hardware.Chip;
 import io.ridgeline.hardware.Chips;
 import io.ridgeline.models.Model;
@@ -21,14 +20,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
-import java.util.function.IntFunction;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * What the calibrated estimates are worth on data they were not fitted on: the pooled profile
@@ -211,7 +206,7 @@ public final class CrossValidation {
       Optional<EngineProfile> inSample,
       Consumer<String> given) {
     checkArgument(evaluations >= 10, "evaluations must be at least 10: %s", evaluations);
-    Consumer<String> progress = serial(given);
+    Consumer<String> progress = FitRuns.serial(given);
     List<ValidationCase> rows = predictable(cases);
     checkArgument(!rows.isEmpty(), "no predictable row to cross-validate on");
     List<Fold> folds = new ArrayList<>();
@@ -230,12 +225,12 @@ public final class CrossValidation {
               rows,
               rows,
               evaluations,
-              evaluated(progress, done, total, evaluations, "all rows")));
+              FitRuns.evaluated(progress, done, total, evaluations, "all rows")));
       progress.accept(String.format(Locale.ROOT, "fit %d/%d done: all rows", done, total));
     }
     int first = done;
     List<Fold> fitted =
-        inParallel(
+        FitRuns.sideBySide(
             heldOut.size(),
             g -> {
               List<ValidationCase> out = heldOut.get(g);
@@ -252,7 +247,7 @@ public final class CrossValidation {
                       train,
                       out,
                       evaluations,
-                      evaluated(progress, fit, total, evaluations, "without " + name));
+                      FitRuns.evaluated(progress, fit, total, evaluations, "without " + name));
               progress.accept(
                   String.format(Locale.ROOT, "fit %d/%d done: without %s", fit, total, name));
               return f;
@@ -430,64 +425,9 @@ public final class CrossValidation {
     return out;
   }
 
-  /** {@code progress}, one line at a time whichever fit's thread tells it. */
-  private static Consumer<String> serial(Consumer<String> progress) {
-    Object lock = new Object();
-    return line -> {
-      synchronized (lock) {
-        progress.accept(line);
-      }
-    };
-  }
-
   /** A held-out group's name: {@code "points 2/3"} for a point-grouped fold, else its source. */
   private static String foldName(int g, List<ValidationCase> out) {
     return g < POINT_FOLDS ? "points " + (g + 1) + "/" + POINT_FOLDS : out.get(0).source();
-  }
-
-  /**
-   * {@code fit} of 0 ... {@code n − 1}, in that order, the fits run side by side on as many threads
-   * as the machine has processors (each fit deterministic, so the folds are those of one after the
-   * other; the evaluations inside a fit share the same threads).
-   */
-  private static List<Fold> inParallel(int n, IntFunction<Fold> fit) {
-    ForkJoinPool pool = new ForkJoinPool(Runtime.getRuntime().availableProcessors());
-    try {
-      return pool.submit(
-              () -> IntStream.range(0, n).parallel().mapToObj(fit).collect(Collectors.toList()))
-          .get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("cross-validation interrupted", e);
-    } catch (ExecutionException e) {
-      Throwables.throwIfUnchecked(e.getCause());
-      throw new IllegalStateException(e.getCause());
-    } finally {
-      pool.shutdown();
-    }
-  }
-
-  /**
-   * Tells {@code progress} of fit {@code fit} of {@code fits} after each tenth of its {@code
-   * evaluations}: {@code "fit 3/22, 450/1500 evaluations: without dstack"} (the search may converge
-   * before its budget, and the fit's last line is the next fit's first).
-   */
-  private static IntConsumer evaluated(
-      Consumer<String> progress, int fit, int fits, int evaluations, String what) {
-    int tenth = Math.max(1, evaluations / 10);
-    return done -> {
-      if (done % tenth == 0 && done < evaluations) {
-        progress.accept(
-            String.format(
-                Locale.ROOT,
-                "fit %d/%d, %d/%d evaluations: %s",
-                fit,
-                fits,
-                done,
-                evaluations,
-                what));
-      }
-    };
   }
 
   private static Fold fold(

@@ -82,10 +82,11 @@ final class DisaggPoolPrediction extends ModePrediction {
               + (perChip ? " (load per chip × " + rm.chips() + " chips)" : ""));
     } else {
       int top = capped(max, max, context);
-      // the search's steps from the compiled path (RooflineModel#decodeSecondsByBatch: equal to
+      // the search's steps from the compiled path (DecodeTimes#byBatch: equal to
       // the object path's to the last digit or two); the chosen batch's step below from the
       // object path
-      java.util.function.IntToDoubleFunction seconds = rm.decodeSecondsByBatch(context);
+      java.util.function.IntToDoubleFunction seconds =
+          io.ridgeline.serving.DecodeTimes.byBatch(rm, context);
       batch = bestBatch(top, b -> b / seconds.applyAsDouble(b));
       notes.add(
           batch == top
